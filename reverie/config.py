@@ -1,0 +1,206 @@
+"""Typed settings read from ``config.toml``.
+
+Every key has a default, so a file may set only what it changes. Relative paths are
+resolved against the folder of the config file. Any problem becomes a one-line
+:class:`ConfigError` naming the file, the table and key, and what to do.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from reverie import PROJECT_ROOT
+from reverie.errors import UserError
+
+DEFAULT_CONFIG = PROJECT_ROOT / "config.toml"
+ENV_VAR = "REVERIE_CONFIG"
+BUNDLED = "bundled"
+
+
+class ConfigError(UserError):
+    """A config file that cannot be used, explained in one line."""
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class PathsSettings(_Section):
+    assets: Path = Path("environment/frontend_server/static_dirs/assets")
+    storage: Path = Path("environment/frontend_server/storage")
+    compressed_storage: Path = Path("environment/frontend_server/compressed_storage")
+    temp_storage: Path = Path("environment/frontend_server/temp_storage")
+    prompts: Path = Path("prompts")
+
+
+class ModelSettings(_Section):
+    """One model role (``strong`` or ``cheap``)."""
+
+    path: str = BUNDLED
+    n_ctx: int = Field(default=2048, ge=256)
+    n_gpu_layers: int = Field(default=0, ge=-1)
+    n_threads: int | None = Field(default=None, ge=1)
+    n_batch: int = Field(default=256, ge=1)
+    temperature: float = Field(default=0.2, ge=0.0, le=2.0)
+    top_p: float = Field(default=0.95, gt=0.0, le=1.0)
+    seed: int = 42
+    max_tokens: int = Field(default=256, ge=1)
+    # Model name sent to an OpenAI-compatible server (ignored in process).
+    server_model: str = "local"
+
+
+class ModelsSettings(_Section):
+    strong: ModelSettings = ModelSettings()
+    cheap: ModelSettings = ModelSettings()
+
+
+class BackendSettings(_Section):
+    """Where the chat models run."""
+
+    kind: Literal["llama_cpp", "openai"] = "llama_cpp"
+    base_url: str = "http://127.0.0.1:8080/v1"
+    api_key: str = "not-needed"
+    timeout_s: float = Field(default=600.0, gt=0)
+    # Concurrent requests to a multi-slot server (1 = sequential).
+    parallel_slots: int = Field(default=1, ge=1)
+    prompt_cache: bool = True
+
+
+class RepairSettings(_Section):
+    max_attempts: int = Field(default=3, ge=1, le=10)
+    grammar: bool = True
+    strict: bool = False
+
+
+class EmbeddingSettings(_Section):
+    model: str = BUNDLED
+    batch_size: int = Field(default=32, ge=1)
+
+
+class ChromaSettings(_Section):
+    mode: Literal["persistent", "server"] = "persistent"
+    # Relative to the simulation folder when persistent.
+    persistent: str = "chroma"
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=1, le=65535)
+
+
+class SimulationSettings(_Section):
+    default_fork: str = "base_willow_creek"
+    autosave_every: int = Field(default=30, ge=0)
+    packed_actions: bool = False
+
+
+class Settings(_Section):
+    paths: PathsSettings = PathsSettings()
+    models: ModelsSettings = ModelsSettings()
+    backend: BackendSettings = BackendSettings()
+    repair: RepairSettings = RepairSettings()
+    embeddings: EmbeddingSettings = EmbeddingSettings()
+    chroma: ChromaSettings = ChromaSettings()
+    simulation: SimulationSettings = SimulationSettings()
+    debug: bool = False
+
+    # Where the file was read from (set by load_settings, not by the file).
+    source: Path | None = Field(default=None, exclude=True)
+
+    @field_validator("source", mode="before")
+    @classmethod
+    def _keep(cls, v):
+        return v
+
+
+_HINTS = {
+    ("models", "path"): 'download a GGUF into models/ or set path = "bundled"',
+    ("embeddings", "model"): 'point it at a local sentence-transformers folder or set model = "bundled"',
+}
+
+
+def _where(loc: tuple) -> tuple[str, str]:
+    """('models', 'strong', 'path') -> ('[models.strong]', 'path')."""
+    parts = [str(p) for p in loc]
+    if len(parts) == 1:
+        return "", parts[0]
+    return "[" + ".".join(parts[:-1]) + "]", parts[-1]
+
+
+def _explain(path: Path, error: ValidationError) -> str:
+    first = error.errors()[0]
+    table, key = _where(first["loc"])
+    msg = first["msg"]
+    if first["type"] == "extra_forbidden":
+        msg = "unknown key — check its spelling against the README's config reference"
+    elif first["type"] == "literal_error":
+        msg = f"{msg} (got {first['input']!r})"
+    elif "input" in first and not isinstance(first["input"], dict):
+        msg = f"{msg} (got {first['input']!r})"
+    where = f"{table} {key}".strip()
+    return f"{path} {where}: {msg}"
+
+
+def config_path(explicit: str | os.PathLike | None = None) -> Path:
+    """The config file to read: the explicit one, else $REVERIE_CONFIG, else ./config.toml."""
+    if explicit:
+        return Path(explicit)
+    if os.environ.get(ENV_VAR):
+        return Path(os.environ[ENV_VAR])
+    return DEFAULT_CONFIG
+
+
+def _resolve(base: Path, value: Path) -> Path:
+    value = Path(os.path.expanduser(str(value)))
+    return value if value.is_absolute() else (base / value).resolve()
+
+
+def load_settings(path: str | os.PathLike | None = None, *, check_files: bool = True) -> Settings:
+    """Read, validate and resolve a config file. Raises ConfigError with one line."""
+    path = config_path(path)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such config file — copy config.toml from the project or pass --config PATH") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read the config file ({exc.__class__.__name__}: {exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc}) — fix the syntax at that line") from None
+    try:
+        settings = Settings.model_validate(raw)
+    except ValidationError as exc:
+        raise ConfigError(_explain(path, exc)) from None
+
+    base = path.resolve().parent
+    paths = settings.paths
+    for name in PathsSettings.model_fields:
+        setattr(paths, name, _resolve(base, getattr(paths, name)))
+    for role in ("strong", "cheap"):
+        model = getattr(settings.models, role)
+        if model.path != BUNDLED:
+            model.path = str(_resolve(base, Path(model.path)))
+            if check_files and settings.backend.kind == "llama_cpp":
+                _check_gguf(path, f"[models.{role}] path", Path(model.path))
+    if settings.embeddings.model != BUNDLED:
+        settings.embeddings.model = str(_resolve(base, Path(settings.embeddings.model)))
+        if check_files and not Path(settings.embeddings.model).is_dir():
+            raise ConfigError(
+                f"{path} [embeddings] model: no such folder '{settings.embeddings.model}' — {_HINTS[('embeddings', 'model')]}"
+            )
+    settings.source = path.resolve()
+    return settings
+
+
+def _check_gguf(cfg: Path, where: str, file: Path) -> None:
+    hint = _HINTS[("models", "path")]
+    if not file.is_file():
+        raise ConfigError(f"{cfg} {where}: no such file '{file}' — {hint}")
+    try:
+        with file.open("rb") as fh:
+            magic = fh.read(4)
+    except OSError as exc:
+        raise ConfigError(f"{cfg} {where}: cannot read '{file}' ({exc.strerror}) — {hint}") from None
+    if magic != b"GGUF":
+        raise ConfigError(f"{cfg} {where}: '{file}' is not a GGUF file — {hint}")

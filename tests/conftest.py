@@ -1,0 +1,37 @@
+"""Shared fixtures: where the original Smallville data lives, and the settings of a test."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from reverie import PROJECT_ROOT
+
+os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+SHARED = PROJECT_ROOT.parent / "shared"
+SMALLVILLE = SHARED / "smallville"
+
+
+@pytest.fixture(scope="session")
+def smallville_dir() -> Path:
+    """The original release's data (kept beside the clone for compatibility tests only)."""
+    if not SMALLVILLE.is_dir():
+        pytest.fail(f"the original Smallville data is expected at {SMALLVILLE}")
+    return SMALLVILLE
+
+
+@pytest.fixture
+def write_config(tmp_path):
+    """Write a config.toml into tmp_path (text given) and return its path."""
+
+    def _write(text: str = "", name: str = "config.toml") -> Path:
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    return _write
