@@ -1,4 +1,4 @@
-"""`python -m reverie [--config PATH] [COMMAND ...]`.
+"""Run the generative-agents simulation: `python -m reverie [--config PATH] [COMMAND ...]`.
 
 Each command lives in the room that does the work; this module only dispatches.
 A command module exposes ``configure(parser)`` and ``main(args, settings) -> int``.
@@ -23,24 +23,40 @@ COMMANDS = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser; only the chosen command's module is imported (start-up stays quick)."""
     parser = argparse.ArgumentParser(prog="python -m reverie", description=__doc__.splitlines()[0])
     parser.add_argument("--config", help="config file (default: $REVERIE_CONFIG or ./config.toml)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         cmd = sub.add_parser(name, help=help_text)
         cmd.set_defaults(_module=module)
-        importlib.import_module(module).configure(cmd)
+        if name == command:
+            importlib.import_module(module).configure(cmd)
     return parser
 
 
+def _command_of(argv: list[str]) -> str | None:
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg == "--config":
+            skip = True
+        elif not arg.startswith("-"):
+            return arg
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    if not argv or argv[0].startswith("-") and not any(a in COMMANDS for a in argv):
-        # No command given: the interactive server, keeping its own flags.
-        argv = [*argv[:2], "server", *argv[2:]] if argv[:1] == ["--config"] else ["server", *argv]
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = _command_of(argv)
+    if command not in COMMANDS and not (command is None and {"-h", "--help"} & set(argv)):
+        # No command given: the interactive server, like the original, with its own flags.
+        at = 2 if argv[:1] == ["--config"] else 0
+        argv.insert(at, "server")
+        command = "server"
+    args = build_parser(command).parse_args(argv)
     try:
         from reverie.config import load_settings
 

@@ -1,0 +1,54 @@
+"""Everything a persona remembers, loaded from and saved to its ``bootstrap_memory/`` folder.
+
+Layout (the original's)::
+
+    bootstrap_memory/scratch.json
+    bootstrap_memory/spatial_memory.json
+    bootstrap_memory/associative_memory/{nodes,kw_strength,embeddings}.json
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from reverie.errors import UserError
+from reverie.memory.associative import AssociativeMemory
+from reverie.memory.concept_node import ConceptNode
+from reverie.memory.retrieval import RetrievalWeights, retrieve
+from reverie.memory.scratch import SCRATCH_FILE, Scratch
+from reverie.memory.spatial import SPATIAL_FILE, SpatialMemory
+
+ASSOCIATIVE_DIR = "associative_memory"
+
+
+@dataclass
+class PersonaMemory:
+    scratch: Scratch
+    spatial: SpatialMemory
+    associative: AssociativeMemory
+
+    @classmethod
+    def load(cls, folder: str | Path, *, embedder=None, index=None) -> PersonaMemory:
+        """Read a ``bootstrap_memory`` folder; ``index`` (a VectorIndex) receives every node's vector."""
+        folder = Path(folder)
+        if not (folder / SCRATCH_FILE).is_file():
+            raise UserError(f"'{folder}' has no {SCRATCH_FILE} — is it a persona's bootstrap_memory folder?")
+        scratch = Scratch.load(folder / SCRATCH_FILE)
+        spatial_path = folder / SPATIAL_FILE
+        spatial = SpatialMemory.load(spatial_path) if spatial_path.is_file() else SpatialMemory()
+        vectors = index.persona(scratch.name) if index is not None else None
+        associative = AssociativeMemory.load(folder / ASSOCIATIVE_DIR, embedder=embedder, vectors=vectors)
+        return cls(scratch, spatial, associative)
+
+    def save(self, folder: str | Path) -> None:
+        folder = Path(folder)
+        self.scratch.save(folder / SCRATCH_FILE)
+        self.spatial.save(folder / SPATIAL_FILE)
+        self.associative.save(folder / ASSOCIATIVE_DIR)
+
+    def retrieve(self, focal_points: Sequence[str], n: int = 30) -> dict[str, list[ConceptNode]]:
+        """Scored retrieval at the persona's current time with its scratch weights."""
+        return retrieve(self.associative, focal_points, n, now=self.scratch.curr_time,
+                        weights=RetrievalWeights.from_scratch(self.scratch))

@@ -1,0 +1,110 @@
+"""Scored retrieval: the memories that matter for a focal point.
+
+For each focal point, every event and thought (chats excluded, idle ones skipped) gets
+recency, importance and relevance scores, each min-max normalised over the candidates,
+combined as ``recency_w·0.5·recency + relevance_w·3·relevance + importance_w·2·importance``.
+The top ``n`` are returned and marked as accessed now. Relevance is cosine similarity to
+the focal point's embedding, asked of the persona's Chroma collection.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Sequence
+
+import numpy as np
+
+from reverie.memory.associative import AssociativeMemory
+from reverie.memory.concept_node import ConceptNode
+
+GLOBAL_WEIGHTS = (0.5, 3.0, 2.0)  # recency, relevance, importance
+
+
+@dataclass(frozen=True)
+class RetrievalWeights:
+    recency_w: float = 1.0
+    relevance_w: float = 1.0
+    importance_w: float = 1.0
+    recency_decay: float = 0.99
+
+    @classmethod
+    def from_scratch(cls, scratch) -> RetrievalWeights:
+        return cls(scratch.recency_w, scratch.relevance_w, scratch.importance_w, scratch.recency_decay)
+
+
+def normalise(values: list[float]) -> list[float]:
+    """Min-max to [0, 1]; all equal -> 0.5 each."""
+    if not values:
+        return []
+    low, high = min(values), max(values)
+    if high == low:
+        return [0.5] * len(values)
+    return [(v - low) / (high - low) for v in values]
+
+
+def candidates(memory: AssociativeMemory) -> list[ConceptNode]:
+    """Events and thoughts whose text is not idle, most recently accessed first."""
+    nodes = [n for n in memory.seq_event + memory.seq_thought if "idle" not in n.embedding_key]
+    return sorted(nodes, key=lambda n: n.last_accessed, reverse=True)
+
+
+def recency_scores(nodes: list[ConceptNode], decay: float) -> list[float]:
+    """decay ** rank of last access, rank 1 = most recent; equal access times share a rank."""
+    # Most recently accessed scores highest (the original ranked ascending, inverting recency).
+    ranks, rank, previous = [], 0, None
+    for node in nodes:
+        if node.last_accessed != previous:
+            rank, previous = rank + 1, node.last_accessed
+        ranks.append(decay**rank)
+    return ranks
+
+
+def cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    denom = np.linalg.norm(a) * np.linalg.norm(b)
+    return float(a @ b / denom) if denom else 0.0
+
+
+def relevance_scores(memory: AssociativeMemory, nodes: list[ConceptNode], query: Sequence[float]) -> list[float]:
+    """Cosine similarity of each node's vector to ``query``: Chroma first, exact numpy for any gap."""
+    found: dict[str, float] = {}
+    if memory.vectors is not None and nodes:
+        memory.flush_index()
+        found = memory.vectors.query(query, n=len(nodes), ids=[n.node_id for n in nodes])
+    return [found[n.node_id] if n.node_id in found else cosine(memory.embeddings[n.embedding_key], query)
+            for n in nodes]
+
+
+def retrieve(memory: AssociativeMemory, focal_points: Sequence[str], n: int = 30, *, now: datetime | None,
+             weights: RetrievalWeights = RetrievalWeights()) -> dict[str, list[ConceptNode]]:
+    """``{focal_point: [up to n nodes, best first]}``; sets ``last_accessed = now`` on them."""
+    focal_points = list(focal_points)
+    if not focal_points:
+        return {}
+    queries = dict(zip(focal_points, memory.embedder.embed(focal_points)))
+    return retrieve_by_vectors(memory, queries, n, now=now, weights=weights)
+
+
+def retrieve_by_vectors(memory: AssociativeMemory, queries: dict[str, Sequence[float]], n: int = 30, *,
+                        now: datetime | None, weights: RetrievalWeights = RetrievalWeights()
+                        ) -> dict[str, list[ConceptNode]]:
+    """:func:`retrieve` with the focal points' vectors given (one pass per focal point, in order)."""
+    g_rec, g_rel, g_imp = GLOBAL_WEIGHTS
+    out: dict[str, list[ConceptNode]] = {}
+    for focal, query in queries.items():
+        nodes = candidates(memory)
+        recency = normalise(recency_scores(nodes, weights.recency_decay))
+        importance = normalise([float(node.poignancy) for node in nodes])
+        relevance = normalise(relevance_scores(memory, nodes, query))
+        scores = [
+            weights.recency_w * r * g_rec + weights.relevance_w * v * g_rel + weights.importance_w * i * g_imp
+            for r, v, i in zip(recency, relevance, importance)
+        ]
+        order = sorted(range(len(nodes)), key=lambda k: -scores[k])  # stable: ties keep candidate order
+        chosen = [nodes[k] for k in order[:n]]
+        if now is not None:
+            for node in chosen:
+                node.last_accessed = now
+        out[focal] = chosen
+    return out

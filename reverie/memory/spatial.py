@@ -1,0 +1,74 @@
+"""The places a persona knows: ``{world: {sector: {arena: [object, ...]}}}``.
+
+Seeded from ``spatial_memory.json`` and extended by perception; it never shrinks. The
+option lists of the action-location prompts come from here. Unknown places give empty
+lists (the original raised KeyError).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reverie.simulation.storage import read_json, write_json_atomic
+
+SPATIAL_FILE = "spatial_memory.json"
+
+
+class SpatialMemory:
+    def __init__(self, tree: dict | None = None):
+        self.tree: dict[str, dict[str, dict[str, list[str]]]] = tree if tree is not None else {}
+
+    @classmethod
+    def load(cls, path: str | Path) -> SpatialMemory:
+        return cls(read_json(path) or {})
+
+    def save(self, path: str | Path) -> None:
+        write_json_atomic(path, self.tree, indent=2)
+
+    def add_tile_info(self, tile: dict) -> None:
+        """Insert a tile's world -> sector -> arena -> object path; empty names stop the descent."""
+        world, sector, arena, obj = (tile.get(k) or "" for k in ("world", "sector", "arena", "game_object"))
+        if not world:
+            return
+        sectors = self.tree.setdefault(world, {})
+        if not sector:
+            return
+        arenas = sectors.setdefault(sector, {})
+        if not arena:
+            return
+        objects = arenas.setdefault(arena, [])
+        if obj and obj not in objects:
+            objects.append(obj)
+
+    # -- lists -----------------------------------------------------------------------
+    def sectors(self, world: str) -> list[str]:
+        return list(self.tree.get(world, {}))
+
+    def arenas(self, sector_address: str) -> list[str]:
+        """Arenas under "world:sector"."""
+        world, _, sector = sector_address.partition(":")
+        if not sector:
+            return []
+        return list(self.tree.get(world, {}).get(sector, {}))
+
+    def objects(self, arena_address: str) -> list[str]:
+        """Objects under "world:sector:arena" (retrying the arena lower-cased, as the original)."""
+        parts = arena_address.split(":")
+        if len(parts) < 3 or not parts[2]:
+            return []
+        world, sector, arena = parts[0], parts[1], ":".join(parts[2:])
+        arenas = self.tree.get(world, {}).get(sector, {})
+        found = arenas.get(arena)
+        if found is None:
+            found = arenas.get(arena.lower(), [])
+        return list(found)
+
+    # -- comma strings for prompts -----------------------------------------------------
+    def accessible_sectors_str(self, world: str) -> str:
+        return ", ".join(self.sectors(world))
+
+    def accessible_arenas_str(self, sector_address: str) -> str:
+        return ", ".join(self.arenas(sector_address))
+
+    def accessible_objects_str(self, arena_address: str) -> str:
+        return ", ".join(self.objects(arena_address))

@@ -1,0 +1,20 @@
+"""Helpers of the memory tests (imported by name: the tests folder has no packages)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from reverie.memory import AssociativeMemory
+
+BASE_SIM = "base_the_ville_isabella_maria_klaus"
+PERSONAS = ("Isabella Rodriguez", "Maria Lopez", "Klaus Mueller")
+T0 = datetime(2023, 2, 13, 7, 0, 0)
+
+
+def add(mem: AssociativeMemory, desc: str, vector, *, poignancy: int = 5, minutes: int = 0,
+        kind: str = "event", keywords=("thing",)):
+    """Add a node with a chosen vector, created (and last accessed) T0 + minutes."""
+    adder = {"event": mem.add_event, "thought": mem.add_thought, "chat": mem.add_chat}[kind]
+    s, p, o = desc.split(" ", 2) if desc.count(" ") >= 2 else (desc, "is", "here")
+    return adder(T0 + timedelta(minutes=minutes), None, s, p, o, desc, keywords, poignancy, desc, [],
+                 embedding=list(map(float, vector)))

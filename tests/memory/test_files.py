@@ -1,0 +1,156 @@
+"""The original bootstrap_memory files load and save back in the same format."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+
+import pytest
+
+from reverie.memory import AssociativeMemory, PersonaMemory, Scratch
+
+from memory_helpers import PERSONAS
+
+FILES = (
+    "scratch.json",
+    "spatial_memory.json",
+    "associative_memory/nodes.json",
+    "associative_memory/kw_strength.json",
+    "associative_memory/embeddings.json",
+)
+
+
+def read(path):
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("name", PERSONAS)
+def test_base_persona_round_trip(base_personas, tmp_path, index, name):
+    src = base_personas[name]
+    memory = PersonaMemory.load(src, index=index)
+    assert memory.scratch.name == name
+    original = read(src / "scratch.json")
+    assert memory.scratch.vision_r == 8 and memory.scratch.recency_decay == original["recency_decay"]
+    assert memory.scratch.curr_time is None and memory.scratch.act_address is None
+    assert memory.spatial.sectors("the Ville")
+    memory.save(tmp_path / "out")
+    for rel in FILES:
+        assert read(tmp_path / "out" / rel) == read(src / rel), rel
+    # Key order of scratch.json is the original's, 47 keys.
+    saved = read(tmp_path / "out" / "scratch.json")
+    assert list(saved) == list(read(src / "scratch.json")) and len(saved) == 47
+
+
+def test_scratch_keeps_curr_time_when_no_action(base_personas):
+    """The original reset curr_time to null whenever act_start_time was null."""
+    data = read(base_personas["Maria Lopez"] / "scratch.json")
+    data["curr_time"] = "February 14, 2023, 00:02:20"
+    data["curr_tile"] = [72, 14]
+    scratch = Scratch.from_json(data)
+    assert scratch.curr_time == datetime(2023, 2, 14, 0, 2, 20)
+    assert scratch.act_start_time is None
+    assert scratch.to_json() == data
+
+
+def quirky_nodes() -> dict:
+    """A nodes.json with what the shipped runs contain, newest first."""
+    def node(n, type_count, kind, desc, filling, keywords, expiration=None, depth=0):
+        return {
+            "node_count": n, "type_count": type_count, "type": kind, "depth": depth,
+            "created": f"2023-02-13 0{n}:00:00", "expiration": expiration,
+            "subject": "Isabella Rodriguez", "predicate": "is", "object": desc.split()[-1],
+            "description": desc, "embedding_key": desc, "poignancy": n, "keywords": keywords,
+            "filling": filling,
+        }
+    nodes = [
+        node(1, 1, "event", "Isabella Rodriguez is sleeping", [], ["Isabella Rodriguez", "sleeping"]),
+        node(2, 1, "chat", "conversing about the party", [["Isabella Rodriguez", "Hi"], ["Klaus Mueller", "Hello"]],
+             ["Isabella Rodriguez", "Klaus Mueller"]),
+        node(3, 2, "event", "Isabella Rodriguez is chatting", ["node_2"], ["Isabella Rodriguez", "chatting"]),
+        node(4, 1, "thought", "Isabella likes the cafe", "node_1", ["cafe"], "2023-03-15 04:00:00", 1),
+        node(5, 2, "thought", "Isabella plans a party", None, ["party"], "2023-03-15 05:00:00", 1),
+        node(6, 2, "chat", "conversing about coffee", [["Klaus Mueller", "Coffee?"]], ["Klaus Mueller"]),
+    ]
+    return {f"node_{n['node_count']}": n for n in reversed(nodes)}
+
+
+@pytest.mark.slow
+def test_original_quirks_load(tmp_path, index):
+    """Bare-string and null filling, capitalised keywords, 1536-d vectors (re-embedded), missing vectors."""
+    folder = tmp_path / "associative_memory"
+    folder.mkdir()
+    nodes = quirky_nodes()
+    (folder / "nodes.json").write_text(json.dumps(nodes))
+    (folder / "kw_strength.json").write_text(json.dumps({"kw_strength_event": {"sleeping": 1},
+                                                        "kw_strength_thought": {}}))
+    old = {n["embedding_key"]: [0.01] * 1536 for n in nodes.values() if n["node_count"] != 5}
+    (folder / "embeddings.json").write_text(json.dumps(old))
+
+    from reverie.memory import Embedder
+
+    embedder = Embedder()
+    mem = AssociativeMemory.load(folder, embedder=embedder, vectors=index.persona("Isabella Rodriguez"))
+    assert [n.node_id for n in mem.seq_event] == ["node_3", "node_1"]
+    assert [n.node_id for n in mem.seq_thought] == ["node_5", "node_4"]
+    assert mem.id_to_node["node_4"].filling == ["node_1"]
+    assert mem.id_to_node["node_5"].filling == []
+    assert {len(v) for v in mem.embeddings.values()} == {384}
+    assert set(mem.embeddings) == {n["embedding_key"] for n in nodes.values()}
+    assert mem.kw_strength_event == {"sleeping": 1}  # taken from the file, not recounted
+    # Keyword lookup is case-insensitive: a persona name finds her events.
+    assert [n.node_id for n in mem.retrieve_relevant_events("Isabella Rodriguez", "is", "x")] == ["node_3", "node_1"]
+    # The newest chat with Klaus, not the oldest.
+    assert mem.get_last_chat("Klaus Mueller").node_id == "node_6"
+    assert mem.get_last_chat("Nobody") is None
+    # Every node is in Chroma with our vectors.
+    assert sorted(mem.vectors.ids()) == sorted(nodes)
+    assert mem.vectors.dimension() == 384
+
+    mem.save(tmp_path / "out")
+    saved = read(tmp_path / "out" / "nodes.json")
+    assert list(saved) == list(nodes)  # newest first
+    assert saved["node_4"]["filling"] == ["node_1"]
+    again = AssociativeMemory.load(tmp_path / "out", embedder=embedder)
+    assert again.embeddings == mem.embeddings
+    assert {k: v.to_json() for k, v in again.id_to_node.items()} == {k: v.to_json() for k, v in mem.id_to_node.items()}
+
+
+def test_add_nodes_like_the_original(index):
+    mem = AssociativeMemory(vectors=index.persona("Klaus Mueller"))
+    t = datetime(2023, 2, 13, 9)
+    e1 = mem.add_event(t, None, "Klaus Mueller", "is", "reading", "Klaus Mueller is reading (a paper on gentrification)",
+                       ["Klaus Mueller", "reading"], 4, "a paper on gentrification", embedding=[1.0, 0.0])
+    assert e1.node_id == "node_1" and e1.type_count == 1
+    assert e1.description == "Klaus Mueller is a paper on gentrification"
+    idle = mem.add_event(t, None, "the Ville:library:desk", "is", "idle", "desk is idle", ["desk", "idle"], 1,
+                         "desk is idle", embedding=[0.0, 1.0])
+    chat = mem.add_chat(t, None, "Klaus Mueller", "chat with", "Maria Lopez", "conversing about research",
+                        ["Klaus Mueller", "Maria Lopez"], 6, "conversing about research",
+                        [["Klaus Mueller", "Hi"]], embedding=[0.5, 0.5])
+    thought = mem.add_thought(t, None, "Klaus Mueller", "likes", "research", "Klaus likes research",
+                              ["Klaus Mueller", "likes", "research"], 7, "Klaus likes research",
+                              [e1.node_id, chat.node_id], embedding=[0.7, 0.7])
+    deeper = mem.add_thought(t, None, "Klaus Mueller", "is", "curious", "Klaus is curious",
+                             ["Klaus Mueller"], 5, "Klaus is curious", [thought.node_id], embedding=[0.1, 0.9])
+    assert [n.node_id for n in (idle, chat, thought, deeper)] == ["node_2", "node_3", "node_4", "node_5"]
+    assert (thought.depth, deeper.depth, chat.type_count, deeper.type_count) == (1, 2, 1, 2)
+    assert mem.seq_event == [idle, e1] and mem.seq_thought == [deeper, thought]
+    assert mem.kw_to_event["klaus mueller"] == [e1] and "Klaus Mueller" not in mem.kw_to_event
+    # "is idle" events do not strengthen keywords.
+    assert mem.kw_strength_event == {"klaus mueller": 1, "reading": 1}
+    assert mem.get_summarized_latest_events(1) == {("the Ville:library:desk", "is", "idle")}
+    assert mem.vectors.count() == 0  # new vectors go to Chroma in one batch, before a query or on save
+    mem.flush_index()
+    assert mem.vectors.count() == 5 and mem.vectors.documents()["node_1"] == "a paper on gentrification"
+    # Keyword retrieval for perceived events: the object's last address segment matches too.
+    got = mem.retrieve_events_thoughts([idle])
+    assert got["desk is idle"]["events"] == [idle]
+    got = mem.retrieve_events_thoughts([e1])[e1.description]
+    assert got["events"] == [e1] and got["thoughts"] == [deeper, thought]
+
+
+def test_missing_scratch_is_a_user_error(tmp_path):
+    from reverie.errors import UserError
+
+    with pytest.raises(UserError, match="scratch.json"):
+        PersonaMemory.load(tmp_path)

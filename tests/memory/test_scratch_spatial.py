@@ -1,0 +1,99 @@
+"""Scratch helpers (identity, schedule indexes, action end) and spatial memory."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import pytest
+
+from reverie.memory import Scratch, SpatialMemory
+
+
+@pytest.fixture
+def isabella(base_personas) -> Scratch:
+    scratch = Scratch.load(base_personas["Isabella Rodriguez"] / "scratch.json")
+    scratch.curr_time = datetime(2023, 2, 13, 8, 30, 0)
+    return scratch
+
+
+def test_identity_has_eight_lines(isabella):
+    lines = isabella.identity().split("\n")
+    assert [line.split(":")[0] for line in lines] == [
+        "Name", "Age", "Innate traits", "Learned traits", "Currently", "Lifestyle",
+        "Daily plan requirement", "Current Date",
+    ]
+    assert lines[0] == "Name: Isabella Rodriguez" and lines[1] == "Age: 34"
+    assert lines[-1] == "Current Date: Monday February 13"
+
+
+def test_schedule_indexes(isabella):
+    isabella.f_daily_schedule = [["sleeping", 360], ["waking up", 60], ["opening the cafe", 120], ["working", 900]]
+    isabella.f_daily_schedule_hourly_org = [["sleeping", 360], ["waking up", 60], ["work", 1020]]
+    assert isabella.get_f_daily_schedule_index() == 2  # 08:30 is inside 07:00-09:00
+    assert isabella.get_f_daily_schedule_index(advance=60) == 3
+    assert isabella.get_f_daily_schedule_hourly_org_index() == 2
+    isabella.curr_time = datetime(2023, 2, 13, 7, 0, 0)
+    assert isabella.get_f_daily_schedule_index() == 2  # a block ending exactly now is over
+    isabella.f_daily_schedule = [["sleeping", 60]]
+    assert isabella.get_f_daily_schedule_index() == 1  # past the end
+    assert isabella.schedule_start_minutes(1) == 60
+    assert isabella.daily_schedule_hourly_org_summary().split("\n")[1] == "06:00 || waking up"
+
+
+@pytest.mark.parametrize("sec_per_step", [10, 7, 60])
+def test_action_finishes_for_any_step_length(isabella, sec_per_step):
+    """The original compared HH:MM:SS exactly, so steps that skip the end second never finished."""
+    start = datetime(2023, 2, 13, 8, 0, 3)  # seconds -> the action starts at the next whole minute
+    isabella.curr_time = start
+    isabella.add_new_action("the Ville:Hobbs Cafe:cafe:cafe customer seating", 5, "drinking coffee", "☕",
+                            ["Isabella Rodriguez", "drink", "coffee"], None, None, None, None,
+                            "cup is being used", "☕", ["cup", "is", "used"])
+    assert isabella.act_start_time == start and not isabella.act_path_set
+    end = datetime(2023, 2, 13, 8, 6, 0)
+    now, finished_at = start, None
+    while finished_at is None and now < end + timedelta(minutes=5):
+        now += timedelta(seconds=sec_per_step)
+        isabella.curr_time = now
+        if isabella.act_check_finished():
+            finished_at = now
+    assert finished_at is not None and end <= finished_at < end + timedelta(seconds=sec_per_step)
+
+
+def test_chat_end_and_no_action(isabella):
+    assert isabella.act_check_finished()  # no act_address yet
+    isabella.add_new_action("<persona> Klaus Mueller", 10, "chatting with Klaus", "💬",
+                            ["Isabella Rodriguez", "chat with", "Klaus Mueller"], "Klaus Mueller",
+                            [["Isabella Rodriguez", "Hi"]], {"Klaus Mueller": 800},
+                            datetime(2023, 2, 13, 8, 32), None, None, [None, None, None])
+    assert isabella.chatting_with_buffer == {"Klaus Mueller": 800}
+    assert not isabella.act_check_finished()
+    isabella.curr_time = datetime(2023, 2, 13, 8, 32)
+    assert isabella.act_check_finished()
+    assert isabella.curr_event() == ("Isabella Rodriguez", "chat with", "Klaus Mueller", "chatting with Klaus")
+    assert "Activity: Isabella Rodriguez is chatting with Klaus" in isabella.act_summary_str()
+
+
+def test_subtask_and_time_strings(isabella):
+    isabella.act_description = "morning routine (brushing her teeth)"
+    isabella.act_start_time = datetime(2023, 2, 13, 6, 5)
+    assert isabella.act_subtask() == "brushing her teeth"
+    assert isabella.act_time_str() == "06:05 AM"
+
+
+def test_spatial_lists_strings_and_growth(base_personas, tmp_path):
+    spatial = SpatialMemory.load(base_personas["Klaus Mueller"] / "spatial_memory.json")
+    assert "Oak Hill College" in spatial.sectors("the Ville")
+    assert spatial.arenas("the Ville:Oak Hill College")[:2] == ["hallway", "library"]
+    assert spatial.objects("the Ville:Oak Hill College:hallway") == []
+    assert spatial.accessible_objects_str("the Ville:Oak Hill College:library") == \
+        "library sofa, library table, bookshelf"
+    assert spatial.arenas("the Ville:") == [] and spatial.objects("the Ville:Nowhere:room") == []
+    studio = {"world": "the Ville", "sector": "Artist's co-living space", "arena": "studio", "game_object": "easel"}
+    spatial.add_tile_info(studio)
+    spatial.add_tile_info(studio)
+    spatial.add_tile_info({"world": "the Ville", "sector": "Town Square", "arena": "", "game_object": ""})
+    assert spatial.objects("the Ville:Artist's co-living space:studio") == ["easel"]
+    assert spatial.arenas("the Ville:Town Square") == []
+    assert spatial.accessible_sectors_str("the Ville").endswith("Hobbs Cafe, Artist's co-living space, Town Square")
+    spatial.save(tmp_path / "s.json")
+    assert SpatialMemory.load(tmp_path / "s.json").tree == spatial.tree
