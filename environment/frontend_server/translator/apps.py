@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class TranslatorConfig(AppConfig):
+    name = "translator"
+    verbose_name = "Reverie environment server"

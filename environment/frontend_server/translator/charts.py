@@ -1,0 +1,88 @@
+"""Small inline SVG charts (no JavaScript, no CDN): horizontal bars per prompt, columns over time."""
+
+from __future__ import annotations
+
+from html import escape
+
+from django.utils.safestring import SafeString, mark_safe
+
+COLORS = ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f")
+
+
+def _fmt(v: float) -> str:
+    if v >= 1_000_000:
+        return f"{v / 1_000_000:.1f}M"
+    if v >= 10_000:
+        return f"{v / 1000:.0f}k"
+    if v == int(v):
+        return str(int(v))
+    return f"{v:.2f}"
+
+
+def _legend(series: list[str], x: int, y: int) -> list[str]:
+    out = []
+    for i, name in enumerate(series):
+        out.append(f'<rect x="{x}" y="{y + i * 16}" width="10" height="10" fill="{COLORS[i % len(COLORS)]}"/>'
+                   f'<text x="{x + 14}" y="{y + i * 16 + 9}" font-size="11">{escape(name)}</text>')
+    return out
+
+
+def hbars(title: str, rows: list[tuple[str, list[float]]], series: list[str], width: int = 560) -> SafeString:
+    """Stacked horizontal bars, one row per label."""
+    label_w, bar_h, top = 190, 16, 24
+    plot_w = width - label_w - 60
+    height = top + len(rows) * (bar_h + 4) + 8 + (16 * len(series) if len(series) > 1 else 0)
+    peak = max((sum(v) for _, v in rows), default=0) or 1
+    parts = [f'<svg class="chart" role="img" aria-label="{escape(title)}" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}" xmlns="http://www.w3.org/2000/svg">',
+             f'<text x="0" y="14" font-size="13" font-weight="bold">{escape(title)}</text>']
+    for i, (label, values) in enumerate(rows):
+        y = top + i * (bar_h + 4)
+        short = label if len(label) <= 28 else label[:27] + "…"
+        parts.append(f'<text x="{label_w - 6}" y="{y + 12}" font-size="11" text-anchor="end">'
+                     f'<title>{escape(label)}</title>{escape(short)}</text>')
+        x = label_w
+        for j, v in enumerate(values):
+            w = plot_w * v / peak
+            if w > 0:
+                parts.append(f'<rect x="{x:.1f}" y="{y}" width="{w:.1f}" height="{bar_h}" '
+                             f'fill="{COLORS[j % len(COLORS)]}"><title>{escape(series[j])}: {_fmt(v)}</title></rect>')
+            x += w
+        parts.append(f'<text x="{x + 4:.1f}" y="{y + 12}" font-size="11">{_fmt(sum(values))}</text>')
+    if len(series) > 1:
+        parts += _legend(series, label_w, top + len(rows) * (bar_h + 4) + 4)
+    parts.append("</svg>")
+    return mark_safe("".join(parts))
+
+
+def columns(title: str, bins: list[tuple[str, list[float]]], series: list[str], width: int = 760,
+            height: int = 220) -> SafeString:
+    """Stacked columns over time (x = bins in order)."""
+    left, top, bottom = 48, 24, 56
+    plot_w, plot_h = width - left - 10, height - top - bottom
+    peak = max((sum(v) for _, v in bins), default=0) or 1
+    n = max(len(bins), 1)
+    step = plot_w / n
+    bar_w = max(step * 0.8, 1)
+    parts = [f'<svg class="chart" role="img" aria-label="{escape(title)}" width="{width}" height="{height + 16 * len(series)}" '
+             f'viewBox="0 0 {width} {height + 16 * len(series)}" xmlns="http://www.w3.org/2000/svg">',
+             f'<text x="0" y="14" font-size="13" font-weight="bold">{escape(title)}</text>',
+             f'<line x1="{left}" y1="{top + plot_h}" x2="{width - 10}" y2="{top + plot_h}" stroke="#888"/>',
+             f'<text x="{left - 4}" y="{top + 8}" font-size="10" text-anchor="end">{_fmt(peak)}</text>',
+             f'<text x="{left - 4}" y="{top + plot_h}" font-size="10" text-anchor="end">0</text>']
+    label_every = max(1, n // 8)
+    for i, (label, values) in enumerate(bins):
+        x = left + i * step + (step - bar_w) / 2
+        y = top + plot_h
+        for j, v in enumerate(values):
+            h = plot_h * v / peak
+            if h > 0:
+                y -= h
+                parts.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{bar_w:.1f}" height="{h:.1f}" '
+                             f'fill="{COLORS[j % len(COLORS)]}"><title>{escape(label)} — {escape(series[j])}: '
+                             f'{_fmt(v)}</title></rect>')
+        if i % label_every == 0:
+            parts.append(f'<text x="{x:.1f}" y="{top + plot_h + 14}" font-size="10">{escape(label)}</text>')
+    parts += _legend(series, left, height - 8)
+    parts.append("</svg>")
+    return mark_safe("".join(parts))

@@ -1,0 +1,51 @@
+"""The file protocol with the simulation server (the browser is the clock).
+
+`process_environment` writes storage/<sim>/environment/<step>.json for the running
+simulation only, atomically; `update_environment` answers movement/<step>.json or
+{"<step>": -1} while the simulation server is still working on it.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpResponse, JsonResponse
+
+from translator import bodies, gamepage, maps
+from reverie.simulation.storage import write_json_atomic
+from translator.simfiles import current_simulation, movement, read_meta
+from translator.sources import numbered_files, sim_dir
+from translator.views.errors import endpoint, json_error
+
+
+@endpoint
+def process_environment(request):
+    data = bodies.parse(request)
+    current = current_simulation()
+    if current is None:
+        return json_error("no simulation server is running; start it before posting positions", 503)
+    sim_code = current[0]
+    sim_path = sim_dir(sim_code)
+    meta = read_meta(sim_path)
+    names = gamepage.persona_names(sim_path, meta)
+    maze = gamepage.maze_of(meta)
+    size = maps.map_config(maze)
+    step, posted_sim, env = bodies.environment_request(data, names, maze, size["width"], size["height"])
+    if posted_sim != sim_code:
+        return json_error(f"only the running simulation ({sim_code}) accepts positions", 403)
+    if step in numbered_files(sim_path / "movement"):
+        return json_error(f"step {step} has already been simulated; its positions are fixed", 409)
+    folder = sim_path / "environment"
+    try:
+        folder.mkdir(exist_ok=True)
+        write_json_atomic(folder / f"{step}.json", env)
+    except OSError as exc:
+        return json_error(f"cannot write environment/{step}.json ({exc.strerror}); check the folder's permissions", 500)
+    return HttpResponse("received", content_type="text/plain")
+
+
+@endpoint
+def update_environment(request):
+    step, sim_code = bodies.step_request(bodies.parse(request))
+    data = movement(sim_dir(sim_code), step)
+    if data is None:
+        return JsonResponse({"<step>": -1})
+    return JsonResponse({**data, "<step>": step})

@@ -1,0 +1,80 @@
+"""`/runs/` (every simulation) and `/runs/<sim>/` (its timeline and LLM accounting as charts)."""
+
+from __future__ import annotations
+
+from django.shortcuts import render
+
+from translator import charts, ledger, markdown_lite
+from translator.simfiles import BrokenFile, read_meta
+from translator.sources import NotFound, compressed_sims, numbered_files, sim_dir, storage_sims
+from translator.views.errors import page
+
+MAX_TIMELINE_BYTES = 2 * 1024 * 1024
+
+
+def run_summary(sim_code: str) -> dict:
+    path = sim_dir(sim_code)
+    try:
+        meta = read_meta(path)
+    except (NotFound, BrokenFile):
+        meta = {}
+    steps = sorted(numbered_files(path / "movement"))
+    return {
+        "sim_code": sim_code,
+        "meta": meta,
+        "personas": [n for n in meta.get("persona_names", []) if isinstance(n, str)],
+        "first_step": steps[0] if steps else None,
+        "last_step": steps[-1] if steps else None,
+        "n_steps": len(steps),
+        "compressed": sim_code in compressed_sims(),
+        "has_ledger": (path / "reverie" / "llm_calls.jsonl").is_file(),
+        "has_timeline": (path / "timeline.md").is_file(),
+    }
+
+
+@page
+def runs_index(request):
+    runs = [run_summary(s) for s in storage_sims()]
+    only_compressed = [s for s in compressed_sims() if s not in storage_sims()]
+    return render(request, "runs/index.html", {"runs": runs, "only_compressed": only_compressed})
+
+
+def ledger_charts(summary: dict) -> list:
+    rows = summary["rows"]
+    bins = summary["bins"]
+    per = [
+        charts.hbars("Calls per prompt", [(r["prompt"], [r["calls"]]) for r in rows], ["calls"]),
+        charts.hbars("Tokens per prompt", [(r["prompt"], [r["prompt_tokens"], r["completion_tokens"]]) for r in rows],
+                     ["prompt tokens", "completion tokens"]),
+        charts.hbars("Mean latency per call (s)", [(r["prompt"], [r["latency_mean"]]) for r in rows], ["seconds"]),
+        charts.hbars("Repairs and fallbacks per prompt", [(r["prompt"], [r["repairs"], r["fallbacks"]]) for r in rows],
+                     ["repair attempts", "fallbacks"]),
+    ]
+    unit = summary["bin_unit"]
+    over = [
+        charts.columns(f"Calls over time ({unit})", [(b["label"], [b["calls"]]) for b in bins], ["calls"]),
+        charts.columns(f"Tokens over time ({unit})", [(b["label"], [b["tokens"]]) for b in bins], ["tokens"]),
+        charts.columns(f"Latency over time ({unit})", [(b["label"], [b["latency"]]) for b in bins], ["seconds"]),
+        charts.columns(f"Repairs and fallbacks over time ({unit})",
+                       [(b["label"], [b["repairs"], b["fallbacks"]]) for b in bins], ["repair attempts", "fallbacks"]),
+    ]
+    return per + over
+
+
+@page
+def run_detail(request, sim_code: str):
+    run = run_summary(sim_code)
+    path = sim_dir(sim_code)
+    timeline = None
+    tl = path / "timeline.md"
+    if tl.is_file():
+        with tl.open(encoding="utf-8", errors="replace") as fh:
+            text = fh.read(MAX_TIMELINE_BYTES)
+        timeline = markdown_lite.render(text)
+    summary = ledger.summary(path / "reverie" / "llm_calls.jsonl")
+    return render(request, "runs/detail.html", {
+        "run": run,
+        "timeline": timeline,
+        "ledger": summary,
+        "charts": ledger_charts(summary) if summary and summary["rows"] else [],
+    })

@@ -1,0 +1,128 @@
+"""`python -m reverie compress SIM`: write compressed_storage/SIM in the original demo format.
+
+master_movement.json keeps, for every step from 0 to the last movement file, only the
+personas whose movement, pronunciatio, description or chat changed since their last
+recorded entry (step 0 lists everyone; steps without changes are ``{}``). meta.json is a
+copy of reverie/meta.json and personas/ a copy of the persona folders. The output is
+built in a temporary folder and moved into place, so a reader never sees half of it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+from reverie.config import Settings
+from reverie.errors import UserError
+from reverie.simulation.storage import write_json_atomic
+
+FIELDS = ("movement", "pronunciatio", "description", "chat")
+STEP_FILE = re.compile(r"[0-9]+\.json")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("sim_code", metavar="SIM", help="simulation folder name in the storage folder")
+
+
+def main(args, settings: Settings) -> int:
+    out = compress(settings, args.sim_code)
+    print(f"wrote {out}")
+    return 0
+
+
+def _read_json(path: Path, what: str):
+    try:
+        with path.open(encoding="utf-8") as fh:
+            return json.load(fh)
+    except FileNotFoundError:
+        raise UserError(f"{what} is missing: {path}") from None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise UserError(f"{what} cannot be read ({exc.__class__.__name__}): {path}") from None
+
+
+def _sim_folder(settings: Settings, sim_code: str) -> Path:
+    storage = settings.paths.storage
+    names = {p.name for p in storage.iterdir() if p.is_dir()} if storage.is_dir() else set()
+    if sim_code not in names or sim_code.startswith("."):
+        raise UserError(f"no simulation '{sim_code}' in {storage} — give the name of a folder there")
+    return storage / sim_code
+
+
+def persona_names(sim: Path, meta: dict) -> list[str]:
+    """Folders under personas/ (like the original), else the names in meta.json."""
+    folder = sim / "personas"
+    if folder.is_dir():
+        names = sorted(p.name for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
+        if names:
+            return names
+    names = meta.get("persona_names")
+    if isinstance(names, list) and names and all(isinstance(n, str) for n in names):
+        return names
+    raise UserError(f"{sim.name} has neither persona folders nor persona_names in its meta.json")
+
+
+def master_movement(movement_dir: Path, names: list[str]) -> dict[str, dict]:
+    """{"<step>": {name: {4 fields}}} with only the changes, for steps 0..last."""
+    steps = sorted(int(p.stem) for p in movement_dir.glob("*.json") if STEP_FILE.fullmatch(p.name))
+    if not steps:
+        raise UserError(f"{movement_dir.parent.name} has no movement files — run the simulation first")
+    last_seen: dict[str, dict] = {}
+    master: dict[str, dict] = {}
+    for step in range(steps[-1] + 1):
+        path = movement_dir / f"{step}.json"
+        if not path.is_file():
+            raise UserError(f"movement/{step}.json is missing in {movement_dir.parent.name} — the run has a gap")
+        data = _read_json(path, f"movement file of step {step}")
+        personas = data.get("persona") if isinstance(data, dict) else None
+        if not isinstance(personas, dict):
+            raise UserError(f"movement/{step}.json of {movement_dir.parent.name} has no 'persona' object")
+        changed = {}
+        for name in names:
+            rec = personas.get(name)
+            if not isinstance(rec, dict):
+                if step == 0:
+                    raise UserError(f"movement/0.json of {movement_dir.parent.name} has no entry for {name}")
+                continue
+            entry = {k: rec.get(k) for k in FIELDS}
+            if last_seen.get(name) != entry:
+                changed[name] = entry
+                last_seen[name] = entry
+        master[str(step)] = changed
+    return master
+
+
+def compress(settings: Settings, sim_code: str) -> Path:
+    """Write compressed_storage/<sim_code>/ and return its path (an existing one is replaced)."""
+    sim = _sim_folder(settings, sim_code)
+    meta_path = sim / "reverie" / "meta.json"
+    meta = _read_json(meta_path, "reverie/meta.json")
+    if not isinstance(meta, dict):
+        raise UserError(f"{meta_path} is not a JSON object")
+    names = persona_names(sim, meta)
+    master = master_movement(sim / "movement", names)
+
+    root = settings.paths.compressed_storage
+    root.mkdir(parents=True, exist_ok=True)
+    target = root / sim_code
+    work = Path(tempfile.mkdtemp(dir=root, prefix=f".{sim_code}.", suffix=".tmp"))
+    try:
+        write_json_atomic(work / "master_movement.json", master)
+        shutil.copyfile(meta_path, work / "meta.json")
+        if (sim / "personas").is_dir():
+            shutil.copytree(sim / "personas", work / "personas")
+        old = None
+        if target.exists():
+            old = root / f".{sim_code}.old-{os.getpid()}"
+            os.replace(target, old)
+        os.replace(work, target)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    return target
