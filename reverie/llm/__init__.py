@@ -1,0 +1,84 @@
+"""Typed answers from local chat models: ``LLM.ask(prompt_name, inputs) -> Pydantic object``.
+
+    llm = LLM.from_settings(settings, ledger_path=sim / "reverie" / "llm_calls.jsonl")
+    answer = llm.ask("wake_up_hour", {"identity": ..., "first_name": ...}, persona="Isabella Rodriguez")
+
+Everything else (prompt files, grammar, repair, fail-safe, accounting, record/replay)
+happens inside; see :mod:`reverie.llm.structured`.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from langchain_core.language_models import BaseChatModel
+from pydantic import BaseModel
+
+from reverie.config import Settings
+from reverie.llm.cassette import Cassette, CassetteMiss
+from reverie.llm.ledger import Ledger
+from reverie.llm.prompt_spec import PromptStore
+from reverie.llm.structured import StructuredChain, StructuredOutputError
+
+__all__ = ["LLM", "StructuredOutputError", "CassetteMiss"]
+
+
+class LLM:
+    """The facade cognition uses. ``chat_models`` (tests): ``{"strong": m, "cheap": m}``."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        chat_models: dict[str, BaseChatModel] | None = None,
+        ledger_path: Path | None = None,
+        record: Path | None = None,
+        replay: Path | None = None,
+    ):
+        if record and replay:
+            raise ValueError("record and replay cannot both be set")
+        self.settings = settings
+        self.ledger = Ledger(ledger_path)
+        self._models = dict(chat_models) if chat_models else None
+        self._models_lock = threading.Lock()
+        self._clock: tuple[int | None, str | None] = (None, None)
+        cassette = Cassette(record, "record") if record else Cassette(replay, "replay") if replay else None
+        self.chain = StructuredChain(
+            settings,
+            models=self._model,
+            prompts=PromptStore(settings.paths.prompts),
+            ledger=self.ledger,
+            cassette=cassette,
+            clock=lambda: self._clock,
+        )
+
+    @classmethod
+    def from_settings(
+        cls, settings: Settings, ledger_path: Path | None = None, record: Path | None = None, replay: Path | None = None
+    ) -> "LLM":
+        """Models are loaded on the first call that needs one (never when replaying)."""
+        return cls(settings, ledger_path=ledger_path, record=record, replay=replay)
+
+    def _model(self, role: str) -> BaseChatModel:
+        with self._models_lock:
+            if self._models is None:
+                from reverie.llm.models import build_chat_models
+
+                self._models = build_chat_models(self.settings)
+        return self._models[role]
+
+    def ask(
+        self,
+        name: str,
+        inputs: dict,
+        *,
+        choices: dict[str, list[str]] | None = None,
+        persona: str | None = None,
+    ) -> BaseModel:
+        """The task's schema instance (fail-safe when the model never gets it right)."""
+        return self.chain.ask(name, inputs, choices=choices, persona=persona)
+
+    def set_clock(self, step: int, game_time: str) -> None:
+        """Tag the following ledger lines with the simulation step and game time."""
+        self._clock = (step, game_time)

@@ -1,0 +1,140 @@
+"""The JSON schema of one call: the task's schema with choices as enums, bounded.
+
+- A field declared with ``choice_field(key)`` (marked ``x-choices``) gets
+  ``enum = choices[key]``; for a list of strings the enum goes on its items.
+- Every object forbids extra keys; strings and lists without bounds get generous ones,
+  so a grammar can never run away (``max_tokens`` is the last guard).
+- :func:`format_instruction` describes the shape in one line for the prompt.
+- :func:`choice_problems` checks parsed data against the choices, generically.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel
+
+from reverie.llm.corrections import Problem, field_path, not_a_choice
+from reverie.llm.task import CHOICES_KEY
+
+MAX_STRING = 400
+MAX_ITEMS = 30
+MAX_SHOWN_ENUM = 30
+
+
+class NoChoices(ValueError):
+    """A choice field has no allowed values for this call."""
+
+
+def _children(node: dict):
+    for key in ("properties", "$defs"):
+        yield from (node.get(key) or {}).values()
+    for key in ("anyOf", "oneOf", "allOf", "prefixItems"):
+        yield from node.get(key) or []
+    for key in ("items", "additionalProperties"):
+        if isinstance(node.get(key), dict):
+            yield node[key]
+
+
+def _set_enum(node: dict, values: list[str]) -> None:
+    if node.get("type") == "array" and isinstance(node.get("items"), dict):
+        _set_enum(node["items"], values)
+    elif "anyOf" in node:
+        for branch in node["anyOf"]:
+            if branch.get("type") in ("string", "array"):
+                _set_enum(branch, values)
+    else:
+        node["enum"] = values
+        node.pop("maxLength", None)
+
+
+def _bound(node: dict, choices: dict[str, list[str]]) -> None:
+    node.pop("title", None)
+    if CHOICES_KEY in node:
+        key = node[CHOICES_KEY]
+        if key not in choices:
+            raise ValueError(f"this task needs choices[{key!r}] (the allowed values) at call time")
+        values = list(dict.fromkeys(str(v) for v in choices[key]))
+        if not values:
+            raise NoChoices(f"no allowed values were given for {key!r}")
+        _set_enum(node, values)
+    if node.get("type") == "object" and "properties" in node:
+        node.setdefault("additionalProperties", False)
+    if node.get("type") == "string" and not {"enum", "const", "pattern", "format", "maxLength"} & set(node):
+        node["maxLength"] = MAX_STRING
+    if node.get("type") == "array" and "maxItems" not in node:
+        node["maxItems"] = MAX_ITEMS
+    for child in _children(node):
+        _bound(child, choices)
+
+
+def call_schema(model: type[BaseModel], choices: dict[str, list[str]] | None) -> dict:
+    """The task schema for this call (a new dict every time)."""
+    schema = model.model_json_schema()
+    _bound(schema, choices or {})
+    return schema
+
+
+def _resolve(node: dict, root: dict) -> dict:
+    ref = node.get("$ref")
+    if ref and ref.startswith("#/$defs/"):
+        return root["$defs"][ref.removeprefix("#/$defs/")]
+    return node
+
+
+def _shape(node: dict, root: dict) -> str:
+    node = _resolve(node, root)
+    if "enum" in node:
+        shown = " | ".join(json.dumps(v) for v in node["enum"][:MAX_SHOWN_ENUM])
+        return shown + (" | ..." if len(node["enum"]) > MAX_SHOWN_ENUM else "")
+    if "const" in node:
+        return json.dumps(node["const"])
+    if "anyOf" in node:
+        return " or ".join(_shape(b, root) for b in node["anyOf"])
+    kind = node.get("type")
+    if kind == "object":
+        fields = ", ".join(f"{json.dumps(k)}: {_shape(v, root)}" for k, v in (node.get("properties") or {}).items())
+        return "{" + fields + "}"
+    if kind == "array":
+        return f"[{_shape(node.get('items') or {}, root)}, ...] (at most {node.get('maxItems', MAX_ITEMS)} items)"
+    if kind == "string":
+        return f"string (at most {node['maxLength']} characters)" if "maxLength" in node else "string"
+    if kind == "integer" and ("minimum" in node or "maximum" in node):
+        return f"integer {node.get('minimum', '')}..{node.get('maximum', '')}"
+    return kind or "value"
+
+
+def format_instruction(schema: dict) -> str:
+    """One line telling the model the exact shape of its answer."""
+    return f"Answer with only one JSON object of this shape: {_shape(schema, schema)}"
+
+
+def choice_problems(schema: dict, data: Any, choices: dict[str, list[str]], path: tuple = ()) -> list[Problem]:
+    """Values of choice fields in ``data`` that are not among the allowed ones."""
+    return _walk(schema, schema, data, choices or {}, path)
+
+
+def _walk(node: dict, root: dict, value: Any, choices: dict, path: tuple) -> list[Problem]:
+    node = _resolve(node, root)
+    if CHOICES_KEY in node:
+        allowed = list(dict.fromkeys(str(v) for v in choices.get(node[CHOICES_KEY], [])))
+        items = list(enumerate(value)) if isinstance(value, list) else [(None, value)]
+        return [
+            not_a_choice(field_path(path + ((i,) if i is not None else ())), v, allowed)
+            for i, v in items
+            if isinstance(v, str) and v not in allowed
+        ]
+    problems: list[Problem] = []
+    if isinstance(value, dict):
+        for key, sub in (node.get("properties") or {}).items():
+            if key in value:
+                problems += _walk(sub, root, value[key], choices, path + (key,))
+    elif isinstance(value, list) and isinstance(node.get("items"), dict):
+        for i, item in enumerate(value):
+            problems += _walk(node["items"], root, item, choices, path + (i,))
+    for branch in node.get("anyOf") or []:
+        if _resolve(branch, root).get("type") in ("object", "array"):
+            problems += _walk(branch, root, value, choices, path)
+    return problems
+

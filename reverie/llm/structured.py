@@ -1,0 +1,179 @@
+"""The structured chain: prompt file + task schema -> a checked Pydantic object.
+
+For one ``ask``: render the prompt (stable text first, the format line and the variable
+user text last), call the role's chat model with ``max_tokens`` and, when
+``[repair] grammar`` is on, a JSON-schema grammar; parse and validate the reply; on
+problems, append the reply and a correction message and call again, up to
+``[repair] max_attempts``. Out of attempts: the task's fail-safe (logged), or
+:class:`StructuredOutputError` with ``[repair] strict``. Every ask is accounted in the
+ledger; a cassette can record or replay the raw replies.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.runnables import Runnable, RunnableConfig
+from pydantic import BaseModel, ValidationError
+
+from reverie.config import Settings
+from reverie.errors import UserError
+from reverie.llm.cassette import Cassette
+from reverie.llm.corrections import Problem, correction_message, from_validation_error, not_json
+from reverie.llm.ledger import Ledger
+from reverie.llm.prompt_spec import PromptSpec, PromptStore
+from reverie.llm.schema import NoChoices, call_schema, choice_problems, format_instruction
+from reverie.llm.task import Task, get_task
+
+log = logging.getLogger("reverie.llm")
+
+
+class StructuredOutputError(UserError):
+    """Strict mode: the model gave no valid reply within the allowed attempts."""
+
+
+def extract_json(text: str) -> str:
+    """The JSON object in a reply (tolerates code fences and text around it)."""
+    text = text.strip()
+    if text.startswith("```"):
+        text = text.strip("`").removeprefix("json").strip()
+    start, end = text.find("{"), text.rfind("}")
+    candidate = text[start : end + 1] if start != -1 and end > start else text
+    json.loads(candidate)  # raises ValueError with the position of the problem
+    return candidate
+
+
+@dataclass
+class _Outcome:
+    result: BaseModel | None = None
+    attempts: int = 0
+    errors: list[str] = field(default_factory=list)
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+class StructuredChain(Runnable[dict, BaseModel]):
+    """``invoke({"name", "inputs", "choices"?, "persona"?}) -> the task's schema instance``."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        models: Callable[[str], BaseChatModel],
+        prompts: PromptStore,
+        ledger: Ledger,
+        cassette: Cassette | None = None,
+        clock: Callable[[], tuple[Any, Any]] = lambda: (None, None),
+    ):
+        self.settings, self.models, self.prompts = settings, models, prompts
+        self.ledger, self.cassette, self.clock = ledger, cassette, clock
+
+    def invoke(self, input: dict, config: RunnableConfig | None = None, **kwargs: Any) -> BaseModel:
+        return self.ask(input["name"], input["inputs"], choices=input.get("choices"), persona=input.get("persona"))
+
+    def ask(self, name: str, inputs: dict, *, choices: dict | None = None, persona: str | None = None) -> BaseModel:
+        task, spec = get_task(name), self.prompts.get(name)
+        inputs = copy.deepcopy(dict(inputs))
+        choices = {key: list(values) for key, values in (choices or {}).items()}
+        missing = [key for key in spec.inputs if key not in inputs]
+        if missing:
+            raise ValueError(f"prompt {name!r} needs inputs {missing}")
+
+        started = time.perf_counter()
+        outcome = _Outcome()
+        try:
+            schema = call_schema(task.schema, choices)
+        except NoChoices as exc:
+            outcome.errors.append(str(exc))
+        else:
+            self._attempts(task, spec, schema, inputs, choices, outcome)
+        step, game_time = self.clock()
+        entry = dict(
+            prompt=name, role=spec.role, persona=persona, step=step, game_time=game_time,
+            attempts=outcome.attempts, errors=outcome.errors, prompt_tokens=outcome.prompt_tokens,
+            completion_tokens=outcome.completion_tokens, latency_s=round(time.perf_counter() - started, 3),
+        )
+        if outcome.result is not None:
+            self.ledger.record(valid=True, fallback=False, **entry)
+            return outcome.result
+        if self.settings.repair.strict:
+            self.ledger.record(valid=False, fallback=False, **entry)
+            raise StructuredOutputError(
+                f"prompt '{name}': no valid reply after {outcome.attempts} attempt(s) — {' | '.join(outcome.errors[-3:])}"
+            )
+        log.warning("prompt %s: fail-safe used after %d attempt(s): %s", name, outcome.attempts, outcome.errors)
+        self.ledger.record(valid=False, fallback=True, **entry)
+        return task.fail_safe(inputs, choices)
+
+    def render(self, name: str, inputs: dict, *, choices: dict | None = None) -> list[BaseMessage]:
+        """The messages of a first attempt, exactly as the model would get them."""
+        spec = self.prompts.get(name)
+        return self._render(spec, inputs, call_schema(get_task(name).schema, choices))
+
+    # -- one ask -----------------------------------------------------------------------
+
+    def _attempts(self, task: Task, spec: PromptSpec, schema: dict, inputs: dict, choices: dict, outcome: _Outcome) -> None:
+        conversation = self._render(spec, inputs, schema)
+        params = self._params(spec, schema)
+        for attempt in range(1, self.settings.repair.max_attempts + 1):
+            outcome.attempts = attempt
+            try:
+                reply = self._call(spec, conversation, attempt, params)
+            except ValueError as exc:  # e.g. the prompt does not fit the context window
+                outcome.errors.append(f"attempt {attempt}: model call failed: {exc}")
+                return
+            usage = reply.usage_metadata or {}
+            outcome.prompt_tokens += usage.get("input_tokens", 0)
+            outcome.completion_tokens += usage.get("output_tokens", 0)
+            result, problems = self._check(task, schema, reply, inputs, choices)
+            log.debug("prompt %s attempt %d: %r -> %s", spec.name, attempt, reply.content, problems or "valid")
+            if not problems:
+                outcome.result = result
+                return
+            outcome.errors += [f"attempt {attempt}: {p}" for p in problems]
+            conversation = [*conversation, AIMessage(content=reply.content), HumanMessage(content=correction_message(problems))]
+
+    def _render(self, spec: PromptSpec, inputs: dict, schema: dict) -> list[BaseMessage]:
+        messages = spec.template().format_messages(**{key: inputs[key] for key in spec.inputs})
+        user = messages[-1]
+        messages[-1] = HumanMessage(content=f"{format_instruction(schema)}\n\n{user.content}")
+        return messages
+
+    def _params(self, spec: PromptSpec, schema: dict) -> dict:
+        role = getattr(self.settings.models, spec.role)
+        params: dict[str, Any] = {"max_tokens": spec.max_tokens or role.max_tokens}
+        if spec.temperature is not None:
+            params["temperature"] = spec.temperature
+        if self.settings.repair.grammar:
+            params["response_format"] = {"type": "json_object", "schema": schema}
+        return params
+
+    def _call(self, spec: PromptSpec, conversation: list[BaseMessage], attempt: int, params: dict) -> AIMessage:
+        if self.cassette and self.cassette.replaying:
+            return self.cassette.replay(spec.name, conversation, attempt)
+        reply = self.models(spec.role).invoke(conversation, **params)
+        if self.cassette:
+            self.cassette.record(spec.name, conversation, attempt, reply)
+        return reply
+
+    @staticmethod
+    def _check(task: Task, schema: dict, reply: AIMessage, inputs: dict, choices: dict) -> tuple[BaseModel | None, list[Problem]]:
+        text = reply.content if isinstance(reply.content, str) else json.dumps(reply.content)
+        try:
+            raw = extract_json(text)
+        except ValueError as exc:
+            cut_off = (reply.response_metadata or {}).get("finish_reason") == "length"
+            return None, [not_json(str(exc), cut_off)]
+        problems = choice_problems(schema, json.loads(raw), choices)
+        try:
+            result = task.schema.model_validate_json(raw, context={"inputs": inputs, "choices": choices})
+        except ValidationError as exc:
+            return None, from_validation_error(exc) + problems
+        return (None if problems else result), problems

@@ -1,0 +1,33 @@
+"""Fixtures of the LLM room: the test task's prompt file in tmp, settings, a scripted model."""
+
+from __future__ import annotations
+
+import pytest
+
+from llm_support import PROMPT, TASK, ScriptedChat
+from reverie.config import Settings
+
+
+@pytest.fixture
+def prompts_dir(tmp_path):
+    folder = tmp_path / "prompts"
+    folder.mkdir()
+    (folder / f"{TASK}.toml").write_text(PROMPT, encoding="utf-8")
+    return folder
+
+
+@pytest.fixture
+def settings(prompts_dir) -> Settings:
+    s = Settings()
+    s.paths.prompts = prompts_dir
+    for role in (s.models.strong, s.models.cheap):
+        role.n_ctx, role.n_threads, role.max_tokens, role.temperature = 1024, 2, 48, 0.2
+    return s
+
+
+@pytest.fixture
+def scripted():
+    def make(*replies: str) -> ScriptedChat:
+        return ScriptedChat(replies=list(replies))
+
+    return make

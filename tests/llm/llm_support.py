@@ -1,0 +1,70 @@
+"""The LLM room's test helpers: a small test task with its prompt text, and a scripted fake model."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from reverie.llm.task import Task, choice_field, register
+
+TASK = "llm_test_wake_up"
+
+
+class WakeUp(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    hour: Literal[5, 6, 7, 8, 9, 10]
+    place: str = choice_field("places", max_length=40)
+
+    @field_validator("hour")
+    @classmethod
+    def _not_before_rule(cls, hour, info):
+        earliest = (info.context or {}).get("inputs", {}).get("earliest", 0)
+        if hour < earliest:
+            raise ValueError(f"must be {earliest} or later")
+        return hour
+
+
+def _fail_safe(inputs, choices) -> WakeUp:
+    return WakeUp(hour=7, place=(choices.get("places") or ["bedroom"])[0])
+
+
+register(Task(name=TASK, schema=WakeUp, fail_safe=_fail_safe, used_in="tests only"))
+
+PROMPT = '''role = "cheap"
+description = "the hour a person wakes up and the room they start in"
+inputs = ["name", "lifestyle", "earliest"]
+system = """You plan the morning of a person who lives in a small town.
+You always answer with a JSON object and nothing else."""
+user = """{name} {lifestyle}. {name} never gets up before {earliest}.
+At what hour does {name} wake up, and in which room?"""
+
+[[examples]]
+user = "Sam is a baker. At what hour does Sam wake up, and in which room?"
+assistant = '{"hour": 5, "place": "bedroom"}'
+'''
+
+INPUTS = {"name": "Maria", "lifestyle": "is a student who likes to sleep in", "earliest": 6}
+CHOICES = {"places": ["bedroom", "kitchen", "bathroom"]}
+
+
+class ScriptedChat(BaseChatModel):
+    """A scripted fake chat model, for failure paths only: it returns the given replies in order
+    (the last one again when they run out) and keeps every call's messages and keywords."""
+
+    replies: list[str]
+    calls: list = Field(default_factory=list)
+
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs: Any) -> ChatResult:
+        self.calls.append((list(messages), kwargs))
+        text = self.replies[min(len(self.calls), len(self.replies)) - 1]
+        usage = {"input_tokens": 40, "output_tokens": 9, "total_tokens": 49}
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text, usage_metadata=usage))])
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted"

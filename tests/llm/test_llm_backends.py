@@ -1,0 +1,109 @@
+"""The real chain against the bundled SmolLM2 GGUF: in process, and through an OpenAI-compatible server."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from llm_support import CHOICES, INPUTS, TASK, WakeUp
+from reverie.config import Settings
+from reverie.llm import LLM
+from reverie.llm.models import build_chat_models, bundled_model_path
+
+pytestmark = pytest.mark.slow
+
+# earliest = 5: every hour the grammar allows is valid, so a valid object is always reachable.
+EASY = dict(INPUTS, earliest=5)
+
+
+@pytest.fixture(scope="module")
+def local_models():
+    settings = Settings()
+    for role in (settings.models.strong, settings.models.cheap):
+        role.n_ctx, role.n_threads, role.max_tokens = 1024, 2, 48
+    return build_chat_models(settings)
+
+
+def attempts_of(llm: LLM) -> dict:
+    last = llm.ledger.last
+    print(f"\n{TASK}: {last['attempts']} attempt(s), errors {last['errors']}, reply tokens {last['completion_tokens']}")
+    return llm.ledger.summary()[TASK]
+
+
+def test_smollm_in_process_returns_a_valid_object_with_the_grammar(settings, local_models, tmp_path):
+    assert local_models["strong"].client is local_models["cheap"].client, "same file and parameters: one Llama"
+    assert local_models["cheap"].client.cache is not None, "prompt cache on"
+    tape = tmp_path / "tape.jsonl"
+    llm = LLM(settings, chat_models=local_models, ledger_path=tmp_path / "calls.jsonl", record=tape)
+
+    answer = llm.ask(TASK, EASY, choices=CHOICES)
+
+    summary = attempts_of(llm)
+    assert isinstance(answer, WakeUp) and answer.place in CHOICES["places"]
+    assert summary["fallbacks"] == 0 and summary["calls"] == 1
+    assert summary["prompt_tokens"] > 50 and summary["completion_tokens"] > 5
+
+    replayed = LLM.from_settings(settings, replay=tape).ask(TASK, EASY, choices=CHOICES)
+    assert replayed.model_dump_json() == answer.model_dump_json()
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def llama_server(tmp_path):
+    port = _free_port()
+    log = (tmp_path / "server.log").open("w")
+    command = [
+        sys.executable, "-m", "llama_cpp.server", "--model", str(bundled_model_path()),
+        "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "1024", "--n_threads", "2",
+    ]
+    server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    base_url = f"http://127.0.0.1:{port}/v1"
+    try:
+        deadline = time.monotonic() + 180
+        while True:
+            if server.poll() is not None:
+                pytest.fail(f"llama_cpp.server exited: {(tmp_path / 'server.log').read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(f"{base_url}/models", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail("llama_cpp.server did not answer within 180 s")
+            time.sleep(0.5)
+        yield base_url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        log.close()
+
+
+def test_the_openai_compatible_backend_returns_a_valid_object(settings, llama_server):
+    settings.backend.kind = "openai"
+    settings.backend.base_url = llama_server
+    llm = LLM.from_settings(settings)
+
+    answer = llm.ask(TASK, EASY, choices=CHOICES)
+
+    summary = attempts_of(llm)
+    assert isinstance(answer, WakeUp) and answer.place in CHOICES["places"]
+    assert summary["fallbacks"] == 0
+    assert summary["prompt_tokens"] > 50 and summary["completion_tokens"] > 5, "usage comes from the server"
+
+    story = build_chat_models(settings)["cheap"].invoke("Tell me a very long story about a town.", max_tokens=6)
+    assert story.usage_metadata["output_tokens"] <= 6, "the server honours max_tokens"

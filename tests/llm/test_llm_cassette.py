@@ -1,0 +1,38 @@
+"""Record / replay: a recorded run replays to identical answers with no model at all."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from llm_support import CHOICES, INPUTS, TASK
+from reverie.llm import LLM, CassetteMiss
+
+
+def test_replay_gives_identical_answers_without_a_model(settings, scripted, tmp_path):
+    """Scripted for the recording: a wrong reply, then valid ones (so a repair is replayed too)."""
+    model = scripted('{"hour": 4, "place": "attic"}', '{"hour": 9, "place": "bathroom"}', '{"hour": 6, "place": "kitchen"}')
+    tape = tmp_path / "calls.tape.jsonl"
+    recorder = LLM(settings, chat_models={"strong": model, "cheap": model}, record=tape)
+    other = dict(INPUTS, name="Klaus")
+    recorded = [recorder.ask(TASK, INPUTS, choices=CHOICES), recorder.ask(TASK, other, choices=CHOICES)]
+    assert len(model.calls) == 3
+    assert [json.loads(line)["attempt"] for line in tape.read_text().splitlines()] == [1, 2, 1]
+
+    settings.models.cheap.path = settings.models.strong.path = str(tmp_path / "no-such-model.gguf")
+    player = LLM.from_settings(settings, replay=tape)
+    replayed = [player.ask(TASK, INPUTS, choices=CHOICES), player.ask(TASK, other, choices=CHOICES)]
+
+    assert [r.model_dump_json() for r in replayed] == [r.model_dump_json() for r in recorded]
+    assert player._models is None, "no chat model was built"
+
+    def counts(llm):
+        return {k: v for k, v in llm.ledger.summary()[TASK].items() if k != "latency_s"}
+
+    assert counts(player) == counts(recorder) == {
+        "calls": 2, "first_attempt_valid": 1, "repaired": 1, "fallbacks": 0, "failed": 0,
+        "prompt_tokens": 120, "completion_tokens": 27,
+    }
+    with pytest.raises(CassetteMiss, match="no recorded reply for prompt 'llm_test_wake_up'"):
+        player.ask(TASK, dict(INPUTS, name="Isabella"), choices=CHOICES)

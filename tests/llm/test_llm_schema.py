@@ -1,0 +1,56 @@
+"""The per-call schema: choices become enums (also in lists), everything is bounded."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import BaseModel, Field
+
+from reverie.llm.schema import NoChoices, call_schema, choice_problems, format_instruction
+from reverie.llm.task import choice_field
+
+
+class Step(BaseModel):
+    arena: str = choice_field("arenas", max_length=60)
+    note: str
+
+
+class Plan(BaseModel):
+    objects: list[str] = choice_field("objects", max_length=3)
+    steps: list[Step] = Field(max_length=4)
+
+
+CHOICES = {"arenas": ["kitchen", "cafe"], "objects": ["bed", "desk", "bed"]}
+
+
+def test_choices_become_enums_everywhere_and_everything_is_bounded():
+    schema = call_schema(Plan, CHOICES)
+    assert schema["properties"]["objects"]["items"]["enum"] == ["bed", "desk"]
+    assert schema["properties"]["objects"]["maxItems"] == 3
+    step = schema["$defs"]["Step"]
+    assert step["properties"]["arena"]["enum"] == ["kitchen", "cafe"]
+    assert step["properties"]["note"]["maxLength"] > 0
+    assert step["additionalProperties"] is False and schema["additionalProperties"] is False
+    assert call_schema(Plan, {"arenas": ["x"], "objects": ["y"]})["properties"]["objects"]["items"]["enum"] == ["y"]
+
+
+def test_missing_or_empty_choices():
+    with pytest.raises(ValueError, match=r"needs choices\['objects'\]"):
+        call_schema(Plan, {"arenas": ["kitchen"]})
+    with pytest.raises(NoChoices):
+        call_schema(Plan, {"arenas": [], "objects": ["bed"]})
+
+
+def test_choice_problems_name_path_value_and_allowed_values():
+    schema = call_schema(Plan, CHOICES)
+    data = {"objects": ["bed", "sofa"], "steps": [{"arena": "cafe", "note": ""}, {"arena": "moon", "note": ""}]}
+    problems = [str(p) for p in choice_problems(schema, data, CHOICES)]
+    assert problems == [
+        "objects[1]: \"sofa\" is not one of the allowed values; choose one of: \"bed\", \"desk\"",
+        "steps[1].arena: \"moon\" is not one of the allowed values; choose one of: \"kitchen\", \"cafe\"",
+    ]
+
+
+def test_format_instruction_shows_the_shape():
+    line = format_instruction(call_schema(Plan, CHOICES))
+    assert line.startswith('Answer with only one JSON object of this shape: {"objects": ["bed" | "desk", ...]')
+    assert '"arena": "kitchen" | "cafe"' in line
