@@ -76,9 +76,6 @@ def test_missing_config_file(tmp_path):
 
 
 def test_the_command_line_prints_one_line_and_exits_2(write_config):
-    missing = [m for m, _ in COMMANDS.values() if importlib.util.find_spec(m) is None]
-    if missing:
-        pytest.skip(f"command modules not written yet: {missing}")
     path = write_config("[models.strong]\npath = 'models/zephyr.gguf'\n")
     run = subprocess.run(
         [sys.executable, "-m", "reverie", "--config", str(path), "prompts", "list"],
