@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 
 import pytest
 
 from reverie import PROJECT_ROOT
-from reverie.cli import COMMANDS
 from reverie.config import BUNDLED, ConfigError, load_settings
 from reverie.errors import UserError
 
