@@ -89,7 +89,7 @@ class LocalChatModel(ChatLlamaCpp):
     def _generate(self, messages, stop=None, run_manager=None, **kwargs: Any) -> ChatResult:
         response_format = kwargs.pop("response_format", None)
         if response_format and "schema" in response_format:
-            kwargs["grammar"] = _grammar(json.dumps(response_format["schema"], sort_keys=True))
+            kwargs["grammar"] = _grammar(json.dumps(response_format["schema"]))  # keep field order: reason before answer
         elif response_format:
             kwargs["response_format"] = response_format
         if self.call_seed is not None:

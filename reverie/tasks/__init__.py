@@ -1,0 +1,33 @@
+"""The prompt units: one module per prompt (or small family), each registering its Task.
+
+Importing this package registers every prompt, so ``reverie.llm.task.all_tasks()`` is complete.
+The plain functions cognition calls live in the unit modules (e.g.
+``reverie.tasks.poignancy.event_poignancy``).
+"""
+
+from reverie.tasks import (  # noqa: F401  (imported for their registrations)
+    # planning and acting
+    wake_up_hour,
+    daily_plan,
+    hourly_schedule,
+    task_decomp,
+    action_location,
+    pronunciatio,
+    event_triple,
+    object_state,
+    new_decomp_schedule,
+    decide_reaction,
+    identity,
+    action_packed,
+    # memory, reflection and conversation
+    poignancy,
+    conversation_summary,
+    focal_points,
+    insights,
+    relationship_summary,
+    chat_utterance,
+    convo_thoughts,
+    # interview and history loading (server commands)
+    interview,
+    whisper,
+)

@@ -1,0 +1,240 @@
+"""The whole new-action pipeline in one call (prompt action_packed), for ``packed_actions``.
+
+The faithful mode asks up to eight prompts per new action: sector, arena, object, the
+action's emoji and event triple, the object's state, its triple and its emoji. The packed
+mode asks for all of them in one JSON object. Sector, arena and object are
+``choice_field``s (a grammar can only produce known names); a validator checks that the
+arena lies in the chosen sector and the object in the chosen arena, and the other fields
+get the same checks as their single-prompt units (emoji only, short predicates, a real
+object state). :func:`packed_action` returns what the faithful pipeline returns:
+the address and the five details of ``add_new_action``.
+
+The place tree ``{sector: {arena: [objects]}}`` travels in the inputs as ``place_tree``
+(not shown to the model as such; ``places`` is its text form) so validators and the
+fail-safe can read it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pydantic import Field, ValidationError, ValidationInfo, field_validator, model_validator
+
+from reverie.llm.task import Task, choice_field, register
+from reverie.tasks.action_location import (
+    HOUSE_MARKER,
+    NO_OBJECT,
+    ROOM_MARKER,
+    arena_fail_safe,
+    object_fail_safe,
+    sector_fail_safe,
+)
+from reverie.tasks.action_text import main_action, subtask
+from reverie.tasks.common import Reply, first_name, inputs_of, one_line
+from reverie.tasks.event_triple import TripleReply, event_triple, split_statement
+from reverie.tasks.object_state import ObjectStateReply
+from reverie.tasks.options import keep_own_private, unique
+from reverie.tasks.pronunciatio import PronunciatioReply, emoji_for, pronunciatio
+
+PlaceTree = dict[str, dict[str, list[str]]]
+
+
+def _first_error(exc: ValidationError) -> str:
+    return exc.errors(include_url=False)[0]["msg"].removeprefix("Value error, ")
+
+
+def _emoji(value: str) -> str:
+    try:
+        return PronunciatioReply.model_validate({"emoji": value}).emoji
+    except ValidationError as exc:
+        raise ValueError(_first_error(exc)) from None
+
+
+def _triple(field: str, subject: str, predicate: str, target: str) -> tuple[str, str]:
+    """The single-prompt triple checks, with the field names of this reply in the message."""
+    try:
+        reply = TripleReply.model_validate({"predicate": predicate, "target": target},
+                                           context={"inputs": {"subject": subject}})
+    except ValidationError as exc:
+        raise ValueError(f"{field}_predicate/{field}_target: {_first_error(exc)}") from None
+    return reply.predicate, reply.target
+
+
+class PackedActionReply(Reply):
+    sector: str = choice_field("sectors", description="the area to go to, copied exactly from the list")
+    arena: str = choice_field("arenas", description="a place inside that area, copied exactly")
+    object: str = choice_field("objects", description="an object in that place, copied exactly")
+    emoji: str = Field(max_length=24, description="one or two emoji for the activity")
+    event_predicate: str = Field(max_length=40, description="short verb, e.g. 'is eating'")
+    event_target: str = Field(max_length=80, description="what the verb acts on")
+    object_state: str = Field(max_length=80, description="what happens to the object, e.g. 'being used to brew coffee'")
+    object_predicate: str = Field(max_length=40, description="short verb for the object's state")
+    object_target: str = Field(max_length=80, description="what that verb acts on")
+    object_emoji: str = Field(max_length=24, description="one or two emoji for the object's state")
+
+    @field_validator("emoji", "object_emoji")
+    @classmethod
+    def _emoji_only(cls, value: str) -> str:
+        return _emoji(value)
+
+    @model_validator(mode="after")
+    def _consistent(self, info: ValidationInfo) -> "PackedActionReply":
+        inputs = inputs_of(info)
+        tree: PlaceTree = inputs.get("place_tree") or {}
+        if tree:
+            self._check_place(tree)
+        name = str(inputs.get("name", "")).strip()
+        self.event_predicate, self.event_target = _triple("event", name, self.event_predicate, self.event_target)
+        try:
+            state = ObjectStateReply.model_validate({"state": self.object_state},
+                                                    context={"inputs": {"object": self.object}})
+        except ValidationError as exc:
+            raise ValueError(f"object_state: {_first_error(exc)}") from None
+        self.object_state = state.state
+        self.object_predicate, self.object_target = _triple("object", self.object, self.object_predicate,
+                                                            self.object_target)
+        return self
+
+    def _check_place(self, tree: PlaceTree) -> None:
+        sector = _match(self.sector, list(tree))
+        if sector is None:
+            raise ValueError(f"sector {self.sector!r} is not one of: {', '.join(tree)}; copy one of them exactly")
+        arena = _match(self.arena, list(tree[sector]))
+        if arena is None:
+            # An arena that exists in exactly one area names the area too.
+            owners = [s for s, arenas in tree.items() if _match(self.arena, list(arenas))]
+            if len(owners) != 1:
+                raise ValueError(f"arena {self.arena!r} is not in {sector}; the places in {sector} are: "
+                                 f"{', '.join(tree[sector])}")
+            sector = owners[0]
+            arena = _match(self.arena, list(tree[sector]))
+        objects = tree[sector][arena]
+        obj = _match(self.object, objects) if objects else NO_OBJECT
+        if obj is None:
+            raise ValueError(f"object {self.object!r} is not in {arena}; the objects there are: {', '.join(objects)}")
+        self.sector, self.arena, self.object = sector, arena, obj
+
+
+def _match(value: str, options: list[str]) -> str | None:
+    if value in options:
+        return value
+    lowered = value.strip().lower()
+    return next((o for o in options if o.lower() == lowered), None)
+
+
+def fail_safe(inputs: dict, choices: dict) -> PackedActionReply:
+    """An area the action names, else home, else where the persona is; keyword emoji; triples
+    split out of the sentences; the object "being used by <first name>"."""
+    tree: PlaceTree = inputs.get("place_tree") or {}
+    name = str(inputs.get("name", ""))
+    activity = str(inputs.get("subtask", "")) or str(inputs.get("action", ""))
+    sectors = [s for s in (choices.get("sectors") or list(tree)) if s in tree] or list(tree)
+    action = f"{inputs.get('action', '')} {activity}".lower()
+    named = [s for s in sectors if s.lower() in action]  # "opening Hobbs Cafe" -> Hobbs Cafe
+    sector = named[0] if named else sector_fail_safe(inputs, {"sectors": sectors}).sector if sectors else ""
+    arenas = list(tree.get(sector, {}))
+    arena = arena_fail_safe({"name": name}, {"arenas": arenas}).arena if arenas else ""
+    objects = tree.get(sector, {}).get(arena, [])
+    obj = object_fail_safe({"activity": activity}, {"objects": objects}).object if objects else NO_OBJECT
+    predicate, target = split_statement(f"{name} is {activity}", name)
+    state = f"being used by {first_name(name) or 'someone'}"
+    obj_predicate, obj_target = split_statement(f"{obj} is {state}", obj)
+    return PackedActionReply(
+        sector=sector, arena=arena, object=obj, emoji=emoji_for(activity),
+        event_predicate=predicate, event_target=target, object_state=state,
+        object_predicate=obj_predicate, object_target=obj_target, object_emoji=emoji_for(state),
+    )
+
+
+register(Task(name="action_packed", schema=PackedActionReply, fail_safe=fail_safe,
+              used_in="plan: choosing the next action, all in one call ([simulation] packed_actions = true)"))
+
+
+@dataclass(frozen=True)
+class PackedAction:
+    """What the faithful pipeline produces: the address and the action's details."""
+
+    address: str
+    pronunciatio: str
+    event: tuple[str, str, str]
+    obj_description: str | None
+    obj_pronunciatio: str | None
+    obj_event: tuple[str | None, str | None, str | None]
+
+
+def _last_name(name: str) -> str:
+    parts = name.split()
+    return parts[-1] if parts else name
+
+
+def allowed_places(tree: PlaceTree, name: str) -> PlaceTree:
+    """The tree without other people's houses and rooms, and without areas that have no places."""
+    last = _last_name(name)
+    kept: PlaceTree = {}
+    for sector in keep_own_private(unique(tree), last, HOUSE_MARKER):
+        arenas = unique(tree[sector])
+        arenas = keep_own_private(arenas, last, ROOM_MARKER) or arenas
+        if arenas:
+            kept[sector] = {arena: unique(tree[sector][arena]) for arena in arenas}
+    return kept
+
+
+def render_places(tree: PlaceTree) -> str:
+    """One line per place: ``area > place: object, object``."""
+    lines = []
+    for sector, arenas in tree.items():
+        for arena, objects in arenas.items():
+            lines.append(f"{sector} > {arena}: {', '.join(objects) if objects else 'nothing in particular'}")
+    return "\n".join(lines)
+
+
+def packed_action(
+    llm,
+    *,
+    name: str,
+    action_description: str,
+    world: str,
+    living_area: str,
+    living_sector: str,
+    current_sector: str,
+    daily_plan_req: str,
+    places: PlaceTree,
+) -> PackedAction:
+    """Address and details of a new action in one call (the faithful mode makes up to eight).
+
+    ``places``: the persona's known ``{sector: {arena: [objects]}}`` of ``world``. With no
+    known place to go, the address is ``<living_area>:<random>`` like the faithful mode.
+    """
+    tree = allowed_places(places, name)
+    if not tree:
+        # Nowhere known to go: the faithful mode's address, and its two prompts for the action.
+        address = f"{living_area}:{NO_OBJECT}" if living_area else f"{world}:{living_sector}:{NO_OBJECT}"
+        emoji = pronunciatio(llm, action_description=action_description, persona=name)
+        event = event_triple(llm, name=name, action_description=action_description)
+        return PackedAction(address, emoji, event, None, None, (None, None, None))
+    activity = subtask(action_description)
+    inputs = {
+        "name": name,
+        "places": render_places(tree),
+        "living_sector": living_sector,
+        "current_sector": current_sector,
+        "daily_plan_req": daily_plan_req.strip() or "no fixed routine",
+        "action": main_action(action_description),
+        "subtask": activity,
+        "place_tree": tree,
+    }
+    objects = unique(o for arenas in tree.values() for objs in arenas.values() for o in objs)
+    if any(not objs for arenas in tree.values() for objs in arenas.values()):
+        objects.append(NO_OBJECT)
+    choices = {
+        "sectors": list(tree),
+        "arenas": unique(a for arenas in tree.values() for a in arenas),
+        "objects": objects,
+    }
+    reply: PackedActionReply = llm.ask("action_packed", inputs, choices=choices, persona=name)
+    event = (name, reply.event_predicate, reply.event_target)
+    address = f"{world}:{reply.sector}:{reply.arena}:{reply.object}"
+    if reply.object == NO_OBJECT:
+        return PackedAction(address, reply.emoji, event, None, None, (None, None, None))
+    return PackedAction(address, reply.emoji, event, one_line(reply.object_state), reply.object_emoji,
+                        (reply.object, reply.object_predicate, reply.object_target))

@@ -1,0 +1,93 @@
+"""The next line of a conversation between two personas, and whether it ends it
+(prompt iterative_chat_utterance).
+
+Called once per utterance (up to 16 per conversation). ``end`` is a real JSON boolean (the
+original decided it by looking for the letter "f"); a line already said word for word is
+sent back, which keeps small models from looping.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field, ValidationInfo, field_validator, model_validator
+
+from reverie.llm.task import Task, register
+from reverie.tasks.common import Reply, bulleted, check_text, first_name, inputs_of, one_line, transcript
+from reverie.tasks.interview import strip_speaker
+
+# The conversation input when nobody has spoken yet.
+NOT_STARTED = "(Nobody has said anything yet.)"
+
+
+def _started(conversation: str) -> bool:
+    return bool(conversation.strip()) and conversation.strip() != NOT_STARTED
+
+
+class UtteranceReply(Reply):
+    utterance: str = Field(max_length=300, description="the speaker's next line, as spoken")
+    end: bool = Field(description="true if this line ends the conversation")
+
+    @field_validator("utterance")
+    @classmethod
+    def _utterance(cls, value: str, info: ValidationInfo) -> str:
+        inputs = inputs_of(info)
+        speaker = inputs.get("speaker", "")
+        value = strip_speaker(value, speaker)
+        value = check_text(value, "the line", min_words=1)
+        listener = inputs.get("listener", "")
+        if listener and value.lower().startswith(f"{listener.lower()}:"):
+            raise ValueError(f"write only what {first_name(speaker) or 'the speaker'} says, not {first_name(listener)}'s line")
+        said = {one_line(line.split(":", 1)[1]).lower() for line in inputs.get("conversation", "").splitlines() if ":" in line}
+        if value.lower() in said:
+            raise ValueError("that line was already said in this conversation; say something new")
+        return value
+
+    @model_validator(mode="after")
+    def _no_instant_goodbye(self, info: ValidationInfo):
+        inputs = inputs_of(info)
+        if self.end and "conversation" in inputs and not _started(inputs["conversation"]):
+            raise ValueError("the conversation has only just started; set end to false")
+        return self
+
+
+def _fail_safe(inputs, choices) -> UtteranceReply:
+    listener = first_name(inputs.get("listener") or "") or "there"
+    if not _started(inputs.get("conversation", "")):
+        return UtteranceReply(utterance=f"Hi {listener}, how are you?", end=False)
+    return UtteranceReply(utterance=f"Sorry, I have to go now. See you later, {listener}!", end=True)
+
+
+register(
+    Task(
+        name="iterative_chat_utterance",
+        schema=UtteranceReply,
+        fail_safe=_fail_safe,
+        used_in="converse: each line of a conversation between two personas",
+    )
+)
+
+
+def iterative_chat_utterance(
+    llm,
+    *,
+    identity: str,
+    speaker: str,
+    listener: str,
+    memories: list[str],
+    past_context: str,
+    location: str,
+    current_context: str,
+    conversation: list[tuple[str, str]],
+) -> tuple[str, bool]:
+    """``(line, end)``: the speaker's next line to the listener and whether it ends the talk."""
+    inputs = {
+        "identity": identity,
+        "speaker": speaker,
+        "listener": listener,
+        "memories": bulleted(memories) or "- (nothing comes to mind)",
+        "past_context": past_context.strip() or "They have not talked recently.",
+        "location": location,
+        "current_context": current_context,
+        "conversation": transcript(conversation) or NOT_STARTED,
+    }
+    reply = llm.ask("iterative_chat_utterance", inputs, persona=speaker)
+    return reply.utterance, bool(reply.end)

@@ -1,0 +1,118 @@
+"""Small helpers shared by the prompt units: the reply base model, text checks, input rendering.
+
+Every unit's schema subclasses :class:`Reply` (strings stripped, unknown keys ignored,
+``additionalProperties: false`` in the JSON schema so a grammar never lets extra keys in).
+Validators read the call's inputs with :func:`inputs_of` and raise ``ValueError`` with a
+message a small model can act on.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Iterable, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationInfo
+
+# One to ten, as an enum so a JSON-schema grammar enforces the range.
+SCALE_1_TO_10 = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+
+
+def _scale_value(value: Any) -> Any:
+    """Accept "7" and 7.0 for 7 (replies without a grammar); explain out-of-range numbers."""
+    if isinstance(value, str) and re.fullmatch(r"\s*\d+(\.0+)?\s*", value):
+        value = int(float(value))
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and value not in SCALE_1_TO_10:
+        raise ValueError(f"{value} is out of range; use a whole number from 1 to 10")
+    return value
+
+
+# A whole number from 1 to 10 (an enum in the JSON schema).
+Scale = Annotated[Literal[SCALE_1_TO_10], BeforeValidator(_scale_value)]
+
+_PLACEHOLDERS = {"...", "…", "n/a", "na", "none", "null", "tbd", "todo", "<fill in>", "fill in", "blank", "text", "string"}
+
+
+class Reply(BaseModel):
+    """Base of every reply schema."""
+
+    model_config = ConfigDict(
+        str_strip_whitespace=True,
+        extra="ignore",
+        json_schema_extra={"additionalProperties": False},
+    )
+
+
+def inputs_of(info: ValidationInfo) -> dict[str, Any]:
+    """The ``inputs`` of the call being validated (empty when validated without context)."""
+    context = info.context or {}
+    return context.get("inputs") or {}
+
+
+def one_line(text: str) -> str:
+    """Collapse every run of whitespace (newlines included) into one space."""
+    return " ".join(text.split())
+
+
+def check_text(text: str, what: str = "the answer", *, min_words: int = 1) -> str:
+    """Reject empty, placeholder or punctuation-only text; return it on one line."""
+    text = one_line(text)
+    if not text:
+        raise ValueError(f"{what} is empty; write it out in words")
+    if text.lower().strip(" .!?\"'") in _PLACEHOLDERS or text.lower() in _PLACEHOLDERS:
+        raise ValueError(f"{what} is a placeholder ({text!r}); write real words")
+    if not re.search(r"[A-Za-z]", text):
+        raise ValueError(f"{what} has no words ({text!r}); write it out in words")
+    words = len(text.split())
+    if words < min_words:
+        raise ValueError(f"{what} is too short ({words} word{'s' if words != 1 else ''}); write at least {min_words} words")
+    return text
+
+
+def mentions_second_person(text: str) -> bool:
+    """True when the text addresses someone as "you"/"your"."""
+    return re.search(r"\b(you|your|yours|yourself)\b", text, flags=re.IGNORECASE) is not None
+
+
+def transcript(utterances: Iterable[tuple[str, str] | list[str]]) -> str:
+    """``[(speaker, line), ...]`` -> one ``Speaker: line`` per line (empty list -> empty string)."""
+    return "\n".join(f"{speaker}: {one_line(str(line))}" for speaker, line in utterances)
+
+
+def numbered(statements: Iterable[str], start: int = 0) -> str:
+    """``["a", "b"]`` -> ``"0. a\\n1. b"``."""
+    return "\n".join(f"{i}. {one_line(s)}" for i, s in enumerate(statements, start))
+
+
+def bulleted(statements: Iterable[str]) -> str:
+    """``["a", "b"]`` -> ``"- a\\n- b"``."""
+    return "\n".join(f"- {one_line(s)}" for s in statements)
+
+
+def unlist(text: str) -> list[str]:
+    """Inverse of :func:`numbered` / :func:`bulleted`: the statements without their markers."""
+    items = []
+    for line in str(text).splitlines():
+        line = re.sub(r"^\s*(?:\d+[.)]|[-*•])\s*", "", line).strip()
+        if line:
+            items.append(line)
+    return items
+
+
+_STOPWORDS = {
+    "about", "after", "again", "also", "been", "before", "being", "could", "does", "doing", "each", "from",
+    "have", "having", "here", "into", "just", "like", "more", "most", "much", "only", "other", "over",
+    "really", "should", "some", "such", "than", "that", "their", "them", "then", "there", "these", "they",
+    "this", "those", "very", "want", "were", "what", "when", "where", "which", "while", "will", "with",
+    "would", "your", "yours", "having", "conversing", "conversation", "talking", "talk", "chatting",
+}
+
+
+def content_words(text: str) -> set[str]:
+    """Lower-cased words of four letters or more that carry meaning (for "is it about this?" checks)."""
+    return {w for w in re.findall(r"[a-z][a-z']{3,}", text.lower()) if w not in _STOPWORDS}
+
+
+def first_name(full_name: str) -> str:
+    return full_name.split()[0] if full_name.split() else full_name

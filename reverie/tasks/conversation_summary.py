@@ -1,0 +1,59 @@
+"""What a finished conversation was about (prompt summarize_conversation).
+
+The answer becomes both participants' current activity, "conversing about <topic>". The model
+gives only the topic; a "conversing about" it repeats is removed, so the prefix is never doubled.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import Field, ValidationInfo, field_validator
+
+from reverie.llm.task import Task, register
+from reverie.tasks.common import Reply, check_text, content_words, first_name, inputs_of, transcript
+
+PREFIX = "conversing about "
+FAIL_SAFE_TOPIC = "everyday things"
+
+_LEAD_IN = re.compile(r"^(?:(?:they|we|the two|both)\s+(?:are|were)\s+)?(?:conversing|talking|chatting)\s+about\s+", re.IGNORECASE)
+
+
+class ConversationSummaryReply(Reply):
+    conversing_about: str = Field(max_length=160, description="what they talked about, a few words")
+
+    @field_validator("conversing_about")
+    @classmethod
+    def _topic(cls, value: str, info: ValidationInfo) -> str:
+        value = check_text(_LEAD_IN.sub("", value.strip()), "the topic", min_words=2)
+        conversation = inputs_of(info).get("conversation", "")
+        if conversation and not content_words(value) & content_words(conversation):
+            raise ValueError("the topic must come from this conversation; use words that were said in it")
+        return value.rstrip(".")
+
+
+def _fail_safe(inputs, choices) -> ConversationSummaryReply:
+    speakers: list[str] = []
+    for line in str(inputs.get("conversation", "")).splitlines():
+        name = line.split(":", 1)[0].strip() if ":" in line else ""
+        if name and first_name(name) not in speakers:
+            speakers.append(first_name(name))
+    if len(speakers) >= 2:
+        return ConversationSummaryReply(conversing_about=f"what {speakers[0]} and {speakers[1]} are up to")
+    return ConversationSummaryReply(conversing_about=FAIL_SAFE_TOPIC)
+
+
+register(
+    Task(
+        name="summarize_conversation",
+        schema=ConversationSummaryReply,
+        fail_safe=_fail_safe,
+        used_in="plan: after two personas talk, their new activity 'conversing about ...'",
+    )
+)
+
+
+def summarize_conversation(llm, *, utterances: list[tuple[str, str]], persona_name: str | None = None) -> str:
+    """``[(speaker, line), ...]`` -> "conversing about <topic>" (never empty)."""
+    reply = llm.ask("summarize_conversation", {"conversation": transcript(utterances)}, persona=persona_name)
+    return PREFIX + reply.conversing_about

@@ -1,0 +1,127 @@
+"""A persona's broad plan for the day, 4 to 8 items with clock times (prompt daily_plan).
+
+Used on the first day (``scratch.daily_req``). The reply is a JSON list, so nothing is
+lost in parsing (the original dropped the last item and items before a two-digit index).
+The first item must be waking up; the code then writes it in one fixed wording with the
+real wake-up hour, once (the original's fail-safe carried it twice).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated
+
+from pydantic import Field, ValidationInfo, field_validator, model_validator
+
+from reverie.llm.task import Task, register
+from reverie.tasks.clock import BED_WORDS, format_hour, hour_after, hour_of
+from reverie.tasks.common import Reply, check_text, inputs_of, one_line
+
+MIN_ITEMS, MAX_ITEMS = 4, 8
+_WAKING = re.compile(r"\b(wak\w*|awake\w*|gets? up|getting up|rises?|morning routine)\b", re.IGNORECASE)
+_NUMBERING = re.compile(r"^\s*(?:\d+\s*[.):-]|[-*•])\s*")
+
+PlanItem = Annotated[str, Field(max_length=120)]
+
+
+def wake_up_line(hour: int) -> str:
+    """The fixed first item of every plan."""
+    return f"wake up and complete the morning routine at {format_hour(hour)}"
+
+
+def is_waking_up(item: str) -> bool:
+    return _WAKING.search(item) is not None
+
+
+def check_plan_items(items: list[str], wake_up_time: str | None, min_items: int = MIN_ITEMS) -> list[str]:
+    """Semantic checks shared with the identity revision's daily requirement.
+
+    Exact repeats are dropped (small models loop); what is left must still be ``min_items``."""
+    cleaned: list[str] = []
+    seen: set[str] = set()
+    for number, item in enumerate(items, 1):
+        item = check_text(_NUMBERING.sub("", item), f"item {number}")
+        key = item.lower().rstrip(".")
+        if key not in seen:
+            seen.add(key)
+            cleaned.append(item)
+    if cleaned and not is_waking_up(cleaned[0]):
+        when = f" at {wake_up_time}" if wake_up_time else ""
+        raise ValueError(f"the first item must be waking up{when}; yours is {cleaned[0]!r}")
+    if len(cleaned) < min_items:
+        repeats = f" ({len(items) - len(cleaned)} repeated)" if len(cleaned) < len(items) else ""
+        raise ValueError(f"list at least {min_items} different activities; yours has {len(cleaned)}{repeats}")
+    return cleaned
+
+
+class DailyPlanReply(Reply):
+    items: list[PlanItem] = Field(
+        min_length=MIN_ITEMS, max_length=MAX_ITEMS, description="the day's activities in order, each with a clock time"
+    )
+
+    @field_validator("items", mode="before")
+    @classmethod
+    def _one_line_items(cls, value):
+        if isinstance(value, list):
+            return [one_line(v) if isinstance(v, str) else v for v in value]
+        return value
+
+    @model_validator(mode="after")
+    def _check(self, info: ValidationInfo) -> "DailyPlanReply":
+        self.items = check_plan_items(self.items, inputs_of(info).get("wake_up_time"))
+        return self
+
+
+def generic_day(wake_hour: int, bed_hour: int = 23) -> list[str]:
+    """A plain, sensible day around the given wake-up hour (used by fail-safes)."""
+    items = [wake_up_line(wake_hour)]
+    if wake_hour + 1 < 12:
+        items.append(f"eat breakfast at {format_hour(wake_hour + 1)}")
+    if wake_hour + 2 < 12:
+        items.append(f"work on the day's main tasks from {format_hour(wake_hour + 2)} to 12:00 pm")
+    if wake_hour < 12:
+        items.append("have lunch at 12:00 pm")
+    if wake_hour < 13:
+        items.append("continue the day's tasks from 1:00 pm to 5:00 pm")
+    if wake_hour < 18:
+        items.append("have dinner at 6:00 pm")
+    if wake_hour < 19:
+        items.append("relax at home from 7:00 pm")
+    for filler in ("spend some time on a hobby", "tidy up at home"):
+        if len(items) < MIN_ITEMS - 1:
+            items.append(filler)
+    items.append(f"go to bed at {format_hour(bed_hour)}")
+    return items[:MAX_ITEMS]
+
+
+def fail_safe(inputs: dict, choices: dict) -> DailyPlanReply:
+    bed = hour_after(str(inputs.get("lifestyle", "")), BED_WORDS)
+    return DailyPlanReply(items=generic_day(hour_of(str(inputs.get("wake_up_time", ""))), 23 if bed is None else bed))
+
+
+register(
+    Task(
+        name="daily_plan",
+        schema=DailyPlanReply,
+        fail_safe=fail_safe,
+        used_in="plan: long-term planning, first day (scratch.daily_req)",
+    )
+)
+
+
+def daily_plan(
+    llm, *, identity: str, lifestyle: str, date: str, first_name: str, wake_up_hour: int, persona: str | None = None
+) -> list[str]:
+    """The day's broad plan; item 1 is always "wake up and complete the morning routine at <H>:00 am".
+
+    ``date`` is written like "Monday February 13".
+    """
+    inputs = {
+        "identity": identity,
+        "lifestyle": lifestyle,
+        "date": date,
+        "first_name": first_name,
+        "wake_up_time": format_hour(wake_up_hour),
+    }
+    items = list(llm.ask("daily_plan", inputs, persona=persona or first_name).items)
+    return [wake_up_line(wake_up_hour)] + items[1:]

@@ -1,0 +1,130 @@
+"""Whether a persona reacts to another it perceives (prompts decide_to_talk, decide_to_react).
+
+``decide_to_talk``: start a conversation or not. The original almost always fell back to
+"yes" (its answer marker never matched), so whether agents talked was decided by the
+gates alone. Here the answer is an enum after a short reason, and the fail-safe is
+"yes" only for two awake people who have not talked before, else "no".
+
+``decide_to_react``: when both head for the same spot, wait for the other to finish or
+carry on. Fail-safe: carry on (no reaction), like the original.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field, field_validator
+
+from reverie.llm.task import Task, register
+from reverie.tasks.common import Reply, one_line
+
+NEVER_TALKED = "They have not talked before."
+
+
+def _lowered(value: Any) -> Any:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return value.strip().strip(".!").lower() if isinstance(value, str) else value
+
+
+class TalkReply(Reply):
+    reason: str = Field(max_length=240, description="one short sentence of reasoning")
+    # Field names sort after "reason", so the reason comes first whatever the grammar builder does.
+    start_conversation: Literal["yes", "no"] = Field(description="yes = start a conversation now")
+
+    @field_validator("start_conversation", mode="before")
+    @classmethod
+    def _answer(cls, value: Any) -> Any:
+        return _lowered(value)
+
+
+class ReactReply(Reply):
+    reason: str = Field(max_length=240, description="one short sentence of reasoning")
+    wait_or_continue: Literal["wait", "continue"] = Field(description="wait = let the other finish first")
+
+    @field_validator("wait_or_continue", mode="before")
+    @classmethod
+    def _choice(cls, value: Any) -> Any:
+        return _lowered(value)
+
+
+def talk_fail_safe(inputs: dict, choices: dict) -> TalkReply:
+    statuses = f"{inputs.get('init_status', '')} {inputs.get('target_status', '')}".lower()
+    first_meeting = str(inputs.get("last_chat", "")).strip() in ("", NEVER_TALKED)
+    talk = first_meeting and "sleep" not in statuses
+    reason = "they have not talked yet and both are awake" if talk else "they have talked before or one is busy"
+    return TalkReply(reason=reason, start_conversation="yes" if talk else "no")
+
+
+def react_fail_safe(inputs: dict, choices: dict) -> ReactReply:
+    return ReactReply(reason="carry on with the plan", wait_or_continue="continue")
+
+
+register(Task(name="decide_to_talk", schema=TalkReply, fail_safe=talk_fail_safe,
+              used_in="plan: reacting to a perceived persona (start a conversation?)"))
+register(Task(name="decide_to_react", schema=ReactReply, fail_safe=react_fail_safe,
+              used_in="plan: reacting to a perceived persona at the same spot (wait for them?)"))
+
+
+def describe_retrieved(event_descriptions: list[str], thought_descriptions: list[str]) -> str:
+    """What the persona remembers about the other: events, then thoughts, one per line."""
+    lines = [one_line(d).rstrip(".") + "." for d in list(event_descriptions) + list(thought_descriptions) if d.strip()]
+    return "\n".join(lines) if lines else "Nothing in particular."
+
+
+def last_chat_sentence(last_chat_time: str, last_chat_about: str) -> str:
+    if not last_chat_time.strip():
+        return NEVER_TALKED
+    about = f", {one_line(last_chat_about)}" if last_chat_about.strip() else ""
+    return f"They last talked on {last_chat_time.strip()}{about}."
+
+
+def decide_to_talk(
+    llm,
+    *,
+    init_name: str,
+    target_name: str,
+    context: str,
+    now: str,
+    init_status: str,
+    target_status: str,
+    last_chat_time: str = "",
+    last_chat_about: str = "",
+) -> bool:
+    """True if ``init_name`` starts a conversation with ``target_name`` now."""
+    inputs = {
+        "init_name": init_name,
+        "target_name": target_name,
+        "context": context.strip() or "Nothing in particular.",
+        "now": now,
+        "last_chat": last_chat_sentence(last_chat_time, last_chat_about),
+        "init_status": one_line(init_status),
+        "target_status": one_line(target_status),
+    }
+    return llm.ask("decide_to_talk", inputs, persona=init_name).start_conversation == "yes"
+
+
+def decide_to_react(
+    llm,
+    *,
+    init_name: str,
+    target_name: str,
+    context: str,
+    now: str,
+    init_status: str,
+    target_status: str,
+    init_act: str,
+    target_act: str,
+) -> bool:
+    """True if ``init_name`` should wait until ``target_name`` has finished (original option 1)."""
+    inputs = {
+        "init_name": init_name,
+        "target_name": target_name,
+        "context": context.strip() or "Nothing in particular.",
+        "now": now,
+        "init_status": one_line(init_status),
+        "target_status": one_line(target_status),
+        "init_act": one_line(init_act),
+        "target_act": one_line(target_act),
+    }
+    return llm.ask("decide_to_react", inputs, persona=init_name).wait_or_continue == "wait"

@@ -1,0 +1,98 @@
+"""A statement as a (subject, predicate, object) triple (prompts event_triple, act_obj_event_triple).
+
+``event_triple`` turns "<persona> is <action>" into the persona's event (also used for new
+thoughts and whispers); ``act_obj_event_triple`` turns "<object> is <state>" into the
+object's event. The subject is fixed by the code, the model gives predicate and object.
+The fail-safe splits the statement itself ("eating breakfast" -> ("eating", "breakfast"),
+"sleeping" -> ("is", "sleeping")) and is returned as is: the original re-wrapped it into
+(name, name, "is").
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import Field, ValidationInfo, model_validator
+
+from reverie.llm.task import Task, register
+from reverie.tasks.action_text import subtask
+from reverie.tasks.common import Reply, check_text, inputs_of, one_line
+
+MAX_PREDICATE_WORDS = 4
+IDLE = ("is", "idle")
+
+
+class TripleReply(Reply):
+    predicate: str = Field(max_length=40, description="the verb, a short phrase such as 'is eating' or 'writes'")
+    # Named so that alphabetical order (some grammar builders sort keys) is the order of thought.
+    target: str = Field(max_length=80, description="what the verb acts on")
+
+    @model_validator(mode="after")
+    def _check(self, info: ValidationInfo) -> "TripleReply":
+        subject = str(inputs_of(info).get("subject", "")).strip()
+        predicate = one_line(self.predicate)
+        if subject and predicate.lower().startswith(subject.lower() + " "):
+            predicate = predicate[len(subject) :].strip()
+        self.target = check_text(self.target.rstrip("."), "the target")
+        if predicate.lower().endswith(" " + self.target.lower()):  # "is covered with notes" + "notes"
+            predicate = predicate[: -len(self.target)].strip()
+        self.predicate = check_text(predicate, "the predicate")
+        words = len(self.predicate.split())
+        if words > MAX_PREDICATE_WORDS:
+            raise ValueError(
+                f"the predicate has {words} words; use a short verb of at most {MAX_PREDICATE_WORDS} words, like \"is eating\""
+            )
+        if subject and self.target.lower() == subject.lower():
+            raise ValueError(f"the target repeats the subject {subject!r}; give what {subject} acts on")
+        return self
+
+
+def split_statement(statement: str, subject: str) -> tuple[str, str]:
+    """A plain (predicate, object) read out of "<subject> is <rest>" without a model."""
+    rest = one_line(statement).rstrip(".")
+    if subject and rest.lower().startswith(subject.lower()):
+        rest = rest[len(subject) :].strip()
+    rest = re.sub(r"^(is|are|was)\b\s*", "", rest, flags=re.IGNORECASE)
+    words = rest.split()
+    if not words:
+        return IDLE
+    if len(words) > 1 and words[0].lower().endswith("ing") and words[0].lower() != "being":
+        return words[0][:40], " ".join(words[1:])[:80]
+    return "is", rest[:80]
+
+
+def fail_safe(inputs: dict, choices: dict) -> TripleReply:
+    predicate, obj = split_statement(str(inputs.get("statement", "")), str(inputs.get("subject", "")))
+    return TripleReply(predicate=predicate, target=obj)
+
+
+register(
+    Task(
+        name="event_triple",
+        schema=TripleReply,
+        fail_safe=fail_safe,
+        used_in="plan: the persona's event for a new action; reflect/converse: every new thought",
+    )
+)
+register(
+    Task(
+        name="act_obj_event_triple",
+        schema=TripleReply,
+        fail_safe=fail_safe,
+        used_in="plan: the object's event for a new action",
+    )
+)
+
+
+def event_triple(llm, *, name: str, action_description: str) -> tuple[str, str, str]:
+    """``(name, predicate, object)`` for the persona doing the action (text in the last parentheses)."""
+    inputs = {"subject": name, "statement": f"{name} is {subtask(action_description)}"}
+    reply = llm.ask("event_triple", inputs, persona=name)
+    return (name, reply.predicate, reply.target)
+
+
+def act_obj_event_triple(llm, *, object_name: str, object_description: str, persona: str | None = None) -> tuple[str, str, str]:
+    """``(object_name, predicate, object)`` for the object in its state ("being used by ...")."""
+    inputs = {"subject": object_name, "statement": f"{object_name} is {one_line(object_description)}"}
+    reply = llm.ask("act_obj_event_triple", inputs, persona=persona)
+    return (object_name, reply.predicate, reply.target)

@@ -1,0 +1,64 @@
+"""The questions a reflection starts from (prompt focal_points).
+
+Given the persona's recent memories, the model asks up to ``n`` high-level questions that
+those memories can answer. Each question then drives a retrieval and an ``insights`` call.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field, ValidationInfo, field_validator
+
+from reverie.llm.task import Task, register
+from reverie.tasks.common import Reply, bulleted, check_text, inputs_of, unlist
+
+MAX_QUESTIONS = 5
+
+
+class FocalPointsReply(Reply):
+    questions: list[Annotated[str, Field(max_length=200)]] = Field(
+        min_length=1, max_length=MAX_QUESTIONS, description="high-level questions the memories can answer"
+    )
+
+    @field_validator("questions")
+    @classmethod
+    def _questions(cls, questions: list[str], info: ValidationInfo) -> list[str]:
+        cleaned: list[str] = []
+        for i, question in enumerate(questions, 1):
+            question = check_text(question, f"question {i}", min_words=3)
+            if question.lower() not in (q.lower() for q in cleaned):  # repeats are dropped, not sent back
+                cleaned.append(question)
+        n = int(inputs_of(info).get("n") or MAX_QUESTIONS)
+        return cleaned[:n]  # extra questions are dropped
+
+
+def _fail_safe(inputs, choices) -> FocalPointsReply:
+    # The memories themselves make fine retrieval queries.
+    n = int(inputs.get("n") or 3)
+    picked: list[str] = []
+    for statement in unlist(inputs.get("statements", "")):
+        statement = statement[:200].strip()
+        if len(statement.split()) >= 3 and statement.lower() not in (p.lower() for p in picked):
+            picked.append(statement)
+        if len(picked) == n:
+            break
+    if not picked:
+        picked = [f"What matters most to {inputs.get('persona_name') or 'me'} right now?"]
+    return FocalPointsReply(questions=picked)
+
+
+register(
+    Task(
+        name="focal_points",
+        schema=FocalPointsReply,
+        fail_safe=_fail_safe,
+        used_in="reflect: the questions a reflection starts from",
+    )
+)
+
+
+def focal_points(llm, *, persona_name: str, statements: list[str], n: int = 3) -> list[str]:
+    """Up to ``n`` questions about the persona's recent memories (``statements``)."""
+    inputs = {"persona_name": persona_name, "statements": bulleted(statements), "n": n}
+    return list(llm.ask("focal_points", inputs, persona=persona_name).questions[:n])

@@ -1,0 +1,174 @@
+"""What a persona does in each hour of the day (prompt hourly_schedule).
+
+One call per awake hour, given the hours already decided; :func:`hourly_schedule` runs the
+whole day like the original (hours before waking are "sleeping" without a call; the pass
+is repeated, up to ``max_passes``, while the day has fewer than 5 distinct activities;
+consecutive equal hours are merged into minutes). Unlike the original, later passes keep
+the sleeping hours instead of asking the model for them.
+
+The fail-safe is the plan item naming that hour, else the previous hour's activity, so a
+failed call continues the day instead of putting the persona to sleep ("asleep").
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import Field, ValidationInfo, field_validator
+
+from reverie.llm.task import Task, register
+from reverie.tasks.clock import format_hour
+from reverie.tasks.common import Reply, check_text, inputs_of, one_line, unlist
+
+MAX_WORDS = 12
+NOTHING_YET = "(nothing decided yet)"
+SLEEPING = "sleeping"
+_TIME_PHRASE = re.compile(
+    r"\s*\b(?:at|from|until|till|to|around|by)?\s*\d{1,2}(?::\d\d)?\s*(?:am|pm)\b(?:\s*(?:to|until|-)\s*\d{1,2}(?::\d\d)?\s*(?:am|pm))?",
+    re.IGNORECASE,
+)
+
+
+def strip_subject(text: str, first_name: str) -> str:
+    """"Isabella is opening the cafe." -> "opening the cafe"."""
+    text = one_line(text).rstrip(".")
+    if first_name:
+        text = re.sub(rf"^{re.escape(first_name)}(\s+\w+)?\s+is\s+", "", text, flags=re.IGNORECASE)
+    return re.sub(r"^(is|was|will be)\s+", "", text, flags=re.IGNORECASE)
+
+
+class HourlyActivityReply(Reply):
+    activity: str = Field(max_length=80, description="what the character is doing in that hour, a short phrase")
+
+    @field_validator("activity")
+    @classmethod
+    def _check(cls, value: str, info: ValidationInfo) -> str:
+        value = strip_subject(value, str(inputs_of(info).get("first_name", "")))
+        value = check_text(value, "the activity")
+        words = len(value.split())
+        if words > MAX_WORDS:
+            raise ValueError(f"the activity has {words} words; say it in at most {MAX_WORDS} words, like \"opening the cafe\"")
+        return value
+
+
+def plan_item_for_hour(plan_text: str, hour_text: str) -> str | None:
+    """The plan item that names ``hour_text`` (e.g. "12:00 pm"), without its time phrase."""
+    named = re.compile(rf"(?<![\d:]){re.escape(hour_text.strip())}\b", re.IGNORECASE)
+    for item in unlist(plan_text):
+        if hour_text.strip() and named.search(item):
+            activity = _TIME_PHRASE.sub("", item).strip(" ,.")
+            if activity:
+                return activity
+    return None
+
+
+def last_activity(prior_schedule: str) -> str | None:
+    lines = [line for line in str(prior_schedule).splitlines() if ": " in line]
+    return lines[-1].split(": ", 1)[1].strip() if lines else None
+
+
+def fail_safe(inputs: dict, choices: dict) -> HourlyActivityReply:
+    activity = (
+        plan_item_for_hour(str(inputs.get("daily_plan", "")), str(inputs.get("hour", "")))
+        or last_activity(str(inputs.get("prior_schedule", "")))
+        or "going about the day"
+    )
+    return HourlyActivityReply(activity=" ".join(activity.split()[:MAX_WORDS])[:80])
+
+
+register(
+    Task(
+        name="hourly_schedule",
+        schema=HourlyActivityReply,
+        fail_safe=fail_safe,
+        used_in="plan: long-term planning, each awake hour of a new day",
+    )
+)
+
+
+def format_plan(daily_plan: list[str]) -> str:
+    return "\n".join(f"{i}. {one_line(item)}" for i, item in enumerate(daily_plan, 1))
+
+
+def format_prior(activities: list[str]) -> str:
+    """Hours decided so far, equal neighbours merged: "0:00 am to 6:00 am: sleeping"."""
+    if not activities:
+        return NOTHING_YET
+    lines, start = [], 0
+    for hour in range(1, len(activities) + 1):
+        if hour == len(activities) or activities[hour] != activities[start]:
+            span = format_hour(start) if hour - start == 1 else f"{format_hour(start)} to {format_hour(hour - 1)}"
+            lines.append(f"{span}: {activities[start]}")
+            start = hour
+    return "\n".join(lines)
+
+
+def hourly_activity(
+    llm,
+    *,
+    identity: str,
+    first_name: str,
+    date: str,
+    daily_plan: list[str],
+    prior_activities: list[str],
+    hour: int,
+    persona: str | None = None,
+) -> str:
+    """The activity for ``hour`` (0..23), given the activities of hours 0..hour-1."""
+    inputs = {
+        "identity": identity,
+        "first_name": first_name,
+        "date": date,
+        "daily_plan": format_plan(daily_plan),
+        "prior_schedule": format_prior(prior_activities),
+        "hour": format_hour(hour),
+    }
+    return llm.ask("hourly_schedule", inputs, persona=persona or first_name).activity
+
+
+def merge_hours(activities: list[str]) -> list[tuple[str, int]]:
+    """Hourly activities -> ``[(activity, minutes), ...]`` with equal neighbours merged."""
+    merged: list[tuple[str, int]] = []
+    for activity in activities:
+        if merged and merged[-1][0] == activity:
+            merged[-1] = (activity, merged[-1][1] + 60)
+        else:
+            merged.append((activity, 60))
+    return merged
+
+
+def hourly_schedule(
+    llm,
+    *,
+    identity: str,
+    first_name: str,
+    date: str,
+    daily_plan: list[str],
+    wake_up_hour: int,
+    persona: str | None = None,
+    max_passes: int = 3,
+    min_distinct: int = 5,
+) -> list[tuple[str, int]]:
+    """The whole day as ``[(activity, minutes), ...]`` summing to 1440 (``f_daily_schedule``)."""
+    activities: list[str] = []
+    for _ in range(max(1, max_passes)):
+        activities = []
+        for hour in range(24):
+            if hour < wake_up_hour:
+                activities.append(SLEEPING)
+                continue
+            activities.append(
+                hourly_activity(
+                    llm,
+                    identity=identity,
+                    first_name=first_name,
+                    date=date,
+                    daily_plan=daily_plan,
+                    prior_activities=activities,
+                    hour=hour,
+                    persona=persona,
+                )
+            )
+        if len(set(activities)) >= min_distinct:
+            break
+    return merge_hours(activities)

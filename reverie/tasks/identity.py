@@ -1,0 +1,184 @@
+"""A new day's identity revision (prompts identity_plan_note, identity_thought_note,
+identity_new_currently, identity_new_daily_req).
+
+From the persona's recent memories: a planning note and a feelings note (first person),
+then a new ``currently`` (third person; stored without the original's "Status:" prefix)
+and a new ``daily_plan_req`` (a numbered plan starting with waking up). Fail-safes keep
+what the persona had: the old ``currently``, and the old requirement framed by the
+wake-up and bed-time items.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Annotated
+
+from pydantic import Field, ValidationInfo, field_validator, model_validator
+
+from reverie.llm.task import Task, register
+from reverie.tasks.clock import BED_WORDS, format_hour, hour_after, hour_of
+from reverie.tasks.common import Reply, check_text, first_name as first_name_of, inputs_of, one_line
+from reverie.tasks.daily_plan import check_plan_items, is_waking_up, wake_up_line
+
+NOTE_MAX = 500
+MIN_NOTE_WORDS = 5
+MIN_ITEMS, MAX_ITEMS = 3, 8
+ITEM_MAX = 120
+_FIRST_PERSON = re.compile(r"\bI(?:'m|'ve|'ll|'d)?\b|\b(?i:me|my|myself)\b")
+
+
+class NoteReply(Reply):
+    note: str = Field(max_length=NOTE_MAX, description="two or three sentences")
+
+    @field_validator("note")
+    @classmethod
+    def _check(cls, value: str) -> str:
+        return check_text(value, "the note", min_words=MIN_NOTE_WORDS)
+
+
+class CurrentlyReply(Reply):
+    status: str = Field(max_length=NOTE_MAX, description="the character's status today, third person")
+
+    @field_validator("status")
+    @classmethod
+    def _check(cls, value: str, info: ValidationInfo) -> str:
+        value = re.sub(r"^\s*status\s*:\s*", "", one_line(value), flags=re.IGNORECASE)
+        value = check_text(value, "the status", min_words=MIN_NOTE_WORDS)
+        name = str(inputs_of(info).get("name", ""))
+        first = first_name_of(name)
+        if _FIRST_PERSON.search(value):
+            raise ValueError(f"write the status in the third person (\"{first} is ...\"), not with I/me/my")
+        if first and first.lower() not in value.lower():
+            raise ValueError(f"mention {first} by name: write the status in the third person, like \"{first} is ...\"")
+        return value
+
+
+PlanItem = Annotated[str, Field(max_length=ITEM_MAX)]
+
+
+class DailyReqReply(Reply):
+    items: list[PlanItem] = Field(min_length=MIN_ITEMS, max_length=MAX_ITEMS, description="the day's plan, with clock times")
+
+    @model_validator(mode="after")
+    def _check(self, info: ValidationInfo) -> "DailyReqReply":
+        self.items = check_plan_items(self.items, inputs_of(info).get("wake_up_time"), MIN_ITEMS)
+        return self
+
+
+def _note_fail_safe(inputs: dict, choices: dict) -> NoteReply:
+    name = first_name_of(str(inputs.get("name", ""))) or "I"
+    return NoteReply(note=f"Nothing stands out from the last few days; {name} will follow the usual routine today.")
+
+
+def _currently_fail_safe(inputs: dict, choices: dict) -> CurrentlyReply:
+    old = one_line(str(inputs.get("currently", "")))
+    name = str(inputs.get("name", "")) or "The character"
+    if len(old.split()) < MIN_NOTE_WORDS or first_name_of(name).lower() not in old.lower():
+        old = f"{name} is going about the usual routine. {old}".strip()
+    return CurrentlyReply(status=old[:NOTE_MAX])
+
+
+def _identity_line(identity: str, label: str) -> str:
+    for line in str(identity).splitlines():
+        if line.lower().startswith(label.lower() + ":"):
+            return line.split(":", 1)[1].strip()
+    return ""
+
+
+def split_numbered(text: str) -> list[str]:
+    """"1) a, 2) b" -> ["a", "b"]; any other text -> [text]."""
+    text = one_line(text)
+    if not re.match(r"^1[.)]\s", text):
+        return [text] if text else []
+    parts = re.split(r"(?:^|,?\s+)\d+[.)]\s+", text)
+    return [p.strip(" ,") for p in parts if p.strip(" ,")]
+
+
+def _shorten(text: str, limit: int = ITEM_MAX) -> str:
+    if len(text) <= limit:
+        return text
+    return text[: limit - 1].rsplit(" ", 1)[0].rstrip(",;") or text[:limit]
+
+
+def _daily_req_fail_safe(inputs: dict, choices: dict) -> DailyReqReply:
+    identity = str(inputs.get("identity", ""))
+    old = split_numbered(_identity_line(identity, "Daily plan requirement"))
+    items = [wake_up_line(hour_of(str(inputs.get("wake_up_time", ""))))]
+    for item in old:
+        item = _shorten(item)
+        if item and not is_waking_up(item) and item.lower() not in (i.lower() for i in items):
+            items.append(item)
+    items = items[: MAX_ITEMS - 1]
+    if not any(re.search(r"\bbed\b|\bsleep", i, re.IGNORECASE) for i in items[1:]):
+        bed = hour_after(_identity_line(identity, "Lifestyle"), BED_WORDS)
+        items.append(f"go to bed at {format_hour(23 if bed is None else bed)}")
+    while len(items) < MIN_ITEMS:
+        items.insert(-1, ("have lunch at 12:00 pm", "have dinner at 6:00 pm")[len(items) - 2])
+    return DailyReqReply(items=items)
+
+
+register(Task(name="identity_plan_note", schema=NoteReply, fail_safe=_note_fail_safe,
+              used_in="plan: new day, identity revision (what to keep in mind when planning today)"))
+register(Task(name="identity_thought_note", schema=NoteReply, fail_safe=_note_fail_safe,
+              used_in="plan: new day, identity revision (how the persona has been feeling)"))
+register(Task(name="identity_new_currently", schema=CurrentlyReply, fail_safe=_currently_fail_safe,
+              used_in="plan: new day, identity revision (scratch.currently)"))
+register(Task(name="identity_new_daily_req", schema=DailyReqReply, fail_safe=_daily_req_fail_safe,
+              used_in="plan: new day, identity revision (scratch.daily_plan_req)"))
+
+
+def format_statements(memories: list[tuple[datetime, str]]) -> str:
+    """Retrieved memories as "Monday February 13 -- 08:00 AM: text" lines."""
+    return "\n".join(f"{created.strftime('%A %B %d -- %I:%M %p')}: {one_line(text)}" for created, text in memories)
+
+
+def join_items(items: list[str]) -> str:
+    """["a", "b"] -> "1) a, 2) b" (how ``daily_plan_req`` is stored)."""
+    return ", ".join(f"{i}) {one_line(item)}" for i, item in enumerate(items, 1))
+
+
+def identity_plan_note(llm, *, name: str, statements: str, date: str) -> str:
+    inputs = {"name": name, "statements": statements.strip() or "(no memories yet)", "date": date}
+    return llm.ask("identity_plan_note", inputs, persona=name).note
+
+
+def identity_thought_note(llm, *, name: str, statements: str) -> str:
+    inputs = {"name": name, "statements": statements.strip() or "(no memories yet)"}
+    return llm.ask("identity_thought_note", inputs, persona=name).note
+
+
+def identity_new_currently(llm, *, name: str, currently: str, plan_note: str, thought_note: str, date: str) -> str:
+    inputs = {
+        "name": name,
+        "currently": one_line(currently),
+        "plan_note": one_line(plan_note),
+        "thought_note": one_line(thought_note),
+        "date": date,
+    }
+    return llm.ask("identity_new_currently", inputs, persona=name).status
+
+
+def identity_new_daily_req(llm, *, name: str, identity: str, date: str, wake_up_hour: int) -> str:
+    inputs = {"name": name, "identity": identity, "date": date, "wake_up_time": format_hour(wake_up_hour)}
+    items = list(llm.ask("identity_new_daily_req", inputs, persona=name).items)
+    return join_items([wake_up_line(wake_up_hour)] + items[1:])
+
+
+def revise_identity(
+    llm, *, name: str, identity: str, currently: str, statements: str, date: str, wake_up_hour: int
+) -> tuple[str, str]:
+    """Run the four prompts: returns (new ``currently``, new ``daily_plan_req``).
+
+    ``statements`` comes from :func:`format_statements`; ``date`` reads like "Tuesday February 14".
+    """
+    plan_note = identity_plan_note(llm, name=name, statements=statements, date=date)
+    thought_note = identity_thought_note(llm, name=name, statements=statements)
+    new_currently = identity_new_currently(
+        llm, name=name, currently=currently, plan_note=plan_note, thought_note=thought_note, date=date
+    )
+    new_identity = "\n".join(
+        f"Currently: {new_currently}" if line.startswith("Currently:") else line for line in identity.splitlines()
+    )
+    daily_req = identity_new_daily_req(llm, name=name, identity=new_identity, date=date, wake_up_hour=wake_up_hour)
+    return new_currently, daily_req

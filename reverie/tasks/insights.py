@@ -1,0 +1,101 @@
+"""High-level insights with the statements that support them (prompt insights).
+
+The original's "insight and evidence" prompt. Statements are numbered from 0; each insight
+cites at least one of them. The numbers are a call-time enum (the grammar keeps them in
+range) and are checked against the range again, and the fail-safe has the same shape as a
+real answer (the original returned a list where a dict was
+expected and stored the thought "this is blank").
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field, ValidationInfo, field_validator
+
+from reverie.llm.task import Task, choice_field, register
+from reverie.tasks.common import Reply, check_text, inputs_of, numbered, one_line, unlist
+
+MAX_INSIGHTS = 5
+MAX_EVIDENCE = 10
+
+
+# Statement numbers are a call-time enum (choices["statement_numbers"] = ["0", "1", ...]),
+# so a grammar never lets an index fall out of range.
+NUMBERS_KEY = "statement_numbers"
+
+
+class Insight(Reply):
+    insight: str = Field(max_length=160, description="one sentence about the persona")
+    evidence: list[Annotated[str, Field(max_length=3)]] = choice_field(
+        NUMBERS_KEY, min_length=1, max_length=MAX_EVIDENCE, description="numbers of the statements it is based on"
+    )
+
+    @field_validator("evidence", mode="before")
+    @classmethod
+    def _numbers_as_text(cls, value):
+        # Without a grammar a model writes [0, 2]; the enum holds "0", "2".
+        return [str(v) if isinstance(v, int) and not isinstance(v, bool) else v for v in value] if isinstance(value, list) else value
+
+
+class InsightsReply(Reply):
+    insights: list[Insight] = Field(min_length=1, max_length=MAX_INSIGHTS)
+
+    @field_validator("insights")
+    @classmethod
+    def _insights(cls, insights: list[Insight], info: ValidationInfo) -> list[Insight]:
+        inputs = inputs_of(info)
+        statements = [s.lower().rstrip(".") for s in unlist(inputs.get("statements", ""))]
+        last = inputs.get("last_index")
+        last = int(last) if last is not None else len(statements) - 1
+        kept: list[Insight] = []
+        for i, item in enumerate(insights, 1):
+            text = check_text(item.insight, f"insight {i}", min_words=3)
+            if text.lower().rstrip(".") in statements:
+                raise ValueError(f"insight {i} only copies a statement; say what the statements mean together")
+            for number in item.evidence:
+                if not number.strip().isdigit():
+                    raise ValueError(f"evidence {number!r} in insight {i} is not a statement number; use numbers like \"0\"")
+                if last >= 0 and not 0 <= int(number) <= last:
+                    raise ValueError(
+                        f"evidence index {number} in insight {i} is out of range: statements are numbered 0 to {last}"
+                    )
+            if text.lower() in (k.insight.lower() for k in kept):
+                continue  # a repeated insight is dropped, not sent back
+            kept.append(Insight(insight=text, evidence=list(dict.fromkeys(item.evidence))))
+        n = int(inputs.get("n") or MAX_INSIGHTS)
+        return kept[:n]  # extra insights are dropped
+
+
+def _fail_safe(inputs, choices) -> InsightsReply:
+    # A harmless, generic thought that cites what was reflected on.
+    last = inputs.get("last_index")
+    last = int(last) if last is not None else max(len(unlist(inputs.get("statements", ""))) - 1, 0)
+    evidence = [str(i) for i in range(min(max(last, 0) + 1, MAX_EVIDENCE))]
+    name = inputs.get("persona_name") or "I"
+    return InsightsReply(insights=[Insight(insight=f"{name} has had a lot going on lately", evidence=evidence)])
+
+
+register(
+    Task(
+        name="insights",
+        schema=InsightsReply,
+        fail_safe=_fail_safe,
+        used_in="reflect: insights (new thoughts) from the memories retrieved for each focal point",
+    )
+)
+
+
+def insights(llm, *, persona_name: str, statements: list[str], n: int = 5) -> list[tuple[str, list[int]]]:
+    """Up to ``n`` ``(insight, [statement indices])`` pairs; indices refer to ``statements`` (from 0)."""
+    if not statements:
+        return []
+    inputs = {
+        "persona_name": persona_name,
+        "statements": numbered(statements),
+        "n": n,
+        "last_index": len(statements) - 1,
+    }
+    choices = {NUMBERS_KEY: [str(i) for i in range(len(statements))]}
+    reply = llm.ask("insights", inputs, choices=choices, persona=persona_name)
+    return [(one_line(item.insight), [int(i) for i in item.evidence]) for item in reply.insights[:n]]

@@ -1,0 +1,145 @@
+"""Re-plan the rest of a time window after an unplanned activity (prompt new_decomp_schedule).
+
+Used when a persona starts a conversation or waits for someone: the inserted activity
+takes some minutes, and the rest of the window (up to its end) is re-planned. The model
+gives only the remainder, as ``{"activity", "minutes"}`` items whose minutes must add up
+to what is left. The fail-safe resumes the original plan where the inserted activity ends.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import Field, ValidationInfo, model_validator
+
+from reverie.llm.task import Task, register
+from reverie.tasks.clock import format_minute
+from reverie.tasks.common import Reply, check_text, inputs_of, one_line
+from reverie.tasks.task_decomp import fit_durations
+
+MAX_ITEMS = 12
+_PLAN_LINE = re.compile(r"\((\d+) min\): (.+)$")
+
+
+class PlanEntry(Reply):
+    activity: str = Field(max_length=80, description="what the character does, a short phrase")
+    minutes: int = Field(description="how long, in minutes")
+
+
+class NewScheduleReply(Reply):
+    items: list[PlanEntry] = Field(min_length=1, max_length=MAX_ITEMS)
+
+    @model_validator(mode="after")
+    def _check(self, info: ValidationInfo) -> "NewScheduleReply":
+        inputs = inputs_of(info)
+        for number, item in enumerate(self.items, 1):
+            item.activity = check_text(item.activity.rstrip("."), f"item {number}")
+            if item.minutes <= 0:
+                raise ValueError(f"item {number} lasts {item.minutes} minutes; every item needs a positive number of minutes")
+        try:
+            left = int(str(inputs.get("remaining_minutes", "")).strip())
+        except ValueError:
+            return self
+        found = sum(item.minutes for item in self.items)
+        if found != left:
+            span = f" (from {inputs.get('resume_at')} to {inputs.get('window_end')})" if inputs.get("resume_at") else ""
+            raise ValueError(f"durations must add up to {left} minutes{span}; yours add up to {found}")
+        return self
+
+
+def plan_lines(start_minute: int, entries: list[tuple[str, int]]) -> str:
+    """``[(activity, minutes)]`` -> "09:00 to 09:30 (30 min): activity" lines."""
+    lines, minute = [], start_minute
+    for activity, minutes in entries:
+        lines.append(f"{format_minute(minute)} to {format_minute(minute + minutes)} ({minutes} min): {one_line(activity)}")
+        minute += minutes
+    return "\n".join(lines)
+
+
+def read_plan_lines(text: str) -> list[tuple[str, int]]:
+    entries = []
+    for line in str(text).splitlines():
+        match = _PLAN_LINE.search(line.strip())
+        if match:
+            entries.append((match.group(2).strip(), int(match.group(1))))
+    return entries
+
+
+def cut_to(entries: list[tuple[str, int]], total: int) -> list[tuple[str, int]]:
+    """Leading entries up to ``total`` minutes, the last one shortened to fit."""
+    kept, used = [], 0
+    for activity, minutes in entries:
+        minutes = min(max(0, int(minutes)), total - used)
+        if minutes > 0:
+            kept.append((activity, minutes))
+            used += minutes
+    return kept
+
+
+def resume_plan(original: list[tuple[str, int]], offset: int, remaining: int) -> list[tuple[str, int]]:
+    """The original plan from ``offset`` minutes in, cut or stretched to ``remaining`` minutes."""
+    result: list[tuple[str, int]] = []
+    minute = 0
+    for activity, minutes in original:
+        start, end = max(minute, offset), minute + minutes
+        if end > start:
+            result.append((activity, end - start))
+        minute = end
+    if not result and original:
+        result = [(original[-1][0], remaining)]
+    return fit_durations(result, remaining) if remaining > 0 else []
+
+
+def fail_safe(inputs: dict, choices: dict) -> NewScheduleReply:
+    original = read_plan_lines(str(inputs.get("original_plan", "")))
+    remaining = int(str(inputs.get("remaining_minutes", "0")).strip() or 0)
+    offset = sum(m for _, m in original) - remaining
+    entries = resume_plan(original, offset, remaining) or [("going about the day", max(remaining, 1))]
+    return NewScheduleReply(items=[PlanEntry(activity=a[:80], minutes=m) for a, m in entries[:MAX_ITEMS]])
+
+
+register(
+    Task(
+        name="new_decomp_schedule",
+        schema=NewScheduleReply,
+        fail_safe=fail_safe,
+        used_in="plan: reacting (chat or wait), re-planning the rest of the current window",
+    )
+)
+
+
+def new_decomp_schedule(
+    llm,
+    *,
+    name: str,
+    main_act_dur: list[tuple[str, int]],
+    truncated_act_dur: list[tuple[str, int]],
+    start_hour: int,
+    end_hour: int,
+    inserted_act: str,
+    inserted_act_dur: int,
+) -> list[tuple[str, int]]:
+    """The window's new schedule ``[(activity, minutes), ...]``, summing to the window length.
+
+    ``main_act_dur`` is the original plan of the window; ``truncated_act_dur`` is what has
+    happened in it so far, ending with the inserted activity; the rest is re-planned.
+    """
+    start, total = start_hour * 60, (end_hour - start_hour) * 60
+    done = cut_to(list(truncated_act_dur), total)
+    remaining = total - sum(m for _, m in done)
+    if remaining <= 0:
+        return done
+    inputs = {
+        "name": name,
+        "window_start": format_minute(start),
+        "window_end": format_minute(start + total),
+        "original_plan": plan_lines(start, list(main_act_dur)),
+        "inserted_act": one_line(inserted_act),
+        "inserted_minutes": str(inserted_act_dur),
+        "done_so_far": plan_lines(start, done) or "(nothing yet)",
+        "resume_at": format_minute(start + total - remaining),
+        "remaining_minutes": str(remaining),
+    }
+    reply = llm.ask("new_decomp_schedule", inputs, persona=name)
+    rest = fit_durations([(item.activity, item.minutes) for item in reply.items], remaining)
+    return done + rest

@@ -1,0 +1,56 @@
+"""The state of the object a persona uses, e.g. "being used to brew coffee" (prompt act_obj_desc).
+
+The state becomes the object's event description on the map. The fail-safe is
+"being used by <first name>", so a failed call still leaves a true, readable state (the
+original returned None here and the caller crashed).
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import Field, ValidationInfo, field_validator
+
+from reverie.llm.task import Task, register
+from reverie.tasks.common import Reply, check_text, first_name, inputs_of, one_line
+
+MAX_WORDS = 10
+
+
+class ObjectStateReply(Reply):
+    state: str = Field(max_length=80, description="what is happening to the object, e.g. 'being used to brew coffee'")
+
+    @field_validator("state")
+    @classmethod
+    def _check(cls, value: str, info: ValidationInfo) -> str:
+        obj = str(inputs_of(info).get("object", "")).strip()
+        value = one_line(value).rstrip(".")
+        if obj:
+            value = re.sub(rf"^(the\s+)?{re.escape(obj)}\s+", "", value, flags=re.IGNORECASE)
+        value = re.sub(r"^is\s+", "", value, flags=re.IGNORECASE)
+        value = check_text(value, "the state")
+        words = len(value.split())
+        if words > MAX_WORDS:
+            raise ValueError(f"the state has {words} words; use at most {MAX_WORDS}, like \"being used to brew coffee\"")
+        return value
+
+
+def fail_safe(inputs: dict, choices: dict) -> ObjectStateReply:
+    name = first_name(str(inputs.get("name", ""))) or "someone"
+    return ObjectStateReply(state=f"being used by {name}"[:80])
+
+
+register(
+    Task(
+        name="act_obj_desc",
+        schema=ObjectStateReply,
+        fail_safe=fail_safe,
+        used_in="plan: choosing the next action (the state of the object being used)",
+    )
+)
+
+
+def act_obj_desc(llm, *, object_name: str, name: str, action_description: str) -> str:
+    """What state ``object_name`` is in while ``name`` does the action ("being used to ...")."""
+    inputs = {"object": object_name, "name": name, "action": one_line(action_description)}
+    return llm.ask("act_obj_desc", inputs, persona=name).state

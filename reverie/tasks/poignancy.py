@@ -1,0 +1,51 @@
+"""How much a new memory matters to a persona, 1 to 10 (prompts event_poignancy, chat_poignancy).
+
+The score feeds the reflection trigger and retrieval importance. Thoughts are scored with
+the event prompt, like the original. The range is an enum, so a grammar enforces it and a
+reply outside 1..10 is corrected instead of stored unclamped.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from reverie.llm.task import Task, register
+from reverie.tasks.common import Reply, Scale
+
+# A middling score: an unscored memory neither dominates retrieval nor stalls reflection.
+FAIL_SAFE_RATING = 4
+
+
+class PoignancyReply(Reply):
+    rating: Scale = Field(description="1 = ordinary routine, 10 = life-changing")
+
+
+register(
+    Task(
+        name="event_poignancy",
+        schema=PoignancyReply,
+        fail_safe=lambda inputs, choices: PoignancyReply(rating=FAIL_SAFE_RATING),
+        used_in="perceive (every new event) and reflect/converse (every new thought)",
+    )
+)
+
+register(
+    Task(
+        name="chat_poignancy",
+        schema=PoignancyReply,
+        fail_safe=lambda inputs, choices: PoignancyReply(rating=FAIL_SAFE_RATING),
+        used_in="perceive (the persona's own finished conversation, scored on its summary)",
+    )
+)
+
+
+def event_poignancy(llm, *, persona_name: str, identity: str, description: str) -> int:
+    """1..10: how much an event (or a thought) matters to the persona."""
+    inputs = {"persona_name": persona_name, "identity": identity, "description": description}
+    return llm.ask("event_poignancy", inputs, persona=persona_name).rating
+
+
+def chat_poignancy(llm, *, persona_name: str, identity: str, description: str) -> int:
+    """1..10: how much a conversation (given by its summary) matters to the persona."""
+    inputs = {"persona_name": persona_name, "identity": identity, "description": description}
+    return llm.ask("chat_poignancy", inputs, persona=persona_name).rating

@@ -1,0 +1,47 @@
+"""How the speaker relates to the listener, from the speaker's memories (prompt relationship_summary).
+
+Asked before every utterance of a conversation; the answer is a focal point for the
+memories the next line draws on.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field, ValidationInfo, field_validator
+
+from reverie.llm.task import Task, register
+from reverie.tasks.common import Reply, bulleted, check_text, first_name, inputs_of
+
+
+class RelationshipReply(Reply):
+    summary: str = Field(max_length=400, description="how the two relate: feelings and what one knows of the other")
+
+    @field_validator("summary")
+    @classmethod
+    def _summary(cls, value: str, info: ValidationInfo) -> str:
+        value = check_text(value, "the summary", min_words=4)
+        listener = inputs_of(info).get("listener")
+        if listener and listener.lower() not in value.lower() and first_name(listener).lower() not in value.lower():
+            raise ValueError(f"the summary must say how they relate to {listener}; mention {first_name(listener)} by name")
+        return value
+
+
+def _fail_safe(inputs, choices) -> RelationshipReply:
+    speaker = inputs.get("speaker") or "They"
+    listener = inputs.get("listener") or "the other person"
+    return RelationshipReply(summary=f"{speaker} does not know {listener} well yet.")
+
+
+register(
+    Task(
+        name="relationship_summary",
+        schema=RelationshipReply,
+        fail_safe=_fail_safe,
+        used_in="converse: before every utterance, the speaker's view of the listener",
+    )
+)
+
+
+def relationship_summary(llm, *, speaker: str, listener: str, statements: list[str]) -> str:
+    """One or two sentences on how ``speaker`` relates to ``listener`` (never empty)."""
+    inputs = {"speaker": speaker, "listener": listener, "statements": bulleted(statements) or "- (no memories)"}
+    return llm.ask("relationship_summary", inputs, persona=speaker).summary

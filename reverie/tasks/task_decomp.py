@@ -1,0 +1,131 @@
+"""Break one block of the schedule into 5-minute-grained subtasks (prompt task_decomp).
+
+The reply is a list of ``{"action", "minutes"}``; validators require positive multiples of
+5 that add up exactly to the block (the original never validated this, so a malformed
+line crashed the step). The function returns ``[("<task> (<subtask>)", minutes), ...]``
+summing exactly to the block, as ``f_daily_schedule`` expects.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import Field, ValidationInfo, model_validator
+
+from reverie.llm.task import Task, register
+from reverie.tasks.clock import format_minute
+from reverie.tasks.common import Reply, check_text, inputs_of, one_line
+from reverie.tasks.hourly_schedule import strip_subject
+
+MAX_SUBTASKS = 12
+STEP = 5
+
+
+class Subtask(Reply):
+    action: str = Field(max_length=60, description="what the character does, a short phrase")
+    minutes: int = Field(description="how long it takes, a multiple of 5")
+
+
+class TaskDecompReply(Reply):
+    subtasks: list[Subtask] = Field(min_length=1, max_length=MAX_SUBTASKS)
+
+    @model_validator(mode="after")
+    def _check(self, info: ValidationInfo) -> "TaskDecompReply":
+        inputs = inputs_of(info)
+        first = str(inputs.get("first_name", ""))
+        for number, sub in enumerate(self.subtasks, 1):
+            sub.action = check_text(strip_subject(sub.action, first), f"subtask {number}")
+            if sub.minutes <= 0:
+                raise ValueError(f"subtask {number} lasts {sub.minutes} minutes; every subtask needs a positive number of minutes")
+        total = _int(inputs.get("duration"))
+        if total is None:
+            return self
+        if total % STEP == 0:
+            for number, sub in enumerate(self.subtasks, 1):
+                if sub.minutes % STEP:
+                    raise ValueError(f"subtask {number} lasts {sub.minutes} minutes; use multiples of {STEP} minutes (5, 10, 15, ...)")
+        found = sum(sub.minutes for sub in self.subtasks)
+        if found != total:
+            raise ValueError(f"durations must add up to {total} minutes; yours add up to {found}")
+        return self
+
+
+def _int(value) -> int | None:
+    try:
+        return int(str(value).strip())
+    except (TypeError, ValueError):
+        return None
+
+
+def generic_steps(total: int) -> list[tuple[str, int]]:
+    """A plain split of a block: get started, do it, wrap up."""
+    if total >= 30 and total % STEP == 0:
+        return [("getting started", STEP), ("working on it", total - 2 * STEP), ("wrapping up", STEP)]
+    return [("working on it", max(total, 1))]
+
+
+def fail_safe(inputs: dict, choices: dict) -> TaskDecompReply:
+    total = _int(inputs.get("duration")) or 60
+    return TaskDecompReply(subtasks=[Subtask(action=a, minutes=m) for a, m in generic_steps(total)])
+
+
+register(
+    Task(
+        name="task_decomp",
+        schema=TaskDecompReply,
+        fail_safe=fail_safe,
+        used_in="plan: choosing the next action, an hourly block of 60+ minutes about to start",
+    )
+)
+
+
+def fit_durations(items: list[tuple[str, int]], total: int) -> list[tuple[str, int]]:
+    """Scale durations so they add up to exactly ``total`` (order kept, zero-length items dropped)."""
+    items = [(name, max(0, int(minutes))) for name, minutes in items]
+    found = sum(minutes for _, minutes in items)
+    if total <= 0:
+        return []
+    if found <= 0:
+        return [(items[0][0] if items else "working on it", total)]
+    fitted, cumulative, previous = [], 0, 0
+    for name, minutes in items:
+        cumulative += minutes
+        boundary = round(cumulative * total / found)
+        if boundary > previous:
+            fitted.append((name, boundary - previous))
+            previous = boundary
+    return fitted
+
+
+def describe_schedule(date: str, name: str, blocks: list[tuple[int, int, str]]) -> str:
+    """The surrounding-schedule sentence: ``blocks`` are (start minute, end minute, task)."""
+    parts = [f"from {format_minute(start)} to {format_minute(end)}, {name} is planning on {one_line(task)}" for start, end, task in blocks]
+    if not parts:
+        return f"Today is {date}."
+    text = "; ".join(parts)
+    return f"Today is {date}. {text[0].upper()}{text[1:]}."
+
+
+def task_decomp(
+    llm,
+    *,
+    identity: str,
+    schedule_context: str,
+    first_name: str,
+    task: str,
+    time_range: str,
+    duration: int,
+    persona: str | None = None,
+) -> list[tuple[str, int]]:
+    """``[("<task> (<subtask>)", minutes), ...]`` adding up to ``duration``."""
+    inputs = {
+        "identity": identity,
+        "schedule_context": schedule_context,
+        "first_name": first_name,
+        "task": task,
+        "time_range": time_range,
+        "duration": str(duration),
+    }
+    reply = llm.ask("task_decomp", inputs, persona=persona or first_name)
+    steps = fit_durations([(sub.action, sub.minutes) for sub in reply.subtasks], duration)
+    return [(f"{task} ({re.sub(r'[()]', '', action).strip()})", minutes) for action, minutes in steps]

@@ -1,0 +1,74 @@
+"""The hour a persona wakes up on a new day (prompt wake_up_hour).
+
+The reply is ``{"hour": 0..23}``: an enum, so a grammar enforces the range; without a
+grammar "6am", "6:30 am" or "18:00" are read as hours too (the original accepted only a
+bare "6am"). The fail-safe reads the hour out of the persona's lifestyle text
+("... awakes up around 7am ..."), else 8.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from pydantic import Field, field_validator
+
+from reverie.llm.task import Task, register
+from reverie.tasks.clock import WAKE_WORDS, hour_after
+from reverie.tasks.common import Reply
+
+HOURS = tuple(range(24))
+DEFAULT_WAKE_UP_HOUR = 8
+
+
+def _hour_value(value: Any) -> Any:
+    """"6", "6am", "6:30 am", "18:00" -> int hour; anything else is left for the enum check."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if not isinstance(value, str):
+        return value
+    match = re.fullmatch(r"\s*(\d{1,2})(?::\d\d)?\s*(am|pm|a\.m\.|p\.m\.)?\s*", value.lower())
+    if not match:
+        raise ValueError(f"{value!r} is not an hour; answer with a whole number from 0 to 23, like 7")
+    hour = int(match.group(1))
+    suffix = (match.group(2) or "").replace(".", "")
+    if suffix and not 1 <= hour <= 12:
+        raise ValueError(f"{value!r} is not a clock hour; answer with a whole number from 0 to 23, like 7")
+    if suffix == "pm" and hour != 12:
+        hour += 12
+    elif suffix == "am" and hour == 12:
+        hour = 0
+    return hour
+
+
+class WakeUpHourReply(Reply):
+    hour: Literal[HOURS] = Field(description="hour of waking up, 24-hour clock (0-23)")
+
+    @field_validator("hour", mode="before")
+    @classmethod
+    def _read_hour(cls, value: Any) -> Any:
+        value = _hour_value(value)
+        if isinstance(value, int) and not isinstance(value, bool) and value not in HOURS:
+            raise ValueError(f"{value} is not an hour of the day; answer with a whole number from 0 to 23")
+        return value
+
+
+def fail_safe(inputs: dict, choices: dict) -> WakeUpHourReply:
+    hour = hour_after(str(inputs.get("lifestyle", "")), WAKE_WORDS)
+    return WakeUpHourReply(hour=DEFAULT_WAKE_UP_HOUR if hour is None else hour)
+
+
+register(
+    Task(
+        name="wake_up_hour",
+        schema=WakeUpHourReply,
+        fail_safe=fail_safe,
+        used_in="plan: long-term planning, first step of every day",
+    )
+)
+
+
+def wake_up_hour(llm, *, identity: str, lifestyle: str, first_name: str, persona: str | None = None) -> int:
+    """The hour (0..23) the persona wakes up today."""
+    inputs = {"identity": identity, "lifestyle": lifestyle, "first_name": first_name}
+    return int(llm.ask("wake_up_hour", inputs, persona=persona or first_name).hour)

@@ -1,0 +1,75 @@
+"""A whispered "you ..." statement restated as the persona's own belief (prompt whisper_inner_thought).
+
+Used when loading a history file: each whisper ("you and Maria are close friends") becomes
+a thought about the persona ("Isabella Rodriguez and Maria are close friends").
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import Field, ValidationInfo, field_validator
+
+from reverie.llm.task import Task, register
+from reverie.tasks.common import Reply, check_text, first_name, inputs_of, mentions_second_person, one_line
+
+# Second-person phrases, longest first, and their third-person replacements ({n} = name).
+_SWAPS = [
+    (r"\byou are\b", "{n} is"),
+    (r"\byou're\b", "{n} is"),
+    (r"\byou were\b", "{n} was"),
+    (r"\byou have\b", "{n} has"),
+    (r"\byou've\b", "{n} has"),
+    (r"\byou do\b", "{n} does"),
+    (r"\byou don't\b", "{n} doesn't"),
+    (r"\byourself\b", "{n}"),
+    (r"\byours\b", "{n}'s"),
+    (r"\byour\b", "{n}'s"),
+    (r"\byou\b", "{n}"),
+]
+
+
+def third_person(whisper: str, name: str) -> str:
+    """Mechanical rewrite of a second-person whisper about ``name`` (used as the fail-safe)."""
+    text = one_line(whisper).rstrip(".")
+    if not mentions_second_person(text):
+        return f"{name} believes that {text}." if text else f"{name} has a quiet thought."
+    for pattern, replacement in _SWAPS:
+        text = re.sub(pattern, replacement.format(n=name), text, flags=re.IGNORECASE)
+    return text[0].upper() + text[1:] + "."
+
+
+class WhisperReply(Reply):
+    thought: str = Field(max_length=300, description="the statement about the persona, in the third person")
+
+    @field_validator("thought")
+    @classmethod
+    def _thought(cls, value: str, info: ValidationInfo) -> str:
+        value = check_text(value, "the statement", min_words=3)
+        name = inputs_of(info).get("persona_name", "")
+        if mentions_second_person(value):
+            raise ValueError(f"write it about {name or 'the persona'} in the third person; do not use 'you' or 'your'")
+        if name and name.lower() not in value.lower() and first_name(name).lower() not in value.lower():
+            raise ValueError(f"the statement must be about {name}; mention {first_name(name)} by name")
+        return value
+
+
+def _fail_safe(inputs, choices) -> WhisperReply:
+    name = inputs.get("persona_name") or "The persona"
+    return WhisperReply(thought=third_person(inputs.get("whisper", ""), name)[:300])
+
+
+register(
+    Task(
+        name="whisper_inner_thought",
+        schema=WhisperReply,
+        fail_safe=_fail_safe,
+        used_in="history loading: each whispered 'you ...' statement becomes the persona's thought",
+    )
+)
+
+
+def whisper_inner_thought(llm, *, persona_name: str, whisper: str) -> str:
+    """The whisper restated as a third-person statement about the persona."""
+    inputs = {"persona_name": persona_name, "whisper": whisper}
+    return llm.ask("whisper_inner_thought", inputs, persona=persona_name).thought

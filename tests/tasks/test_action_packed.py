@@ -1,0 +1,120 @@
+"""action_packed: one call for the whole new-action pipeline, consistent places, same results shape."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from reverie import PROJECT_ROOT
+from reverie.config import load_settings
+from reverie.llm import LLM
+from reverie.tasks.action_packed import PackedActionReply, allowed_places, fail_safe, packed_action, render_places
+from reverie.tasks.evaluate import read_ledger
+from reverie.tasks.fixtures import load_fixture
+from planning_support import call_schema, last_user_text, scripted_llm
+
+TREE = {
+    "Hobbs Cafe": {"cafe": ["coffee machine", "cafe counter"], "kitchen": ["stove", "sink"]},
+    "Isabella Rodriguez's apartment": {"main room": ["bed", "desk"], "kitchen": ["stove", "refrigerator"],
+                                       "balcony": []},
+    "Maria Lopez's house": {"bedroom": ["bed"]},
+}
+REPLY = {"sector": "Hobbs Cafe", "arena": "cafe", "object": "coffee machine", "emoji": "☕",
+         "event_predicate": "is brewing", "event_target": "coffee", "object_state": "brewing coffee",
+         "object_predicate": "brews", "object_target": "coffee", "object_emoji": "☕"}
+
+
+def check(reply: dict, tree=TREE, name="Isabella Rodriguez") -> PackedActionReply:
+    return PackedActionReply.model_validate(reply, context={"inputs": {"name": name, "place_tree": tree}})
+
+
+def test_a_consistent_reply_is_kept():
+    assert check(REPLY).model_dump() == REPLY
+
+
+def test_an_arena_of_exactly_one_other_area_moves_the_sector_there():
+    reply = check({**REPLY, "sector": "Isabella Rodriguez's apartment"})
+    assert (reply.sector, reply.arena) == ("Hobbs Cafe", "cafe")
+
+
+def test_an_arena_of_several_areas_must_match_the_sector():
+    with pytest.raises(ValidationError, match="arena 'kitchen' is not in Maria Lopez's house; the places in Maria Lopez's house are: bedroom"):
+        check({**REPLY, "sector": "Maria Lopez's house", "arena": "kitchen", "object": "stove"})
+
+
+def test_the_object_must_be_in_the_arena():
+    with pytest.raises(ValidationError, match="object 'bed' is not in cafe; the objects there are: coffee machine, cafe counter"):
+        check({**REPLY, "object": "bed"})
+
+
+def test_an_arena_without_objects_gets_the_random_object():
+    reply = check({**REPLY, "sector": "Isabella Rodriguez's apartment", "arena": "balcony", "object": "bed"})
+    assert reply.object == "<random>"
+
+
+def test_the_other_fields_get_the_single_prompt_checks():
+    with pytest.raises(ValidationError, match="not an emoji"):
+        check({**REPLY, "object_emoji": "cup"})
+    with pytest.raises(ValidationError, match="event_predicate/event_target: the target repeats the subject"):
+        check({**REPLY, "event_target": "Isabella Rodriguez"})
+    assert check({**REPLY, "object_state": "The coffee machine is brewing coffee."}).object_state == "brewing coffee"
+
+
+def test_other_peoples_houses_and_empty_areas_are_not_offered():
+    tree = allowed_places({**TREE, "Johnson Park": {}}, "Isabella Rodriguez")
+    assert list(tree) == ["Hobbs Cafe", "Isabella Rodriguez's apartment"]
+    assert "Hobbs Cafe > cafe: coffee machine, cafe counter" in render_places(tree)
+    assert "balcony: nothing in particular" in render_places(tree)
+
+
+def test_fail_safe_prefers_an_area_the_action_names():
+    case = load_fixture("action_packed").cases[0]
+    assert case.inputs["action"] == "opening Hobbs Cafe"
+    assert fail_safe(case.inputs, case.choices).sector == "Hobbs Cafe"
+    inputs = {**case.inputs, "action": "getting ready", "subtask": "brushing teeth"}
+    assert fail_safe(inputs, case.choices).sector == case.inputs["living_sector"]
+
+
+def _call(llm, places=TREE, description="working at Hobbs Cafe (brewing coffee)"):
+    return packed_action(llm, name="Isabella Rodriguez", action_description=description, world="the Ville",
+                         living_area="the Ville:Isabella Rodriguez's apartment:main room",
+                         living_sector="Isabella Rodriguez's apartment", current_sector="Isabella Rodriguez's apartment",
+                         daily_plan_req="Isabella opens Hobbs Cafe at 8am.", places=places)
+
+
+def test_a_model_that_never_answers_gets_the_fail_safe_in_the_faithful_shape(tmp_path):
+    """Failure path, with a scripted fake model that never replies with JSON."""
+    llm, fake = scripted_llm("I am not sure.", ledger_path=tmp_path / "ledger.jsonl")
+    result = _call(llm)
+    assert result.address == "the Ville:Hobbs Cafe:cafe:coffee machine"  # the area named, the object sharing a word
+    assert result.event[0] == "Isabella Rodriguez" and result.obj_event[0] == "coffee machine"
+    assert result.obj_description == "being used by Isabella" and result.pronunciatio and result.obj_pronunciatio
+    [line] = read_ledger(tmp_path / "ledger.jsonl")
+    assert line["prompt"] == "action_packed" and line["fallback"] and line["attempts"] == llm.settings.repair.max_attempts
+    # The prompt lists the places as "area > place: objects" and the schema's enums hold the names.
+    assert "Hobbs Cafe > cafe: coffee machine, cafe counter" in last_user_text(fake, 0)
+    assert "Maria Lopez's house" not in last_user_text(fake, 0)
+    assert call_schema(fake, 0)["properties"]["arena"]["enum"] == ["cafe", "kitchen", "main room", "balcony"]
+
+
+def test_nowhere_known_gives_the_home_address_and_no_object(tmp_path):
+    """Failure path (nothing known to choose from), scripted fake model."""
+    llm, _ = scripted_llm("no", ledger_path=tmp_path / "ledger.jsonl")
+    result = _call(llm, places={})
+    assert result.address == "the Ville:Isabella Rodriguez's apartment:main room:<random>"
+    assert (result.obj_description, result.obj_pronunciatio, result.obj_event) == (None, None, (None, None, None))
+    assert [line["prompt"] for line in read_ledger(tmp_path / "ledger.jsonl")] == ["pronunciatio", "event_triple"]
+
+
+@pytest.mark.slow
+def test_the_bundled_model_gives_a_known_consistent_address(tmp_path):
+    llm = LLM.from_settings(load_settings(PROJECT_ROOT / "config.toml"), ledger_path=tmp_path / "ledger.jsonl")
+    result = _call(llm)
+    world, sector, arena, obj = result.address.split(":")
+    assert world == "the Ville" and sector in TREE and arena in TREE[sector]
+    assert obj in TREE[sector][arena] or (obj == "<random>" and not TREE[sector][arena])
+    assert result.event[0] == "Isabella Rodriguez" and all(result.event)
+    if obj != "<random>":
+        assert result.obj_event[0] == obj and result.obj_description and result.obj_pronunciatio
+    [line] = read_ledger(tmp_path / "ledger.jsonl")
+    assert line["prompt"] == "action_packed" and line["completion_tokens"] > 0

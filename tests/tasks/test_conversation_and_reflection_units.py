@@ -1,0 +1,213 @@
+"""Units for memory scoring, reflection, conversation, interview and whispers: validators,
+fail-safes, and the plain values their functions hand back.
+
+``FallbackLLM`` stands in for the facade on the failure path only: it records the inputs a
+function builds and answers with the task's fail-safe, as the real chain does when every
+attempt fails.
+"""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from reverie.llm.task import get_task
+from reverie.tasks.chat_utterance import NOT_STARTED, UtteranceReply, iterative_chat_utterance
+from reverie.tasks.conversation_summary import ConversationSummaryReply, summarize_conversation
+from reverie.tasks.convo_thoughts import memo_on_convo, planning_thought_on_convo
+from reverie.tasks.focal_points import FocalPointsReply, focal_points
+from reverie.tasks.insights import InsightsReply, insights
+from reverie.tasks.interview import next_convo_line, safety_score, summarize_ideas
+from reverie.tasks.poignancy import PoignancyReply, chat_poignancy, event_poignancy
+from reverie.tasks.relationship_summary import relationship_summary
+from reverie.tasks.whisper import third_person, whisper_inner_thought
+
+
+class FallbackLLM:
+    """Records each ask and answers with the fail-safe (the chain's all-attempts-failed path)."""
+
+    def __init__(self):
+        self.calls: list[tuple[str, dict, str | None]] = []
+
+    def ask(self, name, inputs, *, choices=None, persona=None):
+        self.calls.append((name, inputs, persona))
+        return get_task(name).fail_safe(inputs, choices or {})
+
+
+ISABELLA, MARIA = "Isabella Rodriguez", "Maria Lopez"
+
+
+def ctx(**inputs):
+    return {"inputs": inputs, "choices": {}}
+
+
+# --- poignancy --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("raw, expected", [(7, 7), ("7", 7), (" 3 ", 3), (10.0, 10), (1, 1)])
+def test_poignancy_reads_whole_numbers_1_to_10(raw, expected):
+    assert PoignancyReply.model_validate({"rating": raw}).rating == expected
+
+
+@pytest.mark.parametrize("raw", [0, 11, -2, 100])
+def test_poignancy_out_of_range_is_corrected_not_clamped(raw):
+    with pytest.raises(ValidationError, match=f"{raw} is out of range; use a whole number from 1 to 10"):
+        PoignancyReply.model_validate({"rating": raw})
+
+
+def test_poignancy_range_is_an_enum_for_the_grammar():
+    prop = PoignancyReply.model_json_schema()["properties"]["rating"]
+    assert prop["enum"] == list(range(1, 11))
+
+
+def test_poignancy_functions_return_ints_even_on_failure():
+    llm = FallbackLLM()
+    assert event_poignancy(llm, persona_name=ISABELLA, identity="Name: Isabella", description="opening the cafe") == 4
+    assert chat_poignancy(llm, persona_name=ISABELLA, identity="Name: Isabella", description="conversing about a party") == 4
+    assert [c[0] for c in llm.calls] == ["event_poignancy", "chat_poignancy"]
+    assert all(c[2] == ISABELLA for c in llm.calls)
+
+
+# --- conversation summary ---------------------------------------------------------------
+
+
+def test_summary_prefix_is_never_doubled():
+    reply = ConversationSummaryReply.model_validate({"conversing_about": "Conversing about the party tomorrow."})
+    assert reply.conversing_about == "the party tomorrow"
+    reply = ConversationSummaryReply.model_validate({"conversing_about": "They are talking about exam dates"})
+    assert reply.conversing_about == "exam dates"
+
+
+def test_summary_must_come_from_the_conversation():
+    context = ctx(conversation="Isabella Rodriguez: Come to my party tomorrow!\nMaria Lopez: I will!")
+    assert ConversationSummaryReply.model_validate({"conversing_about": "Maria coming to the party"}, context=context)
+    with pytest.raises(ValidationError, match="the topic must come from this conversation"):
+        ConversationSummaryReply.model_validate({"conversing_about": "lunch at the diner at noon"}, context=context)
+
+
+def test_summary_is_never_none():
+    llm = FallbackLLM()
+    text = summarize_conversation(llm, utterances=[(ISABELLA, "Hi!"), (MARIA, "Hello!")])
+    assert text == "conversing about what Isabella and Maria are up to"
+    assert llm.calls[0][1] == {"conversation": f"{ISABELLA}: Hi!\n{MARIA}: Hello!"}
+
+
+# --- reflection -------------------------------------------------------------------------
+
+STATEMENTS = [
+    "Isabella Rodriguez is opening Hobbs Cafe",
+    "Maria Lopez is studying at Hobbs Cafe",
+    "Isabella Rodriguez is decorating the cafe for the party",
+]
+
+
+def test_focal_points_fail_safe_uses_the_memories_themselves():
+    llm = FallbackLLM()
+    questions = focal_points(llm, persona_name=ISABELLA, statements=STATEMENTS, n=2)
+    assert questions == STATEMENTS[:2]
+    assert llm.calls[0][1]["statements"].splitlines()[0] == f"- {STATEMENTS[0]}"
+
+
+def test_insights_numbers_statements_from_zero_and_checks_the_range():
+    llm = FallbackLLM()
+    result = insights(llm, persona_name=ISABELLA, statements=STATEMENTS, n=5)
+    inputs = llm.calls[0][1]
+    assert inputs["statements"].splitlines()[0] == f"0. {STATEMENTS[0]}"
+    assert inputs["last_index"] == 2
+    # The fail-safe has the real shape: (sentence, [indices in range]).
+    assert result == [(f"{ISABELLA} has had a lot going on lately", [0, 1, 2])]
+
+    with pytest.raises(ValidationError, match="evidence index 3 in insight 1 is out of range: statements are numbered 0 to 2"):
+        InsightsReply.model_validate({"insights": [{"insight": "Isabella loves her cafe", "evidence": [0, 3]}]}, context=ctx(**inputs))
+
+
+def test_insights_drop_repeats_and_extras_instead_of_failing():
+    inputs = {"statements": "0. a b c\n1. d e f", "n": 1, "last_index": 1}
+    reply = InsightsReply.model_validate(
+        {"insights": [{"insight": "Isabella is busy today", "evidence": [1, 1, 0]},
+                      {"insight": "isabella is busy today", "evidence": [0]},
+                      {"insight": "Maria studies a lot", "evidence": [1]}]},
+        context=ctx(**inputs),
+    )
+    assert [(i.insight, i.evidence) for i in reply.insights] == [("Isabella is busy today", ["1", "0"])]
+
+
+def test_focal_points_drop_repeats_and_extras():
+    reply = FocalPointsReply.model_validate(
+        {"questions": ["Who is coming to the party?", "who is coming to the party?", "What is Maria studying?", "Why is Klaus here?"]},
+        context=ctx(n=2),
+    )
+    assert reply.questions == ["Who is coming to the party?", "What is Maria studying?"]
+
+
+def test_insights_with_no_statements_asks_nothing():
+    llm = FallbackLLM()
+    assert insights(llm, persona_name=ISABELLA, statements=[], n=5) == []
+    assert llm.calls == []
+
+
+# --- conversation -----------------------------------------------------------------------
+
+
+def test_relationship_summary_fail_safe_is_a_sentence_about_both():
+    text = relationship_summary(FallbackLLM(), speaker=ISABELLA, listener=MARIA, statements=[])
+    assert text == f"{ISABELLA} does not know {MARIA} well yet."
+
+
+def test_utterance_end_flag_is_a_real_boolean():
+    inputs = {"speaker": ISABELLA, "listener": MARIA, "conversation": f"{MARIA}: Hi Isabella!"}
+    reply = UtteranceReply.model_validate({"utterance": "Bye, see you!", "end": True}, context=ctx(**inputs))
+    assert reply.end is True
+    with pytest.raises(ValidationError, match="valid boolean"):
+        UtteranceReply.model_validate({"utterance": "Bye!", "end": "finished?"}, context=ctx(**inputs))
+
+
+def test_utterance_loses_its_speaker_prefix_and_quotes():
+    inputs = {"speaker": ISABELLA, "listener": MARIA, "conversation": NOT_STARTED}
+    reply = UtteranceReply.model_validate({"utterance": 'Isabella: "Hi Maria!"', "end": False}, context=ctx(**inputs))
+    assert reply.utterance == "Hi Maria!"
+
+
+def test_utterance_fail_safe_greets_first_and_closes_later():
+    llm = FallbackLLM()
+    common = dict(identity="Name: Isabella", speaker=ISABELLA, listener=MARIA, memories=[], past_context="",
+                  location="cafe in Hobbs Cafe", current_context="Isabella sees Maria.")
+    assert iterative_chat_utterance(llm, conversation=[], **common) == ("Hi Maria, how are you?", False)
+    assert llm.calls[0][1]["conversation"] == NOT_STARTED
+    line, end = iterative_chat_utterance(llm, conversation=[(ISABELLA, "Hi Maria!"), (MARIA, "Hi!")], **common)
+    assert end is True and "Maria" in line
+
+
+def test_post_conversation_thoughts_are_sentences():
+    llm = FallbackLLM()
+    utterances = [(ISABELLA, "Come to my party tomorrow at 5!"), (MARIA, "I will!")]
+    plan = planning_thought_on_convo(llm, persona_name=MARIA, partner_name=ISABELLA, utterances=utterances)
+    memo = memo_on_convo(llm, persona_name=MARIA, partner_name=ISABELLA, utterances=utterances)
+    assert plan.endswith(".") and ISABELLA in plan
+    assert memo == f"{MARIA} had a conversation with {ISABELLA}."
+
+
+# --- interview and whispers --------------------------------------------------------------
+
+
+def test_interview_fail_safes_keep_the_interview_going():
+    llm = FallbackLLM()
+    assert safety_score(llm, comment="Hi!") == 1  # an unmade check must not block the answer
+    assert summarize_ideas(llm, persona_name=ISABELLA, statements=[], question="How are you?")
+    answer = next_convo_line(llm, persona_name=ISABELLA, identity="Name: Isabella", interlocutor="Interviewer",
+                             conversation=[("Interviewer", "How are you?")], summary="nothing")
+    assert answer and answer != "..."
+
+
+@pytest.mark.parametrize(
+    "whisper, expected",
+    [
+        ("you and Maria Lopez are close friends", "Isabella Rodriguez and Maria Lopez are close friends."),
+        ("your favorite drink is hot chocolate", "Isabella Rodriguez's favorite drink is hot chocolate."),
+        ("You are planning a party", "Isabella Rodriguez is planning a party."),
+        ("Maria Lopez likes physics", "Isabella Rodriguez believes that Maria Lopez likes physics."),
+    ],
+)
+def test_whisper_fail_safe_rewrites_second_person(whisper, expected):
+    assert third_person(whisper, ISABELLA) == expected
+    assert whisper_inner_thought(FallbackLLM(), persona_name=ISABELLA, whisper=whisper) == expected

@@ -1,0 +1,88 @@
+"""daily_plan: the whole list is kept, item 1 is the fixed wake-up line, the fail-safe is one sensible day."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from reverie.tasks.daily_plan import DailyPlanReply, fail_safe, generic_day, wake_up_line
+
+CTX = {"inputs": {"wake_up_time": "6:00 am"}, "choices": {}}
+
+
+def test_every_item_including_the_last_is_kept():
+    items = ["wake up at 6:00 am"] + [f"activity number {i} at {i}:00 pm" for i in range(1, 8)]
+    reply = DailyPlanReply.model_validate({"items": items}, context=CTX)
+    assert len(reply.items) == 8
+    assert reply.items[-1] == "activity number 7 at 7:00 pm"
+
+
+def test_numbering_is_stripped():
+    reply = DailyPlanReply.model_validate(
+        {"items": ["1) wake up at 6:00 am", "2. open the cafe at 8:00 am", "3) lunch at noon", "- bed at 11:00 pm"]},
+        context=CTX,
+    )
+    assert reply.items == ["wake up at 6:00 am", "open the cafe at 8:00 am", "lunch at noon", "bed at 11:00 pm"]
+
+
+def test_first_item_must_be_waking_up_and_names_the_time():
+    with pytest.raises(ValidationError, match="the first item must be waking up at 6:00 am; yours is 'open the cafe'"):
+        DailyPlanReply.model_validate({"items": ["open the cafe", "work", "lunch", "bed"]}, context=CTX)
+
+
+@pytest.mark.parametrize("wake", [0, 5, 6, 9, 11, 12, 15, 20, 23])
+def test_generic_day_is_valid_and_starts_once_with_waking_up(wake):
+    items = generic_day(wake)
+    reply = DailyPlanReply.model_validate({"items": items}, context={"inputs": {"wake_up_time": "x"}})
+    assert reply.items[0] == wake_up_line(wake)
+    assert sum("wake up" in item for item in reply.items) == 1
+    assert reply.items[-1] == "go to bed at 11:00 pm"
+
+
+def test_fail_safe_uses_the_wake_up_hour_and_the_bed_time():
+    reply = fail_safe({"wake_up_time": "9:00 am", "lifestyle": "goes to bed around 2am, awakes up around 9am"}, {})
+    assert reply.items[0] == "wake up and complete the morning routine at 9:00 am"
+    assert reply.items[-1] == "go to bed at 2:00 am"
+    assert "eat breakfast at 10:00 am" in reply.items
+
+
+# --- through the facade (scripted chat model: fixed replies, not a real model) ----------
+
+from planning_support import last_user_text, scripted_llm  # noqa: E402
+
+from reverie.tasks.daily_plan import daily_plan  # noqa: E402
+
+KW = dict(identity="Name: Isabella Rodriguez", lifestyle="goes to bed around 11pm, awakes up around 6am",
+          date="Monday February 13", first_name="Isabella", wake_up_hour=6)
+
+
+def test_function_keeps_every_item_and_writes_the_wake_up_line_once():
+    """Scripted valid reply: the first item is rewritten in the fixed wording, the last item stays."""
+    llm, _ = scripted_llm('{"items": ["get up at 6am", "open Hobbs Cafe at 8:00 am", "lunch at 12:00 pm", "close the cafe at 8:00 pm", "go to bed at 11:00 pm"]}')
+    plan = daily_plan(llm, **KW)
+    assert plan == ["wake up and complete the morning routine at 6:00 am", "open Hobbs Cafe at 8:00 am", "lunch at 12:00 pm",
+                    "close the cafe at 8:00 pm", "go to bed at 11:00 pm"]
+
+
+def test_function_corrects_a_missing_wake_up_item():
+    """Scripted: a wrong first reply, then a right one; the correction names the wake-up time."""
+    llm, model = scripted_llm('{"items": ["open the cafe at 8:00 am", "work", "lunch at noon", "go to bed at 11:00 pm"]}',
+                              '{"items": ["wake up at 6:00 am", "open the cafe at 8:00 am", "lunch at noon", "go to bed at 11:00 pm"]}')
+    assert daily_plan(llm, **KW)[1] == "open the cafe at 8:00 am"
+    assert "the first item must be waking up at 6:00 am" in last_user_text(model)
+
+
+def test_function_fail_safe_has_one_wake_up_line():
+    """Scripted replies that are never valid -> the generic day, wake-up line once (the original had it twice)."""
+    llm, _ = scripted_llm("no idea")
+    plan = daily_plan(llm, **KW)
+    assert plan[0] == "wake up and complete the morning routine at 6:00 am"
+    assert sum("wake up" in item for item in plan) == 1
+
+
+def test_exact_repeats_are_dropped_but_enough_must_remain():
+    items = ["wake up at 6:00 am", "open the cafe at 8:00 am", "open the cafe at 8:00 am.", "lunch at noon", "bed at 11:00 pm"]
+    assert DailyPlanReply.model_validate({"items": items}, context=CTX).items == [
+        "wake up at 6:00 am", "open the cafe at 8:00 am", "lunch at noon", "bed at 11:00 pm"]
+    with pytest.raises(ValidationError, match="list at least 4 different activities; yours has 3 \\(2 repeated\\)"):
+        DailyPlanReply.model_validate({"items": ["wake up at 6:00 am", "work", "work", "work", "bed"]}, context=CTX)

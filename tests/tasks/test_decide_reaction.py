@@ -1,0 +1,86 @@
+"""decide_to_talk / decide_to_react: enum answers; the talk fail-safe is not "always yes"."""
+
+from __future__ import annotations
+
+import pytest
+
+from reverie.tasks.decide_reaction import (
+    NEVER_TALKED,
+    ReactReply,
+    TalkReply,
+    describe_retrieved,
+    last_chat_sentence,
+    react_fail_safe,
+    talk_fail_safe,
+)
+
+
+def test_answers_are_enums_for_the_grammar():
+    assert TalkReply.model_json_schema()["properties"]["start_conversation"]["enum"] == ["yes", "no"]
+    assert ReactReply.model_json_schema()["properties"]["wait_or_continue"]["enum"] == ["wait", "continue"]
+
+
+@pytest.mark.parametrize("raw, answer", [("Yes", "yes"), (" no. ", "no"), (True, "yes"), (False, "no")])
+def test_answer_forms_are_read(raw, answer):
+    assert TalkReply.model_validate({"reason": "", "start_conversation": raw}).start_conversation == answer
+
+
+@pytest.mark.parametrize(
+    "last_chat, init_status, answer",
+    [
+        (NEVER_TALKED, "Isabella Rodriguez is already working at the counter", "yes"),
+        ("They last talked on February 13, 2023, 10:05:00, conversing about class.", "Maria Lopez is studying", "no"),
+        (NEVER_TALKED, "Klaus Mueller is already sleeping", "no"),
+    ],
+)
+def test_talk_fail_safe_talks_only_at_a_first_meeting_of_awake_people(last_chat, init_status, answer):
+    inputs = {"last_chat": last_chat, "init_status": init_status, "target_status": "Maria Lopez is eating lunch"}
+    assert talk_fail_safe(inputs, {}).start_conversation == answer
+
+
+def test_react_fail_safe_carries_on():
+    assert react_fail_safe({}, {}).wait_or_continue == "continue"
+
+
+def test_context_and_last_chat_sentences():
+    assert describe_retrieved(["Klaus is reading"], ["Klaus likes coffee."]) == "Klaus is reading.\nKlaus likes coffee."
+    assert describe_retrieved([], []) == "Nothing in particular."
+    assert last_chat_sentence("", "") == NEVER_TALKED
+    assert last_chat_sentence("February 13, 2023, 10:05:00", "conversing about class") == (
+        "They last talked on February 13, 2023, 10:05:00, conversing about class."
+    )
+
+
+# --- through the facade (scripted chat model: fixed replies, not a real model) ----------
+
+from planning_support import scripted_llm  # noqa: E402
+
+from reverie.tasks.decide_reaction import decide_to_react, decide_to_talk  # noqa: E402
+
+TALK = dict(init_name="Isabella Rodriguez", target_name="Klaus Mueller", context="Klaus Mueller is a regular customer.",
+            now="February 13, 2023, 12:10:00 PM", init_status="Isabella Rodriguez is already working at the counter",
+            target_status="Klaus Mueller is already eating lunch")
+REACT = dict(init_name="Maria Lopez", target_name="Klaus Mueller", context="", now="February 13, 2023, 08:05:00 AM",
+             init_status="Maria Lopez is on the way to taking a shower", target_status="Klaus Mueller is already taking a shower",
+             init_act="taking a shower", target_act="taking a shower")
+
+
+def test_talk_answer_is_followed():
+    """Scripted replies "no" and "yes"."""
+    llm, _ = scripted_llm('{"reason": "busy", "start_conversation": "no"}', '{"reason": "a regular", "start_conversation": "yes"}')
+    assert decide_to_talk(llm, **TALK) is False
+    assert decide_to_talk(llm, **TALK) is True
+
+
+def test_talk_failure_is_not_always_yes():
+    """Scripted replies that are never valid: yes at a first meeting, no after an earlier chat."""
+    llm, _ = scripted_llm('{"reason": "hm", "start_conversation": "maybe"}')
+    assert decide_to_talk(llm, **TALK) is True
+    assert decide_to_talk(llm, **TALK, last_chat_time="February 13, 2023, 10:05:00", last_chat_about="the party") is False
+
+
+def test_react_wait_and_failure():
+    """Scripted: "wait", then replies that are never valid (carry on)."""
+    llm, _ = scripted_llm('{"reason": "one shower", "wait_or_continue": "wait"}', "3", "3", "3")
+    assert decide_to_react(llm, **REACT) is True
+    assert decide_to_react(llm, **REACT) is False

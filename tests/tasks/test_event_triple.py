@@ -1,0 +1,69 @@
+"""event_triple / act_obj_event_triple: short predicate, real object; the fail-safe is not re-wrapped."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from reverie.tasks.event_triple import TripleReply, fail_safe, split_statement
+
+
+def ctx(subject):
+    return {"inputs": {"subject": subject}}
+
+
+def test_subject_repeated_in_the_predicate_is_removed():
+    reply = TripleReply.model_validate({"predicate": "Isabella Rodriguez is eating", "target": "breakfast."},
+                                       context=ctx("Isabella Rodriguez"))
+    assert (reply.predicate, reply.target) == ("is eating", "breakfast")
+
+
+def test_object_equal_to_subject_is_rejected():
+    with pytest.raises(ValidationError, match="the target repeats the subject 'bed'"):
+        TripleReply.model_validate({"predicate": "is", "target": "Bed"}, context=ctx("bed"))
+
+
+@pytest.mark.parametrize(
+    "statement, subject, expected",
+    [
+        ("Isabella Rodriguez is eating breakfast", "Isabella Rodriguez", ("eating", "breakfast")),
+        ("Maria Lopez is sleeping", "Maria Lopez", ("is", "sleeping")),
+        ("bed is being used by Maria", "bed", ("is", "being used by Maria")),
+        ("bed is idle", "bed", ("is", "idle")),
+        ("bed is ", "bed", ("is", "idle")),
+    ],
+)
+def test_fail_safe_splits_the_statement(statement, subject, expected):
+    assert split_statement(statement, subject) == expected
+    reply = fail_safe({"subject": subject, "statement": statement}, {})
+    assert (reply.predicate, reply.target) == expected
+    assert reply.predicate != subject and reply.target != subject  # never (name, name, "is")
+
+
+# --- through the facade (scripted chat model: fixed replies, not a real model) ----------
+
+from planning_support import scripted_llm  # noqa: E402
+
+from reverie.tasks.event_triple import act_obj_event_triple, event_triple  # noqa: E402
+
+
+def test_functions_put_the_subject_first():
+    """Scripted valid replies."""
+    llm, _ = scripted_llm('{"predicate": "eat", "target": "breakfast"}', '{"predicate": "is", "target": "in use"}')
+    assert event_triple(llm, name="Maria Lopez", action_description="morning routine (eating breakfast)") == (
+        "Maria Lopez", "eat", "breakfast")
+    assert act_obj_event_triple(llm, object_name="bed", object_description="in use") == ("bed", "is", "in use")
+
+
+def test_fail_safe_is_not_rewrapped():
+    """Scripted replies that are never valid -> (name, "eating", "breakfast"), not (name, name, "is")."""
+    llm, _ = scripted_llm('{"predicate": "", "target": ""}')
+    assert event_triple(llm, name="Maria Lopez", action_description="morning routine (eating breakfast)") == (
+        "Maria Lopez", "eating", "breakfast")
+    assert act_obj_event_triple(llm, object_name="bed", object_description="idle") == ("bed", "is", "idle")
+
+
+def test_target_repeated_at_the_end_of_the_predicate_is_cut():
+    reply = TripleReply.model_validate({"predicate": "is covered with research notes", "target": "research notes"},
+                                       context=ctx("library table"))
+    assert (reply.predicate, reply.target) == ("is covered with", "research notes")

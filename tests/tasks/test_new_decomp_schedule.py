@@ -1,0 +1,78 @@
+"""new_decomp_schedule: the remainder must fill the window; the fail-safe resumes the original plan."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from reverie.tasks.new_decomp_schedule import NewScheduleReply, fail_safe, plan_lines, read_plan_lines, resume_plan
+
+ORIGINAL = [("reading", 60), ("taking notes", 60), ("writing", 60)]
+
+
+def test_plan_lines_round_trip():
+    text = plan_lines(540, ORIGINAL)
+    assert text.splitlines()[0] == "09:00 to 10:00 (60 min): reading"
+    assert read_plan_lines(text) == ORIGINAL
+
+
+def test_remainder_must_fill_what_is_left():
+    ctx = {"inputs": {"remaining_minutes": "135", "resume_at": "09:45", "window_end": "12:00"}}
+    with pytest.raises(ValidationError, match=r"durations must add up to 135 minutes \(from 09:45 to 12:00\); yours add up to 120"):
+        NewScheduleReply.model_validate({"items": [{"activity": "notes", "minutes": 60}, {"activity": "writing", "minutes": 60}]},
+                                        context=ctx)
+
+
+@pytest.mark.parametrize(
+    "offset, remaining, expected",
+    [
+        (45, 135, [("reading", 15), ("taking notes", 60), ("writing", 60)]),
+        (120, 60, [("writing", 60)]),
+        (0, 180, ORIGINAL),
+        (170, 10, [("writing", 10)]),
+    ],
+)
+def test_resume_plan_starts_where_the_inserted_activity_ends(offset, remaining, expected):
+    assert resume_plan(ORIGINAL, offset, remaining) == expected
+
+
+def test_fail_safe_is_the_rest_of_the_original_plan():
+    inputs = {"original_plan": plan_lines(540, ORIGINAL), "remaining_minutes": "135"}
+    reply = fail_safe(inputs, {})
+    assert [(i.activity, i.minutes) for i in reply.items] == [("reading", 15), ("taking notes", 60), ("writing", 60)]
+
+
+# --- through the facade (scripted chat model: fixed replies, not a real model) ----------
+
+from planning_support import last_user_text, scripted_llm  # noqa: E402
+
+from reverie.tasks.new_decomp_schedule import new_decomp_schedule  # noqa: E402
+
+KW = dict(name="Klaus Mueller", main_act_dur=ORIGINAL, start_hour=9, end_hour=12,
+          truncated_act_dur=[("reading", 30), ("conversing about the party", 15)],
+          inserted_act="conversing about the party", inserted_act_dur=15)
+
+
+def test_function_returns_the_whole_window():
+    """Scripted valid reply for the 135 minutes left."""
+    llm, model = scripted_llm('{"items": [{"activity": "reading", "minutes": 15}, {"activity": "taking notes", "minutes": 120}]}')
+    window = new_decomp_schedule(llm, **KW)
+    assert window == [("reading", 30), ("conversing about the party", 15), ("reading", 15), ("taking notes", 120)]
+    assert sum(m for _, m in window) == 180
+    assert "Plan Klaus Mueller's time from 09:45 to 12:00: exactly 135 minutes." in last_user_text(model)
+
+
+def test_function_fail_safe_resumes_the_original_plan():
+    """Scripted replies that never add up -> the original plan from 09:45 on."""
+    llm, model = scripted_llm('{"items": [{"activity": "writing", "minutes": 60}]}')
+    window = new_decomp_schedule(llm, **KW)
+    assert window[2:] == [("reading", 15), ("taking notes", 60), ("writing", 60)]
+    assert "durations must add up to 135 minutes (from 09:45 to 12:00); yours add up to 60" in last_user_text(model)
+
+
+def test_inserted_activity_filling_the_window_needs_no_call():
+    """Scripted model that must not be called."""
+    llm, model = scripted_llm("unused")
+    window = new_decomp_schedule(llm, **{**KW, "truncated_act_dur": [("reading", 30), ("conversing", 200)]})
+    assert window == [("reading", 30), ("conversing", 150)]
+    assert model.calls == []

@@ -1,0 +1,37 @@
+"""act_obj_desc: the state phrase without "<object> is"; the fail-safe says who uses the object."""
+
+from __future__ import annotations
+
+import pytest
+
+from reverie.tasks.object_state import ObjectStateReply, fail_safe
+
+
+@pytest.mark.parametrize(
+    "raw, expected",
+    [("being used to brew coffee.", "being used to brew coffee"),
+     ("The coffee machine is brewing coffee", "brewing coffee"),
+     ("coffee machine is idle", "idle"),
+     ("is warming up", "warming up")],
+)
+def test_object_and_verb_prefix_are_removed(raw, expected):
+    assert ObjectStateReply.model_validate({"state": raw}, context={"inputs": {"object": "coffee machine"}}).state == expected
+
+
+def test_fail_safe_names_the_user():
+    assert fail_safe({"object": "bed", "name": "Maria Lopez"}, {}).state == "being used by Maria"
+
+
+# --- through the facade (scripted chat model: fixed replies, not a real model) ----------
+
+from planning_support import scripted_llm  # noqa: E402
+
+from reverie.tasks.object_state import act_obj_desc  # noqa: E402
+
+
+def test_function_returns_the_state_and_never_none():
+    """Scripted: one valid reply, then replies that are never valid (fail-safe)."""
+    llm, _ = scripted_llm('{"state": "the stove is heating a pan"}')
+    assert act_obj_desc(llm, object_name="stove", name="Isabella Rodriguez", action_description="cooking (frying eggs)") == "heating a pan"
+    llm, _ = scripted_llm("{}")
+    assert act_obj_desc(llm, object_name="stove", name="Isabella Rodriguez", action_description="cooking") == "being used by Isabella"

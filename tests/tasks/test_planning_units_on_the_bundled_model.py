@@ -1,0 +1,102 @@
+"""The planning and acting functions on the real bundled model (grammar on): whatever the small
+model answers, cognition gets plain values of the promised shape and within the given options."""
+
+from __future__ import annotations
+
+import pytest
+
+from reverie import PROJECT_ROOT
+from reverie.config import load_settings
+from reverie.llm import LLM
+from reverie.tasks.action_location import action_arena, action_object, action_sector
+from reverie.tasks.daily_plan import daily_plan
+from reverie.tasks.decide_reaction import decide_to_react, decide_to_talk
+from reverie.tasks.event_triple import act_obj_event_triple, event_triple
+from reverie.tasks.evaluate import read_ledger
+from reverie.tasks.fixtures import load_fixture
+from reverie.tasks.hourly_schedule import hourly_activity
+from reverie.tasks.identity import revise_identity
+from reverie.tasks.new_decomp_schedule import new_decomp_schedule
+from reverie.tasks.object_state import act_obj_desc
+from reverie.tasks.pronunciatio import pronunciatio
+from reverie.tasks.task_decomp import task_decomp
+from reverie.tasks.wake_up_hour import wake_up_hour
+
+pytestmark = pytest.mark.slow
+
+KLAUS = "Klaus Mueller"
+SECTORS = ["Oak Hill College", "Dorm for Oak Hill College", "Hobbs Cafe", "Johnson Park", "Moreno family's house"]
+
+
+@pytest.fixture(scope="module")
+def llm(tmp_path_factory):
+    settings = load_settings(PROJECT_ROOT / "config.toml")
+    return LLM.from_settings(settings, ledger_path=tmp_path_factory.mktemp("ledger") / "llm_calls.jsonl")
+
+
+@pytest.fixture(scope="module")
+def identity():
+    return load_fixture("wake_up_hour").cases[2].inputs["identity"]  # Klaus Mueller
+
+
+def test_day_planning_gives_hours_plans_and_blocks_that_add_up(llm, identity):
+    lifestyle = "Klaus Mueller goes to bed around 11pm, awakes up around 7am, eats dinner around 5pm."
+    hour = wake_up_hour(llm, identity=identity, lifestyle=lifestyle, first_name="Klaus", persona=KLAUS)
+    assert type(hour) is int and 0 <= hour <= 23
+    plan = daily_plan(llm, identity=identity, lifestyle=lifestyle, date="Monday February 13", first_name="Klaus", wake_up_hour=hour)
+    assert plan[0].startswith("wake up and complete the morning routine at ") and 4 <= len(plan) <= 8
+    activity = hourly_activity(llm, identity=identity, first_name="Klaus", date="Monday February 13", daily_plan=plan,
+                               prior_activities=["sleeping"] * 7 + ["waking up"], hour=8)
+    assert isinstance(activity, str) and activity
+    steps = task_decomp(llm, identity=identity, schedule_context="Today is February 13, 2023.", first_name="Klaus",
+                        task="working on his research paper", time_range="09:00 to 10:00", duration=60)
+    assert sum(m for _, m in steps) == 60
+    assert all(name.startswith("working on his research paper (") for name, _ in steps)
+
+
+def test_action_pipeline_stays_within_the_options(llm):
+    desc = "working on his research paper (reading articles at the library)"
+    sector = action_sector(llm, name=KLAUS, action_description=desc, living_sector="Dorm for Oak Hill College",
+                           living_arenas=["Klaus Mueller's room", "common room"], current_sector="Dorm for Oak Hill College",
+                           current_arenas=["Klaus Mueller's room", "common room"], daily_plan_req="writes at the library",
+                           sectors=SECTORS)
+    assert sector in SECTORS and sector != "Moreno family's house"
+    arena = action_arena(llm, name=KLAUS, action_description=desc, sector="Oak Hill College",
+                         arenas=["hallway", "library", "classroom"])
+    assert arena in ("hallway", "library", "classroom")
+    obj = action_object(llm, action_description=desc, objects=["library sofa", "library table", "bookshelf"])
+    assert obj in ("library sofa", "library table", "bookshelf")
+    assert pronunciatio(llm, action_description=desc, persona=KLAUS)
+    subject, predicate, what = event_triple(llm, name=KLAUS, action_description=desc)
+    assert subject == KLAUS and predicate and what
+    state = act_obj_desc(llm, object_name=obj, name=KLAUS, action_description=desc)
+    assert isinstance(state, str) and state
+    assert act_obj_event_triple(llm, object_name=obj, object_description=state)[0] == obj
+
+
+def test_reactions_give_booleans_and_a_full_window(llm):
+    talk = decide_to_talk(llm, init_name="Isabella Rodriguez", target_name=KLAUS, context="Klaus Mueller is a regular customer.",
+                          now="February 13, 2023, 12:10:00 PM", init_status="Isabella Rodriguez is already working at the counter",
+                          target_status="Klaus Mueller is already eating lunch")
+    wait = decide_to_react(llm, init_name="Maria Lopez", target_name=KLAUS, context="", now="February 13, 2023, 08:05:00 AM",
+                           init_status="Maria Lopez is on the way to taking a shower",
+                           target_status="Klaus Mueller is already taking a shower", init_act="taking a shower",
+                           target_act="taking a shower")
+    assert type(talk) is bool and type(wait) is bool
+    window = new_decomp_schedule(llm, name=KLAUS, main_act_dur=[("reading", 60), ("writing", 60)],
+                                 truncated_act_dur=[("reading", 20), ("conversing about the party", 10)], start_hour=9,
+                                 end_hour=11, inserted_act="conversing about the party", inserted_act_dur=10)
+    assert sum(m for _, m in window) == 120 and window[:2] == [("reading", 20), ("conversing about the party", 10)]
+
+
+def test_identity_revision_gives_a_status_and_a_numbered_plan(llm, identity):
+    currently, req = revise_identity(llm, name=KLAUS, identity=identity, currently="Klaus Mueller is writing a research paper.",
+                                     statements="Monday February 13 -- 09:00 AM: Klaus Mueller is writing at the library",
+                                     date="Tuesday February 14", wake_up_hour=7)
+    assert "Klaus" in currently and not currently.lower().startswith("status:")
+    assert req.startswith("1) wake up and complete the morning routine at 7:00 am, 2) ")
+
+
+def test_every_call_is_in_the_ledger(llm):
+    prompts = {line["prompt"] for line in read_ledger(llm.ledger.path)}
+    assert {"wake_up_hour", "task_decomp", "action_sector", "decide_to_talk", "identity_new_daily_req"} <= prompts

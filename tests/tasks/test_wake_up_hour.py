@@ -1,0 +1,69 @@
+"""wake_up_hour: any hour form is read as 0..23, the range is an enum, the fail-safe reads the lifestyle."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from reverie.tasks.clock import WAKE_WORDS, hour_after
+from reverie.tasks.wake_up_hour import WakeUpHourReply, fail_safe
+
+
+@pytest.mark.parametrize(
+    "raw, hour",
+    [(6, 6), (0, 0), (23, 23), ("6", 6), ("6am", 6), ("6 AM", 6), ("6:00 am", 6), ("6:30 a.m.", 6),
+     ("12am", 0), ("12 pm", 12), ("7pm", 19), ("18:00", 18), (7.0, 7)],
+)
+def test_every_hour_form_is_read(raw, hour):
+    assert WakeUpHourReply.model_validate({"hour": raw}).hour == hour
+
+
+@pytest.mark.parametrize("raw", [24, -1, "25:00", "13pm", "noonish", 6.5])
+def test_out_of_range_or_unreadable_hours_are_rejected(raw):
+    with pytest.raises(ValidationError, match="0 to 23|0 and 23|valid|literal"):
+        WakeUpHourReply.model_validate({"hour": raw})
+
+
+def test_range_is_an_enum_for_the_grammar():
+    assert WakeUpHourReply.model_json_schema()["properties"]["hour"]["enum"] == list(range(24))
+
+
+@pytest.mark.parametrize(
+    "lifestyle, hour",
+    [
+        ("Isabella Rodriguez goes to bed around 11pm, awakes up around 6am.", 6),
+        ("Maria Lopez goes to bed around 2am, awakes up around 9am, eats dinner around 6pm.", 9),
+        ("She wakes up at 5:30 am and sleeps at 10pm.", 5),
+        ("Works nights; gets up around 2pm.", 14),
+        ("Likes long walks.", 8),
+    ],
+)
+def test_fail_safe_reads_the_lifestyle(lifestyle, hour):
+    assert fail_safe({"lifestyle": lifestyle}, {}).hour == hour
+
+
+def test_hour_after_ignores_bed_time_when_looking_for_waking():
+    assert hour_after("goes to bed around 11pm, awakes up around 7am", WAKE_WORDS) == 7
+
+
+# --- through the facade (scripted chat model: fixed replies, not a real model) ----------
+
+from planning_support import scripted_llm  # noqa: E402
+
+from reverie.tasks.wake_up_hour import wake_up_hour  # noqa: E402
+
+LIFESTYLE = "Klaus Mueller goes to bed around 11pm, awakes up around 7am, eats dinner around 5pm."
+
+
+def test_function_returns_an_int_hour():
+    """Scripted reply "6:30 am" (a grammar-less model) -> 6."""
+    llm, model = scripted_llm('{"hour": "6:30 am"}')
+    assert wake_up_hour(llm, identity="Name: Klaus Mueller", lifestyle=LIFESTYLE, first_name="Klaus") == 6
+    assert len(model.calls) == 1
+
+
+def test_function_falls_back_to_the_lifestyle_hour():
+    """Scripted replies that are never valid -> the fail-safe reads 7am from the lifestyle, not 8."""
+    llm, model = scripted_llm('{"hour": 31}', "seven", '{"hour": "late"}')
+    assert wake_up_hour(llm, identity="Name: Klaus Mueller", lifestyle=LIFESTYLE, first_name="Klaus") == 7
+    assert len(model.calls) == 3
