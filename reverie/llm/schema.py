@@ -138,3 +138,29 @@ def _walk(node: dict, root: dict, value: Any, choices: dict, path: tuple) -> lis
             problems += _walk(branch, root, value, choices, path)
     return problems
 
+
+def canonical_choices(schema: dict, data: Any, choices: dict[str, list[str]]) -> Any:
+    """``data`` with choice values that differ from an allowed one only in case or spacing
+    replaced by that value ("hobbs cafe " -> "Hobbs Cafe"); everything else unchanged."""
+    return _canon(schema, schema, data, choices or {})
+
+
+def _canon(node: dict, root: dict, value: Any, choices: dict) -> Any:
+    node = _resolve(node, root)
+    if CHOICES_KEY in node:
+        lookup = {" ".join(str(v).split()).casefold(): str(v) for v in choices.get(node[CHOICES_KEY], [])}
+
+        def fix(v):
+            return lookup.get(" ".join(v.split()).casefold(), v) if isinstance(v, str) else v
+
+        return [fix(v) for v in value] if isinstance(value, list) else fix(value)
+    if isinstance(value, dict):
+        props = node.get("properties") or {}
+        value = {k: (_canon(props[k], root, v, choices) if k in props else v) for k, v in value.items()}
+    elif isinstance(value, list) and isinstance(node.get("items"), dict):
+        value = [_canon(node["items"], root, item, choices) for item in value]
+    for branch in node.get("anyOf") or []:
+        if _resolve(branch, root).get("type") in ("object", "array"):
+            value = _canon(branch, root, value, choices)
+    return value
+

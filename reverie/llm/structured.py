@@ -29,10 +29,13 @@ from reverie.llm.cassette import Cassette
 from reverie.llm.corrections import Problem, correction_message, from_validation_error, not_json
 from reverie.llm.ledger import Ledger
 from reverie.llm.prompt_spec import PromptSpec, PromptStore
-from reverie.llm.schema import NoChoices, call_schema, choice_problems, format_instruction
+from reverie.llm.schema import NoChoices, call_schema, canonical_choices, choice_problems, format_instruction
 from reverie.llm.task import Task, get_task
 
 log = logging.getLogger("reverie.llm")
+
+# Temperature added per retry (capped at 1.2).
+RETRY_WARMING = 0.3
 
 
 class StructuredOutputError(UserError):
@@ -46,7 +49,7 @@ def extract_json(text: str) -> str:
         text = text.strip("`").removeprefix("json").strip()
     start, end = text.find("{"), text.rfind("}")
     candidate = text[start : end + 1] if start != -1 and end > start else text
-    json.loads(candidate)  # raises ValueError with the position of the problem
+    json.loads(candidate, strict=False)  # raises ValueError with the position of the problem
     return candidate
 
 
@@ -155,10 +158,17 @@ class StructuredChain(Runnable[dict, BaseModel]):
             params["response_format"] = {"type": "json_object", "schema": schema}
         return params
 
+    def _warmer(self, spec: PromptSpec, params: dict, attempt: int) -> dict:
+        """Retries sample a little hotter: a small model otherwise repeats its invalid reply."""
+        if attempt == 1:
+            return params
+        base = params.get("temperature", getattr(self.settings.models, spec.role).temperature)
+        return {**params, "temperature": min(1.2, base + RETRY_WARMING * (attempt - 1))}
+
     def _call(self, spec: PromptSpec, conversation: list[BaseMessage], attempt: int, params: dict) -> AIMessage:
         if self.cassette and self.cassette.replaying:
             return self.cassette.replay(spec.name, conversation, attempt)
-        reply = self.models(spec.role).invoke(conversation, **params)
+        reply = self.models(spec.role).invoke(conversation, **self._warmer(spec, params, attempt))
         if self.cassette:
             self.cassette.record(spec.name, conversation, attempt, reply)
         return reply
@@ -171,9 +181,11 @@ class StructuredChain(Runnable[dict, BaseModel]):
         except ValueError as exc:
             cut_off = (reply.response_metadata or {}).get("finish_reason") == "length"
             return None, [not_json(str(exc), cut_off)]
-        problems = choice_problems(schema, json.loads(raw), choices)
+        # strict=False: the grammar lets raw newlines into strings; they are harmless text here.
+        data = canonical_choices(schema, json.loads(raw, strict=False), choices)
+        problems = choice_problems(schema, data, choices)
         try:
-            result = task.schema.model_validate_json(raw, context={"inputs": inputs, "choices": choices})
+            result = task.schema.model_validate(data, context={"inputs": inputs, "choices": choices})
         except ValidationError as exc:
             return None, from_validation_error(exc) + problems
         return (None if problems else result), problems

@@ -131,3 +131,25 @@ def test_the_chain_is_a_runnable(settings, scripted):
     assert chain.invoke(request) == WakeUp(hour=8, place="kitchen")
     assert chain.batch([request, request], config={"max_concurrency": 1}) == [WakeUp(hour=8, place="kitchen")] * 2
     assert chain.render(TASK, INPUTS, choices=CHOICES) == model.calls[0][0]
+
+
+def test_a_choice_in_other_case_or_spacing_is_taken_as_the_allowed_value(settings, scripted):
+    """Scripted: the model writes an allowed place in capitals with stray spaces."""
+    model = scripted('{"hour": 8, "place": "  Kitchen "}')
+    answer = make_llm(settings, model).ask(TASK, INPUTS, choices=CHOICES)
+    assert answer.place == "kitchen" and len(model.calls) == 1
+
+
+def test_a_raw_newline_inside_a_string_is_accepted(settings, scripted):
+    """Scripted: llama.cpp's JSON grammar lets a raw newline into a string; it is not an error."""
+    model = scripted('{"hour": 8, "place": "kitchen\n"}', VALID)
+    answer = make_llm(settings, model).ask(TASK, INPUTS, choices=CHOICES)
+    assert len(model.calls) == 1 and answer.place == "kitchen"
+
+
+def test_retries_sample_hotter(settings, scripted):
+    """Scripted: two wrong replies; the second and third calls get a higher temperature."""
+    model = scripted(WRONG, WRONG, VALID)
+    make_llm(settings, model).ask(TASK, INPUTS, choices=CHOICES)
+    temps = [kwargs.get("temperature") for _, kwargs in model.calls]
+    assert temps[0] is None and temps[1] < temps[2] <= 1.2
