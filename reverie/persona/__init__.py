@@ -1,0 +1,1 @@
+"""A persona and its cognitive stages: perceive, retrieve, plan, reflect, execute, converse."""

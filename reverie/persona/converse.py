@@ -1,0 +1,66 @@
+"""Conversations between two personas, one utterance at a time (LOOP.md §9)."""
+
+from __future__ import annotations
+
+from reverie.persona.retrieve import retrieve_scored
+from reverie.tasks.chat_utterance import iterative_chat_utterance
+from reverie.tasks.relationship_summary import relationship_summary
+
+MAX_ROUNDS = 8  # each round: the initiator speaks, then the partner
+RECENT_CHAT_MINUTES = 480
+
+
+def _keys(retrieved: dict) -> list[str]:
+    return list(dict.fromkeys(node.embedding_key for nodes in retrieved.values() for node in nodes))
+
+
+def past_context(speaker, listener) -> str:
+    """A note about their last conversation if it was in the last 8 hours."""
+    # Fix: the original looked at the speaker's *oldest* chat; memory gives the newest with this listener.
+    last = speaker.a_mem.get_last_chat(listener.name)
+    if last is None:
+        return ""
+    minutes = int((speaker.scratch.curr_time - last.created).total_seconds() // 60)
+    if minutes > RECENT_CHAT_MINUTES:
+        return ""
+    return (f"{minutes} minutes ago, {speaker.name} and {listener.name} were already {last.description}. "
+            "This conversation takes place after that one.")
+
+
+def location_of(persona, maze) -> str:
+    tile = maze.access_tile(tuple(persona.scratch.curr_tile))
+    return f"{tile['arena'] or 'outside'} in {tile['sector'] or tile['world']}"
+
+
+def one_utterance(maze, speaker, listener, initiator, partner, convo: list, llm) -> tuple[str, bool]:
+    about_listener = retrieve_scored(speaker, [listener.name], 50)
+    relationship = relationship_summary(llm, speaker=speaker.name, listener=listener.name,
+                                        statements=_keys(about_listener))
+    focal = [relationship, f"{listener.name} is {listener.scratch.act_description}"]
+    if convo:
+        focal.append("\n".join(f"{name}: {line}" for name, line in convo[-4:]))
+    memories = _keys(retrieve_scored(speaker, focal, 15))
+    context = (f"{initiator.name} was {initiator.scratch.act_description} when {initiator.name} saw "
+               f"{partner.name} in the middle of {partner.scratch.act_description}.\n"
+               f"{initiator.name} is starting a conversation with {partner.name}.")
+    return iterative_chat_utterance(
+        llm, identity=speaker.identity(), speaker=speaker.name, listener=listener.name, memories=memories,
+        past_context=past_context(speaker, listener), location=location_of(speaker, maze),
+        current_context=context, conversation=[tuple(x) for x in convo],
+    )
+
+
+def generate_convo(maze, initiator, partner, llm) -> list[list[str]]:
+    """The whole transcript ``[[speaker, utterance], ...]`` (at most 16 lines)."""
+    convo: list[list[str]] = []
+    for _ in range(MAX_ROUNDS):
+        for speaker, listener in ((initiator, partner), (partner, initiator)):
+            line, end = one_utterance(maze, speaker, listener, initiator, partner, convo, llm)
+            convo.append([speaker.name, line])
+            if end:
+                return convo
+    return convo
+
+
+def transcript_length(convo: list) -> int:
+    return len("".join(f"{speaker}: {line}\n" for speaker, line in convo))

@@ -1,0 +1,28 @@
+"""Where an action happens: sector, arena, object, from the places the persona knows."""
+
+from __future__ import annotations
+
+from reverie.tasks.action_location import action_arena, action_object, action_sector
+
+
+def choose_address(persona, maze, description: str, llm) -> str:
+    """``world:sector:arena:object`` for ``description`` (object ``<random>`` when none is known)."""
+    s, places = persona.scratch, persona.s_mem
+    here = maze.access_tile(tuple(s.curr_tile))
+    world = here["world"]
+    living = (s.living_area or "").split(":")
+    living_sector = living[1] if len(living) > 1 else here["sector"]
+    sector = action_sector(
+        llm, name=s.name, action_description=description,
+        living_sector=living_sector, living_arenas=places.arenas(f"{world}:{living_sector}"),
+        current_sector=here["sector"], current_arenas=places.arenas(f"{world}:{here['sector']}"),
+        daily_plan_req=s.daily_plan_req or "", sectors=places.sectors(world),
+    ) or living_sector
+    arenas = places.arenas(f"{world}:{sector}")
+    arena = action_arena(llm, name=s.name, action_description=description, sector=sector, arenas=arenas)
+    if not arena:
+        # No arena known in that sector: fall back to the persona's home area.
+        return f"{s.living_area}:<random>" if s.living_area else f"{world}:{sector}:<random>"
+    obj = action_object(llm, action_description=description, objects=places.objects(f"{world}:{sector}:{arena}"),
+                        persona=s.name)
+    return f"{world}:{sector}:{arena}:{obj}"

@@ -1,0 +1,63 @@
+"""Perceive: learn the nearby places, notice nearby events, store the new ones (LOOP.md §4)."""
+
+from __future__ import annotations
+
+import math
+
+from reverie.tasks.poignancy import chat_poignancy, event_poignancy
+
+
+def perceive(persona, maze, llm) -> list:
+    """Update spatial memory, then return the newly stored event nodes (max ``att_bandwidth``)."""
+    s = persona.scratch
+    here = tuple(s.curr_tile)
+    nearby = maze.get_nearby_tiles(here, s.vision_r)
+    for tile in nearby:
+        persona.s_mem.add_tile_info(maze.access_tile(tile))
+
+    arena = maze.get_tile_path(here, "arena")
+    seen: dict[tuple, float] = {}
+    for tile in nearby:
+        if maze.get_tile_path(tile, "arena") != arena:
+            continue
+        distance = math.dist(tile, here)
+        for event in maze.access_tile(tile)["events"]:
+            if event not in seen or distance < seen[event]:
+                seen[event] = distance
+    # Nearest first; ties broken by text so the order never depends on set iteration.
+    events = sorted(seen, key=lambda e: (seen[e], str(e)))[: s.att_bandwidth]
+
+    recent = persona.a_mem.get_summarized_latest_events(s.retention)
+    stored = []
+    for subject, predicate, obj, desc in events:
+        if predicate is None:
+            predicate, obj, desc = "is", "idle", "idle"
+        desc = f"{subject.split(':')[-1]} is {desc}"
+        if (subject, predicate, obj) in recent:
+            continue
+        stored.append(remember_event(persona, llm, subject, predicate, obj, desc))
+    return stored
+
+
+def remember_event(persona, llm, subject: str, predicate: str, obj: str, desc: str):
+    s = persona.scratch
+    keywords = {subject.split(":")[-1], obj.split(":")[-1]}
+    key = desc.split("(")[1].rstrip(")").strip() if "(" in desc else desc
+    if "is idle" in key:
+        poignancy = 1
+    else:
+        poignancy = event_poignancy(llm, persona_name=s.name, identity=persona.identity(), description=key)
+
+    filling = []
+    if subject == s.name and predicate == "chat with":
+        # The persona's own conversation: keep the transcript as a chat memory first.
+        summary = s.act_description or "a conversation"
+        chat_score = chat_poignancy(llm, persona_name=s.name, identity=persona.identity(), description=summary)
+        chat = persona.a_mem.add_chat(s.curr_time, None, subject, predicate, obj, summary, keywords,
+                                      chat_score, summary, list(s.chat or []))
+        filling = [chat.node_id]
+
+    node = persona.a_mem.add_event(s.curr_time, None, subject, predicate, obj, desc, keywords, poignancy, key, filling)
+    s.importance_trigger_curr -= poignancy
+    s.importance_ele_n += 1
+    return node

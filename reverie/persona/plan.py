@@ -1,0 +1,39 @@
+"""Plan: the day when it starts, the next action when one ends, reactions every step (LOOP.md §6)."""
+
+from __future__ import annotations
+
+from reverie.persona.plan_action import determine_action
+from reverie.persona.plan_day import plan_new_day
+from reverie.persona.react import chat_react, choose_retrieved, should_react, wait_react
+
+
+def plan(persona, maze, personas: dict, new_day, retrieved: dict, llm, rng) -> str:
+    """Return the address the persona is heading to this step."""
+    s = persona.scratch
+    if new_day:
+        plan_new_day(persona, new_day, llm)
+    if s.act_check_finished():
+        determine_action(persona, maze, llm)
+
+    focused = choose_retrieved(persona, retrieved, rng) if retrieved else None
+    if focused is not None:
+        reaction = should_react(persona, focused, personas, llm)
+        if reaction and reaction.startswith("chat with"):
+            chat_react(maze, persona, personas[focused["curr_event"].subject], llm)
+        elif reaction and reaction.startswith("wait"):
+            wait_react(persona, reaction, llm)
+
+    end_chat_state(s)
+    return s.act_address
+
+
+def end_chat_state(s) -> None:
+    """Clear chat fields once not chatting; count down the other partners' buffers."""
+    if (s.act_event or [None, None])[1] != "chat with":
+        s.chatting_with = None
+        s.chat = None
+        s.chatting_end_time = None
+    for name in list(s.chatting_with_buffer):
+        if name != s.chatting_with:
+            # Fix: the original let the count go negative; zero already means "may talk again".
+            s.chatting_with_buffer[name] = max(0, s.chatting_with_buffer[name] - 1)

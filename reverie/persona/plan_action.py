@@ -1,0 +1,70 @@
+"""Choosing the next action when the current one has finished (LOOP.md §6.2)."""
+
+from __future__ import annotations
+
+from reverie.persona.clock import ceil_minute, minutes_of_day
+from reverie.persona.action_details import describe_action
+from reverie.persona.location import choose_address
+from reverie.tasks.clock import format_minute
+from reverie.tasks.task_decomp import describe_schedule, task_decomp
+
+DAY_MINUTES = 24 * 60
+
+
+def should_decompose(description: str, minutes: int) -> bool:
+    """Break an hourly block into subtasks unless it is sleep (short bed-related blocks are)."""
+    if "sleep" not in description and "bed" not in description:
+        return True
+    if "sleeping" in description or "asleep" in description or "in bed" in description:
+        return False
+    return minutes <= 60
+
+
+def decompose(persona, index: int, llm) -> None:
+    """Replace ``f_daily_schedule[index]`` by its subtasks when it is long and decomposable."""
+    s = persona.scratch
+    if not 0 <= index < len(s.f_daily_schedule):
+        return
+    task, minutes = s.f_daily_schedule[index]
+    if minutes < 60 or not should_decompose(task, minutes) or "(" in task:
+        return  # a "<task> (<subtask>)" entry is already decomposed, however long a subtask came back
+    start = s.schedule_start_minutes(index)
+    blocks, t = [], start
+    for name, dur in s.f_daily_schedule[index:index + 3]:
+        blocks.append((t, t + dur, name))
+        t += dur
+    context = describe_schedule(s.curr_time.strftime("%B %d, %Y"), s.name, blocks)
+    steps = task_decomp(llm, identity=s.identity(), schedule_context=context, first_name=s.first_name,
+                        task=task, time_range=f"{format_minute(start)} ~ {format_minute(start + minutes)}",
+                        duration=minutes, persona=s.name)
+    s.f_daily_schedule[index:index + 1] = [[name, int(dur)] for name, dur in steps]
+
+
+def determine_action(persona, maze, llm) -> None:
+    """Decompose what is coming, pick the current entry, find where and how to do it."""
+    s = persona.scratch
+    i = s.get_f_daily_schedule_index()
+    i60 = s.get_f_daily_schedule_index(60)
+    if i == 0:
+        decompose(persona, i, llm)
+        i60 = s.get_f_daily_schedule_index(60)
+        decompose(persona, i60 + 1, llm)
+    if i60 < len(s.f_daily_schedule) and s.curr_time.hour < 23:
+        decompose(persona, i60, llm)
+
+    # Fix: the original appended ["sleeping", 1440 - total] on every action change, zero-length included.
+    missing = DAY_MINUTES - sum(d for _t, d in s.f_daily_schedule)
+    if missing > 0:
+        s.f_daily_schedule.append(["sleeping", missing])
+
+    i = min(s.get_f_daily_schedule_index(), len(s.f_daily_schedule) - 1)
+    description, _minutes = s.f_daily_schedule[i]
+    block_end = s.schedule_start_minutes(i) + s.f_daily_schedule[i][1]
+    # The action lasts until its schedule block ends (started mid-block, it does not overrun).
+    duration = max(1, int(round(block_end - minutes_of_day(ceil_minute(s.curr_time)))))
+
+    address = choose_address(persona, maze, description, llm)
+    details = describe_action(persona, description, address, llm)
+    s.add_new_action(address, duration, description, details.pronunciatio, details.event,
+                     None, None, None, None,
+                     details.obj_description, details.obj_pronunciatio, details.obj_event)

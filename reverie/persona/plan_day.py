@@ -1,0 +1,42 @@
+"""Long-term planning at the first step of each game day (LOOP.md §6.1)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from reverie.persona.retrieve import retrieve_scored
+from reverie.tasks import identity
+from reverie.tasks.daily_plan import daily_plan
+from reverie.tasks.hourly_schedule import hourly_schedule
+from reverie.tasks.wake_up_hour import wake_up_hour
+
+
+def plan_new_day(persona, new_day: str, llm) -> None:
+    """Wake-up hour, the day's broad plan, the hourly schedule, and a plan thought."""
+    s = persona.scratch
+    wake = wake_up_hour(llm, identity=s.identity(), lifestyle=s.lifestyle, first_name=s.first_name, persona=s.name)
+    if new_day != "First day":
+        revise_identity(persona, llm, wake)
+    # Fix: the original made daily_req only on the first day; later days reused day one's plan.
+    s.daily_req = daily_plan(llm, identity=s.identity(), lifestyle=s.lifestyle, date=s.curr_date_str(),
+                             first_name=s.first_name, wake_up_hour=wake, persona=s.name)
+    schedule = hourly_schedule(llm, identity=s.identity(), first_name=s.first_name, date=s.curr_date_str(),
+                               daily_plan=s.daily_req, wake_up_hour=wake, persona=s.name)
+    s.f_daily_schedule = [[activity, int(minutes)] for activity, minutes in schedule]
+    s.f_daily_schedule_hourly_org = [list(item) for item in s.f_daily_schedule]
+
+    day = s.curr_date_str()
+    thought = f"This is {s.name}'s plan for {day}: " + ", ".join(s.daily_req) + "."
+    persona.a_mem.add_thought(s.curr_time, s.curr_time + timedelta(days=30), s.name, "plan", day,
+                              thought, {"plan"}, 5, thought, None)
+
+
+def revise_identity(persona, llm, wake: int) -> None:
+    """A new day: rewrite ``currently`` and ``daily_plan_req`` from recent memories."""
+    s = persona.scratch
+    focal = [f"{s.name}'s plan for {s.curr_date_str()}.", f"Important recent events for {s.name}'s life."]
+    retrieved = retrieve_scored(persona, focal, n=30)
+    memories = [(node.created, node.embedding_key) for nodes in retrieved.values() for node in nodes]
+    s.currently, s.daily_plan_req = identity.revise_identity(
+        llm, name=s.name, identity=s.identity(), currently=s.currently or "",
+        statements=identity.format_statements(memories), date=s.curr_date_str(), wake_up_hour=wake)

@@ -1,0 +1,51 @@
+"""Whether to talk to, or wait for, a persona just noticed (prompts decide_to_talk, decide_to_react)."""
+
+from __future__ import annotations
+
+from reverie.tasks.action_text import subtask
+from reverie.tasks.decide_reaction import decide_to_react as ask_react, decide_to_talk as ask_talk, describe_retrieved
+
+
+def context_of(focused: dict) -> str:
+    """What the persona remembers about the noticed event: related events, then thoughts."""
+    return describe_retrieved([n.description for n in focused.get("events", [])],
+                              [n.description for n in focused.get("thoughts", [])])
+
+
+def status(persona, *, with_place: bool = False) -> str:
+    """"X is already <doing>" (arrived), "X is <waiting ...>" or "X is on the way to <doing>"."""
+    s = persona.scratch
+    doing = subtask(s.act_description or "")
+    place = ""
+    if with_place and s.act_address and s.act_address.count(":") >= 2:
+        parts = s.act_address.split(":")
+        place = f" at {parts[2]} in {parts[1]}"
+    if "waiting" in (s.act_description or ""):
+        return f"{s.name} is {doing}{place}"
+    if not s.planned_path:
+        return f"{s.name} is already {doing}{place}"
+    return f"{s.name} is on the way to {doing}{place}"
+
+
+def decide_to_talk(persona, other, focused: dict, llm) -> bool:
+    s = persona.scratch
+    last = persona.a_mem.get_last_chat(other.name)
+    return ask_talk(
+        llm, init_name=s.name, target_name=other.name, context=context_of(focused),
+        now=s.curr_time.strftime("%B %d, %Y, %H:%M:%S %p"),
+        # Fix: the original described the target with the initiator's name when waiting.
+        init_status=status(persona), target_status=status(other),
+        last_chat_time=last.created.strftime("%B %d, %Y, %H:%M:%S") if last else "",
+        last_chat_about=last.description if last else "",
+    )
+
+
+def decide_to_react(persona, other, focused: dict, llm) -> bool:
+    """True: wait until the other has finished (the original's option 1)."""
+    s = persona.scratch
+    return ask_react(
+        llm, init_name=s.name, target_name=other.name, context=context_of(focused),
+        now=s.curr_time.strftime("%B %d, %Y, %H:%M:%S %p"),
+        init_status=status(persona, with_place=True), target_status=status(other, with_place=True),
+        init_act=subtask(s.act_description or ""), target_act=subtask(other.scratch.act_description or ""),
+    )

@@ -1,0 +1,60 @@
+"""Reflect: insights when enough has happened, and thoughts at the end of a chat (LOOP.md §7)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from reverie.persona.retrieve import retrieve_scored
+from reverie.persona.thoughts import add_thought
+from reverie.tasks.convo_thoughts import memo_on_convo, planning_thought_on_convo
+from reverie.tasks.focal_points import focal_points
+from reverie.tasks.insights import insights
+
+
+def reflect(persona, llm, previous_time) -> None:
+    s = persona.scratch
+    if reflection_due(persona):
+        run_reflect(persona, llm)
+        s.importance_trigger_curr = s.importance_trigger_max
+        s.importance_ele_n = 0
+    if chat_ends_this_step(s, previous_time):
+        reflect_on_chat(persona, llm)
+
+
+def reflection_due(persona) -> bool:
+    s = persona.scratch
+    return s.importance_trigger_curr <= 0 and bool(persona.a_mem.seq_event or persona.a_mem.seq_thought)
+
+
+def run_reflect(persona, llm) -> None:
+    """Three questions about recent memories, up to five insights each, stored as thoughts."""
+    s, a_mem = persona.scratch, persona.a_mem
+    recent = sorted((n for n in a_mem.seq_event + a_mem.seq_thought if "idle" not in n.embedding_key),
+                    key=lambda n: n.last_accessed, reverse=True)
+    statements = [n.embedding_key for n in recent[: max(s.importance_ele_n, 1)]]
+    questions = focal_points(llm, persona_name=s.name, statements=statements, n=3)
+    for question, nodes in retrieve_scored(persona, questions, 30).items():
+        for insight, evidence in insights(llm, persona_name=s.name, statements=[n.embedding_key for n in nodes], n=5):
+            ids = [nodes[i].node_id for i in evidence if 0 <= i < len(nodes)]
+            add_thought(persona, llm, insight, ids)
+
+
+def chat_ends_this_step(s, previous_time) -> bool:
+    """True on the last step before the conversation's end time."""
+    if not s.chatting_end_time or not s.chatting_with:
+        return False
+    # Fix: the original tested curr_time + 10 s == end, so other step lengths never matched.
+    step = (s.curr_time - previous_time) if previous_time and s.curr_time > previous_time else timedelta(seconds=10)
+    return s.curr_time < s.chatting_end_time <= s.curr_time + step
+
+
+def reflect_on_chat(persona, llm) -> None:
+    s = persona.scratch
+    partner = s.chatting_with
+    utterances = [tuple(x) for x in (s.chat or [])]
+    last = persona.a_mem.get_last_chat(partner)
+    evidence = [last.node_id] if last else []
+    plan = planning_thought_on_convo(llm, persona_name=s.name, partner_name=partner, utterances=utterances)
+    add_thought(persona, llm, f"For {s.name}'s planning: {plan}", evidence)
+    memo = memo_on_convo(llm, persona_name=s.name, partner_name=partner, utterances=utterances)
+    add_thought(persona, llm, f"{s.name} {memo}", evidence)

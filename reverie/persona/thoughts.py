@@ -1,0 +1,20 @@
+"""Storing a new thought: its triple, importance and a 30-day expiry (reflection, chats, history)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from reverie.tasks.event_triple import event_triple
+from reverie.tasks.poignancy import event_poignancy
+
+THOUGHT_LIFETIME = timedelta(days=30)
+
+
+def add_thought(persona, llm, text: str, evidence: list, *, score_text: str | None = None, now=None):
+    """A thought node; ``score_text`` (default the thought) is what its poignancy is judged on."""
+    s = persona.scratch
+    now = now or s.curr_time
+    subject, predicate, obj = event_triple(llm, name=s.name, action_description=text)
+    poignancy = event_poignancy(llm, persona_name=s.name, identity=s.identity(), description=score_text or text)
+    return persona.a_mem.add_thought(now, now + THOUGHT_LIFETIME, subject, predicate, obj,
+                                     text, {subject, predicate, obj}, poignancy, text, list(evidence))

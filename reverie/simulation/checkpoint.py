@@ -1,0 +1,51 @@
+"""Save persona state and meta.json as one unit, and repair a save cut short by kill -9.
+
+Order: every persona into ``.personas.saving/``, meta into ``reverie/.meta.pending.json``,
+then swap folders and rename the meta into place. :func:`recover` finishes or rolls back
+whatever a kill left, so a simulation folder always holds one consistent checkpoint.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+from reverie.simulation.storage import SimStorage, write_json_atomic
+
+SAVING = ".personas.saving"
+OLD = ".personas.old"
+PENDING = ".meta.pending.json"
+
+
+def save(storage: SimStorage, personas: dict, meta: dict) -> None:
+    recover(storage)
+    staging = storage.dir / SAVING
+    shutil.rmtree(staging, ignore_errors=True)
+    for name, persona in personas.items():
+        persona.save(staging / name / "bootstrap_memory")
+    pending = storage.meta_path.with_name(PENDING)
+    write_json_atomic(pending, meta)
+    old = storage.dir / OLD
+    if storage.personas_dir.exists():
+        os.replace(storage.personas_dir, old)
+    os.replace(staging, storage.personas_dir)
+    os.replace(pending, storage.meta_path)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def recover(storage: SimStorage) -> None:
+    """Complete or undo an interrupted :func:`save`."""
+    staging, old = storage.dir / SAVING, storage.dir / OLD
+    pending = storage.meta_path.with_name(PENDING)
+    if not storage.personas_dir.exists() and old.exists():
+        if staging.exists():  # killed between the two folder renames: finish the swap
+            os.replace(staging, storage.personas_dir)
+        else:
+            os.replace(old, storage.personas_dir)
+            pending.unlink(missing_ok=True)
+    if staging.exists():  # killed before the swap: keep the previous checkpoint
+        shutil.rmtree(staging, ignore_errors=True)
+        pending.unlink(missing_ok=True)
+    if pending.exists():  # killed after the swap, before the meta rename
+        os.replace(pending, storage.meta_path)
+    shutil.rmtree(old, ignore_errors=True)

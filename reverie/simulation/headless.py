@@ -1,0 +1,60 @@
+"""`python -m reverie run`: fork (or resume) a simulation and run N steps without a prompt.
+
+Headless (default): the backend moves the agents itself and writes the same files the
+browser would. ``--live``: wait for the browser's ``environment/<step>.json`` each step.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from reverie.errors import UserError
+from reverie.simulation.runner import DISCLAIMER, debug_log, generated_name, llm_calls, require_positive, run_steps
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--fork", help="simulation to fork (default: [simulation] default_fork)")
+    parser.add_argument("--sim", help="name of the new simulation (default: <fork>-<date>-<time>)")
+    parser.add_argument("--steps", type=int, required=True, help="how many steps to run")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--headless", dest="live", action="store_false", help="move the agents without a browser (default)")
+    mode.add_argument("--live", dest="live", action="store_true", help="wait for the browser's environment files")
+    parser.set_defaults(live=False)
+    parser.add_argument("--overwrite", action="store_true", help="replace an existing simulation of that name")
+    parser.add_argument("--resume", metavar="NAME", help="continue NAME from its last checkpoint instead of forking")
+    cassette = parser.add_mutually_exclusive_group()
+    cassette.add_argument("--record", metavar="FILE", type=Path, help="record every model reply to FILE")
+    cassette.add_argument("--replay", metavar="FILE", type=Path, help="answer from FILE instead of the model")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def main(args, settings) -> int:
+    from reverie.simulation.simulation import Simulation
+
+    steps = require_positive(args.steps)
+    debug_log(settings.debug)
+    if args.replay is not None and not args.replay.is_file():
+        raise UserError(f"--replay {args.replay}: no such file — record one first with --record")
+    cassette = {"record": args.record, "replay": args.replay}
+    if args.resume:
+        if args.fork or args.sim:
+            raise UserError("--resume NAME continues an existing run; leave out --fork and --sim")
+        sim = Simulation.open(settings, args.resume, resume=True, **cassette)
+    else:
+        fork = args.fork or settings.simulation.default_fork
+        name = args.sim or generated_name(fork)
+        sim = Simulation.fork(settings, fork, name, overwrite=args.overwrite, **cassette)
+    print(DISCLAIMER, file=sys.stderr)
+    print(f"simulation {sim.storage.sim_code} at step {sim.step_no} ({sim.curr_time_str})", file=sys.stderr)
+    try:
+        done = run_steps(sim, steps, headless=not args.live, progress=not args.no_progress)
+    except KeyboardInterrupt:
+        sim.close()
+        return 130
+    sim.save()
+    sim.close()
+    print(f"ran {done} step(s); saved {sim.storage.dir} at step {sim.step_no} ({sim.curr_time_str}); "
+          f"{llm_calls(sim.llm)} LLM call(s)", file=sys.stderr)
+    return 0 if done == steps else 130

@@ -1,0 +1,44 @@
+"""`call -- analysis <Full Name>`: talk with a persona; nothing is written to its memory."""
+
+from __future__ import annotations
+
+from reverie.persona.retrieve import retrieve_scored
+from reverie.tasks.interview import next_convo_line, safety_score, summarize_ideas
+
+END = "end_convo"
+SAFETY_LIMIT = 8
+REMINDER = ("(Reminder: this agent is a computational construct, not a person. Treating it as a friend "
+            "or partner, or as having human feelings, may not be appropriate.)")
+
+
+def answer(sim, persona, convo: list, line: str) -> str | None:
+    """The persona's reply to ``line`` (None when the safety check declines); extends ``convo``."""
+    llm = sim.llm
+    if safety_score(llm, comment=line, persona_name=persona.name) >= SAFETY_LIMIT:
+        return None
+    retrieved = retrieve_scored(persona, [line], 50)
+    statements = list(dict.fromkeys(n.embedding_key for nodes in retrieved.values() for n in nodes))
+    summary = summarize_ideas(llm, persona_name=persona.name, statements=statements, question=line)
+    convo.append(("Interviewer", line))
+    reply = next_convo_line(llm, persona_name=persona.name, identity=persona.identity(),
+                            interlocutor="Interviewer", conversation=convo, summary=summary)
+    convo.append((persona.name, reply))
+    return reply
+
+
+def interview_loop(sim, persona, *, say=print, read=input) -> list:
+    say(f"Interviewing {persona.name}; type {END} to stop.")
+    sim.llm.set_clock(sim.step_no, sim.curr_time_str)
+    convo: list = []
+    while True:
+        try:
+            line = read("Enter Input: ").strip()
+        except EOFError:
+            break
+        if line == END:
+            break
+        if not line:
+            continue
+        reply = answer(sim, persona, convo, line)
+        say(REMINDER if reply is None else f"{persona.name}: {reply}")
+    return convo

@@ -1,0 +1,110 @@
+"""What `run` and `server` share: opening a simulation, running steps with a progress
+bar, stopping cleanly on Ctrl-C, and the LLM-call count shown to the user."""
+
+from __future__ import annotations
+
+import logging
+import signal
+import sys
+from contextlib import contextmanager
+from datetime import datetime
+
+from reverie.errors import UserError
+
+DISCLAIMER = (
+    "Note: the agents in this simulation are computational constructs driven by a language model. "
+    "They have no feelings, intentions or agency of their own; treat what they say accordingly."
+)
+
+
+def generated_name(fork_sim_code: str) -> str:
+    return f"{fork_sim_code}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
+
+
+def llm_calls(llm) -> int:
+    """How many `ask` calls the ledger has counted so far (0 if unknown)."""
+    ledger = getattr(llm, "ledger", None)
+    if ledger is None:
+        return 0
+    count = getattr(ledger, "count", None)
+    if isinstance(count, int):
+        return count
+    try:
+        summary = ledger.summary()
+    except Exception:
+        return 0
+    total = 0
+    for row in (summary or {}).values():
+        if isinstance(row, dict):
+            total += int(row.get("calls", 0) or 0)
+    return total
+
+
+@contextmanager
+def stop_after_step():
+    """Ctrl-C asks the run to stop after the current step (a second Ctrl-C stops at once)."""
+    state = {"stop": False}
+    previous = signal.getsignal(signal.SIGINT)
+
+    def handler(signum, frame):
+        if state["stop"]:
+            raise KeyboardInterrupt
+        state["stop"] = True
+        print("\nstopping after this step (Ctrl-C again to stop now)...", file=sys.stderr)
+
+    try:
+        signal.signal(signal.SIGINT, handler)
+    except ValueError:  # not the main thread
+        pass
+    try:
+        yield lambda: state["stop"]
+    finally:
+        try:
+            signal.signal(signal.SIGINT, previous)
+        except ValueError:
+            pass
+
+
+def run_steps(sim, steps: int, *, headless: bool, progress: bool = True) -> int:
+    """Run up to ``steps`` steps; returns how many ran. Saves on Ctrl-C."""
+    from tqdm import tqdm
+
+    done = 0
+    with stop_after_step() as should_stop, tqdm(total=steps, unit="step", disable=not progress,
+                                                 dynamic_ncols=True, file=sys.stderr) as bar:
+        def describe():
+            bar.set_description(sim.curr_time.strftime("%b %d %H:%M:%S"))
+            bar.set_postfix_str(f"step {sim.step_no}, LLM calls {llm_calls(sim.llm)}")
+
+        describe()
+        try:
+            for _ in range(steps):
+                if should_stop():
+                    break
+                if not sim.run(1, headless=headless, should_stop=should_stop):
+                    break
+                done += 1
+                bar.update(1)
+                describe()
+        except KeyboardInterrupt:
+            print("\ninterrupted mid-step: the last checkpoint is kept (continue with --resume)", file=sys.stderr)
+            raise
+    return done
+
+
+def debug_log(enabled: bool) -> None:
+    """One line per step (and other engine details) on stderr when ``debug = true``."""
+    if not enabled:
+        return
+    logger = logging.getLogger("reverie")
+    if not logger.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        logger.addHandler(handler)
+    logger.setLevel(logging.DEBUG)
+
+
+def require_positive(n, what="--steps") -> int:
+    if n is None or n < 1:
+        raise UserError(f"{what} must be a whole number of at least 1")
+    return n

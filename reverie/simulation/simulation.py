@@ -1,0 +1,215 @@
+"""One simulation: fork or open it, step it (LOOP.md §2), save it.
+
+A step: read the positions for ``step`` (the browser's ``environment/<step>.json`` in
+live mode, our own previous movement in headless mode), put every persona's event on
+its tile, let each persona perceive → retrieve → plan → reflect → execute, write
+``movement/<step>.json``, advance the clock.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import shutil
+import time
+from datetime import timedelta
+from pathlib import Path
+from typing import Callable
+
+from reverie.config import Settings
+from reverie.errors import UserError
+from reverie.persona.clock import format_time, parse_time
+from reverie.simulation import checkpoint
+from reverie.simulation.storage import SimStorage, fork as fork_storage
+from reverie.simulation.timeline import Timeline
+
+log = logging.getLogger(__name__)
+
+BLANK = (None, None, None)
+
+
+class Simulation:
+    def __init__(self, settings: Settings, storage: SimStorage, *, llm=None, world=None, personas=None):
+        self.settings = settings
+        self.storage = storage
+        meta = storage.read_meta()
+        self.meta = meta
+        self.fork_sim_code = meta.get("fork_sim_code")
+        self.start_date = meta["start_date"]
+        self.curr_time = parse_time(meta["curr_time"])
+        self.sec_per_step = int(meta["sec_per_step"])
+        self.maze_name = meta["maze_name"]
+        self.persona_names = list(meta["persona_names"])
+        self.step_no = int(meta["step"])
+        self.llm = llm
+        self.maze = world
+        self.personas = personas or {}
+        self.game_obj_cleanup: dict[tuple, tuple[int, int]] = {}
+        self.timeline = Timeline(storage.timeline_path)
+        self.last_save_step = self.step_no
+
+    # -- construction ------------------------------------------------------------------
+    @classmethod
+    def fork(cls, settings: Settings, fork_sim_code: str, sim_code: str, *, overwrite: bool = False, **kw) -> "Simulation":
+        storage = fork_storage(settings.paths.storage, fork_sim_code, sim_code, overwrite=overwrite)
+        return cls.open(settings, sim_code, storage=storage, **kw)
+
+    @classmethod
+    def open(cls, settings: Settings, sim_code: str, *, storage: SimStorage | None = None,
+             record: Path | None = None, replay: Path | None = None, llm=None, resume: bool = False) -> "Simulation":
+        storage = storage or SimStorage(settings.paths.storage, sim_code, settings.paths.temp_storage)
+        storage.temp_storage = settings.paths.temp_storage
+        if resume:
+            checkpoint.recover(storage)
+        sim = cls(settings, storage)
+        if resume:
+            # The run continues from its last complete checkpoint: later files are re-made.
+            storage.drop_steps_from(sim.step_no)
+            sim.timeline.note(f"resumed at step {sim.step_no} ({format_time(sim.curr_time)})")
+        sim._load_world()
+        sim.llm = llm or sim._make_llm(record, replay)
+        sim._load_personas()
+        return sim
+
+    def _make_llm(self, record, replay):
+        from reverie.llm import LLM
+
+        return LLM.from_settings(self.settings, ledger_path=self.storage.ledger_path, record=record, replay=replay)
+
+    def _load_world(self) -> None:
+        from reverie.world.maze import Maze
+
+        if not (self.settings.paths.assets / self.maze_name).is_dir():
+            raise UserError(f"no world '{self.maze_name}' under {self.settings.paths.assets} — set [paths] assets or import it")
+        self.maze = Maze.load(self.settings.paths.assets, self.maze_name)
+
+    def _load_personas(self) -> None:
+        from reverie.memory import Embedder, VectorIndex
+        from reverie.persona.persona import Persona
+
+        env = self.storage.read_environment(self.step_no)
+        if env is None:
+            raise UserError(f"{self.storage.environment_path(self.step_no)} is missing or unreadable — the simulation cannot start at step {self.step_no}")
+        embedder = Embedder(self.settings)
+        index = VectorIndex(self.settings, self.storage.dir)
+        for name in self.persona_names:
+            if name not in env:
+                raise UserError(f"{self.storage.environment_path(self.step_no)} has no position for '{name}'")
+            persona = Persona.load(name, self.storage.persona_dir(name), embedder=embedder, index=index)
+            self.personas[name] = persona
+            tile = (int(env[name]["x"]), int(env[name]["y"]))
+            persona.scratch.curr_tile = list(tile)
+            self.maze.add_event_to_tile(persona.current_event(), tile)
+
+    # -- clock -------------------------------------------------------------------------
+    @property
+    def curr_time_str(self) -> str:
+        return format_time(self.curr_time)
+
+    # -- the step loop ---------------------------------------------------------------------
+    def run(self, steps: int, *, headless: bool = True, on_step: Callable[["Simulation"], None] | None = None,
+            poll_s: float = 0.1, should_stop: Callable[[], bool] = lambda: False) -> int:
+        """Run up to ``steps`` steps (fewer if ``should_stop`` while waiting); autosaves. Returns steps run."""
+        self.storage.announce(self.step_no)
+        every = self.settings.simulation.autosave_every
+        done = 0
+        for _ in range(steps):
+            env = self._wait_environment(headless, poll_s, should_stop)
+            if env is None:
+                break
+            self.step(env, headless=headless)
+            done += 1
+            if every and self.step_no - self.last_save_step >= every:
+                self.save()
+            if on_step:
+                on_step(self)
+        return done
+
+    def _wait_environment(self, headless: bool, poll_s: float, should_stop: Callable[[], bool]) -> dict | None:
+        path = self.storage.environment_path(self.step_no)
+        while True:
+            env = self.storage.read_environment(self.step_no)
+            if env is not None and all(n in env for n in self.persona_names):
+                return env
+            if headless:
+                raise UserError(f"{path} is missing — headless runs write it themselves; the run folder is damaged")
+            if should_stop():
+                return None
+            time.sleep(poll_s)
+
+    def step(self, env: dict, *, headless: bool = True) -> dict:
+        """Process one environment frame and write ``movement/<step>.json``."""
+        if self.llm is not None and hasattr(self.llm, "set_clock"):
+            self.llm.set_clock(self.step_no, self.curr_time_str)
+
+        # Object events set last step go back to blank.
+        for event, tile in self.game_obj_cleanup.items():
+            self.maze.turn_event_from_tile_idle(event, tile)
+        self.game_obj_cleanup = {}
+
+        # Everyone's event onto the tile the environment reports.
+        for name, persona in self.personas.items():
+            new_tile = (int(env[name]["x"]), int(env[name]["y"]))
+            old_tile = tuple(persona.scratch.curr_tile)
+            self.maze.remove_subject_events_from_tile(name, old_tile)
+            self.maze.add_event_to_tile(persona.current_event(), new_tile)
+            if not persona.scratch.planned_path and persona.scratch.act_address:
+                obj_event = persona.object_event()
+                self.maze.add_event_to_tile(obj_event, new_tile)
+                blank = (persona.scratch.act_address, None, None, None)
+                self.maze.remove_event_from_tile(blank, new_tile)
+                self.game_obj_cleanup[obj_event] = new_tile
+            persona.scratch.curr_tile = list(new_tile)
+
+        # Cognition, persona by persona (later ones see earlier ones' changes).
+        movements = {}
+        for name, persona in self.personas.items():
+            rng = random.Random(f"{self.step_no}:{name}")
+            next_tile, emoji, description = persona.move(self.maze, self.personas, tuple(persona.scratch.curr_tile),
+                                                         self.curr_time, rng=rng, llm=self.llm)
+            movements[name] = {
+                "movement": [int(next_tile[0]), int(next_tile[1])],
+                "pronunciatio": emoji,
+                "description": description,
+                "chat": persona.scratch.chat if persona.scratch.chatting_with else None,
+            }
+        movement = {"persona": movements, "meta": {"curr_time": self.curr_time_str}}
+        self.storage.write_movement(self.step_no, movement)
+        if headless:
+            # The browser would report these positions back; headless, we do it ourselves.
+            self.storage.write_environment(self.step_no + 1, {
+                name: {"maze": self.maze_name, "x": m["movement"][0], "y": m["movement"][1]}
+                for name, m in movements.items()
+            })
+        self.timeline.record(self.step_no, self.curr_time, movements)
+        log.debug("step %d %s %s", self.step_no, self.curr_time_str,
+                  "; ".join(f"{n}: {m['description']}" for n, m in movements.items()))
+        self.step_no += 1
+        self.curr_time += timedelta(seconds=self.sec_per_step)
+        return movement
+
+    # -- save ---------------------------------------------------------------------------
+    def meta_dict(self) -> dict:
+        return {
+            "fork_sim_code": self.fork_sim_code,
+            "start_date": self.start_date,
+            "curr_time": self.curr_time_str,
+            "sec_per_step": self.sec_per_step,
+            "maze_name": self.maze_name,
+            "persona_names": self.persona_names,
+            "step": self.step_no,
+        }
+
+    def save(self) -> None:
+        """Persona files and meta.json as one checkpoint (a kill -9 leaves the old or the new)."""
+        checkpoint.save(self.storage, self.personas, self.meta_dict())
+        self.last_save_step = self.step_no
+
+    def delete(self) -> None:
+        shutil.rmtree(self.storage.dir, ignore_errors=True)
+
+    def close(self) -> None:
+        for persona in self.personas.values():
+            close = getattr(persona, "close", None)
+            if close:
+                close()

@@ -1,0 +1,183 @@
+"""Simulation folders in the original layout, and every write made atomic.
+
+``storage/<sim>/`` holds ``reverie/meta.json``, ``environment/<step>.json``,
+``movement/<step>.json`` and ``personas/<Name>/bootstrap_memory/``; beside them we add
+``reverie/llm_calls.jsonl``, ``timeline.md`` and ``chroma/``. Nothing else in the
+package writes simulation files.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from reverie.errors import UserError
+
+_SIM_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so readers see the old file or the new one, never half."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def write_json_atomic(path: Path, data: Any, *, indent: int | None = 2) -> None:
+    """JSON like the original writes it (indent 2, non-ASCII escaped), atomically."""
+    write_text_atomic(path, json.dumps(data, indent=indent, ensure_ascii=True))
+
+
+def read_json(path: Path) -> Any:
+    with open(path, encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def check_sim_name(name: str) -> str:
+    """A simulation name usable as a folder name; one-line error otherwise."""
+    name = (name or "").strip()
+    if not _SIM_NAME.match(name):
+        raise UserError(
+            f"'{name}' is not a usable simulation name — use letters, digits, '.', '_' or '-' (no spaces or slashes)"
+        )
+    return name
+
+
+class SimStorage:
+    """The files of one simulation ``<storage>/<sim_code>/``."""
+
+    def __init__(self, storage_root: Path, sim_code: str, temp_storage: Path | None = None):
+        self.root = Path(storage_root)
+        self.sim_code = sim_code
+        self.dir = self.root / sim_code
+        self.temp_storage = Path(temp_storage) if temp_storage else None
+
+    # -- paths -------------------------------------------------------------------
+    @property
+    def meta_path(self) -> Path:
+        return self.dir / "reverie" / "meta.json"
+
+    @property
+    def ledger_path(self) -> Path:
+        return self.dir / "reverie" / "llm_calls.jsonl"
+
+    @property
+    def timeline_path(self) -> Path:
+        return self.dir / "timeline.md"
+
+    @property
+    def chroma_dir(self) -> Path:
+        return self.dir / "chroma"
+
+    @property
+    def personas_dir(self) -> Path:
+        return self.dir / "personas"
+
+    def persona_dir(self, name: str) -> Path:
+        return self.personas_dir / name / "bootstrap_memory"
+
+    def environment_path(self, step: int) -> Path:
+        return self.dir / "environment" / f"{step}.json"
+
+    def movement_path(self, step: int) -> Path:
+        return self.dir / "movement" / f"{step}.json"
+
+    def exists(self) -> bool:
+        return self.meta_path.is_file()
+
+    # -- meta ----------------------------------------------------------------------
+    def read_meta(self) -> dict:
+        if not self.meta_path.is_file():
+            raise UserError(f"no simulation '{self.sim_code}' in {self.root} (missing reverie/meta.json)")
+        return read_json(self.meta_path)
+
+    def write_meta(self, meta: dict) -> None:
+        write_json_atomic(self.meta_path, meta)
+
+    # -- per-step files --------------------------------------------------------------
+    def read_environment(self, step: int) -> dict | None:
+        """The browser's positions for ``step``; None while missing or half-written."""
+        try:
+            return read_json(self.environment_path(step))
+        except (FileNotFoundError, json.JSONDecodeError, UnicodeDecodeError):
+            return None
+
+    def write_environment(self, step: int, data: dict) -> None:
+        write_json_atomic(self.environment_path(step), data)
+
+    def write_movement(self, step: int, data: dict) -> None:
+        write_json_atomic(self.movement_path(step), data)
+
+    def read_movement(self, step: int) -> dict | None:
+        try:
+            return read_json(self.movement_path(step))
+        except (FileNotFoundError, json.JSONDecodeError):
+            return None
+
+    def steps_in(self, folder: str) -> list[int]:
+        d = self.dir / folder
+        if not d.is_dir():
+            return []
+        return sorted(int(p.stem) for p in d.glob("*.json") if p.stem.isdigit())
+
+    def drop_steps_from(self, step: int) -> None:
+        """Remove movement files >= step and environment files > step (a resume point)."""
+        for s in self.steps_in("movement"):
+            if s >= step:
+                self.movement_path(s).unlink(missing_ok=True)
+        for s in self.steps_in("environment"):
+            if s > step:
+                self.environment_path(s).unlink(missing_ok=True)
+        for leftover in self.dir.rglob(".*.tmp"):
+            leftover.unlink(missing_ok=True)
+
+    # -- temp_storage (home page of the frontend) ----------------------------------------
+    def announce(self, step: int) -> None:
+        """temp_storage/curr_sim_code.json and curr_step.json for the frontend's home view."""
+        if self.temp_storage is None:
+            return
+        write_json_atomic(self.temp_storage / "curr_sim_code.json", {"sim_code": self.sim_code})
+        write_json_atomic(self.temp_storage / "curr_step.json", {"step": step})
+
+
+def fork(storage_root: Path, fork_sim_code: str, sim_code: str, *, overwrite: bool = False) -> SimStorage:
+    """Copy ``<fork>`` to ``<sim>`` and stamp ``fork_sim_code``; the source is never modified."""
+    check_sim_name(sim_code)
+    src = SimStorage(storage_root, fork_sim_code)
+    dst = SimStorage(storage_root, sim_code)
+    if not src.exists():
+        known = ", ".join(sorted(p.name for p in Path(storage_root).glob("*") if (p / "reverie/meta.json").is_file()))
+        raise UserError(f"no simulation '{fork_sim_code}' to fork in {storage_root} — known: {known or 'none'}")
+    if src.dir.resolve() == dst.dir.resolve():
+        raise UserError(f"cannot fork '{fork_sim_code}' onto itself — choose another new name")
+    if dst.dir.exists():
+        if not overwrite:
+            raise UserError(f"simulation '{sim_code}' already exists — choose another name or pass --overwrite")
+        shutil.rmtree(dst.dir)
+    staging = dst.dir.with_name(f".{sim_code}.forking")
+    if staging.exists():
+        shutil.rmtree(staging)
+    # Our per-run extras (ledger, timeline, vector index) belong to the source run.
+    shutil.copytree(src.dir, staging, ignore=shutil.ignore_patterns("llm_calls.jsonl", "timeline.md", "chroma", ".*.tmp"))
+    os.replace(staging, dst.dir)
+    meta = dst.read_meta()
+    meta["fork_sim_code"] = fork_sim_code
+    dst.write_meta(meta)
+    return dst
