@@ -57,4 +57,4 @@ def reflect_on_chat(persona, llm) -> None:
     plan = planning_thought_on_convo(llm, persona_name=s.name, partner_name=partner, utterances=utterances)
     add_thought(persona, llm, f"For {s.name}'s planning: {plan}", evidence)
     memo = memo_on_convo(llm, persona_name=s.name, partner_name=partner, utterances=utterances)
-    add_thought(persona, llm, f"{s.name} {memo}", evidence)
+    add_thought(persona, llm, memo, evidence)  # the memo is already a full sentence naming the persona

@@ -28,6 +28,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     cassette.add_argument("--record", metavar="FILE", type=Path, help="record every model reply to FILE")
     cassette.add_argument("--replay", metavar="FILE", type=Path, help="answer from FILE instead of the model")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--compress", action="store_true",
+                        help="afterwards write the demo format and print how to watch it")
 
 
 def main(args, settings) -> int:
@@ -57,4 +59,17 @@ def main(args, settings) -> int:
     sim.close()
     print(f"ran {done} step(s); saved {sim.storage.dir} at step {sim.step_no} ({sim.curr_time_str}); "
           f"{llm_calls(sim.llm)} LLM call(s)", file=sys.stderr)
+    if args.compress and done:
+        _compress_and_explain(settings, sim.storage.sim_code)
     return 0 if done == steps else 130
+
+
+def _compress_and_explain(settings, sim_code: str) -> None:
+    from reverie.simulation.compress import compress
+
+    folder = compress(settings, sim_code)
+    manage = Path(__file__).resolve().parents[2] / "environment" / "frontend_server" / "manage.py"
+    print(f"compressed into {folder}")
+    print("watch it: start the frontend with")
+    print(f"  {sys.executable} {manage} runserver")
+    print(f"and open http://127.0.0.1:8000/demo/{sim_code}/0/3/")
