@@ -197,3 +197,33 @@ def test_ctrl_c_saves_the_last_complete_step(recorded):
     steps = [int(p.stem) for p in movement_files(sim)]
     meta = json.loads((sim / "reverie" / "meta.json").read_text())
     assert steps == list(range(meta["step"])) and 3 <= meta["step"] < STEPS
+
+
+def test_imported_original_runs_like_the_linked_one(recorded, tmp_path, smallville_dir):
+    """`assets import` from a clone laid out like the original repository, then 5 headless
+    steps on the_ville: the replayed decisions give the same movement as the recorded run."""
+    _, storage, cassette, _ = recorded
+    front = tmp_path / "clone" / "environment" / "frontend_server"
+    front.mkdir(parents=True)
+    (front / "static_dirs").symlink_to(smallville_dir / "static_dirs", target_is_directory=True)
+    (front / "storage").symlink_to(smallville_dir / "storage", target_is_directory=True)
+    home = tmp_path / "home"
+    config = home / "config.toml"
+    home.mkdir()
+    config.write_text(
+        "[paths]\n"
+        f'assets = "{home / "assets"}"\nstorage = "{home / "storage"}"\n'
+        f'temp_storage = "{home / "temp"}"\ncompressed_storage = "{home / "compressed"}"\n'
+        f'prompts = "{PROJECT_ROOT / "prompts"}"\n',
+        encoding="utf-8",
+    )
+    imported = reverie_cmd(config, "assets", "import", str(tmp_path / "clone"), timeout=600)
+    assert imported.returncode == 0, imported.stderr
+    assert not (home / "assets" / "the_ville").is_symlink() and (home / "storage" / BASE / "reverie" / "meta.json").is_file()
+
+    steps = 5
+    proc = reverie_cmd(config, "run", "--fork", BASE, "--sim", "imported", "--steps", str(steps),
+                       "--replay", str(cassette), "--no-progress", timeout=1200)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    ours = [p.read_bytes() for p in movement_files(home / "storage" / "imported")]
+    assert len(ours) == steps and ours == [p.read_bytes() for p in movement_files(storage / "rec")][:steps]
