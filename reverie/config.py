@@ -93,6 +93,9 @@ class ChromaSettings(_Section):
 class SimulationSettings(_Section):
     default_fork: str = "base_willow_creek"
     autosave_every: int = Field(default=30, ge=0)
+    # Passes over the whole day while the hourly schedule has fewer than 5 distinct
+    # activities (the original's 3); 1 is much faster with small models.
+    schedule_passes: int = Field(default=3, ge=1, le=3)
     packed_actions: bool = False
 
 

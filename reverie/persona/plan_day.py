@@ -21,7 +21,8 @@ def plan_new_day(persona, new_day: str, llm) -> None:
     s.daily_req = daily_plan(llm, identity=s.identity(), lifestyle=s.lifestyle, date=s.curr_date_str(),
                              first_name=s.first_name, wake_up_hour=wake, persona=s.name)
     schedule = hourly_schedule(llm, identity=s.identity(), first_name=s.first_name, date=s.curr_date_str(),
-                               daily_plan=s.daily_req, wake_up_hour=wake, persona=s.name)
+                               daily_plan=s.daily_req, wake_up_hour=wake, persona=s.name,
+                               max_passes=llm.settings.simulation.schedule_passes)
     s.f_daily_schedule = [[activity, int(minutes)] for activity, minutes in schedule]
     s.f_daily_schedule_hourly_org = [list(item) for item in s.f_daily_schedule]
 

@@ -136,7 +136,8 @@ def build(root: Path, smallville: Path, *, steps: int = STEPS, default_world: bo
         f'storage = "{storage.as_posix()}"\n'
         f'compressed_storage = "{(root / "compressed_storage").as_posix()}"\n'
         f'temp_storage = "{(root / "temp_storage").as_posix()}"\n'
-        f'prompts = "{(PROJECT_ROOT / "prompts").as_posix()}"\n',
+        f'prompts = "{(PROJECT_ROOT / "prompts").as_posix()}"\n'
+        "[simulation]\nschedule_passes = 1\n",  # one planning pass keeps the live run short
         encoding="utf-8")
     return config
 

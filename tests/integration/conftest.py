@@ -31,7 +31,8 @@ def make_village(root: Path, smallville: Path, *, autosave_every: int = 5) -> Pa
         f'temp_storage = "{root / "temp_storage"}"\ncompressed_storage = "{root / "compressed"}"\n'
         f'prompts = "{PROJECT_ROOT / "prompts"}"\n'
         "[simulation]\n"
-        f'default_fork = "{BASE}"\nautosave_every = {autosave_every}\n',
+        f'default_fork = "{BASE}"\nautosave_every = {autosave_every}\n'
+        "schedule_passes = 1\n",  # one planning pass keeps the real-model runs short
         encoding="utf-8",
     )
     return config
