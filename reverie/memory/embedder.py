@@ -58,10 +58,14 @@ def load_model(path: Path):
         if model is None:
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+            import torch
             from sentence_transformers import SentenceTransformer
 
             try:
                 model = SentenceTransformer(key, device="cpu", local_files_only=True)
+                # Short texts: one torch thread is ~20x faster than the default pool, which
+                # fights llama.cpp for the cores.
+                torch.set_num_threads(1)
             except (OSError, ValueError) as exc:
                 raise UserError(f"[embeddings] model: cannot load '{key}' ({exc.__class__.__name__}) — "
                                 "point it at a sentence-transformers folder or set model = \"bundled\"") from None

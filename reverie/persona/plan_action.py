@@ -5,6 +5,7 @@ from __future__ import annotations
 from reverie.persona.clock import ceil_minute, minutes_of_day
 from reverie.persona.action_details import describe_action
 from reverie.persona.location import choose_address
+from reverie.persona.packed_action import packed_address_and_details, packed_mode
 from reverie.tasks.clock import format_minute
 from reverie.tasks.task_decomp import describe_schedule, task_decomp
 
@@ -63,8 +64,11 @@ def determine_action(persona, maze, llm) -> None:
     # The action lasts until its schedule block ends (started mid-block, it does not overrun).
     duration = max(1, int(round(block_end - minutes_of_day(ceil_minute(s.curr_time)))))
 
-    address = choose_address(persona, maze, description, llm)
-    details = describe_action(persona, description, address, llm)
+    if packed_mode(llm):
+        address, details = packed_address_and_details(persona, maze, description, llm)
+    else:
+        address = choose_address(persona, maze, description, llm)
+        details = describe_action(persona, description, address, llm)
     s.add_new_action(address, duration, description, details.pronunciatio, details.event,
                      None, None, None, None,
                      details.obj_description, details.obj_pronunciatio, details.obj_event)

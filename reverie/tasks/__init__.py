@@ -31,3 +31,10 @@ from reverie.tasks import (  # noqa: F401  (imported for their registrations)
     interview,
     whisper,
 )
+
+
+def product_tasks():
+    """The registered tasks defined in this package (tests may register small ones of their own)."""
+    from reverie.llm.task import all_tasks
+
+    return {name: task for name, task in all_tasks().items() if task.schema.__module__.startswith(__name__ + ".")}

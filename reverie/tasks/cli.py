@@ -16,7 +16,7 @@ from pathlib import Path
 
 from reverie.config import BUNDLED, Settings
 from reverie.errors import UserError
-from reverie.llm.task import all_tasks
+from reverie.tasks import product_tasks
 from reverie.tasks.evaluate import Row, column_widths, format_row, read_ledger, run_cases, summarize, COLUMNS
 from reverie.tasks.fixtures import load_fixture
 
@@ -41,7 +41,7 @@ def main(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _known(name: str) -> None:
-    tasks = all_tasks()
+    tasks = product_tasks()
     if name not in tasks:
         raise UserError(f"no prompt named '{name}' — `python -m reverie prompts list` shows the {len(tasks)} prompts")
 
@@ -57,7 +57,7 @@ def _store(settings: Settings):
 
 def _list(args, settings: Settings) -> int:
     store = _store(settings)
-    tasks = all_tasks()
+    tasks = product_tasks()
     width = max(len(n) for n in tasks)
     print(f"{'prompt'.ljust(width)}  {'role'.ljust(6)}  used in")
     for name, task in tasks.items():
@@ -76,7 +76,7 @@ def render(settings: Settings, name: str, inputs: dict, choices: dict) -> list:
 
     llm = LLM(settings)
     spec = llm.chain.prompts.get(name)
-    schema = call_schema(all_tasks()[name].schema, choices)
+    schema = call_schema(product_tasks()[name].schema, choices)
     return llm.chain._render(spec, inputs, schema)
 
 
@@ -119,7 +119,7 @@ def _eval(args, settings: Settings) -> int:
 
     if args.n is not None and args.n < 1:
         raise UserError("--n must be at least 1")
-    names = list(all_tasks())
+    names = list(product_tasks())
     for name in args.prompt or []:
         _known(name)
     names = [n for n in names if not args.prompt or n in args.prompt]

@@ -251,3 +251,21 @@ def test_prefix_probe_counts_the_reused_prefix_once_per_request():
     Model.client.create_chat_completion(prompt_len=100, reuse=50, generated=1)
     assert probe.cached_tokens == 200 and "eval" not in vars(Model.client)
     assert not PrefixProbe.attach({"cheap": object()}).available  # e.g. a server model: nothing to probe
+
+
+@pytest.mark.slow
+def test_packed_mode_asks_one_prompt_instead_of_the_action_pipeline(settings):
+    """Failure path, with a scripted fake chat model that never answers with JSON: the packed
+    run's new actions go through `action_packed` (its fail-safe), never the faithful prompts."""
+    fake = ScriptedChat(replies=["I would rather not say."])
+    report = bench.run_bench(settings, fork=BASE, start="08:00", minutes=1, packed=True, keep=True,
+                             chat_models={"strong": fake, "cheap": fake})
+    root = Path(report["sim_dir"]).parents[1]
+    try:
+        prompts = {line["prompt"] for line in read_ledger(Path(report["sim_dir"]) / "reverie" / "llm_calls.jsonl")}
+        assert "action_packed" in prompts and "warning" not in report
+        assert not prompts & {"action_sector", "action_arena", "action_object", "act_obj_desc"}
+    finally:
+        import shutil
+
+        shutil.rmtree(root, ignore_errors=True)

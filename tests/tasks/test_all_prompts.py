@@ -19,12 +19,12 @@ from reverie.llm.corrections import correction_message
 from reverie.llm.prompt_spec import load_prompt
 from reverie.llm.schema import call_schema
 from reverie.llm.structured import StructuredChain
-from reverie.llm.task import all_tasks
+from reverie.tasks import product_tasks
 from reverie.tasks.cli import render
 from reverie.tasks.fixtures import fixture_names, load_fixture
 
 PROMPTS_DIR = PROJECT_ROOT / "prompts"
-TASKS = all_tasks()
+TASKS = product_tasks()  # other test modules register small tasks of their own
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,27 @@
+"""Packed mode: where and how an action happens in one structured call (``[simulation] packed_actions``)."""
+
+from __future__ import annotations
+
+from reverie.persona.action_details import ActionDetails
+from reverie.tasks.action_packed import packed_action
+
+
+def packed_mode(llm) -> bool:
+    settings = getattr(llm, "settings", None)
+    return bool(settings is not None and settings.simulation.packed_actions)
+
+
+def packed_address_and_details(persona, maze, description: str, llm) -> tuple[str, ActionDetails]:
+    """The address and details the faithful 8-call pipeline would give, from one call."""
+    s, places = persona.scratch, persona.s_mem
+    here = maze.access_tile(tuple(s.curr_tile))
+    world = here["world"]
+    living = (s.living_area or "").split(":")
+    living_sector = living[1] if len(living) > 1 else here["sector"]
+    tree = {sector: {arena: places.objects(f"{world}:{sector}:{arena}") for arena in places.arenas(f"{world}:{sector}")}
+            for sector in places.sectors(world)}
+    p = packed_action(llm, name=s.name, action_description=description, world=world,
+                      living_area=s.living_area or "", living_sector=living_sector,
+                      current_sector=here["sector"], daily_plan_req=s.daily_plan_req or "", places=tree)
+    return p.address, ActionDetails(p.pronunciatio, list(p.event), p.obj_description,
+                                    p.obj_pronunciatio, list(p.obj_event))
