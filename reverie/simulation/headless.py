@@ -71,5 +71,8 @@ def _compress_and_explain(settings, sim_code: str) -> None:
     manage = Path(__file__).resolve().parents[2] / "environment" / "frontend_server" / "manage.py"
     print(f"compressed into {folder}")
     print("watch it: start the frontend with")
-    print(f"  {sys.executable} {manage} runserver")
+    from reverie.config import DEFAULT_CONFIG
+
+    env = "" if settings.source in (None, DEFAULT_CONFIG.resolve()) else f"REVERIE_CONFIG={settings.source} "
+    print(f"  {env}{sys.executable} {manage} runserver")
     print(f"and open http://127.0.0.1:8000/demo/{sim_code}/0/3/")
