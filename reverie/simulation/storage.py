@@ -12,6 +12,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -176,8 +177,15 @@ def fork(storage_root: Path, fork_sim_code: str, sim_code: str, *, overwrite: bo
         shutil.rmtree(staging)
     # Our per-run extras (ledger, timeline, vector index) belong to the source run.
     shutil.copytree(src.dir, staging, ignore=shutil.ignore_patterns("llm_calls.jsonl", "timeline.md", "chroma", ".*.tmp"))
+    _make_writable(staging)  # a read-only source (e.g. an installed base) must give a writable fork
     os.replace(staging, dst.dir)
     meta = dst.read_meta()
     meta["fork_sim_code"] = fork_sim_code
     dst.write_meta(meta)
     return dst
+
+
+def _make_writable(root: Path) -> None:
+    for path in [root, *root.rglob("*")]:
+        mode = path.stat().st_mode
+        path.chmod(mode | stat.S_IWUSR | (stat.S_IXUSR if path.is_dir() else 0))

@@ -59,6 +59,18 @@ def test_fork_copies_and_never_touches_the_source(storage_root):
     assert before == after
 
 
+def test_a_fork_of_a_read_only_base_is_writable(storage_root):
+    src = storage_root / BASE
+    for path in [src, *src.rglob("*")]:
+        path.chmod(path.stat().st_mode & ~0o222)
+    try:
+        dst = fork(storage_root, BASE, "copy_ro")
+        assert all(p.stat().st_mode & 0o200 for p in [dst.dir, *dst.dir.rglob("*")])
+    finally:
+        for path in [src, *src.rglob("*")]:
+            path.chmod(path.stat().st_mode | 0o200)
+
+
 def test_fork_refuses_an_existing_name_unless_overwrite(storage_root):
     fork(storage_root, BASE, "copy1")
     (storage_root / "copy1" / "marker").write_text("x")
