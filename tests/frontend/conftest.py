@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 from reverie import PROJECT_ROOT
 from tests.frontend import djangosetup, synthetic
+from tests.loopback_server import loopback_server
 
 FRONTEND = djangosetup.FRONTEND
 ARTIFACTS = PROJECT_ROOT / "tests" / "artifacts"
@@ -50,12 +47,6 @@ def settings_for(world):
     return load_settings(world / "config.toml")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def live_server(tmp_path):
     """`manage.py runserver --noreload` on loopback, as a user starts it; yields its base URL.
@@ -63,33 +54,11 @@ def live_server(tmp_path):
     It reads the config of the run fixture listed before it (`world` or `default_world`).
     """
     assert "REVERIE_CONFIG" in os.environ, "request `world` or `default_world` before `live_server`"
-    port = _free_port()
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    world = tmp_path
-    log = (world / "server.log").open("w")
-    proc = subprocess.Popen(
-        [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
-        cwd=FRONTEND, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.time() + 60
-        while True:
-            try:
-                urllib.request.urlopen(base + "/", timeout=2).read()
-                break
-            except OSError:
-                if proc.poll() is not None or time.time() > deadline:
-                    raise RuntimeError("the frontend server did not start:\n" + (world / "server.log").read_text())
-                time.sleep(0.3)
-        yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
+    command = lambda port: [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"]
+    with loopback_server(command, lambda port: f"http://127.0.0.1:{port}/", tmp_path / "server.log",
+                         what="the frontend server", wait_s=60, cwd=FRONTEND,
+                         env=dict(os.environ, PYTHONUNBUFFERED="1")) as port:
+        yield f"http://127.0.0.1:{port}"
 
 
 @pytest.fixture

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
 
 import pytest
 
 from llm_support import CHOICES, INPUTS, TASK, WakeUp
+from tests.loopback_server import loopback_server
 from reverie.config import Settings
 from reverie.llm import LLM
 from reverie.llm.models import build_chat_models, bundled_model_path
@@ -52,45 +49,15 @@ def test_smollm_in_process_returns_a_valid_object_with_the_grammar(settings, loc
     assert replayed.model_dump_json() == answer.model_dump_json()
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture
 def llama_server(tmp_path):
-    port = _free_port()
-    log = (tmp_path / "server.log").open("w")
-    command = [
+    command = lambda port: [
         sys.executable, "-m", "llama_cpp.server", "--model", str(bundled_model_path()),
         "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "1024", "--n_threads", "2",
     ]
-    server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-    base_url = f"http://127.0.0.1:{port}/v1"
-    try:
-        deadline = time.monotonic() + 180
-        while True:
-            if server.poll() is not None:
-                pytest.fail(f"llama_cpp.server exited: {(tmp_path / 'server.log').read_text()[-2000:]}")
-            try:
-                with urllib.request.urlopen(f"{base_url}/models", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail("llama_cpp.server did not answer within 180 s")
-            time.sleep(0.5)
-        yield base_url
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
-        log.close()
+    with loopback_server(command, lambda port: f"http://127.0.0.1:{port}/v1/models", tmp_path / "server.log",
+                         what="llama_cpp.server", wait_s=180) as port:
+        yield f"http://127.0.0.1:{port}/v1"
 
 
 def test_the_openai_compatible_backend_returns_a_valid_object(settings, llama_server):
