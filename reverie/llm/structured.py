@@ -60,6 +60,7 @@ class _Outcome:
     errors: list[str] = field(default_factory=list)
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cached_tokens: int | None = 0  # None once a reply did not say (e.g. a server that does not report it)
 
 
 class StructuredChain(Runnable[dict, BaseModel]):
@@ -101,7 +102,8 @@ class StructuredChain(Runnable[dict, BaseModel]):
         entry = dict(
             prompt=name, role=spec.role, persona=persona, step=step, game_time=game_time,
             attempts=outcome.attempts, errors=outcome.errors, prompt_tokens=outcome.prompt_tokens,
-            completion_tokens=outcome.completion_tokens, latency_s=round(time.perf_counter() - started, 3),
+            completion_tokens=outcome.completion_tokens,
+            cached_tokens=outcome.cached_tokens if outcome.attempts else None, latency_s=round(time.perf_counter() - started, 3),
         )
         if outcome.result is not None:
             self.ledger.record(valid=True, fallback=False, **entry)
@@ -135,6 +137,8 @@ class StructuredChain(Runnable[dict, BaseModel]):
             usage = reply.usage_metadata or {}
             outcome.prompt_tokens += usage.get("input_tokens", 0)
             outcome.completion_tokens += usage.get("output_tokens", 0)
+            cached = (usage.get("input_token_details") or {}).get("cache_read")
+            outcome.cached_tokens = None if cached is None or outcome.cached_tokens is None else outcome.cached_tokens + cached
             result, problems = self._check(task, schema, reply, inputs, choices)
             log.debug("prompt %s attempt %d: %r -> %s", spec.name, attempt, reply.content, problems or "valid")
             if not problems:

@@ -5,17 +5,21 @@ Layout (the original's)::
     bootstrap_memory/scratch.json
     bootstrap_memory/spatial_memory.json
     bootstrap_memory/associative_memory/{nodes,kw_strength,embeddings}.json
+
+plus ours, which the original ignores: ``bootstrap_memory/day_cache.json`` (today's answers
+worth reusing, see :mod:`reverie.memory.day_cache`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
 from reverie.errors import UserError
 from reverie.memory.associative import AssociativeMemory
 from reverie.memory.concept_node import ConceptNode
+from reverie.memory.day_cache import DAY_CACHE_FILE, DayCache
 from reverie.memory.retrieval import RetrievalWeights, retrieve
 from reverie.memory.scratch import SCRATCH_FILE, Scratch
 from reverie.memory.spatial import SPATIAL_FILE, SpatialMemory
@@ -28,6 +32,7 @@ class PersonaMemory:
     scratch: Scratch
     spatial: SpatialMemory
     associative: AssociativeMemory
+    day_cache: DayCache = field(default_factory=DayCache)
 
     @classmethod
     def load(cls, folder: str | Path, *, embedder=None, index=None) -> PersonaMemory:
@@ -40,13 +45,18 @@ class PersonaMemory:
         spatial = SpatialMemory.load(spatial_path) if spatial_path.is_file() else SpatialMemory()
         vectors = index.persona(scratch.name) if index is not None else None
         associative = AssociativeMemory.load(folder / ASSOCIATIVE_DIR, embedder=embedder, vectors=vectors)
-        return cls(scratch, spatial, associative)
+        return cls(scratch, spatial, associative, DayCache.load(folder / DAY_CACHE_FILE))
 
     def save(self, folder: str | Path) -> None:
         folder = Path(folder)
         self.scratch.save(folder / SCRATCH_FILE)
         self.spatial.save(folder / SPATIAL_FILE)
         self.associative.save(folder / ASSOCIATIVE_DIR)
+        self.day_cache.save(folder / DAY_CACHE_FILE)
+
+    def todays_answers(self) -> DayCache:
+        """Today's reusable answers (emptied when the game date changes)."""
+        return self.day_cache.today(self.scratch.curr_date_str())
 
     def retrieve(self, focal_points: Sequence[str], n: int = 30) -> dict[str, list[ConceptNode]]:
         """Scored retrieval at the persona's current time with its scratch weights."""

@@ -6,11 +6,6 @@ from reverie.persona.action_details import ActionDetails
 from reverie.tasks.action_packed import packed_action
 
 
-def packed_mode(llm) -> bool:
-    settings = getattr(llm, "settings", None)
-    return bool(settings is not None and settings.simulation.packed_actions)
-
-
 def packed_address_and_details(persona, maze, description: str, llm) -> tuple[str, ActionDetails]:
     """The address and details the faithful 8-call pipeline would give, from one call."""
     s, places = persona.scratch, persona.s_mem

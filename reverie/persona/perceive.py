@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import math
 
+from reverie.persona.modes import reuse_answers
+from reverie.persona.sleep import asleep
 from reverie.tasks.poignancy import chat_poignancy, event_poignancy
+
+MUNDANE = 1
 
 
 def perceive(persona, maze, llm) -> list:
@@ -43,16 +47,18 @@ def remember_event(persona, llm, subject: str, predicate: str, obj: str, desc: s
     s = persona.scratch
     keywords = {subject.split(":")[-1], obj.split(":")[-1]}
     key = desc.split("(")[1].rstrip(")").strip() if "(" in desc else desc
-    if "is idle" in key:
-        poignancy = 1
+    if "is idle" in key or asleep(s):
+        poignancy = MUNDANE  # asleep, nothing is rated (and the model is not asked)
     else:
-        poignancy = event_poignancy(llm, persona_name=s.name, identity=persona.identity(), description=key)
+        poignancy = rated(persona, llm, "event", key, lambda: event_poignancy(
+            llm, persona_name=s.name, identity=persona.identity(), description=key))
 
     filling = []
     if subject == s.name and predicate == "chat with":
         # The persona's own conversation: keep the transcript as a chat memory first.
         summary = s.act_description or "a conversation"
-        chat_score = chat_poignancy(llm, persona_name=s.name, identity=persona.identity(), description=summary)
+        chat_score = rated(persona, llm, "chat", summary, lambda: chat_poignancy(
+            llm, persona_name=s.name, identity=persona.identity(), description=summary))
         chat = persona.a_mem.add_chat(s.curr_time, None, subject, predicate, obj, summary, keywords,
                                       chat_score, summary, list(s.chat or []))
         filling = [chat.node_id]
@@ -61,3 +67,12 @@ def remember_event(persona, llm, subject: str, predicate: str, obj: str, desc: s
     s.importance_trigger_curr -= poignancy
     s.importance_ele_n += 1
     return node
+
+
+def rated(persona, llm, kind: str, description: str, ask) -> int:
+    """The poignancy of ``description``: asked once a day, then remembered."""
+    table = persona.memory.todays_answers().poignancy
+    key = f"{kind}:{description}"
+    if key not in table or not reuse_answers(llm):
+        table[key] = int(ask())
+    return table[key]

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 from reverie.persona.clock import ceil_minute, minutes_of_day
-from reverie.persona.action_details import describe_action
+from dataclasses import asdict
+
+from reverie.memory.day_cache import places_digest
+from reverie.persona.action_details import ActionDetails, describe_action
 from reverie.persona.location import choose_address
-from reverie.persona.packed_action import packed_address_and_details, packed_mode
+from reverie.persona.modes import packed_mode, reuse_answers
+from reverie.persona.packed_action import packed_address_and_details
+from reverie.persona.sleep import sleep_action
 from reverie.tasks.clock import format_minute
 from reverie.tasks.task_decomp import describe_schedule, task_decomp
 
@@ -64,11 +69,26 @@ def determine_action(persona, maze, llm) -> None:
     # The action lasts until its schedule block ends (started mid-block, it does not overrun).
     duration = max(1, int(round(block_end - minutes_of_day(ceil_minute(s.curr_time)))))
 
+    address, details = address_and_details(persona, maze, description, llm)
+    s.add_new_action(address, duration, description, details.pronunciatio, details.event,
+                     None, None, None, None,
+                     details.obj_description, details.obj_pronunciatio, details.obj_event)
+
+
+def address_and_details(persona, maze, description: str, llm) -> tuple[str, ActionDetails]:
+    """Where and how: sleep in one's bed; else today's answer for the same description, while
+    the persona knows the same places; else the model (packed or faithful pipeline)."""
+    sleeping = sleep_action(persona, description)
+    if sleeping:
+        return sleeping
+    cache, places = persona.memory.todays_answers(), places_digest(persona.s_mem.tree)
+    hit = cache.action(description, places) if reuse_answers(llm) else None
+    if hit and (hit["address"] in maze.address_tiles or "<" in hit["address"]):
+        return hit["address"], ActionDetails(**hit["details"])
     if packed_mode(llm):
         address, details = packed_address_and_details(persona, maze, description, llm)
     else:
         address = choose_address(persona, maze, description, llm)
         details = describe_action(persona, description, address, llm)
-    s.add_new_action(address, duration, description, details.pronunciatio, details.event,
-                     None, None, None, None,
-                     details.obj_description, details.obj_pronunciatio, details.obj_event)
+    cache.remember_action(description, places, address, asdict(details))
+    return address, details

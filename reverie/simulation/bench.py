@@ -29,6 +29,9 @@ from reverie.simulation.fast_forward import parse_hhmm
 from reverie.simulation.storage import write_json_atomic
 
 SIM_NAME = "bench"
+# Asked once a game day, when it starts (a bench from --start plans the day at its first step).
+DAY_PLANNING = frozenset({"wake_up_hour", "daily_plan", "hourly_schedule", "identity_new_currently",
+                          "identity_new_daily_req"})
 REPORT_VERSION = 1
 
 
@@ -39,7 +42,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", metavar="bundled|PATH", help="model file for both roles (default: the config's)")
     parser.add_argument("--out", type=Path, metavar="FILE", help="JSON report (default: ./bench-<fork>-<time>.json)")
     parser.add_argument("--packed", action="store_true", help="packed action mode ([simulation] packed_actions)")
-    parser.add_argument("--no-cache", action="store_true", help="no llama.cpp prompt cache ([backend] prompt_cache)")
+    parser.add_argument("--no-cache", action="store_true", help="no caches: no llama.cpp prompt cache ([backend] prompt_cache) and no reuse of "
+                        "today's answers ([simulation] reuse_answers)")
     parser.add_argument("--no-grammar", action="store_true", help="no JSON-schema grammar ([repair] grammar)")
     cassette = parser.add_mutually_exclusive_group()
     cassette.add_argument("--record", type=Path, metavar="FILE", help="record every model reply to FILE")
@@ -75,6 +79,11 @@ def main(args, settings: Settings) -> int:
     if args.keep:
         print(f"simulation kept: {report['sim_dir']}")
     print(f"report: {out}")
+    if report["calls_per_awake_agent_hour"] is not None:
+        print(f"awake agent-hours {report['awake_agent_hours']:.2f}: "
+              f"{report['calls_per_awake_agent_hour']:.1f} calls per awake agent-hour, "
+              f"{report['calls_per_awake_agent_hour_besides_day_planning']:.1f} besides the day's planning "
+              f"({report['day_planning_calls']} calls)")
     print(row(report["figures"]))
     return 0
 
@@ -89,6 +98,7 @@ def bench_settings(settings: Settings, root: Path, *, model: str | None, packed:
     s.paths.temp_storage = root / "temp_storage"
     s.simulation.packed_actions = packed
     s.backend.prompt_cache = cache
+    s.simulation.reuse_answers = cache
     s.repair.grammar = grammar
     if model:
         path = model if model == BUNDLED else str(_gguf(Path(model)))
@@ -122,24 +132,18 @@ def _link_base(source_root: Path, storage: Path, fork: str) -> None:
 
 
 def _make_llm(settings: Settings, ledger: Path, *, record, replay, chat_models):
-    """The LLM facade with its models loaded now (not inside the timed run), and the cache probe."""
+    """The LLM facade with its models loaded now (not inside the timed run)."""
     from reverie.llm import LLM
-    from reverie.simulation.prefix_probe import PrefixProbe
 
     started = time.perf_counter()
     if replay is not None:
-        return LLM(settings, ledger_path=ledger, replay=replay), PrefixProbe(), 0.0
+        return LLM(settings, ledger_path=ledger, replay=replay), 0.0
     if chat_models is None:
         from reverie.llm.models import build_chat_models
 
         chat_models = build_chat_models(settings)
-    probe = PrefixProbe.attach(chat_models)
     llm = LLM(settings, chat_models=chat_models, ledger_path=ledger, record=record)
-    return llm, probe, time.perf_counter() - started
-
-
-def _asleep(persona) -> bool:
-    return "sleep" in (persona.scratch.act_description or "sleeping")
+    return llm, time.perf_counter() - started
 
 
 def run_bench(settings: Settings, *, fork: str, start: str | None = None, minutes: int = 10, model: str | None = None,
@@ -150,19 +154,20 @@ def run_bench(settings: Settings, *, fork: str, start: str | None = None, minute
 
     ``chat_models`` (tests): ``{"strong": m, "cheap": m}`` instead of loading the configured ones."""
     from reverie.memory.embedder import Embedder
+    from reverie.persona.sleep import asleep
     from reverie.simulation.fast_forward import fast_forward
     from reverie.simulation.simulation import Simulation
     from reverie.simulation.storage import fork as fork_storage
     from reverie.tasks.evaluate import read_ledger, summarize
 
     root = Path(tempfile.mkdtemp(prefix="reverie-bench-"))
-    sim = probe = None
+    sim = None
     try:
         s = bench_settings(settings, root, model=model, packed=packed, cache=cache, grammar=grammar)
         _link_base(settings.paths.storage, s.paths.storage, fork)
         storage = fork_storage(s.paths.storage, fork, SIM_NAME)
         start_step, start_time = fast_forward(storage, start) if start else (None, None)
-        llm, probe, load_s = _make_llm(s, storage.ledger_path, record=record, replay=replay, chat_models=chat_models)
+        llm, load_s = _make_llm(s, storage.ledger_path, record=record, replay=replay, chat_models=chat_models)
         sim = Simulation.open(s, SIM_NAME, storage=storage, llm=llm)
         Embedder(s).model  # noqa: B018  (load the embedding model before the clock starts)
         steps = math.ceil(minutes * 60 / sim.sec_per_step)
@@ -172,7 +177,7 @@ def run_bench(settings: Settings, *, fork: str, start: str | None = None, minute
 
         def on_step(_sim) -> None:
             nonlocal awake_steps
-            awake_steps += sum(not _asleep(p) for p in _sim.personas.values())
+            awake_steps += sum(not asleep(p.scratch) for p in _sim.personas.values())
             if progress:
                 print(f"\rbench: step {_sim.step_no - first_step}/{steps} ({_sim.curr_time_str})",
                       end="", file=sys.stderr, flush=True)
@@ -187,15 +192,13 @@ def run_bench(settings: Settings, *, fork: str, start: str | None = None, minute
         lines = read_ledger(storage.ledger_path)
         total = totals(lines)
         # A replay's usage is the recording's: no cache was used in this run.
-        cached, source = (None, None) if replay else (total["cached_tokens"], "ledger")
-        if cached is None and probe.available:
-            cached, source = probe.cached_tokens, "probe"
-        if cached is None:
-            source = None
+        cached = None if replay else total["cached_tokens"]
+        source = None if cached is None else "ledger"
         game_minutes = done * sim.sec_per_step / 60
         fig = figures(total, agents=agents, game_minutes=game_minutes, wall_s=wall_s, cached_tokens=cached)
         awake_hours = awake_steps * sim.sec_per_step / 3600
         per_prompt, _ = summarize(lines)
+        planning = sum(1 for line in lines if line.get("prompt") in DAY_PLANNING)
         report = {
             "version": REPORT_VERSION,
             "fork": fork,
@@ -204,7 +207,8 @@ def run_bench(settings: Settings, *, fork: str, start: str | None = None, minute
             "steps": done,
             "settings": {
                 "model": "replay" if replay else (model or s.models.cheap.path),
-                "backend": s.backend.kind, "packed": packed, "prompt_cache": cache, "grammar": grammar,
+                "backend": s.backend.kind, "packed": packed, "prompt_cache": cache, "reuse_answers": cache,
+                "grammar": grammar,
                 "cassette": "replay" if replay else "record" if record else None,
             },
             "figures": fig,
@@ -212,6 +216,9 @@ def run_bench(settings: Settings, *, fork: str, start: str | None = None, minute
             "load_s": round(load_s, 3),
             "awake_agent_hours": round(awake_hours, 4),
             "calls_per_awake_agent_hour": total["calls"] / awake_hours if awake_hours else None,
+            "day_planning_calls": planning,
+            "calls_per_awake_agent_hour_besides_day_planning":
+                (total["calls"] - planning) / awake_hours if awake_hours else None,
             "per_prompt": {r.prompt: {k: v for k, v in vars(r).items() if k != "prompt"} for r in per_prompt},
             "fast_forward": {"step": start_step, "time": start_time.isoformat() if start_time else None},
         }
@@ -222,8 +229,6 @@ def run_bench(settings: Settings, *, fork: str, start: str | None = None, minute
             report["sim_dir"] = str(storage.dir)
         return report
     finally:
-        if probe is not None:
-            probe.detach()
         if sim is not None:
             sim.close()
         if not keep:

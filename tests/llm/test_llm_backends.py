@@ -48,6 +48,11 @@ def test_smollm_in_process_returns_a_valid_object_with_the_grammar(settings, loc
     replayed = LLM.from_settings(settings, replay=tape).ask(TASK, EASY, choices=CHOICES)
     assert replayed.model_dump_json() == answer.model_dump_json()
 
+    llm.ask(TASK, EASY, choices=CHOICES)  # the same prompt again: its prefix is in the KV cache
+    again = llm.ledger.last
+    assert isinstance(again["cached_tokens"], int)
+    assert again["prompt_tokens"] // 2 < again["cached_tokens"] < again["prompt_tokens"] * again["attempts"]
+
 
 @pytest.fixture
 def llama_server(tmp_path):

@@ -1,0 +1,65 @@
+"""Answers a persona already got from the model today, so the same question is asked once.
+
+Two tables, emptied when the game date changes (a new day brings a new identity and plan,
+which are part of those prompts):
+
+- ``poignancy``: how poignant an event or chat description felt (``"event:<text>"``);
+- ``actions``: for an action description, where it happened and how it looked (emoji,
+  event triples, the object's state). An entry also records the places the persona knew
+  when it was made (a digest of its spatial memory): when the persona has learned new
+  places since, the location prompts would see other choices, so the entry is stale.
+
+The cache is saved beside the persona's memory (``bootstrap_memory/day_cache.json``), so a
+resumed run asks the model exactly what the uninterrupted run would have.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reverie.simulation.storage import write_json_atomic
+
+DAY_CACHE_FILE = "day_cache.json"
+
+
+def places_digest(tree: dict) -> str:
+    """A short digest of a spatial-memory tree (world → sector → arena → objects)."""
+    blob = json.dumps(tree, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha1(blob.encode("utf-8")).hexdigest()[:16]
+
+
+@dataclass
+class DayCache:
+    date: str | None = None
+    poignancy: dict[str, int] = field(default_factory=dict)
+    actions: dict[str, dict] = field(default_factory=dict)
+
+    def today(self, date: str) -> "DayCache":
+        """The cache for ``date``: emptied first when it holds another day's answers."""
+        if date != self.date:
+            self.date, self.poignancy, self.actions = date, {}, {}
+        return self
+
+    def action(self, description: str, places: str) -> dict | None:
+        entry = self.actions.get(description)
+        return entry if entry is not None and entry.get("places") == places else None
+
+    def remember_action(self, description: str, places: str, address: str, details: dict) -> None:
+        self.actions[description] = {"places": places, "address": address, "details": details}
+
+    # -- files ---------------------------------------------------------------------------
+    @classmethod
+    def load(cls, path: Path) -> "DayCache":
+        """The saved cache, or an empty one (a missing or unreadable file only costs model calls)."""
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            return cls(date=data.get("date"), poignancy=dict(data.get("poignancy") or {}),
+                       actions=dict(data.get("actions") or {}))
+        except (OSError, ValueError, AttributeError):
+            return cls()
+
+    def save(self, path: Path) -> None:
+        write_json_atomic(path, {"date": self.date, "poignancy": self.poignancy, "actions": self.actions}, indent=1)

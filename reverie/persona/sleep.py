@@ -1,0 +1,44 @@
+"""Sleep costs no model call: a sleeping persona is in its own bed and notices nothing.
+
+A schedule entry whose activity is sleep ("sleeping", "asleep", "sleep") becomes the
+action below without the location and description prompts, when the persona knows a bed
+in its living area. While the action lasts, what the persona perceives is remembered as
+mundane (poignancy 1) instead of being rated by the model, and it does not react
+(:func:`reverie.persona.react` already lets nobody talk to or wait for a sleeper).
+"""
+
+from __future__ import annotations
+
+import re
+
+from reverie.persona.action_details import ActionDetails
+
+_SLEEP = re.compile(r"\b(sleeping|asleep|sleep)\b")
+SLEEP_EMOJI = "\U0001f634"
+BED_EMOJI = "\U0001f6cf\ufe0f"
+BED_STATE = "being slept in"
+
+
+def is_sleep(description: str | None) -> bool:
+    """The activity (the part before a "(subtask)") is sleeping."""
+    activity = (description or "").split("(")[0].lower()
+    return bool(_SLEEP.search(activity))
+
+
+def asleep(scratch) -> bool:
+    """The persona's current action is sleep."""
+    return bool(scratch.act_address) and is_sleep(scratch.act_description)
+
+
+def sleep_action(persona, description: str) -> tuple[str, ActionDetails] | None:
+    """The address and details of sleeping in the persona's bed (None: no bed known at home)."""
+    s = persona.scratch
+    if not is_sleep(description) or not s.living_area or s.living_area.count(":") != 2:
+        return None
+    world, sector, arena = s.living_area.split(":")
+    beds = [obj for obj in persona.s_mem.objects(f"{world}:{sector}:{arena}") if "bed" in obj.lower().split()]
+    if not beds:
+        return None
+    bed = "bed" if "bed" in beds else beds[0]
+    details = ActionDetails(SLEEP_EMOJI, [s.name, "is", "sleeping"], BED_STATE, BED_EMOJI, [bed, "is", BED_STATE])
+    return f"{s.living_area}:{bed}", details

@@ -1,0 +1,139 @@
+"""Fewer model calls: sleep needs none, and today's answers are reused for the same question.
+
+Nora Bennett of our base world, with the real world map, the real embedder and the real
+LLM facade over a scripted fake chat model that never answers well (a failure path: every
+ask ends in its fail-safe). What is checked is how many asks reach the model.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from reverie.config import load_settings
+from reverie.memory import Embedder
+from reverie.memory.day_cache import DAY_CACHE_FILE, DayCache
+from reverie.persona.perceive import remember_event
+from reverie.persona.persona import Persona
+from reverie.persona.plan_action import address_and_details
+from reverie.persona.sleep import asleep, is_sleep
+from reverie.world.maze import Maze
+from reverie import PROJECT_ROOT
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tasks"))
+from planning_support import scripted_llm  # noqa: E402
+
+NAME = "Nora Bennett"
+MORNING = datetime(2023, 2, 13, 9, 0)
+
+
+@pytest.fixture(scope="module")
+def world():
+    settings = load_settings(PROJECT_ROOT / "config.toml")
+    return settings, Maze.load(settings.paths.assets, "willow_creek")
+
+
+@pytest.fixture
+def nora(world, tmp_path):
+    settings, _maze = world
+    folder = tmp_path / "bootstrap_memory"
+    shutil.copytree(settings.paths.storage / "base_willow_creek" / "personas" / NAME / "bootstrap_memory", folder)
+    persona = Persona.load(NAME, folder, embedder=Embedder(settings))
+    persona.scratch.curr_time = MORNING
+    persona.scratch.curr_tile = (10, 10)
+    return persona
+
+
+def asks(llm) -> int:
+    return sum(row["calls"] for row in llm.ledger.summary().values())
+
+
+def test_sleep_words():
+    assert is_sleep("sleeping") and is_sleep("Sleep") and is_sleep("asleep on the sofa")
+    assert not is_sleep("getting ready for bed") and not is_sleep("reading (before sleeping)")
+    assert not is_sleep("sleepwalking") and not is_sleep(None)
+
+
+def test_sleeping_happens_in_ones_own_bed_without_a_model_call(world, nora):
+    _settings, maze = world
+    llm, _model = scripted_llm("no idea")
+    address, details = address_and_details(nora, maze, "sleeping", llm)
+    assert asks(llm) == 0
+    assert address == f"{nora.scratch.living_area}:bed" and address in maze.address_tiles
+    assert details.event == [NAME, "is", "sleeping"] and details.obj_event[0] == "bed"
+
+
+def test_the_same_action_is_asked_once_a_day_while_the_known_places_stay(world, nora):
+    _settings, maze = world
+    llm, _model = scripted_llm("no idea")
+    first = address_and_details(nora, maze, "reading a novel", llm)
+    n = asks(llm)
+    assert n >= 5  # location and details prompts
+
+    assert address_and_details(nora, maze, "reading a novel", llm) == first
+    assert asks(llm) == n, "same description, same day, same places: no new ask"
+
+    address_and_details(nora, maze, "watering the plants", llm)
+    assert asks(llm) > n, "another description is asked"
+    n = asks(llm)
+
+    world_name = next(iter(nora.s_mem.tree))
+    nora.s_mem.tree[world_name].setdefault("a place just found", {})["hall"] = ["bench"]
+    address_and_details(nora, maze, "reading a novel", llm)
+    assert asks(llm) > n, "the persona knows new places: the location is asked again"
+    n = asks(llm)
+
+    nora.scratch.curr_time = MORNING + timedelta(days=1)
+    address_and_details(nora, maze, "reading a novel", llm)
+    assert asks(llm) > n, "a new day: new answers"
+
+
+def test_a_repeated_perception_is_rated_once_and_nothing_is_rated_in_sleep(world, nora):
+    _settings, maze = world
+    llm, _model = scripted_llm("no idea")
+    args = ("Willow Creek:cafe:counter:coffee machine", "is", "brewing", "coffee machine is brewing coffee")
+    remember_event(nora, llm, *args)
+    remember_event(nora, llm, *args)
+    assert asks(llm) == 1
+
+    address, details = address_and_details(nora, maze, "sleeping", llm)
+    nora.scratch.add_new_action(address, 480, "sleeping", details.pronunciatio, details.event, None, None, None,
+                                None, details.obj_description, details.obj_pronunciatio, details.obj_event)
+    assert asleep(nora.scratch)
+    node = remember_event(nora, llm, "Theo Alvarez", "is", "singing", "Theo Alvarez is singing loudly")
+    assert asks(llm) == 1 and node.poignancy == 1
+
+
+def test_the_cache_is_saved_with_the_persona_and_survives_a_reload(world, nora, tmp_path):
+    settings, maze = world
+    llm, _model = scripted_llm("no idea")
+    address_and_details(nora, maze, "reading a novel", llm)
+    folder = tmp_path / "saved"
+    nora.save(folder)
+    again = Persona.load(NAME, folder, embedder=Embedder(settings))
+    again.scratch.curr_time = MORNING
+    n = asks(llm)
+    address_and_details(again, maze, "reading a novel", llm)
+    assert asks(llm) == n
+
+    (folder / DAY_CACHE_FILE).write_text("{not json", encoding="utf-8")
+    assert DayCache.load(folder / DAY_CACHE_FILE) == DayCache(), "an unreadable cache is only a cold cache"
+
+
+def test_with_reuse_switched_off_every_question_is_asked(world, nora):
+    _settings, maze = world
+    llm, _model = scripted_llm("no idea")
+    llm.settings.simulation.reuse_answers = False
+    address_and_details(nora, maze, "reading a novel", llm)
+    n = asks(llm)
+    address_and_details(nora, maze, "reading a novel", llm)
+    assert asks(llm) == 2 * n
+    args = ("Willow Creek:cafe:counter:coffee machine", "is", "brewing", "coffee machine is brewing coffee")
+    remember_event(nora, llm, *args)
+    remember_event(nora, llm, *args)
+    assert asks(llm) == 2 * n + 2
+    assert address_and_details(nora, maze, "sleeping", llm)[0].endswith(":bed") and asks(llm) == 2 * n + 2
