@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import signal
 import sys
+import threading
 from contextlib import contextmanager
 from datetime import datetime
 
@@ -66,17 +67,26 @@ def stop_after_step():
 
 
 def run_steps(sim, steps: int, *, headless: bool, progress: bool = True) -> int:
-    """Run up to ``steps`` steps; returns how many ran. Saves on Ctrl-C."""
+    """Run up to ``steps`` steps; returns how many ran. Saves on Ctrl-C.
+
+    The bar shows the game time, the step and the LLM calls so far; it is refreshed every
+    second (a step with a day to plan takes minutes), and log lines print above it."""
     from tqdm import tqdm
+    from tqdm.contrib.logging import logging_redirect_tqdm
 
     done = 0
     with stop_after_step() as should_stop, tqdm(total=steps, unit="step", disable=not progress,
-                                                 dynamic_ncols=True, file=sys.stderr) as bar:
+                                                 dynamic_ncols=True, file=sys.stderr) as bar, \
+            logging_redirect_tqdm(loggers=[logging.getLogger("reverie")]):
         def describe():
-            bar.set_description(sim.curr_time.strftime("%b %d %H:%M:%S"))
+            bar.set_description(sim.curr_time.strftime("%b %d %H:%M:%S"), refresh=False)
             bar.set_postfix_str(f"step {sim.step_no}, LLM calls {llm_calls(sim.llm)}")
 
         describe()
+        ticking = threading.Event()
+        ticker = threading.Thread(target=_tick, args=(describe, ticking), daemon=True)
+        if progress:
+            ticker.start()
         try:
             for _ in range(steps):
                 if should_stop():
@@ -89,7 +99,16 @@ def run_steps(sim, steps: int, *, headless: bool, progress: bool = True) -> int:
         except KeyboardInterrupt:
             print("\ninterrupted mid-step: the last checkpoint is kept (continue with --resume)", file=sys.stderr)
             raise
+        finally:
+            ticking.set()
+            if ticker.is_alive():
+                ticker.join(2)
     return done
+
+
+def _tick(describe, stop: threading.Event, every_s: float = 1.0) -> None:
+    while not stop.wait(every_s):
+        describe()
 
 
 def debug_log(enabled: bool) -> None:
