@@ -35,3 +35,12 @@ def write_config(tmp_path):
         return path
 
     return _write
+
+
+@pytest.fixture(scope="session")
+def the_ville_recording(tmp_path_factory, smallville_dir):
+    """One real run of the original 3-agent base with the bundled model, recorded once per
+    session: (config, storage, cassette, seconds). See tests/the_ville_run.py."""
+    from tests.the_ville_run import record_the_ville
+
+    return record_the_ville(tmp_path_factory.mktemp("the_ville_recording"), smallville_dir)

@@ -84,6 +84,7 @@ class LocalChatModel(ChatLlamaCpp):
     lock: Any = None
     call_seed: int | None = None
     meter: Any = None  # PrefixMeter of the client
+    keep_prefix: bool = True  # False ([backend] prompt_cache = false): every prompt is evaluated in full
 
     @model_validator(mode="after")
     def validate_environment(self):  # replaces the parent's loader: the client is passed in
@@ -104,6 +105,8 @@ class LocalChatModel(ChatLlamaCpp):
         if self.call_seed is not None:
             kwargs.setdefault("seed", self.call_seed)
         with self.lock:
+            if not self.keep_prefix:
+                self.client.reset()  # forget the previous request's tokens: nothing is reused
             return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
 
     def _create_chat_result(self, response: dict) -> ChatResult:
@@ -170,6 +173,7 @@ def _local_models(settings: Settings) -> dict[str, BaseChatModel]:
             client=llama,
             lock=lock,
             call_seed=model.seed,
+            keep_prefix=settings.backend.prompt_cache,
             model_path=str(path),
             n_ctx=model.n_ctx,
             max_tokens=model.max_tokens,

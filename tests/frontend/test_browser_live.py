@@ -64,10 +64,13 @@ def test_live_page_drives_the_file_protocol(world, live_server, browser, artifac
 
 
 @pytest.mark.timeout(3600)
-def test_live_page_with_the_simulation_server(world, smallville_dir, live_server, browser, artifacts):
+def test_live_page_with_the_simulation_server(world, smallville_dir, the_ville_recording, live_server, browser,
+                                             artifacts):
     """Backend and frontend in separate processes, as users run them: `python -m reverie` forks the
-    original 3-agent base world and runs 3 steps with the bundled model; the steps only advance
-    because the page posts the agents' positions. (The first step plans three days: many calls.)"""
+    original 3-agent base world and runs 3 steps; the steps only advance because the page posts
+    the agents' positions. The model's replies are the recorded ones of the session's real run of
+    the same base (`the_ville_recording`): this test is about the two servers and the page, and
+    the same decisions must give the same movement as that run."""
     import os
     import subprocess
     import sys
@@ -75,13 +78,14 @@ def test_live_page_with_the_simulation_server(world, smallville_dir, live_server
     from reverie import PROJECT_ROOT
 
     base = synthetic.BASE
+    _config, recorded_storage, cassette, _seconds = the_ville_recording
     synthetic.copy_writable(smallville_dir / "storage" / base, world / "storage" / base)
     env = dict(os.environ, REVERIE_CONFIG=str(world / "config.toml"), PYTHONUNBUFFERED="1")
     log_path = world / "backend.log"
     with log_path.open("w") as log:
         backend = subprocess.Popen(
             [sys.executable, "-m", "reverie", "server", "--fork", base, "--sim", "live_e2e",
-             "--command", "run 3", "--command", "fin"],
+             "--replay", str(cassette), "--command", "run 3", "--command", "fin"],
             cwd=PROJECT_ROOT, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
         try:
             announced = world / "temp_storage" / "curr_sim_code.json"
@@ -105,4 +109,6 @@ def test_live_page_with_the_simulation_server(world, smallville_dir, live_server
     for step in range(3):
         assert (sim / "movement" / f"{step}.json").is_file(), log_path.read_text()
         assert (sim / "environment" / f"{step + 1}.json").is_file()
+        recorded = json.loads((recorded_storage / "rec" / "movement" / f"{step}.json").read_text())
+        assert json.loads((sim / "movement" / f"{step}.json").read_text())["persona"] == recorded["persona"]
     assert backend.returncode == 0, log_path.read_text()

@@ -12,7 +12,6 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -20,32 +19,16 @@ from reverie import PROJECT_ROOT
 from reverie.memory import PersonaMemory
 from reverie.world.maze import Maze
 
-from .conftest import BASE, NAMES, make_village, reverie_cmd
+from tests.the_ville_run import BASE, NAMES, STEPS, make_village, reverie_cmd
 
-STEPS = 30
 # The recorded run loads the bundled model: about half an hour on 2 busy cores.
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(5400)]
-# To re-run only the replay tests, point this at the folder of an earlier recording
-# (the one holding village/ and calls.cassette.jsonl).
-REUSE = "REVERIE_TEST_RECORDING"
 
 
 @pytest.fixture(scope="module")
-def recorded(tmp_path_factory, smallville_dir):
-    """30 steps with the bundled model, recorded: (config, storage, cassette, seconds)."""
-    if os.environ.get(REUSE):
-        root = Path(os.environ[REUSE])
-        return root / "village" / "config.toml", root / "village" / "storage", root / "calls.cassette.jsonl", None
-    root = tmp_path_factory.mktemp("recorded")
-    config = make_village(root / "village", smallville_dir)
-    cassette = root / "calls.cassette.jsonl"
-    started = time.monotonic()
-    proc = reverie_cmd(config, "run", "--sim", "rec", "--steps", str(STEPS), "--record", str(cassette),
-                       "--no-progress", timeout=5000)
-    seconds = time.monotonic() - started
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    print(f"\n{STEPS} steps with the bundled model: {seconds:.0f} s ({seconds / STEPS:.1f} s/step)")
-    return config, root / "village" / "storage", cassette, seconds
+def recorded(the_ville_recording):
+    """30 steps with the bundled model, recorded once per session: (config, storage, cassette, seconds)."""
+    return the_ville_recording
 
 
 def movement_files(sim_dir):

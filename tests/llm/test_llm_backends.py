@@ -54,6 +54,18 @@ def test_smollm_in_process_returns_a_valid_object_with_the_grammar(settings, loc
     assert again["prompt_tokens"] // 2 < again["cached_tokens"] < again["prompt_tokens"] * again["attempts"]
 
 
+def test_with_the_prompt_cache_off_every_prompt_is_evaluated_in_full(settings, tmp_path):
+    settings.backend.prompt_cache = False
+    for role in (settings.models.strong, settings.models.cheap):
+        role.n_ctx, role.n_threads, role.max_tokens = 1024, 2, 48
+    models = build_chat_models(settings)
+    assert models["cheap"].client.cache is None
+    llm = LLM(settings, chat_models=models, ledger_path=tmp_path / "calls.jsonl")
+    llm.ask(TASK, EASY, choices=CHOICES)
+    llm.ask(TASK, EASY, choices=CHOICES)
+    assert llm.ledger.last["cached_tokens"] == 0
+
+
 @pytest.fixture
 def llama_server(tmp_path):
     command = lambda port: [

@@ -1,0 +1,71 @@
+"""The original release's 3-agent base in a temporary village, and one real recorded run of it.
+
+`make_village` links the original data (never copied) into a folder with its own config;
+`record_the_ville` runs it with the bundled model and records every reply to a cassette,
+once per test session (fixture `the_ville_recording` in tests/conftest.py). Tests that need
+whole runs of the_ville but are about something else (resume, replay, the live page)
+replay that cassette: the same decisions, without paying for the model again.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from reverie import PROJECT_ROOT
+
+BASE = "base_the_ville_isabella_maria_klaus"
+NAMES = ["Isabella Rodriguez", "Maria Lopez", "Klaus Mueller"]
+STEPS = 30
+# To re-run only the replaying tests, point this at the folder of an earlier recording
+# (the one holding village/ and calls.cassette.jsonl).
+REUSE = "REVERIE_TEST_RECORDING"
+
+
+def make_village(root: Path, smallville: Path, *, autosave_every: int = 5) -> Path:
+    """assets/ and storage/ that link to the original data (never copied), and a config.toml."""
+    assets, storage = root / "assets", root / "storage"
+    assets.mkdir(parents=True)
+    storage.mkdir()
+    for item in (smallville / "static_dirs" / "assets").iterdir():
+        (assets / item.name).symlink_to(item)
+    (storage / BASE).symlink_to(smallville / "storage" / BASE)
+    config = root / "config.toml"
+    config.write_text(
+        "[paths]\n"
+        f'assets = "{assets}"\nstorage = "{storage}"\n'
+        f'temp_storage = "{root / "temp_storage"}"\ncompressed_storage = "{root / "compressed"}"\n'
+        f'prompts = "{PROJECT_ROOT / "prompts"}"\n'
+        "[simulation]\n"
+        f'default_fork = "{BASE}"\nautosave_every = {autosave_every}\n'
+        "schedule_passes = 1\n",  # one planning pass keeps the real-model runs short
+        encoding="utf-8",
+    )
+    return config
+
+
+def reverie_cmd(config: Path, *args: str, **kwargs) -> subprocess.CompletedProcess:
+    """``python -m reverie --config CONFIG ARGS...`` in a child process."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    return subprocess.run([sys.executable, "-m", "reverie", "--config", str(config), *args],
+                          cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, **kwargs)
+
+
+def record_the_ville(root: Path, smallville: Path) -> tuple[Path, Path, Path, float | None]:
+    """``STEPS`` headless steps (simulation ``rec``) with the bundled model, recorded:
+    (config, storage, cassette, seconds)."""
+    if os.environ.get(REUSE):
+        reuse = Path(os.environ[REUSE])
+        return reuse / "village" / "config.toml", reuse / "village" / "storage", reuse / "calls.cassette.jsonl", None
+    config = make_village(root / "village", smallville)
+    cassette = root / "calls.cassette.jsonl"
+    started = time.monotonic()
+    proc = reverie_cmd(config, "run", "--sim", "rec", "--steps", str(STEPS), "--record", str(cassette),
+                       "--no-progress", timeout=5000)
+    seconds = time.monotonic() - started
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    print(f"\n{STEPS} steps with the bundled model: {seconds:.0f} s ({seconds / STEPS:.1f} s/step)")
+    return config, root / "village" / "storage", cassette, seconds
