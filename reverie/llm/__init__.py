@@ -79,6 +79,11 @@ class LLM:
         """The task's schema instance (fail-safe when the model never gets it right)."""
         return self.chain.ask(name, inputs, choices=choices, persona=persona)
 
+    @property
+    def replaying(self) -> bool:
+        """Answers come from a recording: no model is called."""
+        return bool(self.chain.cassette and self.chain.cassette.replaying)
+
     def set_clock(self, step: int, game_time: str) -> None:
         """Tag the following ledger lines with the simulation step and game time."""
         self._clock = (step, game_time)

@@ -214,7 +214,7 @@ def run_bench(settings: Settings, *, fork: str, start: str | None = None, minute
             "figures": fig,
             "totals": {**total, "cached_tokens": cached, "cache_source": source},
             "load_s": round(load_s, 3),
-            "awake_agent_hours": round(awake_hours, 4),
+            "awake_agent_hours": awake_hours,
             "calls_per_awake_agent_hour": total["calls"] / awake_hours if awake_hours else None,
             "day_planning_calls": planning,
             "calls_per_awake_agent_hour_besides_day_planning":

@@ -3,7 +3,8 @@
 A step: read the positions for ``step`` (the browser's ``environment/<step>.json`` in
 live mode, our own previous movement in headless mode), put every persona's event on
 its tile, let each persona perceive → retrieve → plan → reflect → execute, write
-``movement/<step>.json``, advance the clock.
+``movement/<step>.json``, advance the clock. With a multi-slot model server, personas
+that cannot meet this step think at the same time (:mod:`reverie.simulation.concurrency`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from reverie.config import Settings
 from reverie.errors import UserError
 from reverie.persona.clock import format_time, parse_time
 from reverie.simulation import checkpoint
+from reverie.simulation.concurrency import cognition_workers, interaction_groups, run_groups
 from reverie.simulation.storage import SimStorage, fork as fork_storage
 from reverie.simulation.timeline import Timeline
 
@@ -69,6 +71,10 @@ class Simulation:
         sim._load_world()
         sim.llm = llm or sim._make_llm(record, replay)
         sim._load_personas()
+        backend = settings.backend
+        if backend.parallel_slots > 1 and backend.kind != "openai":
+            log.warning("[backend] parallel_slots = %d applies to an OpenAI-compatible server; "
+                        "the in-process model answers one call at a time", backend.parallel_slots)
         return sim
 
     def _make_llm(self, record, replay):
@@ -161,18 +167,14 @@ class Simulation:
                 self.game_obj_cleanup[obj_event] = new_tile
             persona.scratch.curr_tile = list(new_tile)
 
-        # Cognition, persona by persona (later ones see earlier ones' changes).
-        movements = {}
-        for name, persona in self.personas.items():
-            rng = random.Random(f"{self.step_no}:{name}")
-            next_tile, emoji, description = persona.move(self.maze, self.personas, tuple(persona.scratch.curr_tile),
-                                                         self.curr_time, rng=rng, llm=self.llm)
-            movements[name] = {
-                "movement": [int(next_tile[0]), int(next_tile[1])],
-                "pronunciatio": emoji,
-                "description": description,
-                "chat": persona.scratch.chat if persona.scratch.chatting_with else None,
-            }
+        # Cognition, persona by persona (later ones see earlier ones' changes); with a
+        # multi-slot server, groups of personas that cannot meet this step run side by side.
+        workers = self.cognition_workers
+        if workers == 1:
+            moved = {name: self._move(name) for name in self.personas}
+        else:
+            moved = run_groups(interaction_groups(self.personas, self.maze), self._move, workers)
+        movements = {name: moved[name] for name in self.personas}
         movement = {"persona": movements, "meta": {"curr_time": self.curr_time_str}}
         self.storage.write_movement(self.step_no, movement)
         if headless:
@@ -187,6 +189,25 @@ class Simulation:
         self.step_no += 1
         self.curr_time += timedelta(seconds=self.sec_per_step)
         return movement
+
+    @property
+    def cognition_workers(self) -> int:
+        """Groups of personas that may think at once: the server's slots, else 1."""
+        return cognition_workers(self.settings.backend, replaying=bool(getattr(self.llm, "replaying", False)))
+
+    def _move(self, name: str) -> dict:
+        """One persona's cognition for this step, as its entry of ``movement/<step>.json``."""
+        persona = self.personas[name]
+        rng = random.Random(f"{self.step_no}:{name}")
+        next_tile, emoji, description = persona.move(self.maze, self.personas, tuple(persona.scratch.curr_tile),
+                                                     self.curr_time, rng=rng, llm=self.llm)
+        return {
+            "movement": [int(next_tile[0]), int(next_tile[1])],
+            "pronunciatio": emoji,
+            "description": description,
+            # Read right after the move: a later persona's reaction may change it this step.
+            "chat": persona.scratch.chat if persona.scratch.chatting_with else None,
+        }
 
     # -- save ---------------------------------------------------------------------------
     def meta_dict(self) -> dict:
