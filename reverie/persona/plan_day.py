@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from reverie.persona.modes import packed_mode
 from reverie.persona.retrieve import retrieve_scored
 from reverie.tasks import identity
 from reverie.tasks.daily_plan import daily_plan
 from reverie.tasks.hourly_schedule import hourly_schedule
+from reverie.tasks.hourly_schedule_packed import packed_hourly_schedule
 from reverie.tasks.wake_up_hour import wake_up_hour
 
 
@@ -20,9 +22,13 @@ def plan_new_day(persona, new_day: str, llm) -> None:
     # Fix: the original made daily_req only on the first day; later days reused day one's plan.
     s.daily_req = daily_plan(llm, identity=s.identity(), lifestyle=s.lifestyle, date=s.curr_date_str(),
                              first_name=s.first_name, wake_up_hour=wake, persona=s.name)
-    schedule = hourly_schedule(llm, identity=s.identity(), first_name=s.first_name, date=s.curr_date_str(),
-                               daily_plan=s.daily_req, wake_up_hour=wake, persona=s.name,
-                               max_passes=llm.settings.simulation.schedule_passes)
+    if packed_mode(llm):
+        schedule = packed_hourly_schedule(llm, identity=s.identity(), first_name=s.first_name, date=s.curr_date_str(),
+                                          daily_plan=s.daily_req, wake_up_hour=wake, persona=s.name)
+    else:
+        schedule = hourly_schedule(llm, identity=s.identity(), first_name=s.first_name, date=s.curr_date_str(),
+                                   daily_plan=s.daily_req, wake_up_hour=wake, persona=s.name,
+                                   max_passes=llm.settings.simulation.schedule_passes)
     s.f_daily_schedule = [[activity, int(minutes)] for activity, minutes in schedule]
     s.f_daily_schedule_hourly_org = [list(item) for item in s.f_daily_schedule]
 

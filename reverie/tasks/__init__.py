@@ -10,6 +10,7 @@ from reverie.tasks import (  # noqa: F401  (imported for their registrations)
     wake_up_hour,
     daily_plan,
     hourly_schedule,
+    hourly_schedule_packed,
     task_decomp,
     action_location,
     pronunciatio,

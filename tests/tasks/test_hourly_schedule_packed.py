@@ -1,0 +1,57 @@
+"""hourly_schedule_packed: the whole day in one call, in packed mode.
+
+The real LLM facade over a scripted fake chat model (fixed replies; not a real model): what
+is checked is the call made and how its reply becomes the day's schedule. The bundled model
+answers this prompt in tests/tasks/test_all_prompts.py like every other prompt.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from datetime import datetime
+
+from planning_support import scripted_llm
+from reverie import PROJECT_ROOT
+from reverie.config import load_settings
+from reverie.memory import Embedder
+from reverie.persona.persona import Persona
+from reverie.persona.plan_day import plan_new_day
+from reverie.tasks.hourly_schedule_packed import packed_hourly_schedule
+
+DAY = ["waking up", "eating breakfast", "opening the cafe"] + ["serving customers"] * 14 + ["reading", "going to bed"]
+
+
+def test_one_call_gives_the_whole_day_in_minutes():
+    llm, model = scripted_llm(json.dumps({"activities": DAY[:17]}))
+    schedule = packed_hourly_schedule(llm, identity="Name: Nora", first_name="Nora", date="Monday February 13",
+                                      daily_plan=["open the cafe at 8:00 am"], wake_up_hour=7, persona="Nora Bennett")
+    assert len(model.calls) == 1
+    assert schedule[0] == ("sleeping", 7 * 60) and sum(m for _, m in schedule) == 24 * 60
+    assert ("serving customers", 14 * 60) in schedule
+    assert "7:00 am, 8:00 am" in str(model.calls[0][0][-1].content) and "11:00 pm" in str(model.calls[0][0][-1].content)
+
+
+def test_too_few_hours_are_sent_back_with_the_count():
+    llm, model = scripted_llm(json.dumps({"activities": DAY[:3]}), json.dumps({"activities": DAY[:17]}))
+    schedule = packed_hourly_schedule(llm, identity="Name: Nora", first_name="Nora", date="Monday February 13",
+                                      daily_plan=[], wake_up_hour=7)
+    assert len(model.calls) == 2 and "give exactly 17 activities" in str(model.calls[1][0][-1].content)
+    assert sum(m for _, m in schedule) == 24 * 60
+
+
+def test_packed_mode_plans_the_new_day_with_one_schedule_call(tmp_path):
+    settings = load_settings(PROJECT_ROOT / "config.toml")
+    folder = tmp_path / "nora"
+    shutil.copytree(settings.paths.storage / "base_willow_creek" / "personas" / "Nora Bennett" / "bootstrap_memory", folder)
+    nora = Persona.load("Nora Bennett", folder, embedder=Embedder(settings))
+    nora.scratch.curr_time = datetime(2023, 2, 13, 0, 0)
+    llm, _model = scripted_llm(json.dumps({"activities": DAY + DAY}))  # only this prompt's answer is valid
+    llm.settings.simulation.packed_actions = True
+
+    plan_new_day(nora, "First day", llm)
+
+    calls = {name: row["calls"] for name, row in llm.ledger.summary().items()}
+    assert calls.get("hourly_schedule_packed") == 1 and "hourly_schedule" not in calls
+    assert sum(m for _, m in nora.scratch.f_daily_schedule) == 24 * 60
+    assert nora.scratch.f_daily_schedule[0][0] == "sleeping"
