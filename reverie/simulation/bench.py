@@ -30,8 +30,8 @@ from reverie.simulation.storage import write_json_atomic
 
 SIM_NAME = "bench"
 # Asked once a game day, when it starts (a bench from --start plans the day at its first step).
-DAY_PLANNING = frozenset({"wake_up_hour", "daily_plan", "hourly_schedule", "hourly_schedule_packed", "identity_new_currently",
-                          "identity_new_daily_req"})
+DAY_PLANNING = frozenset({"wake_up_hour", "daily_plan", "hourly_schedule", "hourly_schedule_packed",
+                          "identity_new_currently", "identity_new_daily_req"})
 REPORT_VERSION = 1
 
 
