@@ -5,13 +5,17 @@ from __future__ import annotations
 from reverie.tasks.action_location import action_arena, action_object, action_sector
 
 
+def whereabouts(persona, maze) -> tuple[dict, str, str]:
+    """The persona's tile, its world, and its home sector (the current one when it has no home)."""
+    here = maze.access_tile(tuple(persona.scratch.curr_tile))
+    living = (persona.scratch.living_area or "").split(":")
+    return here, here["world"], living[1] if len(living) > 1 else here["sector"]
+
+
 def choose_address(persona, maze, description: str, llm) -> str:
     """``world:sector:arena:object`` for ``description`` (object ``<random>`` when none is known)."""
     s, places = persona.scratch, persona.s_mem
-    here = maze.access_tile(tuple(s.curr_tile))
-    world = here["world"]
-    living = (s.living_area or "").split(":")
-    living_sector = living[1] if len(living) > 1 else here["sector"]
+    here, world, living_sector = whereabouts(persona, maze)
     sector = action_sector(
         llm, name=s.name, action_description=description,
         living_sector=living_sector, living_arenas=places.arenas(f"{world}:{living_sector}"),

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 from reverie.persona.action_details import ActionDetails
+from reverie.persona.location import whereabouts
 from reverie.tasks.action_packed import packed_action
 
 
 def packed_address_and_details(persona, maze, description: str, llm) -> tuple[str, ActionDetails]:
     """The address and details the faithful 8-call pipeline would give, from one call."""
     s, places = persona.scratch, persona.s_mem
-    here = maze.access_tile(tuple(s.curr_tile))
-    world = here["world"]
-    living = (s.living_area or "").split(":")
-    living_sector = living[1] if len(living) > 1 else here["sector"]
+    here, world, living_sector = whereabouts(persona, maze)
     tree = {sector: {arena: places.objects(f"{world}:{sector}:{arena}") for arena in places.arenas(f"{world}:{sector}")}
             for sector in places.sectors(world)}
     p = packed_action(llm, name=s.name, action_description=description, world=world,

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from reverie.persona.clock import ceil_minute, minutes_of_day
 from dataclasses import asdict
 
 from reverie.memory.day_cache import places_digest
 from reverie.persona.action_details import ActionDetails, describe_action
+from reverie.persona.clock import ceil_minute, minutes_of_day
 from reverie.persona.location import choose_address
 from reverie.persona.modes import packed_mode, reuse_answers
 from reverie.persona.packed_action import packed_address_and_details
