@@ -67,13 +67,16 @@ def last_activity(prior_schedule: str) -> str | None:
     return lines[-1].split(": ", 1)[1].strip() if lines else None
 
 
+def fallback_activity(plan_text: str, hour_text: str, previous: str | None) -> str:
+    """Without a model answer: the plan item naming the hour, else the hour before's activity."""
+    activity = plan_item_for_hour(plan_text, hour_text) or previous or "going about the day"
+    return " ".join(activity.split()[:MAX_WORDS])[:80]
+
+
 def fail_safe(inputs: dict, choices: dict) -> HourlyActivityReply:
-    activity = (
-        plan_item_for_hour(str(inputs.get("daily_plan", "")), str(inputs.get("hour", "")))
-        or last_activity(str(inputs.get("prior_schedule", "")))
-        or "going about the day"
-    )
-    return HourlyActivityReply(activity=" ".join(activity.split()[:MAX_WORDS])[:80])
+    previous = last_activity(str(inputs.get("prior_schedule", "")))
+    return HourlyActivityReply(activity=fallback_activity(str(inputs.get("daily_plan", "")), str(inputs.get("hour", "")),
+                                                          previous))
 
 
 register(

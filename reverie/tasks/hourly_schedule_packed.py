@@ -16,11 +16,9 @@ from pydantic import Field, ValidationInfo, field_validator
 from reverie.llm.task import Task, register
 from reverie.tasks.clock import format_hour
 from reverie.tasks.common import Reply, check_text, inputs_of
-from reverie.tasks.hourly_schedule import (MAX_WORDS, SLEEPING, format_plan, merge_hours, plan_item_for_hour,
-                                           strip_subject)
+from reverie.tasks.hourly_schedule import MAX_WORDS, SLEEPING, fallback_activity, format_plan, merge_hours, strip_subject
 
 HOURS_IN_DAY = 24
-FALLBACK = "going about the day"
 
 
 class DayScheduleReply(Reply):
@@ -54,8 +52,7 @@ def hour_labels(inputs: dict) -> list[str]:
 def fail_safe(inputs: dict, choices: dict) -> DayScheduleReply:
     plan, activities = str(inputs.get("daily_plan", "")), []
     for label in hour_labels(inputs):
-        activity = plan_item_for_hour(plan, label) or (activities[-1] if activities else FALLBACK)
-        activities.append(" ".join(activity.split()[:MAX_WORDS])[:80])
+        activities.append(fallback_activity(plan, label, activities[-1] if activities else None))
     return DayScheduleReply(activities=activities)
 
 
