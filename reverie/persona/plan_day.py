@@ -22,13 +22,12 @@ def plan_new_day(persona, new_day: str, llm) -> None:
     # Fix: the original made daily_req only on the first day; later days reused day one's plan.
     s.daily_req = daily_plan(llm, identity=s.identity(), lifestyle=s.lifestyle, date=s.curr_date_str(),
                              first_name=s.first_name, wake_up_hour=wake, persona=s.name)
+    about = dict(identity=s.identity(), first_name=s.first_name, date=s.curr_date_str(), daily_plan=s.daily_req,
+                 wake_up_hour=wake, persona=s.name)
     if packed_mode(llm):
-        schedule = packed_hourly_schedule(llm, identity=s.identity(), first_name=s.first_name, date=s.curr_date_str(),
-                                          daily_plan=s.daily_req, wake_up_hour=wake, persona=s.name)
+        schedule = packed_hourly_schedule(llm, **about)
     else:
-        schedule = hourly_schedule(llm, identity=s.identity(), first_name=s.first_name, date=s.curr_date_str(),
-                                   daily_plan=s.daily_req, wake_up_hour=wake, persona=s.name,
-                                   max_passes=llm.settings.simulation.schedule_passes)
+        schedule = hourly_schedule(llm, **about, max_passes=llm.settings.simulation.schedule_passes)
     s.f_daily_schedule = [[activity, int(minutes)] for activity, minutes in schedule]
     s.f_daily_schedule_hourly_org = [list(item) for item in s.f_daily_schedule]
 
