@@ -52,6 +52,9 @@ class ModelSettings(_Section):
     max_tokens: int = Field(default=256, ge=1)
     # Model name sent to an OpenAI-compatible server (ignored in process).
     server_model: str = "local"
+    # In process: force one of llama-cpp-python's chat formats ("chatml", "mistral-instruct",
+    # …) instead of the GGUF's own template; needed for a GGUF without a chat template.
+    chat_format: str | None = None
 
 
 class ModelsSettings(_Section):

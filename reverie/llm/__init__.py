@@ -9,6 +9,8 @@ happens inside; see :mod:`reverie.llm.structured`.
 
 from __future__ import annotations
 
+import json
+import sys
 import threading
 from pathlib import Path
 
@@ -66,7 +68,24 @@ class LLM:
                 from reverie.llm.models import build_chat_models
 
                 self._models = build_chat_models(self.settings)
+                self._announce_templates()
         return self._models[role]
+
+    def _announce_templates(self) -> None:
+        """Say once how each role's chat template treats the system text, and keep it
+        beside the ledger (``chat_templates.json``)."""
+        reports = {role: model.template for role, model in (self._models or {}).items()
+                   if getattr(model, "template", None) is not None}
+        for line in dict.fromkeys(report.line() for report in reports.values()):
+            print(line, file=sys.stderr)
+        if reports and self.ledger.path:
+            target = self.ledger.path.with_name("chat_templates.json")
+            target.write_text(json.dumps({role: r.as_dict() for role, r in reports.items()}, indent=2), encoding="utf-8")
+
+    def templates(self) -> dict:
+        """``{role: TemplateReport}`` of the loaded in-process models (loads them)."""
+        self._model("strong")
+        return {role: m.template for role, m in (self._models or {}).items() if getattr(m, "template", None)}
 
     def ask(
         self,

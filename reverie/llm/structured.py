@@ -28,7 +28,9 @@ from reverie.errors import UserError
 from reverie.llm.cassette import Cassette
 from reverie.llm.corrections import Problem, correction_message, from_validation_error, not_json
 from reverie.llm.ledger import Ledger
+from reverie.llm.prompt_size import Fitted, estimate_tokens, fit
 from reverie.llm.prompt_spec import PromptSpec, PromptStore
+from reverie.llm.reasoning import without_reasoning
 from reverie.llm.schema import NoChoices, call_schema, canonical_choices, choice_problems, format_instruction
 from reverie.llm.task import Task, get_task
 
@@ -61,6 +63,7 @@ class _Outcome:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cached_tokens: int | None = 0  # None once a reply did not say (e.g. a server that does not report it)
+    trimmed_tokens: int = 0  # prompt tokens cut so that the prompt fits the context window
 
 
 class StructuredChain(Runnable[dict, BaseModel]):
@@ -104,6 +107,7 @@ class StructuredChain(Runnable[dict, BaseModel]):
             attempts=outcome.attempts, errors=outcome.errors, prompt_tokens=outcome.prompt_tokens,
             completion_tokens=outcome.completion_tokens,
             cached_tokens=outcome.cached_tokens if outcome.attempts else None, latency_s=round(time.perf_counter() - started, 3),
+            trimmed_tokens=outcome.trimmed_tokens,
         )
         if outcome.result is not None:
             self.ledger.record(valid=True, fallback=False, **entry)
@@ -122,16 +126,32 @@ class StructuredChain(Runnable[dict, BaseModel]):
         spec = self.prompts.get(name)
         return self._render(spec, inputs, call_schema(get_task(name).schema, choices))
 
+    def max_tokens(self, name: str) -> int:
+        """The reply limit of one call of this prompt."""
+        spec = self.prompts.get(name)
+        return spec.max_tokens or getattr(self.settings.models, spec.role).max_tokens
+
+    def measure(self, name: str, inputs: dict, *, choices: dict | None = None) -> Fitted:
+        """The first attempt's prompt as it would be sent: cut to the context window, with
+        the tokens it had before (``prompt_tokens + trimmed_tokens``). Loads the model."""
+        task, spec = get_task(name), self.prompts.get(name)
+        schema = call_schema(task.schema, choices)
+        params = self._params(spec, schema)
+        return self._fitted(task, spec, schema, dict(inputs), [], params)
+
     # -- one ask -----------------------------------------------------------------------
 
     def _attempts(self, task: Task, spec: PromptSpec, schema: dict, inputs: dict, choices: dict, outcome: _Outcome) -> None:
-        conversation = self._render(spec, inputs, schema)
+        base = self._render(spec, inputs, schema)
+        exchanges: list[BaseMessage] = []  # the replies so far, each followed by its correction
         params = self._params(spec, schema)
         for attempt in range(1, self.settings.repair.max_attempts + 1):
             outcome.attempts = attempt
+            conversation = [*base, *exchanges]  # what the cassette keys on, trimmed or not
             try:
-                reply = self._call(spec, conversation, attempt, params)
-            except ValueError as exc:  # e.g. the prompt does not fit the context window
+                sent, seen_inputs = self._fit(task, spec, schema, inputs, exchanges, params, outcome)
+                reply = self._call(spec, conversation, attempt, params, sent)
+            except ValueError as exc:  # e.g. instructions alone longer than the context window
                 outcome.errors.append(f"attempt {attempt}: model call failed: {exc}")
                 return
             usage = reply.usage_metadata or {}
@@ -139,13 +159,31 @@ class StructuredChain(Runnable[dict, BaseModel]):
             outcome.completion_tokens += usage.get("output_tokens", 0)
             cached = (usage.get("input_token_details") or {}).get("cache_read")
             outcome.cached_tokens = None if cached is None or outcome.cached_tokens is None else outcome.cached_tokens + cached
-            result, problems = self._check(task, schema, reply, inputs, choices)
+            result, problems = self._check(task, schema, reply, seen_inputs, choices)
             log.debug("prompt %s attempt %d: %r -> %s", spec.name, attempt, reply.content, problems or "valid")
             if not problems:
                 outcome.result = result
                 return
             outcome.errors += [f"attempt {attempt}: {p}" for p in problems]
-            conversation = [*conversation, AIMessage(content=reply.content), HumanMessage(content=correction_message(problems))]
+            exchanges = [*exchanges, AIMessage(content=reply.content), HumanMessage(content=correction_message(problems))]
+
+    def _fit(self, task: Task, spec: PromptSpec, schema: dict, inputs: dict, exchanges: list[BaseMessage],
+             params: dict, outcome: _Outcome) -> tuple[list[BaseMessage], dict]:
+        """The messages to send and the inputs they show, cut to the context window."""
+        if self.cassette and self.cassette.replaying:
+            return [*self._render(spec, inputs, schema), *exchanges], inputs
+        fitted = self._fitted(task, spec, schema, inputs, exchanges, params)
+        if fitted.trimmed_tokens:
+            log.info("prompt %s: %d tokens of growing inputs cut to fit the context window", spec.name, fitted.trimmed_tokens)
+        outcome.trimmed_tokens = max(outcome.trimmed_tokens, fitted.trimmed_tokens)
+        return fitted.messages, fitted.inputs
+
+    def _fitted(self, task: Task, spec: PromptSpec, schema: dict, inputs: dict, exchanges: list[BaseMessage],
+                params: dict) -> Fitted:
+        model = self.models(spec.role)
+        count = getattr(model, "count_prompt_tokens", None) or estimate_tokens
+        budget = getattr(self.settings.models, spec.role).n_ctx - params["max_tokens"]
+        return fit(lambda shown: self._render(spec, shown, schema), inputs, task.trim, exchanges, count, budget)
 
     def _render(self, spec: PromptSpec, inputs: dict, schema: dict) -> list[BaseMessage]:
         messages = spec.template().format_messages(**{key: inputs[key] for key in spec.inputs})
@@ -154,8 +192,7 @@ class StructuredChain(Runnable[dict, BaseModel]):
         return messages
 
     def _params(self, spec: PromptSpec, schema: dict) -> dict:
-        role = getattr(self.settings.models, spec.role)
-        params: dict[str, Any] = {"max_tokens": spec.max_tokens or role.max_tokens}
+        params: dict[str, Any] = {"max_tokens": self.max_tokens(spec.name)}
         if spec.temperature is not None:
             params["temperature"] = spec.temperature
         if self.settings.repair.grammar:
@@ -169,17 +206,19 @@ class StructuredChain(Runnable[dict, BaseModel]):
         base = params.get("temperature", getattr(self.settings.models, spec.role).temperature)
         return {**params, "temperature": min(1.2, base + RETRY_WARMING * (attempt - 1))}
 
-    def _call(self, spec: PromptSpec, conversation: list[BaseMessage], attempt: int, params: dict) -> AIMessage:
+    def _call(self, spec: PromptSpec, conversation: list[BaseMessage], attempt: int, params: dict,
+              sent: list[BaseMessage]) -> AIMessage:
+        """``sent`` goes to the model; the cassette keys on the untrimmed ``conversation``."""
         if self.cassette and self.cassette.replaying:
             return self.cassette.replay(spec.name, conversation, attempt)
-        reply = self.models(spec.role).invoke(conversation, **self._warmer(spec, params, attempt))
+        reply = self.models(spec.role).invoke(sent, **self._warmer(spec, params, attempt))
         if self.cassette:
             self.cassette.record(spec.name, conversation, attempt, reply)
         return reply
 
     @staticmethod
     def _check(task: Task, schema: dict, reply: AIMessage, inputs: dict, choices: dict) -> tuple[BaseModel | None, list[Problem]]:
-        text = reply.content if isinstance(reply.content, str) else json.dumps(reply.content)
+        text = without_reasoning(reply.content if isinstance(reply.content, str) else json.dumps(reply.content))
         try:
             raw = extract_json(text)
         except ValueError as exc:

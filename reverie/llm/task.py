@@ -22,6 +22,8 @@ from typing import Any, Callable
 
 from pydantic import BaseModel, Field
 
+from reverie.llm.prompt_size import Drop, Trim
+
 Inputs = dict[str, Any]
 Choices = dict[str, list[str]]
 
@@ -48,6 +50,19 @@ class Task:
     fail_safe: Callable[[Inputs, Choices], BaseModel]
     # Where cognition uses it (shown by `prompts list`).
     used_in: str = ""
+    # Inputs that grow with the run, cut from their least relevant end when the prompt
+    # would not fit the context window (see reverie.llm.prompt_size).
+    trim: tuple[Trim, ...] = ()
+
+
+def memories(*names: str) -> tuple[Trim, ...]:
+    """Ranked inputs (most relevant first): the last lines go first."""
+    return tuple(Trim(name, Drop.LAST) for name in names)
+
+
+def transcript_of(*names: str) -> tuple[Trim, ...]:
+    """Chronological inputs (oldest line first): the oldest lines go first."""
+    return tuple(Trim(name, Drop.FIRST) for name in names)
 
 
 _REGISTRY: dict[str, Task] = {}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
-from reverie.llm.task import Task, register
+from reverie.llm.task import Task, memories, register, transcript_of
 from reverie.tasks.common import Reply, bulleted, check_text, first_name, inputs_of, one_line, transcript
 from reverie.tasks.interview import strip_speaker
 
@@ -62,6 +62,7 @@ register(
         schema=UtteranceReply,
         fail_safe=_fail_safe,
         used_in="converse: each line of a conversation between two personas",
+        trim=memories("memories") + transcript_of("conversation"),
     )
 )
 

@@ -10,7 +10,7 @@ import re
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from reverie.llm.task import Task, register
+from reverie.llm.task import Task, register, transcript_of
 from reverie.tasks.common import Reply, check_text, content_words, first_name, inputs_of, transcript
 
 PREFIX = "conversing about "
@@ -49,6 +49,7 @@ register(
         schema=ConversationSummaryReply,
         fail_safe=_fail_safe,
         used_in="plan: after two personas talk, their new activity 'conversing about ...'",
+        trim=transcript_of("conversation"),
     )
 )
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pydantic import Field, field_validator
 
-from reverie.llm.task import Task, register
+from reverie.llm.task import Task, register, transcript_of
 from reverie.tasks.common import Reply, check_text, transcript
 
 
@@ -43,6 +43,7 @@ register(
             thought="{0} should keep the conversation with {1} in mind when planning.".format(*_names(inputs))
         ),
         used_in="reflect: when a conversation ends, what it means for the persona's plans",
+        trim=transcript_of("conversation"),
     )
 )
 
@@ -52,6 +53,7 @@ register(
         schema=MemoReply,
         fail_safe=lambda inputs, choices: MemoReply(memo="{0} had a conversation with {1}.".format(*_names(inputs))),
         used_in="reflect: when a conversation ends, what the persona found noteworthy",
+        trim=transcript_of("conversation"),
     )
 )
 

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
-from reverie.llm.task import Task, register
+from reverie.llm.task import Task, memories, register
 from reverie.tasks.common import Reply, one_line
 
 NEVER_TALKED = "They have not talked before."
@@ -61,9 +61,10 @@ def react_fail_safe(inputs: dict, choices: dict) -> ReactReply:
 
 
 register(Task(name="decide_to_talk", schema=TalkReply, fail_safe=talk_fail_safe,
-              used_in="plan: reacting to a perceived persona (start a conversation?)"))
+              used_in="plan: reacting to a perceived persona (start a conversation?)", trim=memories("context")))
 register(Task(name="decide_to_react", schema=ReactReply, fail_safe=react_fail_safe,
-              used_in="plan: reacting to a perceived persona at the same spot (wait for them?)"))
+              used_in="plan: reacting to a perceived persona at the same spot (wait for them?)",
+              trim=memories("context")))
 
 
 def describe_retrieved(event_descriptions: list[str], thought_descriptions: list[str]) -> str:

@@ -10,7 +10,7 @@ from typing import Annotated
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from reverie.llm.task import Task, register
+from reverie.llm.task import Task, memories, register
 from reverie.tasks.common import Reply, bulleted, check_text, inputs_of, unlist
 
 MAX_QUESTIONS = 5
@@ -54,6 +54,7 @@ register(
         schema=FocalPointsReply,
         fail_safe=_fail_safe,
         used_in="reflect: the questions a reflection starts from",
+        trim=memories("statements"),
     )
 )
 

@@ -16,7 +16,7 @@ from typing import Annotated
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
-from reverie.llm.task import Task, register
+from reverie.llm.task import Task, memories, register
 from reverie.tasks.clock import BED_WORDS, format_hour, hour_after, hour_of
 from reverie.tasks.common import Reply, check_text, first_name as first_name_of, inputs_of, one_line
 from reverie.tasks.daily_plan import check_plan_items, is_waking_up, wake_up_line
@@ -119,9 +119,11 @@ def _daily_req_fail_safe(inputs: dict, choices: dict) -> DailyReqReply:
 
 
 register(Task(name="identity_plan_note", schema=NoteReply, fail_safe=_note_fail_safe,
-              used_in="plan: new day, identity revision (what to keep in mind when planning today)"))
+              used_in="plan: new day, identity revision (what to keep in mind when planning today)",
+              trim=memories("statements")))
 register(Task(name="identity_thought_note", schema=NoteReply, fail_safe=_note_fail_safe,
-              used_in="plan: new day, identity revision (how the persona has been feeling)"))
+              used_in="plan: new day, identity revision (how the persona has been feeling)",
+              trim=memories("statements")))
 register(Task(name="identity_new_currently", schema=CurrentlyReply, fail_safe=_currently_fail_safe,
               used_in="plan: new day, identity revision (scratch.currently)"))
 register(Task(name="identity_new_daily_req", schema=DailyReqReply, fail_safe=_daily_req_fail_safe,

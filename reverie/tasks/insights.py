@@ -13,7 +13,7 @@ from typing import Annotated
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from reverie.llm.task import Task, choice_field, register
+from reverie.llm.task import Task, choice_field, memories, register
 from reverie.tasks.common import Reply, check_text, inputs_of, numbered, one_line, unlist
 
 MAX_INSIGHTS = 5
@@ -47,7 +47,8 @@ class InsightsReply(Reply):
         inputs = inputs_of(info)
         statements = [s.lower().rstrip(".") for s in unlist(inputs.get("statements", ""))]
         last = inputs.get("last_index")
-        last = int(last) if last is not None else len(statements) - 1
+        # Statements cut to fit the context window are not shown: only those shown can be cited.
+        last = min(int(last), len(statements) - 1) if last is not None else len(statements) - 1
         kept: list[Insight] = []
         for i, item in enumerate(insights, 1):
             text = check_text(item.insight, f"insight {i}", min_words=3)
@@ -82,6 +83,7 @@ register(
         schema=InsightsReply,
         fail_safe=_fail_safe,
         used_in="reflect: insights (new thoughts) from the memories retrieved for each focal point",
+        trim=memories("statements"),
     )
 )
 

@@ -10,7 +10,7 @@ import re
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from reverie.llm.task import Task, register
+from reverie.llm.task import Task, memories, register, transcript_of
 from reverie.tasks.common import Reply, Scale, bulleted, check_text, first_name, inputs_of, transcript
 
 # Lines scoring this much or more are not answered (the original's threshold).
@@ -60,6 +60,7 @@ register(
             summary=f"{inputs.get('persona_name') or 'The persona'} remembers nothing in particular about this."
         ),
         used_in="interview: the persona's memories that bear on the user's line",
+        trim=memories("statements"),
     )
 )
 
@@ -104,6 +105,7 @@ register(
         schema=AnswerReply,
         fail_safe=lambda inputs, choices: AnswerReply(utterance="I'm not sure what to say about that."),
         used_in="interview: the persona's answer to the user's line",
+        trim=transcript_of("conversation"),
     )
 )
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from reverie.llm.task import Task, register
+from reverie.llm.task import Task, memories, register
 from reverie.tasks.common import Reply, bulleted, check_text, first_name, inputs_of
 
 
@@ -37,6 +37,7 @@ register(
         schema=RelationshipReply,
         fail_safe=_fail_safe,
         used_in="converse: before every utterance, the speaker's view of the listener",
+        trim=memories("statements"),
     )
 )
 

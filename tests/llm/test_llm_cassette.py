@@ -32,7 +32,7 @@ def test_replay_gives_identical_answers_without_a_model(settings, scripted, tmp_
 
     assert counts(player) == counts(recorder) == {
         "calls": 2, "first_attempt_valid": 1, "repaired": 1, "fallbacks": 0, "failed": 0,
-        "prompt_tokens": 120, "completion_tokens": 27,
+        "prompt_tokens": 120, "completion_tokens": 27, "trimmed_tokens": 0,
     }
     with pytest.raises(CassetteMiss, match="no recorded reply for prompt 'llm_test_wake_up'"):
         player.ask(TASK, dict(INPUTS, name="Isabella"), choices=CHOICES)
