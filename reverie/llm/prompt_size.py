@@ -98,9 +98,11 @@ def fit(
             break
         chars = sum(len(str(m.content)) for m in messages) or 1
         over_chars = math.ceil((tokens - budget) * chars / tokens) + CUT_MARGIN_CHARS
-        largest = max(growing, key=lambda t: len(str(current[t.input])))
-        text = str(current[largest.input])
-        current[largest.input] = _cut_lines(text, largest.drop, min(over_chars, len(text) - 1))
+        sizes = {t.input: len(str(current[t.input])) for t in growing}
+        total = sum(sizes.values())
+        for trim in growing:  # each growing input gives up the same share of itself
+            share = math.ceil(over_chars * sizes[trim.input] / total)
+            current[trim.input] = _cut_lines(str(current[trim.input]), trim.drop, min(share, sizes[trim.input] - 1))
         messages = [*render(current), *exchanges]
         tokens = count(messages)
     if tokens <= budget:

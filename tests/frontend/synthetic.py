@@ -80,6 +80,7 @@ def ledger_lines() -> list[dict]:
             "game_time": f"February 13, 2023, {secs // 3600:02d}:{secs % 3600 // 60:02d}:{secs % 60:02d}",
             "attempts": 2 if step % 6 == 0 else 1, "errors": [], "prompt_tokens": 300 + step,
             "completion_tokens": 20, "latency_s": 0.5, "fallback": step == 8, "ts": 1700000000 + step,
+            "trimmed_tokens": 150 if step in (12, 14) else 0,
         })
     return lines
 
@@ -127,6 +128,9 @@ def build(root: Path, smallville: Path, *, steps: int = STEPS, default_world: bo
         for line in ledger_lines():
             fh.write(json.dumps(line) + "\n")
         fh.write("not json\n")
+    _dump(sim / "reverie" / "chat_templates.json", {
+        "strong": {"chat_format": "mistral-instruct", "family": "mistral-instruct", "system": "folded", "reason": ""},
+        "cheap": {"chat_format": "chat_template.default", "family": "chatml", "system": "kept", "reason": ""}})
     for name in ("compressed_storage", "temp_storage"):
         (root / name).mkdir()
     config = root / "config.toml"

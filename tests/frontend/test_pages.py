@@ -162,6 +162,8 @@ def test_runs_index_and_detail(client):
     assert r.status_code == 200
     html = r.content.decode()
     assert "20 calls" in html and "1 unreadable lines skipped" in html
+    assert "300 prompt tokens of memories and chat lines were cut in 2 calls" in html
+    assert "strong: mistral-instruct (mistral-instruct), system text folded into the first user turn" in html
     assert html.count("<svg") == 8
     assert "action_location" in html and "wake_up_hour" in html
     # timeline.md is rendered as HTML, with its markup escaped.

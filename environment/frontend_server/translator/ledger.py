@@ -67,6 +67,8 @@ def per_prompt(records: list[dict]) -> list[dict]:
             "repairs": sum(a - 1 for a in attempts),
             "repaired_calls": sum(1 for a in attempts if a > 1),
             "fallbacks": sum(1 for r in recs if r.get("fallback") is True),
+            "trimmed_tokens": int(sum(_num(r.get("trimmed_tokens")) for r in recs)),
+            "trimmed_calls": sum(1 for r in recs if _num(r.get("trimmed_tokens")) > 0),
         })
     rows.sort(key=lambda r: (-r["calls"], r["prompt"]))
     for row in rows:
@@ -128,5 +130,23 @@ def summary(path: Path) -> dict | None:
     rows = per_prompt(records)
     unit, bins = over_time(records)
     totals = {k: sum(r[k] for r in rows) for k in
-              ("calls", "prompt_tokens", "completion_tokens", "tokens", "latency_total", "repairs", "fallbacks")}
-    return {"rows": rows, "bins": bins, "bin_unit": unit, "totals": totals, "bad_lines": bad}
+              ("calls", "prompt_tokens", "completion_tokens", "tokens", "latency_total", "repairs", "fallbacks",
+               "trimmed_tokens", "trimmed_calls")}
+    return {"rows": rows, "bins": bins, "bin_unit": unit, "totals": totals, "bad_lines": bad,
+            "templates": chat_templates(path.with_name("chat_templates.json"))}
+
+
+def chat_templates(path: Path) -> list[str]:
+    """"strong: chatml, system text kept" lines from chat_templates.json beside the ledger."""
+    try:
+        saved = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    if not isinstance(saved, dict):
+        return []
+    lines = []
+    for role, report in saved.items():
+        if isinstance(report, dict):
+            how = "system text folded into the first user turn" if report.get("system") == "folded" else "system text kept"
+            lines.append(f"{role}: {report.get('chat_format')} ({report.get('family')}), {how}")
+    return lines

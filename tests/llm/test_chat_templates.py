@@ -1,0 +1,82 @@
+"""Every chat-template family: the system text reaches the model exactly once, and a real call
+completes (the bundled model carrying each template; see tests/llm/chat_templates.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from chat_templates import fixture_gguf, template_files
+from reverie.config import Settings
+from reverie.errors import UserError
+from reverie.llm import LLM
+from reverie.llm.chat_template import SystemRole, as_dicts, rendered_prompt
+from reverie.tasks.fixtures import load_fixture
+
+TASK = "pronunciatio"  # a real task with a short prompt and a short reply
+TEMPLATES = template_files()
+
+# Families whose template drops or refuses the system message: their system text is folded.
+FOLDED = {
+    "mistralai-Mistral-7B-Instruct-v0.1", "mistralai-Mistral-7B-Instruct-v0.2", "microsoft-Phi-3-mini-4k-instruct",
+    "google-gemma-2-2b-it",
+}
+
+
+def settings_for(model_path, tmp_path) -> Settings:
+    settings = Settings()
+    for role in (settings.models.strong, settings.models.cheap):
+        role.path, role.n_ctx, role.n_threads, role.max_tokens = str(model_path), 1024, 2, 48
+    settings.backend.prompt_cache = False
+    settings.paths.storage = tmp_path
+    return settings
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(TEMPLATES))
+def test_the_system_text_reaches_the_model_once_and_a_real_call_completes(name, tmp_path):
+    llm = LLM(settings_for(fixture_gguf(TEMPLATES[name]), tmp_path), ledger_path=tmp_path / "llm_calls.jsonl")
+    model = llm._model("cheap")
+    report = model.template
+    case = load_fixture(TASK).cases[0]
+    system = llm.chain.prompts.get(TASK).system.strip()
+
+    sent = model._sent(llm.chain.render(TASK, case.inputs, choices=case.choices))
+    prompt = rendered_prompt(model.client, as_dicts(sent))
+    assert prompt.count(system) == 1, f"{report.line()}: system text appears {prompt.count(system)} times"
+
+    llm.ask(TASK, case.inputs, choices=case.choices)
+    line = json.loads((tmp_path / "llm_calls.jsonl").read_text(encoding="utf-8").splitlines()[-1])
+    assert not [e for e in line["errors"] if "model call failed" in e], line["errors"]
+    assert line["completion_tokens"] > 0, "the model generated a reply"
+    if name in FOLDED:
+        assert report.system is SystemRole.FOLDED, report.line()
+    saved = json.loads((tmp_path / "chat_templates.json").read_text(encoding="utf-8"))
+    assert saved["cheap"]["system"] == report.system.value
+
+
+@pytest.mark.slow
+def test_a_gguf_without_a_chat_template_needs_chat_format(tmp_path):
+    bare = fixture_gguf(None)
+    llm = LLM(settings_for(bare, tmp_path), ledger_path=tmp_path / "llm_calls.jsonl")
+    with pytest.raises(UserError) as error:
+        llm._model("strong")
+    assert "[models.strong] chat_format" in str(error.value) and "no chat template" in str(error.value)
+
+    settings = settings_for(bare, tmp_path)
+    settings.models.strong.chat_format = settings.models.cheap.chat_format = "chatml"
+    forced = LLM(settings, ledger_path=tmp_path / "forced.jsonl")
+    assert forced._model("strong").template.chat_format == "chatml"
+    case = load_fixture(TASK).cases[0]
+    forced.ask(TASK, case.inputs, choices=case.choices)
+    assert not forced.ledger.last["fallback"] or forced.ledger.last["attempts"] == 3
+
+
+def test_an_unknown_chat_format_is_one_line_naming_the_key(tmp_path):
+    settings = settings_for("unused.gguf", tmp_path)
+    settings.models.strong.chat_format = settings.models.cheap.chat_format = "mistral-instruct-v9"
+    with pytest.raises(UserError) as error:
+        LLM(settings)._model("strong")
+    assert "[models.strong] chat_format = 'mistral-instruct-v9' is not one of" in str(error.value)
+    assert "\n" not in str(error.value)

@@ -1,0 +1,55 @@
+"""A long run's memories at the default n_ctx: every prompt that takes memories or chat lines
+is cut to fit, so no call fails or falls back because of length (the real bundled model)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from reverie.config import Settings
+from reverie.doctor import LONG_RUN_LINES, long_run_inputs
+from reverie.llm import LLM
+from reverie.llm.prompt_size import Drop
+from reverie.tasks import product_tasks
+from reverie.tasks.fixtures import load_fixture
+
+# The prompts whose inputs grow with the run; a prompt that loses its trim fails here.
+GROWING = {
+    "decide_to_talk": {"context": Drop.LAST}, "decide_to_react": {"context": Drop.LAST},
+    "iterative_chat_utterance": {"memories": Drop.LAST, "conversation": Drop.FIRST},
+    "focal_points": {"statements": Drop.LAST}, "insights": {"statements": Drop.LAST},
+    "identity_plan_note": {"statements": Drop.LAST}, "identity_thought_note": {"statements": Drop.LAST},
+    "relationship_summary": {"statements": Drop.LAST}, "summarize_ideas": {"statements": Drop.LAST},
+    "next_convo_line": {"conversation": Drop.FIRST}, "memo_on_convo": {"conversation": Drop.FIRST},
+    "planning_thought_on_convo": {"conversation": Drop.FIRST}, "summarize_conversation": {"conversation": Drop.FIRST},
+}
+
+
+def test_every_prompt_with_memories_or_chat_lines_declares_them():
+    declared = {name: {t.input: t.drop for t in task.trim} for name, task in product_tasks().items() if task.trim}
+    assert declared == GROWING
+
+
+@pytest.mark.slow
+def test_five_thousand_memories_and_a_long_chat_fit_at_n_ctx_2048(tmp_path):
+    settings = Settings()
+    assert settings.models.strong.n_ctx == settings.models.cheap.n_ctx == 2048
+    ledger = tmp_path / "llm_calls.jsonl"
+    llm = LLM(settings, ledger_path=ledger)
+    sizes = {}
+    for name in sorted(GROWING):
+        case = load_fixture(name).cases[0]
+        inputs = long_run_inputs(case.inputs, product_tasks()[name])
+        for key in GROWING[name]:
+            assert len(inputs[key].splitlines()) == LONG_RUN_LINES
+        llm.ask(name, inputs, choices=case.choices)
+        line = llm.ledger.last
+        assert not [e for e in line["errors"] if "model call failed" in e], (name, line["errors"])
+        assert line["trimmed_tokens"] > 0, name
+        sizes[name] = (line["prompt_tokens"] // line["attempts"] + line["trimmed_tokens"], line["prompt_tokens"] // line["attempts"])
+        assert sizes[name][1] <= 2048 - llm.chain.max_tokens(name), name
+    lines = [json.loads(text) for text in ledger.read_text(encoding="utf-8").splitlines()]
+    assert len(lines) == len(GROWING) and all(line["trimmed_tokens"] for line in lines)
+    largest = max(sizes.items(), key=lambda item: item[1][0])
+    print(f"\nlargest prompt: {largest[0]} {largest[1][0]} tokens before trimming, {largest[1][1]} after")
