@@ -185,18 +185,25 @@ class Doctor:
         return Check("storage", True, f"'{folder}' is writable")
 
     def run(self, say: Callable[[str], None] = print) -> list[Check]:
-        steps = [self.model_loads, self.chat_template, self.context_window, self.probe_call, self.prompt_cache]
-        for step in steps:
-            check = step()
-            self.checks.append(check)
-            say(check.line())
-            if not check.ok and step is self.model_loads:
+        model_steps = [("model", self.model_loads), ("chat template", self.chat_template), ("context", self.context_window),
+                       ("probe call", self.probe_call), ("prompt cache", self.prompt_cache)]
+        for name, step in model_steps:
+            check = self._checked(name, step, say)
+            if not check.ok and name == "model":
                 break  # nothing else about the model can be checked
-        for step in (self.memory, self.storage):
-            check = step()
-            self.checks.append(check)
-            say(check.line())
+        for name, step in (("memory", self.memory), ("storage", self.storage)):
+            self._checked(name, step, say)
         return self.checks
+
+    def _checked(self, name: str, step: Callable[[], Check], say: Callable[[str], None]) -> Check:
+        try:
+            check = step()
+        except UserError as exc:  # e.g. a prompt file that does not load
+            text = str(exc)
+            check = Check(name, False, text.split(" — ", 1)[0], text.split(" — ", 1)[-1])
+        self.checks.append(check)
+        say(check.line())
+        return check
 
 
 class _Throughput:

@@ -61,15 +61,23 @@ class TemplateReport:
     family: str  # e.g. "mistral", "chatml", "unknown"
     system: SystemRole
     reason: str = ""  # why the system text is folded
+    # Tool-use templates iterate over ``tools`` and fail on a plain chat's None: they get [].
+    empty_tools: bool = False
+
+    @property
+    def render_kwargs(self) -> dict[str, Any]:
+        return {"tools": []} if self.empty_tools else {}
 
     def line(self) -> str:
         """``chat template: mistral-instruct (system text folded into the first user turn)``."""
         name = self.chat_format if self.chat_format != DEFAULT_TEMPLATE else f"the GGUF's own ({self.family})"
         reason = f": {self.reason}" if self.reason else ""
-        return f"chat template: {name} ({self.system.describe()}{reason})"
+        tools = ", an empty tool list for its tool-use template" if self.empty_tools else ""
+        return f"chat template: {name} ({self.system.describe()}{reason}{tools})"
 
-    def as_dict(self) -> dict[str, str]:
-        return {"chat_format": self.chat_format, "family": self.family, "system": self.system.value, "reason": self.reason}
+    def as_dict(self) -> dict[str, Any]:
+        return {"chat_format": self.chat_format, "family": self.family, "system": self.system.value, "reason": self.reason,
+                "empty_tools": self.empty_tools}
 
 
 class _Rendered(Exception):
@@ -116,11 +124,11 @@ def as_dicts(messages: list[BaseMessage]) -> list[dict[str, str]]:
     return [{"role": roles.get(m.type, m.type), "content": str(m.content)} for m in messages]
 
 
-def rendered_prompt(llama: Any, messages: list[dict[str, str]]) -> str:
+def rendered_prompt(llama: Any, messages: list[dict[str, str]], **kwargs: Any) -> str:
     """The exact text the model's chat handler makes of ``messages`` (it may raise ValueError)."""
     handler = handler_of(llama)
     try:
-        handler(llama=_Capture(), messages=messages)
+        handler(llama=_Capture(), messages=messages, **kwargs)
     except _Rendered as done:
         return done.text
     except Exception as exc:  # a template's raise_exception, a Jinja error, a handler we cannot drive
@@ -149,10 +157,10 @@ def _probe_messages() -> list[BaseMessage]:
             HumanMessage(content=user2)]
 
 
-def _survives(llama: Any, messages: list[BaseMessage]) -> tuple[bool, str]:
+def _survives(llama: Any, messages: list[BaseMessage], **kwargs: Any) -> tuple[bool, str]:
     """(system text there exactly once and every turn present, why not)."""
     try:
-        text = rendered_prompt(llama, as_dicts(messages))
+        text = rendered_prompt(llama, as_dicts(messages), **kwargs)
     except ValueError as exc:
         return False, f"the template raises \"{exc}\""
     if text.count(_PROBE_SYSTEM) != 1:
@@ -168,16 +176,19 @@ def probe(llama: Any, *, path: str, setting: str) -> TemplateReport:
     template_text = (getattr(llama, "metadata", None) or {}).get("tokenizer.chat_template")
     chat_format = llama.chat_format or DEFAULT_TEMPLATE
     family = family_of(template_text, chat_format)
-    kept, reason = _survives(llama, _probe_messages())
-    if kept:
-        return TemplateReport(chat_format, family, SystemRole.KEPT)
-    folded, folded_problem = _survives(llama, fold_system(_probe_messages()))
-    if not folded:
-        raise UserError(
-            f"the chat template of '{path}' ({chat_format}) cannot render a conversation ({folded_problem}) — "
-            f"set {setting} chat_format to one of llama-cpp-python's formats, e.g. \"chatml\""
-        )
-    return TemplateReport(chat_format, family, SystemRole.FOLDED, reason)
+    first_problem = ""
+    for kwargs in ({}, {"tools": []}):
+        kept, reason = _survives(llama, _probe_messages(), **kwargs)
+        if kept:
+            return TemplateReport(chat_format, family, SystemRole.KEPT, empty_tools=bool(kwargs))
+        folded, problem = _survives(llama, fold_system(_probe_messages()), **kwargs)
+        if folded:
+            return TemplateReport(chat_format, family, SystemRole.FOLDED, reason, empty_tools=bool(kwargs))
+        first_problem = first_problem or problem
+    raise UserError(
+        f"the chat template of '{path}' ({chat_format}) cannot render a conversation ({first_problem}) — "
+        f"set {setting} chat_format to one of llama-cpp-python's formats, e.g. \"chatml\""
+    )
 
 
 def known_formats() -> list[str]:

@@ -99,7 +99,8 @@ class LocalChatModel(ChatLlamaCpp):
 
     def count_prompt_tokens(self, messages: list[BaseMessage]) -> int:
         """The prompt's length in the model's own tokens, as its chat template renders it."""
-        text = rendered_prompt(self.client, as_dicts(self._sent(messages)))
+        kwargs = self.template.render_kwargs if self.template is not None else {}
+        text = rendered_prompt(self.client, as_dicts(self._sent(messages)), **kwargs)
         return len(self.client.tokenize(text.encode("utf-8"), add_bos=False, special=True)) + 1
 
     @model_validator(mode="after")
@@ -120,6 +121,8 @@ class LocalChatModel(ChatLlamaCpp):
             kwargs["response_format"] = response_format
         if self.call_seed is not None:
             kwargs.setdefault("seed", self.call_seed)
+        if self.template is not None:
+            kwargs.update(self.template.render_kwargs)
         with self.lock:
             if not self.keep_prefix:
                 self.client.reset()  # forget the previous request's tokens: nothing is reused

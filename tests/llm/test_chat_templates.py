@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from chat_templates import fixture_gguf, template_files
+from chat_templates import LEFT_OUT, fixture_gguf, llama_cpp_templates, template_files
 from reverie.config import Settings
 from reverie.errors import UserError
 from reverie.llm import LLM
@@ -27,7 +27,7 @@ FOLDED = {
 def settings_for(model_path, tmp_path) -> Settings:
     settings = Settings()
     for role in (settings.models.strong, settings.models.cheap):
-        role.path, role.n_ctx, role.n_threads, role.max_tokens = str(model_path), 1024, 2, 48
+        role.path, role.n_ctx, role.n_threads, role.max_tokens = str(model_path), 2048, 2, 48
     settings.backend.prompt_cache = False
     settings.paths.storage = tmp_path
     return settings
@@ -43,7 +43,7 @@ def test_the_system_text_reaches_the_model_once_and_a_real_call_completes(name, 
     system = llm.chain.prompts.get(TASK).system.strip()
 
     sent = model._sent(llm.chain.render(TASK, case.inputs, choices=case.choices))
-    prompt = rendered_prompt(model.client, as_dicts(sent))
+    prompt = rendered_prompt(model.client, as_dicts(sent), **report.render_kwargs)
     assert prompt.count(system) == 1, f"{report.line()}: system text appears {prompt.count(system)} times"
 
     llm.ask(TASK, case.inputs, choices=case.choices)
@@ -71,6 +71,15 @@ def test_a_gguf_without_a_chat_template_needs_chat_format(tmp_path):
     case = load_fixture(TASK).cases[0]
     forced.ask(TASK, case.inputs, choices=case.choices)
     assert not forced.ledger.last["fallback"] or forced.ledger.last["attempts"] == 3
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(LEFT_OUT))
+def test_a_template_that_cannot_chat_is_one_line_naming_chat_format(name, tmp_path):
+    template = llama_cpp_templates() / f"{name}.jinja"
+    with pytest.raises(UserError) as error:
+        LLM(settings_for(fixture_gguf(template), tmp_path))._model("strong")
+    assert "cannot render a conversation" in str(error.value) and "[models.strong] chat_format" in str(error.value)
 
 
 def test_an_unknown_chat_format_is_one_line_naming_the_key(tmp_path):
