@@ -31,6 +31,13 @@ DEFAULT_TEMPLATE = "chat_template.default"  # llama-cpp-python's name for the GG
 _FAMILIES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("llama-3", ("<|start_header_id|>",)),
     ("gemma", ("<start_of_turn>",)),
+    ("gemma-4", ("<|turn>",)),
+    ("glm", ("[gMASK]",)),
+    ("kimi", ("<|im_middle|>",)),
+    ("minimax", ("]~b]",)),
+    ("seed-oss", ("<seed:bos>",)),
+    ("nemotron", ("<SPECIAL_1",)),
+    ("apertus", ("<|user_start|>",)),
     ("phi-3", ("<|user|>", "<|end|>")),
     ("zephyr", ("<|user|>", "<|assistant|>")),
     ("deepseek", ("<｜User｜>",)),
