@@ -26,9 +26,11 @@ from pydantic import BaseModel, ValidationError
 from reverie.config import Settings
 from reverie.errors import UserError
 from reverie.llm.cassette import Cassette
-from reverie.llm.corrections import Problem, correction_message, from_validation_error, not_json
+from reverie.llm.corrections import WHOLE, Problem, correction_message, from_validation_error, not_json
 from reverie.llm.ledger import Ledger
 from reverie.llm.prompt_spec import PromptSpec, PromptStore
+from reverie.llm.safe_text import clean
+from reverie.llm.server_errors import BackendLost, call_with_retries
 from reverie.llm.schema import NoChoices, call_schema, canonical_choices, choice_problems, format_instruction
 from reverie.llm.task import Task, get_task
 
@@ -49,7 +51,10 @@ def extract_json(text: str) -> str:
         text = text.strip("`").removeprefix("json").strip()
     start, end = text.find("{"), text.rfind("}")
     candidate = text[start : end + 1] if start != -1 and end > start else text
-    json.loads(candidate, strict=False)  # raises ValueError with the position of the problem
+    try:
+        json.loads(candidate, strict=False)  # raises ValueError with the position of the problem
+    except RecursionError:
+        raise ValueError("the JSON is nested too deeply; answer with one flat object") from None
     return candidate
 
 
@@ -78,6 +83,9 @@ class StructuredChain(Runnable[dict, BaseModel]):
     ):
         self.settings, self.models, self.prompts = settings, models, prompts
         self.ledger, self.cassette, self.clock = ledger, cassette, clock
+        # Set once the model server cannot be reached: later asks use their fail-safe at once
+        # and the run saves and stops after the step (see reverie.llm.server_errors).
+        self.backend_lost: BackendLost | None = None
 
     def invoke(self, input: dict, config: RunnableConfig | None = None, **kwargs: Any) -> BaseModel:
         return self.ask(input["name"], input["inputs"], choices=input.get("choices"), persona=input.get("persona"))
@@ -128,10 +136,17 @@ class StructuredChain(Runnable[dict, BaseModel]):
         conversation = self._render(spec, inputs, schema)
         params = self._params(spec, schema)
         for attempt in range(1, self.settings.repair.max_attempts + 1):
+            if self.backend_lost is not None:
+                outcome.errors.append(f"attempt {attempt}: not asked, the model server is unreachable")
+                return
             outcome.attempts = attempt
             try:
                 reply = self._call(spec, conversation, attempt, params)
-            except ValueError as exc:  # e.g. the prompt does not fit the context window
+            except ValueError as exc:  # e.g. the prompt does not fit the context window, a server's 400
+                outcome.errors.append(f"attempt {attempt}: model call failed: {exc}")
+                return
+            except BackendLost as exc:
+                self.backend_lost = exc
                 outcome.errors.append(f"attempt {attempt}: model call failed: {exc}")
                 return
             usage = reply.usage_metadata or {}
@@ -145,7 +160,7 @@ class StructuredChain(Runnable[dict, BaseModel]):
                 outcome.result = result
                 return
             outcome.errors += [f"attempt {attempt}: {p}" for p in problems]
-            conversation = [*conversation, AIMessage(content=reply.content), HumanMessage(content=correction_message(problems))]
+            conversation = [*conversation, AIMessage(content=clean(reply.content)), HumanMessage(content=correction_message(problems))]
 
     def _render(self, spec: PromptSpec, inputs: dict, schema: dict) -> list[BaseMessage]:
         messages = spec.template().format_messages(**{key: inputs[key] for key in spec.inputs})
@@ -172,7 +187,10 @@ class StructuredChain(Runnable[dict, BaseModel]):
     def _call(self, spec: PromptSpec, conversation: list[BaseMessage], attempt: int, params: dict) -> AIMessage:
         if self.cassette and self.cassette.replaying:
             return self.cassette.replay(spec.name, conversation, attempt)
-        reply = self.models(spec.role).invoke(conversation, **self._warmer(spec, params, attempt))
+        model, backend = self.models(spec.role), self.settings.backend
+        reply = call_with_retries(lambda: model.invoke(conversation, **self._warmer(spec, params, attempt)),
+                                  server=backend.kind == "openai", where=backend.base_url,
+                                  retries=backend.retries, first_pause_s=backend.retry_pause_s)
         if self.cassette:
             self.cassette.record(spec.name, conversation, attempt, reply)
         return reply
@@ -182,14 +200,21 @@ class StructuredChain(Runnable[dict, BaseModel]):
         text = reply.content if isinstance(reply.content, str) else json.dumps(reply.content)
         try:
             raw = extract_json(text)
+            # strict=False: the grammar lets raw newlines into strings; they are harmless text here.
+            data = clean(json.loads(raw, strict=False))
         except ValueError as exc:
             cut_off = (reply.response_metadata or {}).get("finish_reason") == "length"
             return None, [not_json(str(exc), cut_off)]
-        # strict=False: the grammar lets raw newlines into strings; they are harmless text here.
-        data = canonical_choices(schema, json.loads(raw, strict=False), choices)
-        problems = choice_problems(schema, data, choices)
         try:
+            data = canonical_choices(schema, data, choices)
+            problems = choice_problems(schema, data, choices)
             result = task.schema.model_validate(data, context={"inputs": inputs, "choices": choices})
         except ValidationError as exc:
             return None, from_validation_error(exc) + problems
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError, RecursionError) as exc:
+            # Any reply the checks cannot handle is a correction for the model, never a crash.
+            log.warning("prompt %s: reply could not be checked (%s: %s)", task.name, type(exc).__name__, exc)
+            return None, [Problem(WHOLE, "this reply could not be read as the object described; "
+                                         "answer with one JSON object with exactly the fields asked for")]
         return (None if problems else result), problems
+
