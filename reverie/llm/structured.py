@@ -27,6 +27,7 @@ from reverie.config import Settings
 from reverie.errors import UserError
 from reverie.llm.cassette import Cassette
 from reverie.llm.corrections import WHOLE, Problem, correction_message, from_validation_error, not_json
+from reverie.llm.fail_safe_guard import fail_safe as guarded_fail_safe
 from reverie.llm.ledger import Ledger
 from reverie.llm.prompt_spec import PromptSpec, PromptStore
 from reverie.llm.safe_text import clean
@@ -123,7 +124,7 @@ class StructuredChain(Runnable[dict, BaseModel]):
             )
         log.warning("prompt %s: fail-safe used after %d attempt(s): %s", name, outcome.attempts, outcome.errors)
         self.ledger.record(valid=False, fallback=True, **entry)
-        return task.fail_safe(inputs, choices)
+        return guarded_fail_safe(task, inputs, choices)
 
     def render(self, name: str, inputs: dict, *, choices: dict | None = None) -> list[BaseMessage]:
         """The messages of a first attempt, exactly as the model would get them."""

@@ -1,5 +1,6 @@
 """Every registered prompt against the fuzzing chat model, grammar on and off, and every
-fail-safe against junk inputs: no exception escapes, every ask returns its schema.
+fail-safe against junk inputs (as the structured chain calls it, through
+reverie.llm.fail_safe_guard): no exception escapes, every ask returns its schema.
 
 The model is a seeded fake (fuzz_model.FuzzChat), not a real one: it sends what a broken or
 hostile model could send, instantly, so that thousands of replies fit in seconds.
@@ -18,6 +19,7 @@ from tests.fuzz.fuzz_model import FuzzChat
 from reverie import PROJECT_ROOT
 from reverie.config import load_settings
 from reverie.llm import LLM
+from reverie.llm.fail_safe_guard import fail_safe as guarded_fail_safe
 from reverie.tasks import product_tasks
 from reverie.tasks.fixtures import load_fixture
 
@@ -103,4 +105,4 @@ def test_every_fail_safe_survives_junk_inputs(name):
         choices = {k: ([rng.choice(JUNK_NAMES) for _ in v] if rng.random() < 0.5 else v) for k, v in case.choices.items()}
         if rng.random() < 0.2:
             choices = {k: [] for k in choices}  # a call with no allowed values goes straight to its fail-safe
-        _round_trips(task, task.fail_safe(inputs, choices))
+        _round_trips(task, guarded_fail_safe(task, inputs, choices))  # what the structured chain calls
