@@ -53,6 +53,14 @@ def one_line_error(run: subprocess.CompletedProcess) -> str:
     return lines[0]
 
 
+def the_error(run: subprocess.CompletedProcess) -> str:
+    """The one error line of a run that started (its disclaimer and progress come first)."""
+    assert run.returncode == 2, run.stderr
+    errors = [line for line in run.stderr.splitlines() if line.startswith("error")]
+    assert len(errors) == 1, run.stderr
+    return errors[0]
+
+
 def snapshot(folder: Path) -> dict:
     return {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
 
@@ -193,3 +201,18 @@ def test_the_ledger_drops_the_calls_of_steps_that_run_again(tmp_path):
     assert rollback_ledger(path, 2) == (10, 5)
     kept = [json.loads(line)["step"] for line in path.read_text().splitlines()]
     assert kept == [None, 0, 0, 1, None]
+
+
+@pytest.mark.slow  # two runs that load the embedding model: about 35 s
+def test_a_model_that_fails_to_load_leaves_no_fork_behind(town, tmp_path):
+    fake = tmp_path / "broken.gguf"
+    fake.write_bytes(b"GGUF" + b"\0" * 64)  # the right magic, nothing loadable after it
+    with town.open("a", encoding="utf-8") as fh:
+        fh.write(f'[models.strong]\npath = "{fake}"\n[models.cheap]\npath = "{fake}"\n')
+    line = the_error(reverie(town, "run", "--fork", BASE, "--sim", "first", "--steps", "1", "--no-progress",
+                                  timeout=300))
+    assert "cannot load the model" in line
+    assert not (tmp_path / "storage" / "first").exists()
+    # The same command again needs no --overwrite (it fails the same way, not on the name).
+    assert "cannot load the model" in the_error(
+        reverie(town, "run", "--fork", BASE, "--sim", "first", "--steps", "1", "--no-progress", timeout=300))
