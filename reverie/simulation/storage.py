@@ -79,12 +79,17 @@ class DamagedFile(UserError):
         super().__init__(f"{path} cannot be read ({problem}) — restore it from a copy, or fork the simulation's base again")
 
 
+def is_sim_name(name) -> bool:
+    """True for a name usable as a simulation folder (letters, digits, '.', '_', '-'; no leading dot)."""
+    return isinstance(name, str) and _SIM_NAME.fullmatch(name) is not None
+
+
 def check_sim_name(name: str) -> str:
     """A simulation name usable as a folder name; one-line error otherwise."""
-    name = (name or "").strip()
-    if not _SIM_NAME.match(name):
+    if not is_sim_name(name):
+        name = name if isinstance(name, str) else ""
         raise UserError(
-            f"'{name}' is not a usable simulation name — use letters, digits, '.', '_' or '-' (no spaces or slashes)"
+            f"{name!r} is not a usable simulation name — use letters, digits, '.', '_' or '-' (no spaces or slashes)"
         )
     return name
 
