@@ -67,7 +67,7 @@ def snapshot(folder: Path) -> dict:
 
 # -- names -----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name", ["../storage/base_willow_creek", "/tmp", "a/b", "..", ".hidden", "new\\nline", " x"])
+@pytest.mark.parametrize("name", ["../storage/base_willow_creek", "/tmp", "a/b", "..", ".hidden", "new\nline", " x"])
 def test_resume_and_fork_take_only_a_name_inside_storage(town, tmp_path, name):
     before = snapshot(SHIPPED)
     assert "not a usable simulation name" in one_line_error(reverie(town, "run", "--resume", name, "--steps", "1"))
