@@ -24,7 +24,8 @@ from reverie.simulation import checkpoint
 from reverie.simulation.concurrency import cognition_workers, interaction_groups, run_groups
 from reverie.simulation.ledger_rollback import rollback_ledger
 from reverie.simulation.lock import SimLock
-from reverie.simulation.storage import DamagedFile, SimStorage, check_sim_name, fork as fork_storage, refuse_base
+from reverie.simulation.storage import (DamagedFile, SimStorage, check_sim_name, fork as fork_storage, is_sim_name,
+                                        refuse_base)
 from reverie.simulation.timeline import Timeline
 
 log = logging.getLogger(__name__)
@@ -60,6 +61,10 @@ class Simulation:
     # -- construction ------------------------------------------------------------------
     @classmethod
     def fork(cls, settings: Settings, fork_sim_code: str, sim_code: str, *, overwrite: bool = False, **kw) -> "Simulation":
+        target = SimStorage(settings.paths.storage, sim_code)
+        if overwrite and is_sim_name(sim_code) and target.exists():
+            refuse_base(target, "overwritten")
+            SimLock(target).acquire().release()  # never replace a simulation another process is running
         storage = fork_storage(settings.paths.storage, fork_sim_code, sim_code, overwrite=overwrite)
         try:
             sim = cls.open(settings, sim_code, storage=storage, **kw)
@@ -149,6 +154,9 @@ class Simulation:
             poll_s: float = 0.1, should_stop: Callable[[], bool] = lambda: False) -> int:
         """Run up to ``steps`` steps (fewer if ``should_stop`` while waiting); autosaves. Returns steps run."""
         self.storage.announce(self.step_no)
+        reconnect = getattr(self.llm, "reconnect", None)
+        if reconnect is not None and getattr(self.llm, "backend_lost", None) is not None:
+            reconnect()  # the server was unreachable during an earlier run: try it again
         every = self.settings.simulation.autosave_every
         done = 0
         for _ in range(steps):

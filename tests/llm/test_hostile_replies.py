@@ -136,3 +136,16 @@ def test_an_unreachable_server_stops_the_run_after_the_ask(settings, tmp_path, f
         server.down()
     if failure != "refused":
         assert sum(server.counts.values()) == 2
+
+
+def test_after_reconnect_the_server_is_asked_again(settings, tmp_path):
+    """Fake server: two dropped connections (the server is lost), then answers."""
+    server = FakeServer(failures={}, script=["drop", "drop"]).up()
+    try:
+        llm = server_llm(settings, server, tmp_path, retries=1)
+        assert llm.ask(TASK, INPUTS, choices=CHOICES) == FAIL_SAFE and llm.backend_lost is not None
+        llm.reconnect()
+        assert isinstance(llm.ask(TASK, INPUTS, choices=CHOICES), WakeUp) and llm.backend_lost is None
+    finally:
+        server.down()
+    assert server.counts["drop"] == 2 and server.counts["reply"] >= 1

@@ -216,3 +216,16 @@ def test_a_model_that_fails_to_load_leaves_no_fork_behind(town, tmp_path):
     # The same command again needs no --overwrite (it fails the same way, not on the name).
     assert "cannot load the model" in the_error(
         reverie(town, "run", "--fork", BASE, "--sim", "first", "--steps", "1", "--no-progress", timeout=300))
+
+
+def test_overwrite_never_replaces_a_simulation_in_use(town, tmp_path):
+    fork(tmp_path / "storage", BASE, "busy")
+    before = snapshot(tmp_path / "storage" / "busy")
+    lock = SimLock(SimStorage(tmp_path / "storage", "busy")).acquire()
+    try:
+        line = one_line_error(reverie(town, "run", "--fork", BASE, "--sim", "busy", "--overwrite", "--steps", "1"))
+    finally:
+        lock.release()
+    assert "in use by process" in line
+    after = snapshot(tmp_path / "storage" / "busy")
+    assert {k: v for k, v in after.items() if k.name != ".lock"} == {k: v for k, v in before.items() if k.name != ".lock"}
