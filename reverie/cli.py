@@ -66,6 +66,11 @@ def main(argv: list[str] | None = None) -> int:
     except UserError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code
+    except OSError as exc:  # a full disk, a read-only folder: one line, the checkpoint is kept
+        from reverie.errors import disk_problem
+
+        print(f"error: {disk_problem(exc)}", file=sys.stderr)
+        return UserError.exit_code
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130

@@ -1,8 +1,9 @@
 """Typed settings read from ``config.toml``.
 
-Every key has a default, so a file may set only what it changes. Relative paths are
-resolved against the folder of the config file. Any problem becomes a one-line
-:class:`ConfigError` naming the file, the table and key, and what to do.
+Every key has a default, so a file may set only what it changes. Relative paths a file
+sets are resolved against the folder of that file; defaults against the project.
+Booleans and numbers are strict: ``true`` is not a number and ``"yes"`` is not a boolean.
+Any problem becomes a one-line :class:`ConfigError` naming the file, the table and key, and what to do.
 """
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ from __future__ import annotations
 import os
 import tomllib
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt, ValidationError, field_validator
 
 from reverie import PROJECT_ROOT
 from reverie.errors import UserError
@@ -24,6 +25,16 @@ BUNDLED = "bundled"
 
 class ConfigError(UserError):
     """A config file that cannot be used, explained in one line."""
+
+
+def _number_only(value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError("must be a number (such as 0.5), without quotes")
+    return value
+
+
+# Types are strict: `autosave_every = true` or `debug = "yes"` is refused, not converted.
+Number = Annotated[float, BeforeValidator(_number_only)]
 
 
 class _Section(BaseModel):
@@ -42,14 +53,14 @@ class ModelSettings(_Section):
     """One model role (``strong`` or ``cheap``)."""
 
     path: str = BUNDLED
-    n_ctx: int = Field(default=2048, ge=256)
-    n_gpu_layers: int = Field(default=0, ge=-1)
-    n_threads: int | None = Field(default=None, ge=1)
-    n_batch: int = Field(default=256, ge=1)
-    temperature: float = Field(default=0.2, ge=0.0, le=2.0)
-    top_p: float = Field(default=0.95, gt=0.0, le=1.0)
-    seed: int = 42
-    max_tokens: int = Field(default=256, ge=1)
+    n_ctx: StrictInt = Field(default=2048, ge=256)
+    n_gpu_layers: StrictInt = Field(default=0, ge=-1)
+    n_threads: StrictInt | None = Field(default=None, ge=1)
+    n_batch: StrictInt = Field(default=256, ge=1)
+    temperature: Number = Field(default=0.2, ge=0.0, le=2.0)
+    top_p: Number = Field(default=0.95, gt=0.0, le=1.0)
+    seed: StrictInt = 42
+    max_tokens: StrictInt = Field(default=256, ge=1)
     # Model name sent to an OpenAI-compatible server (ignored in process).
     server_model: str = "local"
     # In process: force one of llama-cpp-python's chat formats ("chatml", "mistral-instruct",
@@ -68,21 +79,25 @@ class BackendSettings(_Section):
     kind: Literal["llama_cpp", "openai"] = "llama_cpp"
     base_url: str = "http://127.0.0.1:8080/v1"
     api_key: str = "not-needed"
-    timeout_s: float = Field(default=600.0, gt=0)
+    timeout_s: Number = Field(default=600.0, gt=0)
     # Concurrent requests to a multi-slot server (1 = sequential).
-    parallel_slots: int = Field(default=1, ge=1)
-    prompt_cache: bool = True
+    parallel_slots: StrictInt = Field(default=1, ge=1)
+    prompt_cache: StrictBool = True
+    # A server that is busy (429), failing (5xx) or unreachable: tries after the first, with
+    # a pause that doubles from retry_pause_s (see reverie/llm/server_errors.py).
+    retries: StrictInt = Field(default=3, ge=0, le=10)
+    retry_pause_s: Number = Field(default=0.5, ge=0, le=60)
 
 
 class RepairSettings(_Section):
-    max_attempts: int = Field(default=3, ge=1, le=10)
-    grammar: bool = True
-    strict: bool = False
+    max_attempts: StrictInt = Field(default=3, ge=1, le=10)
+    grammar: StrictBool = True
+    strict: StrictBool = False
 
 
 class EmbeddingSettings(_Section):
     model: str = BUNDLED
-    batch_size: int = Field(default=32, ge=1)
+    batch_size: StrictInt = Field(default=32, ge=1)
 
 
 class ChromaSettings(_Section):
@@ -90,18 +105,25 @@ class ChromaSettings(_Section):
     # Relative to the simulation folder when persistent.
     persistent: str = "chroma"
     host: str = "127.0.0.1"
-    port: int = Field(default=8000, ge=1, le=65535)
+    port: StrictInt = Field(default=8000, ge=1, le=65535)
 
 
 class SimulationSettings(_Section):
     default_fork: str = "base_willow_creek"
-    autosave_every: int = Field(default=30, ge=0)
+    autosave_every: StrictInt = Field(default=30, ge=0)
     # Passes over the whole day while the hourly schedule has fewer than 5 distinct
     # activities (the original's 3); 1 is much faster with small models.
-    schedule_passes: int = Field(default=3, ge=1, le=3)
-    packed_actions: bool = False
+    schedule_passes: StrictInt = Field(default=3, ge=1, le=3)
+    packed_actions: StrictBool = False
     # Reuse today's answers for the same question (poignancy, an action's place and looks).
-    reuse_answers: bool = True
+    reuse_answers: StrictBool = True
+
+
+class FrontendSettings(_Section):
+    """The Django server (environment/frontend_server)."""
+
+    # Django's DEBUG: error pages with tracebacks, local paths and URL patterns. Development only.
+    debug: StrictBool = False
 
 
 class Settings(_Section):
@@ -112,7 +134,9 @@ class Settings(_Section):
     embeddings: EmbeddingSettings = EmbeddingSettings()
     chroma: ChromaSettings = ChromaSettings()
     simulation: SimulationSettings = SimulationSettings()
-    debug: bool = False
+    frontend: FrontendSettings = FrontendSettings()
+    # The simulation's debug log (one line per step and engine details on stderr).
+    debug: StrictBool = False
 
     # Where the file was read from (set by load_settings, not by the file).
     source: Path | None = Field(default=None, exclude=True)
@@ -183,8 +207,10 @@ def load_settings(path: str | os.PathLike | None = None, *, check_files: bool = 
 
     base = path.resolve().parent
     paths = settings.paths
+    given = raw.get("paths") or {}
     for name in PathsSettings.model_fields:
-        setattr(paths, name, _resolve(base, getattr(paths, name)))
+        # A key the file sets is relative to the file; a default is relative to the project.
+        setattr(paths, name, _resolve(base if name in given else PROJECT_ROOT, getattr(paths, name)))
     for role in ("strong", "cheap"):
         model = getattr(settings.models, role)
         if model.path != BUNDLED:

@@ -32,8 +32,34 @@ def test_a_partial_file_takes_defaults(write_config, tmp_path):
     assert settings.models.cheap.max_tokens == 64 and settings.models.strong.max_tokens == 256
     assert settings.repair.max_attempts == 3 and settings.backend.kind == "llama_cpp"
     assert settings.paths.storage == tmp_path / "runs"
-    assert settings.paths.assets == tmp_path / "environment/frontend_server/static_dirs/assets"
+    # Keys the file leaves out keep the project's folders, wherever the file lies.
+    assert settings.paths.assets == PROJECT_ROOT / "environment/frontend_server/static_dirs/assets"
+    assert settings.paths.prompts == PROJECT_ROOT / "prompts"
     assert settings.source == path
+
+
+def test_the_simulation_debug_log_is_not_djangos_debug(write_config):
+    settings = load_settings(write_config("debug = true\n"))
+    assert settings.debug is True and settings.frontend.debug is False
+    settings = load_settings(write_config("[frontend]\ndebug = true\n"))
+    assert settings.debug is False and settings.frontend.debug is True
+
+
+@pytest.mark.parametrize(
+    "text, where",
+    [
+        ("[simulation]\nautosave_every = true\n", "[simulation] autosave_every"),
+        ('debug = "yes"\n', "debug"),
+        ("[frontend]\ndebug = 1\n", "[frontend] debug"),
+        ("[repair]\ngrammar = 0\n", "[repair] grammar"),
+        ("[models.cheap]\nn_ctx = 2048.0\n", "[models.cheap] n_ctx"),
+        ("[models.cheap]\ntemperature = true\n", "[models.cheap] temperature"),
+        ('[models.cheap]\ntemperature = "0.5"\n', "[models.cheap] temperature"),
+    ],
+)
+def test_types_are_strict(write_config, text, where):
+    message = error_of(write_config(text))
+    assert f"{where}:" in message and "(got " in message
 
 
 def test_the_environment_variable_selects_the_file(write_config, monkeypatch):

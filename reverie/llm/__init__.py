@@ -99,6 +99,15 @@ class LLM:
         return self.chain.ask(name, inputs, choices=choices, persona=persona)
 
     @property
+    def backend_lost(self):
+        """The :class:`~reverie.llm.server_errors.BackendLost` once the model server is unreachable, else None."""
+        return self.chain.backend_lost
+
+    def reconnect(self) -> None:
+        """Ask the model server again after it was found unreachable (a new ``run``)."""
+        self.chain.backend_lost = None
+
+    @property
     def replaying(self) -> bool:
         """Answers come from a recording: no model is called."""
         return bool(self.chain.cassette and self.chain.cassette.replaying)

@@ -17,6 +17,7 @@ from pathlib import Path
 from langchain_core.messages import AIMessage, BaseMessage
 
 from reverie.errors import UserError
+from reverie.llm.safe_text import json_line
 
 
 def message_dicts(messages: list[BaseMessage]) -> list[dict]:
@@ -25,7 +26,7 @@ def message_dicts(messages: list[BaseMessage]) -> list[dict]:
 
 def call_key(prompt: str, messages: list[BaseMessage], attempt: int) -> str:
     blob = json.dumps([prompt, message_dicts(messages), attempt], ensure_ascii=False, sort_keys=True)
-    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+    return hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class CassetteMiss(UserError):
@@ -92,4 +93,4 @@ class Cassette:
             "finish_reason": (reply.response_metadata or {}).get("finish_reason"),
         }
         with self._lock, self.path.open("a", encoding="utf-8") as fh:
-            fh.write(json.dumps(item, ensure_ascii=False) + "\n")
+            fh.write(json_line(item) + "\n")

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from pathlib import Path
+
+from reverie.llm.safe_text import json_line
 
 FIELDS = (
     "prompt", "role", "persona", "step", "game_time", "attempts", "errors",
@@ -53,7 +54,7 @@ class Ledger:
             self.last = entry
             if self.path:
                 with self.path.open("a", encoding="utf-8") as fh:
-                    fh.write(json.dumps(entry, ensure_ascii=False) + "\n")
+                    fh.write(json_line(entry) + "\n")
         return entry
 
     def summary(self) -> dict[str, dict]:

@@ -270,7 +270,7 @@ def _server_models(settings: Settings) -> dict[str, BaseChatModel]:
             max_tokens=model.max_tokens,
             seed=model.seed,
             timeout=backend.timeout_s,
-            max_retries=1,
+            max_retries=0,  # retries are reverie.llm.server_errors' ([backend] retries)
             exact_above=model.n_ctx - model.max_tokens,
         )
     return models

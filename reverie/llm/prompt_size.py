@@ -73,6 +73,15 @@ def _cut_lines(text: str, drop: Drop, chars_to_cut: int) -> str:
     return "\n".join(lines)
 
 
+def _shortened(exchanges: list[BaseMessage], max_chars: int) -> list[BaseMessage]:
+    """The repair turns with the latest reply cut to ``max_chars``."""
+    *earlier, reply, correction = exchanges
+    text = str(reply.content)
+    if len(text) <= max_chars:
+        return exchanges
+    return [*earlier, reply.model_copy(update={"content": text[:max_chars] + " …"}), correction]
+
+
 def fit(
     render: Callable[[dict], list[BaseMessage]],
     inputs: dict,
@@ -88,6 +97,12 @@ def fit(
     first = tokens = count(messages)
     while tokens > budget and len(exchanges) > 2:
         exchanges = exchanges[-2:]  # only the latest reply and its correction
+        messages = [*render(current), *exchanges]
+        tokens = count(messages)
+    if tokens > budget and exchanges:
+        # A runaway reply (a server that ignores max_tokens) keeps only its start: a quarter of the window.
+        chars_per_token = sum(len(str(m.content)) for m in messages) / max(tokens, 1)
+        exchanges = _shortened(exchanges, int(budget / 4 * chars_per_token))
         messages = [*render(current), *exchanges]
         tokens = count(messages)
     for _ in range(MAX_ROUNDS):

@@ -26,11 +26,14 @@ from pydantic import BaseModel, ValidationError
 from reverie.config import Settings
 from reverie.errors import UserError
 from reverie.llm.cassette import Cassette
-from reverie.llm.corrections import Problem, correction_message, from_validation_error, not_json
+from reverie.llm.corrections import WHOLE, Problem, correction_message, from_validation_error, not_json
+from reverie.llm.fail_safe_guard import fail_safe as guarded_fail_safe
 from reverie.llm.ledger import Ledger
 from reverie.llm.prompt_size import Fitted, estimate_tokens, fit
 from reverie.llm.prompt_spec import PromptSpec, PromptStore
 from reverie.llm.reasoning import without_reasoning
+from reverie.llm.safe_text import clean
+from reverie.llm.server_errors import BackendLost, call_with_retries
 from reverie.llm.schema import NoChoices, call_schema, canonical_choices, choice_problems, format_instruction
 from reverie.llm.task import Task, get_task
 
@@ -51,7 +54,10 @@ def extract_json(text: str) -> str:
         text = text.strip("`").removeprefix("json").strip()
     start, end = text.find("{"), text.rfind("}")
     candidate = text[start : end + 1] if start != -1 and end > start else text
-    json.loads(candidate, strict=False)  # raises ValueError with the position of the problem
+    try:
+        json.loads(candidate, strict=False)  # raises ValueError with the position of the problem
+    except RecursionError:
+        raise ValueError("the JSON is nested too deeply; answer with one flat object") from None
     return candidate
 
 
@@ -81,6 +87,9 @@ class StructuredChain(Runnable[dict, BaseModel]):
     ):
         self.settings, self.models, self.prompts = settings, models, prompts
         self.ledger, self.cassette, self.clock = ledger, cassette, clock
+        # Set once the model server cannot be reached: later asks use their fail-safe at once
+        # and the run saves and stops after the step (see reverie.llm.server_errors).
+        self.backend_lost: BackendLost | None = None
 
     def invoke(self, input: dict, config: RunnableConfig | None = None, **kwargs: Any) -> BaseModel:
         return self.ask(input["name"], input["inputs"], choices=input.get("choices"), persona=input.get("persona"))
@@ -119,7 +128,7 @@ class StructuredChain(Runnable[dict, BaseModel]):
             )
         log.warning("prompt %s: fail-safe used after %d attempt(s): %s", name, outcome.attempts, outcome.errors)
         self.ledger.record(valid=False, fallback=True, **entry)
-        return task.fail_safe(inputs, choices)
+        return guarded_fail_safe(task, inputs, choices)
 
     def render(self, name: str, inputs: dict, *, choices: dict | None = None) -> list[BaseMessage]:
         """The messages of a first attempt, exactly as the model would get them."""
@@ -146,12 +155,19 @@ class StructuredChain(Runnable[dict, BaseModel]):
         exchanges: list[BaseMessage] = []  # the replies so far, each followed by its correction
         params = self._params(spec, schema)
         for attempt in range(1, self.settings.repair.max_attempts + 1):
+            if self.backend_lost is not None:
+                outcome.errors.append(f"attempt {attempt}: not asked, the model server is unreachable")
+                return
             outcome.attempts = attempt
             conversation = [*base, *exchanges]  # what the cassette keys on, trimmed or not
             try:
                 sent, seen_inputs = self._fit(task, spec, schema, inputs, exchanges, params, outcome)
                 reply = self._call(spec, conversation, attempt, params, sent)
-            except ValueError as exc:  # e.g. instructions alone longer than the context window
+            except ValueError as exc:  # e.g. instructions alone longer than the context window, a server's 400
+                outcome.errors.append(f"attempt {attempt}: model call failed: {exc}")
+                return
+            except BackendLost as exc:
+                self.backend_lost = exc
                 outcome.errors.append(f"attempt {attempt}: model call failed: {exc}")
                 return
             usage = reply.usage_metadata or {}
@@ -165,7 +181,7 @@ class StructuredChain(Runnable[dict, BaseModel]):
                 outcome.result = result
                 return
             outcome.errors += [f"attempt {attempt}: {p}" for p in problems]
-            exchanges = [*exchanges, AIMessage(content=reply.content), HumanMessage(content=correction_message(problems))]
+            exchanges = [*exchanges, AIMessage(content=clean(reply.content)), HumanMessage(content=correction_message(problems))]
 
     def _fit(self, task: Task, spec: PromptSpec, schema: dict, inputs: dict, exchanges: list[BaseMessage],
              params: dict, outcome: _Outcome) -> tuple[list[BaseMessage], dict]:
@@ -211,7 +227,10 @@ class StructuredChain(Runnable[dict, BaseModel]):
         """``sent`` goes to the model; the cassette keys on the untrimmed ``conversation``."""
         if self.cassette and self.cassette.replaying:
             return self.cassette.replay(spec.name, conversation, attempt)
-        reply = self.models(spec.role).invoke(sent, **self._warmer(spec, params, attempt))
+        model, backend = self.models(spec.role), self.settings.backend
+        reply = call_with_retries(lambda: model.invoke(sent, **self._warmer(spec, params, attempt)),
+                                  server=backend.kind == "openai", where=backend.base_url,
+                                  retries=backend.retries, first_pause_s=backend.retry_pause_s)
         if self.cassette:
             self.cassette.record(spec.name, conversation, attempt, reply)
         return reply
@@ -221,14 +240,21 @@ class StructuredChain(Runnable[dict, BaseModel]):
         text = without_reasoning(reply.content if isinstance(reply.content, str) else json.dumps(reply.content))
         try:
             raw = extract_json(text)
+            # strict=False: the grammar lets raw newlines into strings; they are harmless text here.
+            data = clean(json.loads(raw, strict=False))
         except ValueError as exc:
             cut_off = (reply.response_metadata or {}).get("finish_reason") == "length"
             return None, [not_json(str(exc), cut_off)]
-        # strict=False: the grammar lets raw newlines into strings; they are harmless text here.
-        data = canonical_choices(schema, json.loads(raw, strict=False), choices)
-        problems = choice_problems(schema, data, choices)
         try:
+            data = canonical_choices(schema, data, choices)
+            problems = choice_problems(schema, data, choices)
             result = task.schema.model_validate(data, context={"inputs": inputs, "choices": choices})
         except ValidationError as exc:
             return None, from_validation_error(exc) + problems
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError, RecursionError) as exc:
+            # Any reply the checks cannot handle is a correction for the model, never a crash.
+            log.warning("prompt %s: reply could not be checked (%s: %s)", task.name, type(exc).__name__, exc)
+            return None, [Problem(WHOLE, "this reply could not be read as the object described; "
+                                         "answer with one JSON object with exactly the fields asked for")]
         return (None if problems else result), problems
+

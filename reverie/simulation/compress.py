@@ -2,7 +2,9 @@
 
 master_movement.json keeps, for every step from 0 to the last movement file, only the
 personas whose movement, pronunciatio, description or chat changed since their last
-recorded entry (step 0 lists everyone; steps without changes are ``{}``). meta.json is a
+recorded entry (step 0 lists everyone; steps without changes are ``{}``). A run whose
+clock was moved forward before its first step (``bench``, a morning start) lists everyone
+at step 0 as they were at that first step; the steps in between are ``{}``. meta.json is a
 copy of reverie/meta.json and personas/ a copy of the persona folders. The output is
 built in a temporary folder and moved into place, so a reader never sees half of it.
 """
@@ -71,9 +73,12 @@ def master_movement(movement_dir: Path, names: list[str]) -> dict[str, dict]:
     steps = sorted(int(p.stem) for p in movement_dir.glob("*.json") if STEP_FILE.fullmatch(p.name))
     if not steps:
         raise UserError(f"{movement_dir.parent.name} has no movement files — run the simulation first")
+    first = steps[0]
     last_seen: dict[str, dict] = {}
     master: dict[str, dict] = {}
-    for step in range(steps[-1] + 1):
+    for step in range(first):  # a run whose clock was moved forward: everyone as at its first step
+        master[str(step)] = {}
+    for step in range(first, steps[-1] + 1):
         path = movement_dir / f"{step}.json"
         if not path.is_file():
             raise UserError(f"movement/{step}.json is missing in {movement_dir.parent.name} — the run has a gap")
@@ -85,15 +90,23 @@ def master_movement(movement_dir: Path, names: list[str]) -> dict[str, dict]:
         for name in names:
             rec = personas.get(name)
             if not isinstance(rec, dict):
-                if step == 0:
-                    raise UserError(f"movement/0.json of {movement_dir.parent.name} has no entry for {name}")
+                if step == first:
+                    raise UserError(f"movement/{step}.json of {movement_dir.parent.name} has no entry for {name}")
                 continue
             entry = {k: rec.get(k) for k in FIELDS}
             if last_seen.get(name) != entry:
                 changed[name] = entry
                 last_seen[name] = entry
         master[str(step)] = changed
+    if first:  # the demo format lists everyone at step 0
+        master["0"], master[str(first)] = master[str(first)], {}
     return master
+
+
+def first_step(sim: Path) -> int:
+    """The first step with a movement file (0 unless the clock was moved forward before the run)."""
+    steps = [int(p.stem) for p in (sim / "movement").glob("*.json") if STEP_FILE.fullmatch(p.name)]
+    return min(steps, default=0)
 
 
 def compress(settings: Settings, sim_code: str) -> Path:

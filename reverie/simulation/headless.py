@@ -50,11 +50,17 @@ def main(args, settings) -> int:
         sim = Simulation.fork(settings, fork, name, overwrite=args.overwrite, **cassette)
     print(DISCLAIMER, file=sys.stderr)
     print(f"simulation {sim.storage.sim_code} at step {sim.step_no} ({sim.curr_time_str})", file=sys.stderr)
+    start = sim.step_no
     try:
         done = run_steps(sim, steps, headless=not args.live, progress=not args.no_progress)
     except KeyboardInterrupt:
         sim.close()
         return 130
+    except BaseException:
+        sim.close()
+        if sim.fresh_fork and sim.last_save_step == start and sim.step_no == start:
+            sim.delete()  # e.g. the model failed to load: no half-made fork is left behind
+        raise
     sim.save()
     sim.close()
     print(f"ran {done} step(s); saved {sim.storage.dir} at step {sim.step_no} ({sim.curr_time_str}); "
@@ -65,7 +71,7 @@ def main(args, settings) -> int:
 
 
 def _compress_and_explain(settings, sim_code: str) -> None:
-    from reverie.simulation.compress import compress
+    from reverie.simulation.compress import compress, first_step
 
     folder = compress(settings, sim_code)
     manage = Path(__file__).resolve().parents[2] / "environment" / "frontend_server" / "manage.py"
@@ -75,4 +81,5 @@ def _compress_and_explain(settings, sim_code: str) -> None:
 
     env = "" if settings.source in (None, DEFAULT_CONFIG.resolve()) else f"REVERIE_CONFIG={settings.source} "
     print(f"  {env}{sys.executable} {manage} runserver")
-    print(f"and open http://127.0.0.1:8000/demo/{sim_code}/0/3/")
+    start = first_step(settings.paths.storage / sim_code)
+    print(f"and open http://127.0.0.1:8000/demo/{sim_code}/{start}/3/")

@@ -22,7 +22,10 @@ from reverie.errors import UserError
 from reverie.persona.clock import format_time, parse_time
 from reverie.simulation import checkpoint
 from reverie.simulation.concurrency import cognition_workers, interaction_groups, run_groups
-from reverie.simulation.storage import SimStorage, fork as fork_storage
+from reverie.simulation.ledger_rollback import rollback_ledger
+from reverie.simulation.lock import SimLock
+from reverie.simulation.storage import (DamagedFile, SimStorage, check_sim_name, fork as fork_storage, is_sim_name,
+                                        refuse_base)
 from reverie.simulation.timeline import Timeline
 
 log = logging.getLogger(__name__)
@@ -36,41 +39,70 @@ class Simulation:
         self.storage = storage
         meta = storage.read_meta()
         self.meta = meta
-        self.fork_sim_code = meta.get("fork_sim_code")
-        self.start_date = meta["start_date"]
-        self.curr_time = parse_time(meta["curr_time"])
-        self.sec_per_step = int(meta["sec_per_step"])
-        self.maze_name = meta["maze_name"]
-        self.persona_names = list(meta["persona_names"])
-        self.step_no = int(meta["step"])
+        try:
+            self.fork_sim_code = meta.get("fork_sim_code")
+            self.start_date = meta["start_date"]
+            self.curr_time = parse_time(meta["curr_time"])
+            self.sec_per_step = int(meta["sec_per_step"])
+            self.maze_name = meta["maze_name"]
+            self.persona_names = list(meta["persona_names"])
+            self.step_no = int(meta["step"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise DamagedFile(storage.meta_path, f"{type(exc).__name__}: {exc}") from None
         self.llm = llm
         self.maze = world
         self.personas = personas or {}
         self.game_obj_cleanup: dict[tuple, tuple[int, int]] = {}
         self.timeline = Timeline(storage.timeline_path)
         self.last_save_step = self.step_no
+        self.fresh_fork = False  # made by Simulation.fork in this process (removed if its start fails)
+        self._lock: SimLock | None = None
 
     # -- construction ------------------------------------------------------------------
     @classmethod
     def fork(cls, settings: Settings, fork_sim_code: str, sim_code: str, *, overwrite: bool = False, **kw) -> "Simulation":
+        target = SimStorage(settings.paths.storage, sim_code)
+        if overwrite and is_sim_name(sim_code) and target.exists():
+            refuse_base(target, "overwritten")
+            SimLock(target).acquire().release()  # never replace a simulation another process is running
         storage = fork_storage(settings.paths.storage, fork_sim_code, sim_code, overwrite=overwrite)
-        return cls.open(settings, sim_code, storage=storage, **kw)
+        try:
+            sim = cls.open(settings, sim_code, storage=storage, **kw)
+        except BaseException:
+            shutil.rmtree(storage.dir, ignore_errors=True)  # a failed start leaves no half-made fork behind
+            raise
+        sim.fresh_fork = True
+        return sim
 
     @classmethod
     def open(cls, settings: Settings, sim_code: str, *, storage: SimStorage | None = None,
              record: Path | None = None, replay: Path | None = None, llm=None, resume: bool = False) -> "Simulation":
+        check_sim_name(sim_code)
         storage = storage or SimStorage(settings.paths.storage, sim_code, settings.paths.temp_storage)
         storage.temp_storage = settings.paths.temp_storage
         if resume:
-            checkpoint.recover(storage)
-        sim = cls(settings, storage)
-        if resume:
-            # The run continues from its last complete checkpoint: later files are re-made.
-            storage.drop_steps_from(sim.step_no)
-            sim.timeline.note(f"resumed at step {sim.step_no} ({format_time(sim.curr_time)})")
-        sim._load_world()
-        sim.llm = llm or sim._make_llm(record, replay)
-        sim._load_personas()
+            if not storage.exists():
+                raise UserError(f"no simulation '{sim_code}' to resume in {storage.root} — "
+                                "give the name of a folder there (see /runs/)")
+            refuse_base(storage, "resumed into")
+        lock = SimLock(storage).acquire()
+        try:
+            if resume:
+                checkpoint.recover(storage)
+            sim = cls(settings, storage)
+            sim._lock = lock
+            if resume:
+                # The run continues from its last complete checkpoint: later files are re-made,
+                # and the ledger forgets the calls of the steps that will run again.
+                storage.drop_steps_from(sim.step_no)
+                rollback_ledger(storage.ledger_path, sim.step_no)
+                sim.timeline.note(f"resumed at step {sim.step_no} ({format_time(sim.curr_time)})")
+            sim._load_world()
+            sim.llm = llm or sim._make_llm(record, replay)
+            sim._load_personas()
+        except BaseException:
+            lock.release()
+            raise
         backend = settings.backend
         if backend.parallel_slots > 1 and backend.kind != "openai":
             log.warning("[backend] parallel_slots = %d applies to an OpenAI-compatible server; "
@@ -101,7 +133,12 @@ class Simulation:
         for name in self.persona_names:
             if name not in env:
                 raise UserError(f"{self.storage.environment_path(self.step_no)} has no position for '{name}'")
-            persona = Persona.load(name, self.storage.persona_dir(name), embedder=embedder, index=index)
+            try:
+                persona = Persona.load(name, self.storage.persona_dir(name), embedder=embedder, index=index)
+            except (ValueError, KeyError, TypeError) as exc:
+                if isinstance(exc, UserError):
+                    raise
+                raise DamagedFile(self.storage.persona_dir(name), f"{type(exc).__name__}: {exc}") from None
             self.personas[name] = persona
             tile = (int(env[name]["x"]), int(env[name]["y"]))
             persona.scratch.curr_tile = list(tile)
@@ -117,6 +154,9 @@ class Simulation:
             poll_s: float = 0.1, should_stop: Callable[[], bool] = lambda: False) -> int:
         """Run up to ``steps`` steps (fewer if ``should_stop`` while waiting); autosaves. Returns steps run."""
         self.storage.announce(self.step_no)
+        reconnect = getattr(self.llm, "reconnect", None)
+        if reconnect is not None and getattr(self.llm, "backend_lost", None) is not None:
+            reconnect()  # the server was unreachable during an earlier run: try it again
         every = self.settings.simulation.autosave_every
         done = 0
         for _ in range(steps):
@@ -125,6 +165,10 @@ class Simulation:
                 break
             self.step(env, headless=headless)
             done += 1
+            lost = getattr(self.llm, "backend_lost", None)
+            if lost is not None:  # the step finished on fail-safes: keep it, then stop with one line
+                self.save()
+                raise lost
             if every and self.step_no - self.last_save_step >= every:
                 self.save()
             if on_step:
@@ -228,9 +272,13 @@ class Simulation:
 
     def delete(self) -> None:
         shutil.rmtree(self.storage.dir, ignore_errors=True)
+        if self._lock is not None:
+            self._lock.release()
 
     def close(self) -> None:
         for persona in self.personas.values():
             close = getattr(persona, "close", None)
             if close:
                 close()
+        if self._lock is not None:
+            self._lock.release()

@@ -20,6 +20,7 @@ from typing import Any
 from reverie.errors import UserError
 
 _SIM_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+LOCK_NAME = ".lock"  # reverie/.lock: the PID of the process running the simulation
 
 
 def write_text_atomic(path: Path, text: str) -> None:
@@ -46,19 +47,73 @@ def write_json_atomic(path: Path, data: Any, *, indent: int | None = 2) -> None:
     write_text_atomic(path, json.dumps(data, indent=indent, ensure_ascii=True))
 
 
+class BadJSON(UserError, json.JSONDecodeError):
+    """A file that is not valid JSON (truncated, edited by hand): still a ``JSONDecodeError``
+    for callers that expect one, and one line naming the file for the user."""
+
+    def __init__(self, path: Path, exc: json.JSONDecodeError):
+        json.JSONDecodeError.__init__(self, exc.msg, exc.doc, exc.pos)
+        self.path = Path(path)
+
+    def __str__(self) -> str:
+        return (f"{self.path} is damaged (not valid JSON: {self.msg} at line {self.lineno}) — "
+                "restore it from a copy, or fork the simulation's base again")
+
+
 def read_json(path: Path) -> Any:
     with open(path, encoding="utf-8") as fh:
-        return json.load(fh)
+        try:
+            return json.load(fh)
+        except json.JSONDecodeError as exc:
+            raise BadJSON(path, exc) from None
+
+
+class DamagedFile(UserError):
+    """A simulation file that cannot be read; the message names it and what to do."""
+
+    def __init__(self, path: Path, problem):
+        if isinstance(problem, json.JSONDecodeError):
+            problem = f"not valid JSON: {problem.msg} at line {problem.lineno}"
+        elif isinstance(problem, OSError):
+            problem = problem.strerror or str(problem)
+        super().__init__(f"{path} cannot be read ({problem}) — restore it from a copy, or fork the simulation's base again")
+
+
+def is_sim_name(name) -> bool:
+    """True for a name usable as a simulation folder (letters, digits, '.', '_', '-'; no leading dot)."""
+    return isinstance(name, str) and _SIM_NAME.fullmatch(name) is not None
 
 
 def check_sim_name(name: str) -> str:
     """A simulation name usable as a folder name; one-line error otherwise."""
-    name = (name or "").strip()
-    if not _SIM_NAME.match(name):
+    if not is_sim_name(name):
+        name = name if isinstance(name, str) else ""
         raise UserError(
-            f"'{name}' is not a usable simulation name — use letters, digits, '.', '_' or '-' (no spaces or slashes)"
+            f"{name!r} is not a usable simulation name — use letters, digits, '.', '_' or '-' (no spaces or slashes)"
         )
     return name
+
+
+BASE_PREFIX = "base_"
+
+
+def is_base(storage: "SimStorage") -> bool:
+    """A shipped starting point (``base_*``, or ``"base": true`` in its meta.json): fork it, never write it."""
+    if storage.sim_code.startswith(BASE_PREFIX):
+        return True
+    try:
+        meta = read_json(storage.meta_path)
+    except (OSError, ValueError):
+        return False
+    return isinstance(meta, dict) and meta.get("base") is True
+
+
+def refuse_base(storage: "SimStorage", doing: str) -> None:
+    if is_base(storage):
+        raise UserError(
+            f"'{storage.sim_code}' is a base simulation and cannot be {doing} — "
+            f"fork it instead: run --fork {storage.sim_code} --sim NEW_NAME"
+        )
 
 
 class SimStorage:
@@ -107,7 +162,13 @@ class SimStorage:
     def read_meta(self) -> dict:
         if not self.meta_path.is_file():
             raise UserError(f"no simulation '{self.sim_code}' in {self.root} (missing reverie/meta.json)")
-        return read_json(self.meta_path)
+        try:
+            meta = read_json(self.meta_path)
+        except (ValueError, OSError) as exc:
+            raise DamagedFile(self.meta_path, exc) from None
+        if not isinstance(meta, dict):
+            raise DamagedFile(self.meta_path, "not a JSON object")
+        return meta
 
     def write_meta(self, meta: dict) -> None:
         write_json_atomic(self.meta_path, meta)
@@ -159,10 +220,16 @@ class SimStorage:
 
 
 def fork(storage_root: Path, fork_sim_code: str, sim_code: str, *, overwrite: bool = False) -> SimStorage:
-    """Copy ``<fork>`` to ``<sim>`` and stamp ``fork_sim_code``; the source is never modified."""
+    """Copy ``<fork>`` to ``<sim>`` and stamp ``fork_sim_code``; the source is never modified.
+
+    Both are names of folders in ``storage_root`` (:func:`check_sim_name`); a base
+    simulation is never overwritten, and a fork carries no ``base`` flag."""
+    check_sim_name(fork_sim_code)
     check_sim_name(sim_code)
     src = SimStorage(storage_root, fork_sim_code)
     dst = SimStorage(storage_root, sim_code)
+    if sim_code.startswith(BASE_PREFIX):
+        raise UserError(f"names starting with '{BASE_PREFIX}' are kept for base simulations — choose another name for '{sim_code}'")
     if not src.exists():
         known = ", ".join(sorted(p.name for p in Path(storage_root).glob("*") if (p / "reverie/meta.json").is_file()))
         raise UserError(f"no simulation '{fork_sim_code}' to fork in {storage_root} — known: {known or 'none'}")
@@ -171,16 +238,23 @@ def fork(storage_root: Path, fork_sim_code: str, sim_code: str, *, overwrite: bo
     if dst.dir.exists():
         if not overwrite:
             raise UserError(f"simulation '{sim_code}' already exists — choose another name or pass --overwrite")
+        refuse_base(dst, "overwritten")
         shutil.rmtree(dst.dir)
     staging = dst.dir.with_name(f".{sim_code}.forking")
     if staging.exists():
         shutil.rmtree(staging)
-    # Our per-run extras (ledger, timeline, vector index) belong to the source run.
-    shutil.copytree(src.dir, staging, ignore=shutil.ignore_patterns("llm_calls.jsonl", "timeline.md", "chroma", ".*.tmp"))
-    _make_writable(staging)  # a read-only source (e.g. an installed base) must give a writable fork
-    os.replace(staging, dst.dir)
+    try:
+        # Our per-run extras (ledger, timeline, vector index) belong to the source run.
+        shutil.copytree(src.dir, staging, ignore=shutil.ignore_patterns("llm_calls.jsonl", "timeline.md", "chroma",
+                                                                        ".*.tmp", LOCK_NAME))
+        _make_writable(staging)  # a read-only source (e.g. an installed base) must give a writable fork
+        os.replace(staging, dst.dir)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)  # e.g. a full disk: no half copy is left behind
+        raise
     meta = dst.read_meta()
     meta["fork_sim_code"] = fork_sim_code
+    meta.pop("base", None)
     dst.write_meta(meta)
     return dst
 

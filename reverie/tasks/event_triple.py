@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from pydantic import Field, ValidationInfo, model_validator
+from pydantic import Field, ValidationError, ValidationInfo, model_validator
 
 from reverie.llm.task import Task, register
 from reverie.tasks.action_text import subtask
@@ -54,11 +54,19 @@ def split_statement(statement: str, subject: str) -> tuple[str, str]:
         rest = rest[len(subject) :].strip()
     rest = re.sub(r"^(is|are|was)\b\s*", "", rest, flags=re.IGNORECASE)
     words = rest.split()
-    if not words:
-        return IDLE
+    candidates = [IDLE, ("is", "busy")]
+    if words:
+        candidates.insert(0, ("is", rest[:80]))
     if len(words) > 1 and words[0].lower().endswith("ing") and words[0].lower() != "being":
-        return words[0][:40], " ".join(words[1:])[:80]
-    return "is", rest[:80]
+        candidates.insert(0, (words[0][:40], " ".join(words[1:])[:80]))
+    context = {"inputs": {"subject": subject}}
+    for predicate, target in candidates:  # the first one the checks accept ("(1)" has no words)
+        try:
+            reply = TripleReply.model_validate({"predicate": predicate, "target": target}, context=context)
+        except ValidationError:
+            continue
+        return reply.predicate, reply.target
+    return IDLE
 
 
 def fail_safe(inputs: dict, choices: dict) -> TripleReply:

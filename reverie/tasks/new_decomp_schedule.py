@@ -90,12 +90,29 @@ def resume_plan(original: list[tuple[str, int]], offset: int, remaining: int) ->
     return fit_durations(result, remaining) if remaining > 0 else []
 
 
+FILLER = "going about the day"
+
+
+def _usable(activity: str) -> str:
+    """The plan's wording when it reads as an activity, else a neutral one."""
+    try:
+        return check_text(activity.rstrip("."))[:80]
+    except ValueError:  # e.g. "(1)": no words
+        return FILLER
+
+
 def fail_safe(inputs: dict, choices: dict) -> NewScheduleReply:
     original = read_plan_lines(str(inputs.get("original_plan", "")))
-    remaining = int(str(inputs.get("remaining_minutes", "0")).strip() or 0)
+    try:
+        remaining = int(str(inputs.get("remaining_minutes", "0")).strip() or 0)
+    except ValueError:
+        remaining = sum(m for _, m in original)
     offset = sum(m for _, m in original) - remaining
-    entries = resume_plan(original, offset, remaining) or [("going about the day", max(remaining, 1))]
-    return NewScheduleReply(items=[PlanEntry(activity=a[:80], minutes=m) for a, m in entries[:MAX_ITEMS]])
+    entries = resume_plan(original, offset, remaining) or [(FILLER, max(remaining, 1))]
+    try:
+        return NewScheduleReply(items=[PlanEntry(activity=_usable(a), minutes=m) for a, m in entries[:MAX_ITEMS]])
+    except ValueError:  # pydantic's ValidationError included
+        return NewScheduleReply(items=[PlanEntry(activity=FILLER, minutes=max(remaining, 1))])
 
 
 register(

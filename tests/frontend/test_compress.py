@@ -90,3 +90,30 @@ def test_no_movement_yet_is_a_user_error(world, settings_for):
     shutil.rmtree(world / "storage" / synthetic.SIM / "movement")
     with pytest.raises(UserError, match="run the simulation first"):
         compress_cmd.compress(settings_for, synthetic.SIM)
+
+
+def test_a_run_whose_clock_was_moved_forward_compresses(world, settings_for):
+    """Like `bench --start 08:00`: the first movement file is not step 0."""
+    movement = world / "storage" / synthetic.SIM / "movement"
+    first = 4
+    for step in range(first):
+        (movement / f"{step}.json").unlink()
+    out = compress_cmd.compress(settings_for, synthetic.SIM)
+    master = json.loads((out / "master_movement.json").read_text())
+    assert list(master) == [str(i) for i in range(synthetic.STEPS)]
+    assert master["0"] == synthetic.movement(first)["persona"]  # everyone, as at the first step
+    assert all(master[str(step)] == {} for step in range(1, first + 1))
+    state: dict = {}
+    for step in range(synthetic.STEPS):
+        for name, rec in master[str(step)].items():
+            state[name] = rec
+        if step >= first:
+            assert state == synthetic.movement(step)["persona"], step
+    assert compress_cmd.first_step(world / "storage" / synthetic.SIM) == first
+
+
+def test_a_gap_inside_the_run_is_still_refused(world, settings_for):
+    (world / "storage" / synthetic.SIM / "movement" / "6.json").unlink()
+    with pytest.raises(UserError) as refused:
+        compress_cmd.compress(settings_for, synthetic.SIM)
+    assert "movement/6.json is missing" in str(refused.value)

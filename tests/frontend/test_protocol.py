@@ -81,6 +81,17 @@ def test_process_environment_rejects_malformed_bodies(client, running, body):
     assert not (running / "storage" / SIM / "environment" / "40.json").exists()
 
 
+@pytest.mark.parametrize("body", ["[" * 100_000 + "]" * 100_000, '{"a":' * 5_000 + "1" + "}" * 5_000,
+                                  '{"step": "' + "x" * 10_000_000 + '"}'],
+                         ids=["deep-list", "deep-object", "10MB"])
+@pytest.mark.parametrize("url", ["/process_environment/", "/update_environment/", "/path_tester_update/"])
+def test_hostile_bodies_are_a_json_400(client, running, url, body):
+    r = post(client, url, body)
+    assert r.status_code == 400 and r["Content-Type"] == "application/json", r.content[:200]
+    assert r.json()["error"]
+    assert not (running / "storage" / SIM / "environment" / "40.json").exists()
+
+
 def test_process_environment_needs_json_content_type(client, running):
     r = post(client, "/process_environment/", json.dumps(env_body(40)), content_type="text/plain")
     assert r.status_code == 400

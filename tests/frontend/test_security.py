@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
+import sys
 
 import pytest
 
@@ -74,3 +76,16 @@ def test_foreign_host_is_refused(client):
 def test_unknown_url_is_a_friendly_404(client):
     r = client.get("/no/such/page/")
     assert r.status_code == 404 and b"There is no page at this address" in r.content
+
+
+@pytest.mark.parametrize("text, expected", [("debug = true\n", False), ("[frontend]\ndebug = true\n", True)])
+def test_the_simulation_debug_log_does_not_turn_on_djangos_debug(tmp_path, text, expected):
+    config = tmp_path / "config.toml"
+    config.write_text(text, encoding="utf-8")
+    code = ("import os, sys; sys.path.insert(0, 'environment/frontend_server'); "
+            "os.environ['DJANGO_SETTINGS_MODULE'] = 'frontend_server.settings'; "
+            "from django.conf import settings; print(settings.DEBUG)")
+    run = subprocess.run([sys.executable, "-c", code], cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "REVERIE_CONFIG": str(config)})
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == str(expected)

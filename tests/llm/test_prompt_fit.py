@@ -64,3 +64,11 @@ def test_the_estimate_for_servers_over_counts_english():
     text = "Nora Bennett opens the cafe at seven and greets the first customers of the day. " * 20
     messages = [HumanMessage(content=text)]
     assert estimate_tokens(messages) >= len(text.split()) * 1.2  # English averages about 1.3 tokens a word
+
+
+def test_a_runaway_reply_keeps_only_its_start_so_the_correction_still_fits():
+    exchanges = [AIMessage(content="{" + "x " * 3000), HumanMessage(content="reply with one JSON object")]
+    fitted = fit(render, {"memories": "memory 0", "chat": "line 0"}, TRIMS, exchanges, words, budget=400)
+    reply, correction = fitted.messages[-2:]
+    assert fitted.prompt_tokens <= 400 and correction == exchanges[1]
+    assert reply.content.startswith("{x x") and len(reply.content) < len(exchanges[0].content)

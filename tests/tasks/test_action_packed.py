@@ -118,3 +118,10 @@ def test_the_bundled_model_gives_a_known_consistent_address(tmp_path):
         assert result.obj_event[0] == obj and result.obj_description and result.obj_pronunciatio
     [line] = read_ledger(tmp_path / "ledger.jsonl")
     assert line["prompt"] == "action_packed" and line["completion_tokens"] > 0
+
+
+@pytest.mark.parametrize("subtask", ["(1)", "...", "text", "", "12:00"])
+def test_the_fail_safe_never_raises_on_an_activity_without_words(subtask):
+    case = load_fixture("action_packed").cases[0]
+    reply = fail_safe({**case.inputs, "subtask": subtask, "action": subtask}, case.choices)
+    assert PackedActionReply.model_validate(reply.model_dump(), context=case.context) == reply

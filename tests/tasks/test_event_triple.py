@@ -67,3 +67,12 @@ def test_target_repeated_at_the_end_of_the_predicate_is_cut():
     reply = TripleReply.model_validate({"predicate": "is covered with research notes", "target": "research notes"},
                                        context=ctx("library table"))
     assert (reply.predicate, reply.target) == ("is covered with", "research notes")
+
+
+@pytest.mark.parametrize("statement", ["Nora Bennett is (1)", "Nora Bennett is ...", "Nora Bennett is text",
+                                       "Nora Bennett is 42", "", "Nora Bennett is Nora Bennett"])
+def test_the_fail_safe_never_raises(statement):
+    """Statements the engine can produce (a subtask with no letters, a placeholder)."""
+    reply = fail_safe({"subject": "Nora Bennett", "statement": statement}, {})
+    again = TripleReply.model_validate(reply.model_dump(), context=ctx("Nora Bennett"))
+    assert again.predicate and again.target

@@ -76,3 +76,14 @@ def test_inserted_activity_filling_the_window_needs_no_call():
     window = new_decomp_schedule(llm, **{**KW, "truncated_act_dur": [("reading", 30), ("conversing", 200)]})
     assert window == [("reading", 30), ("conversing", 150)]
     assert model.calls == []
+
+
+def test_the_fail_safe_never_raises_on_plans_without_words():
+    """A plan line with no letters, and a remaining time that is not a number."""
+    from reverie.tasks.new_decomp_schedule import NewScheduleReply, fail_safe
+
+    plan = "09:00 to 10:00 (60 min): (1)\n10:00 to 11:00 (60 min): ..."
+    for remaining in ("90", "abc", "-5"):
+        reply = fail_safe({"original_plan": plan, "remaining_minutes": remaining}, {})
+        assert NewScheduleReply.model_validate(reply.model_dump()) == reply
+        assert all(item.activity[0].isalpha() for item in reply.items)

@@ -1,7 +1,7 @@
 """Django settings of the environment server.
 
 Paths come from the same config.toml as the simulation (`[paths]`, read through
-`reverie.config.load_settings`); DEBUG follows its top-level `debug` key. No database.
+`reverie.config.load_settings`); DEBUG follows `[frontend] debug` (off by default). No database.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ try:
 except UserError as exc:
     raise ImproperlyConfigured(str(exc)) from None
 
-DEBUG = _REVERIE.debug
+DEBUG = _REVERIE.frontend.debug  # not the simulation's `debug`: off unless asked for
 SECRET_KEY = load_or_create(BASE_DIR / "secret_key.txt")
 ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]"]
 

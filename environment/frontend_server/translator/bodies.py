@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 import math
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+
 MAX_STEP = 10**9 - 1
 MAX_COORD = 100_000
 
@@ -18,9 +21,15 @@ def parse(request) -> dict:
     if ctype != "application/json":
         raise BadBody("send the body as JSON with Content-Type: application/json")
     try:
-        data = json.loads(request.body.decode("utf-8"))
+        body = request.body
+    except RequestDataTooBig:
+        raise BadBody(f"the body is too large (at most {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes)") from None
+    try:
+        data = json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
         raise BadBody("the body is not valid JSON") from None
+    except RecursionError:
+        raise BadBody("the body is nested too deeply") from None
     if not isinstance(data, dict):
         raise BadBody("the body must be a JSON object")
     return data

@@ -12,6 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from reverie.config import Settings, config_path, load_settings
+from reverie.simulation.storage import is_sim_name
 
 STEP_RE = re.compile(r"[0-9]{1,9}")  # ASCII digits only
 
@@ -56,14 +57,14 @@ def compressed_sims() -> list[str]:
 
 def sim_dir(sim_code: str) -> Path:
     """storage/<sim_code>, if that simulation exists."""
-    if not isinstance(sim_code, str) or sim_code not in storage_sims():
+    if not is_sim_name(sim_code) or sim_code not in storage_sims():  # the same rule as run --sim
         raise NotFound("There is no simulation with that name in the storage folder. Pick one from the runs page.")
     return paths().storage / sim_code
 
 
 def compressed_dir(sim_code: str) -> Path:
     """compressed_storage/<sim_code>, if it exists."""
-    if not isinstance(sim_code, str) or sim_code not in compressed_sims():
+    if not is_sim_name(sim_code) or sim_code not in compressed_sims():
         raise NotFound(
             "There is no compressed run with that name. Compress a finished simulation first: "
             "python -m reverie compress SIM"

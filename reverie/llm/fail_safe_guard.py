@@ -1,0 +1,73 @@
+"""A fail-safe that cannot fail: the task's own, and if that raises, the same with tamer inputs.
+
+A fail-safe builds its answer from the call's inputs (a name, an activity, a statement), and
+the answer must pass the schema's checks. Inputs the engine can really produce (an activity
+"(1)" with no words, a status of one long word, a very long description) can make that
+answer invalid. Then the fail-safe is asked again with the inputs tamed: each text on one
+line and cut to a few words, texts without letters replaced; and last with every text
+replaced by a plain phrase. Choices keep only usable names. Each retry is logged.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+from pydantic import BaseModel
+
+from reverie.llm.task import Task
+
+log = logging.getLogger("reverie.llm")
+
+PLAIN = "going about the day as usual"
+_LETTER = re.compile(r"[A-Za-z]")
+MAX_CHOICE = 120
+
+
+def _cut(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[:limit].rsplit(" ", 1)[0]
+    return cut if cut else text[:limit]
+
+
+def _tame(value: Any, limit: int | None) -> Any:
+    if isinstance(value, str):
+        if limit is None or not _LETTER.search(value):
+            return PLAIN
+        return _cut(value, limit)
+    if isinstance(value, list):
+        return [_tame(v, limit) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_tame(v, limit) for v in value)
+    if isinstance(value, dict):  # keys are names (e.g. a place tree): kept
+        return {k: _tame(v, limit) for k, v in value.items()}
+    return value
+
+
+def _usable_choices(choices: dict) -> dict:
+    out = {}
+    for key, values in choices.items():
+        usable = [v for v in values if isinstance(v, str) and _LETTER.search(v) and len(v) <= MAX_CHOICE]
+        out[key] = usable or list(values)
+    return out
+
+
+def fail_safe(task: Task, inputs: dict, choices: dict) -> BaseModel:
+    """``task.fail_safe(inputs, choices)``, retried with tamer inputs if it raises."""
+    try:
+        return task.fail_safe(inputs, choices)
+    except Exception as exc:  # a fail-safe must not end a run: try again with tamer inputs
+        first = exc
+    tame_choices = _usable_choices(choices)
+    for limit in (60, 20, None):
+        try:
+            result = task.fail_safe(_tame(inputs, limit), tame_choices)
+        except Exception:
+            continue
+        log.warning("prompt %s: the fail-safe needed tamer inputs (%s: %s)", task.name,
+                    type(first).__name__, " ".join(str(first).split())[:200])
+        return result
+    raise first

@@ -1,0 +1,108 @@
+"""What to do when a model server fails a request: retry, give up on this ask, or stop the run.
+
+- 429 (busy) and 5xx, and a reply the client cannot read (no ``choices``): retried with a
+  growing pause, a bounded number of times; then the ask fails and its fail-safe is used.
+- 400 and other 4xx (for example a prompt longer than the context): not retried; the ask
+  fails and its fail-safe is used.
+- A connection that drops, is refused or times out: retried the same way; then
+  :class:`BackendLost`, after which the run saves and stops with one line naming
+  ``[backend]``.
+
+An ask that fails is a :class:`AskFailed` (a ``ValueError``, like a prompt that does not fit
+the in-process context), so the structured chain treats it as any failed call.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import logging
+import time
+from typing import Callable, TypeVar
+
+from reverie.errors import UserError
+
+log = logging.getLogger("reverie.llm")
+
+T = TypeVar("T")
+
+RETRIES = 3  # further tries after the first ([backend] retries)
+FIRST_PAUSE_S = 0.5  # doubled after each try ([backend] retry_pause_s)
+MAX_PAUSE_S = 8.0
+
+
+class AskFailed(ValueError):
+    """The server refused this request for good; the ask falls back to its fail-safe."""
+
+
+class BackendLost(UserError):
+    """The model server cannot be reached; the run saves and stops."""
+
+
+class Failure(enum.Enum):
+    RETRY_THEN_FAIL = "server busy or failing"
+    FAIL = "request refused"
+    CONNECTION = "server unreachable"
+
+
+def classify(exc: BaseException) -> Failure | None:
+    """How to treat ``exc`` raised by a model call (None: not a server failure)."""
+    try:
+        import httpx
+        import openai
+    except ImportError:  # pragma: no cover - both come with langchain-openai
+        return None
+    if isinstance(exc, openai.APIConnectionError):  # includes timeouts
+        return Failure.CONNECTION
+    if isinstance(exc, (httpx.TransportError, ConnectionError, TimeoutError)):
+        return Failure.CONNECTION
+    if isinstance(exc, openai.APIStatusError):
+        status = exc.status_code
+        if status == 429 or status >= 500 or status in (408, 409):
+            return Failure.RETRY_THEN_FAIL
+        return Failure.FAIL
+    if isinstance(exc, openai.APIResponseValidationError):
+        return Failure.RETRY_THEN_FAIL
+    return None
+
+
+def describe(exc: BaseException) -> str:
+    status = getattr(exc, "status_code", None)
+    text = " ".join(str(exc).split())[:200]
+    return f"HTTP {status}: {text}" if status else f"{exc.__class__.__name__}: {text}"
+
+
+def call_with_retries(
+    call: Callable[[], T],
+    *,
+    server: bool,
+    where: str,
+    retries: int = RETRIES,
+    first_pause_s: float = FIRST_PAUSE_S,
+    sleep: Callable[[float], None] = time.sleep,
+) -> T:
+    """``call()``, retried on server failures. ``server``: the model is a remote server, so a
+    reply the client cannot parse (no choices) is the server's fault, not a bug of ours."""
+    pause = first_pause_s
+    for attempt in range(retries + 1):
+        try:
+            return call()
+        except Exception as exc:  # sorted below; anything else is ours and propagates
+            kind = classify(exc)
+            if kind is None and server and isinstance(exc, (IndexError, KeyError, TypeError, json.JSONDecodeError)):
+                kind = Failure.RETRY_THEN_FAIL  # e.g. a 200 with no or null "choices", or a body that is not JSON
+            if kind is None:
+                raise
+            if kind is Failure.FAIL:
+                raise AskFailed(f"{kind.value} ({describe(exc)})") from exc
+            if attempt == retries:
+                if kind is Failure.CONNECTION:
+                    raise BackendLost(
+                        f"[backend] the model server at {where} cannot be reached ({describe(exc)}) — "
+                        "start it or fix [backend] base_url, then continue with --resume"
+                    ) from exc
+                raise AskFailed(f"{kind.value} after {retries + 1} tries ({describe(exc)})") from exc
+            log.warning("model server: %s (%s); retrying in %.1f s", kind.value, describe(exc), pause)
+            sleep(pause)
+            pause = min(MAX_PAUSE_S, pause * 2)
+    raise AssertionError("unreachable")  # pragma: no cover

@@ -1,0 +1,174 @@
+"""Whole fuzzed runs of the default town: two game days in process with the fuzzing chat
+model, and command-line runs against a failing fake OpenAI-compatible server on loopback
+(HTTP errors, dropped connections, timeouts, then no server at all, and a kill -9).
+
+Both models are fakes for failure paths (tests/fuzz/fuzz_model.py, fake_server.py), not real
+models. To fit two days in CI, a step is 10 game minutes (``sec_per_step = 600`` in the fork's
+meta.json): 288 steps a day instead of 8,640, the same stages (new day, daytime,
+conversations, reactions, reflection). Asserted: no exception escapes, no step hangs, every
+JSON file and every ledger line parses, and ``run --resume`` continues.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from reverie import PROJECT_ROOT
+from reverie.config import load_settings
+from reverie.llm import LLM
+from reverie.simulation.simulation import Simulation
+from reverie.simulation.storage import SimStorage, fork
+from tests.fuzz.fake_server import FakeServer
+from tests.fuzz.fuzz_model import FuzzChat
+
+BASE = "base_willow_creek"
+SHIPPED = PROJECT_ROOT / "environment" / "frontend_server" / "storage" / BASE
+SEC_PER_STEP = 600
+DAY = 24 * 3600 // SEC_PER_STEP
+STEP_LIMIT_S = 60.0  # a hang, not a slow machine: the slowest step (the first: loading the embedder) takes ~10 s on 2 cores
+
+
+def town(root: Path, name: str, **simulation) -> tuple[Path, SimStorage]:
+    """A config and a fork of the default town whose steps are ten game minutes."""
+    storage = root / "storage"
+    storage.mkdir(parents=True, exist_ok=True)
+    (storage / BASE).symlink_to(SHIPPED, target_is_directory=True)
+    sim = fork(storage, BASE, name)
+    meta = sim.read_meta()
+    sim.write_meta({**meta, "sec_per_step": SEC_PER_STEP})
+    config = root / "config.toml"
+    lines = [f'[paths]\nstorage = "{storage}"\ntemp_storage = "{root / "temp"}"\n',
+             "[simulation]\nschedule_passes = 1\n" + "".join(f"{k} = {v}\n" for k, v in simulation.items())]
+    config.write_text("".join(lines), encoding="utf-8")
+    return config, sim
+
+
+def check_files(sim: SimStorage) -> int:
+    """Every JSON file of the simulation and every ledger line parses; returns how many files."""
+    files = [p for p in sim.dir.rglob("*.json") if "chroma" not in p.parts]
+    for path in files:
+        json.loads(path.read_text(encoding="utf-8"))
+    for line in sim.ledger_path.read_text(encoding="utf-8").splitlines():
+        assert isinstance(json.loads(line), dict)
+    return len(files)
+
+
+def ledger_steps(sim: SimStorage) -> list:
+    return [json.loads(line).get("step") for line in sim.ledger_path.read_text(encoding="utf-8").splitlines()]
+
+
+def assert_counted_once(sim: SimStorage) -> None:
+    """No step's calls are in the ledger twice: the steps never go back."""
+    steps = [s for s in ledger_steps(sim) if s is not None]
+    assert steps == sorted(steps)
+
+
+@pytest.mark.slow  # about 35 s: the embedding model and 300 steps
+@pytest.mark.timeout(300)
+def test_two_fuzzed_days_of_the_default_town(tmp_path):
+    config, storage = town(tmp_path, "fuzzed", autosave_every=25)
+    settings = load_settings(config)
+    model = FuzzChat(seed=1)
+    llm = LLM(settings, chat_models={"strong": model, "cheap": model}, ledger_path=storage.ledger_path)
+    sim = Simulation.open(settings, "fuzzed", llm=llm)
+    steps = 2 * DAY + 10
+    slowest = 0.0
+    for _ in range(steps):
+        started = time.perf_counter()
+        assert sim.run(1) == 1
+        slowest = max(slowest, time.perf_counter() - started)
+    assert slowest < STEP_LIMIT_S
+    # A kill after the last autosave: the steps since are not in the checkpoint.
+    killed_at, checkpoint = sim.step_no, sim.last_save_step
+    sim.close()
+    before = len(ledger_steps(storage))
+    prompts = Counter(json.loads(line)["prompt"] for line in storage.ledger_path.read_text().splitlines())
+    for stage in ("wake_up_hour", "daily_plan", "identity_new_currently", "decide_to_talk", "iterative_chat_utterance",
+                  "decide_to_react", "focal_points", "insights"):  # new day, daytime, conversation, reaction, reflection
+        assert prompts[stage] > 0, (stage, prompts)
+
+    again = FuzzChat(seed=14)
+    resumed = Simulation.open(settings, "fuzzed", resume=True,
+                              llm=LLM(settings, chat_models={"strong": again, "cheap": again},
+                                      ledger_path=storage.ledger_path))
+    assert resumed.step_no == checkpoint < killed_at
+    after = len(ledger_steps(storage))
+    assert all(s is None or s < checkpoint for s in ledger_steps(storage))
+    assert resumed.run(5) == 5
+    resumed.save()
+    resumed.close()
+    assert_counted_once(storage)
+    files = check_files(storage)
+    print(f"\nwhole-run fuzz: {steps + 5} steps ({(steps + 5) * SEC_PER_STEP / 86400:.1f} game days), "
+          f"{model.replies + again.replies} replies, slowest step {slowest:.2f} s, {files} JSON files parse; "
+          f"ledger {before} lines at the kill (step {killed_at}), {after} after the rollback to step {checkpoint}")
+
+
+def reverie(config: Path, *args: str, timeout: float = 240) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "reverie", "--config", str(config), *args], cwd=PROJECT_ROOT,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.mark.slow  # about 60 s: four command-line runs
+@pytest.mark.timeout(420)
+def test_a_run_against_a_failing_server_resumes_after_drops_a_kill_and_an_outage(tmp_path):
+    server = FakeServer(seed=7, slow_s=1.0).up()
+    config, storage = town(tmp_path, "served", autosave_every=10)
+    with config.open("a", encoding="utf-8") as fh:
+        fh.write(f'[backend]\nkind = "openai"\nbase_url = "{server.base_url}"\ntimeout_s = 0.5\n'
+                 "retries = 2\nretry_pause_s = 0.01\n")
+    try:
+        # Errors, drops and timeouts on a few percent of requests: the run goes on.
+        run = reverie(config, "run", "--resume", "served", "--steps", "40", "--no-progress")
+        assert run.returncode == 0, run.stderr[-2000:]
+        assert SimStorage(storage.root, "served").read_meta()["step"] == 40
+        failures = sum(n for what, n in server.counts.items() if what != "reply")
+        assert failures > 0
+
+        # kill -9 mid-run, then resume: the ledger goes back to the checkpoint.
+        child = subprocess.Popen([sys.executable, "-m", "reverie", "--config", str(config), "run", "--resume",
+                                  "served", "--steps", "500", "--no-progress"], cwd=PROJECT_ROOT,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and child.poll() is None:
+            saved = SimStorage(storage.root, "served").read_meta()["step"]
+            if saved > 40 and sum(1 for s in ledger_steps(storage) if s is not None and s >= saved) >= 12:
+                break  # a dozen calls made since the last autosave: they will be made again
+            time.sleep(0.05)
+        assert child.poll() is None, "the run ended before it could be killed"
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait()
+        at_kill = ledger_steps(storage)
+        checkpoint = SimStorage(storage.root, "served").read_meta()["step"]
+        kept = [s for s in at_kill if s is None or s < checkpoint]
+
+        # The server goes away: the step ends on fail-safes, is saved, and the run stops with one line.
+        # (The rollback has kept exactly the lines of the steps before the checkpoint.)
+        server.down()
+        run = reverie(config, "run", "--resume", "served", "--steps", "20", "--no-progress")
+        errors = [line for line in run.stderr.splitlines() if line.startswith("error:")]
+        assert run.returncode == 2 and len(errors) == 1 and errors[0].startswith("error: [backend]"), run.stderr[-2000:]
+        stopped = SimStorage(storage.root, "served").read_meta()["step"]
+        assert checkpoint < stopped < checkpoint + 20  # steps without calls (sleep) ran, the first with one ended it
+        after_outage = ledger_steps(storage)
+        assert after_outage[: len(kept)] == kept and len(after_outage) > len(kept)
+
+        server.up()
+        run = reverie(config, "run", "--resume", "served", "--steps", "10", "--no-progress")
+        assert run.returncode == 0, run.stderr[-2000:]
+        assert SimStorage(storage.root, "served").read_meta()["step"] == stopped + 10
+    finally:
+        server.down()
+    assert_counted_once(storage)
+    files = check_files(storage)
+    print(f"\nserver fuzz: {sum(server.counts.values())} requests, {dict(server.counts)}; kill at ledger "
+          f"{len(at_kill)} lines (checkpoint step {checkpoint}), {len(kept)} kept by the rollback; {files} JSON files parse")

@@ -1,0 +1,151 @@
+"""Replies and servers that used to crash an ask: each must end in a correction or the
+fail-safe, and the ledger must take whatever it is given.
+
+Models here are fakes for failure paths: ScriptedChat (scripted replies) and a tiny
+loopback HTTP server speaking the OpenAI protocol (tests/fuzz/fake_server.py) whose answers
+are chosen per test.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from llm_support import CHOICES, INPUTS, TASK, WakeUp
+from reverie.llm import LLM
+from reverie.llm.server_errors import BackendLost
+from tests.fuzz.fake_server import FakeServer
+
+VALID = '{"hour": 8, "place": "kitchen"}'
+FAIL_SAFE = WakeUp(hour=7, place="bedroom")
+
+
+def make_llm(settings, model, **kwargs) -> LLM:
+    return LLM(settings, chat_models={"strong": model, "cheap": model}, **kwargs)
+
+
+def ledger_lines(path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.mark.parametrize("reply", ["[" * 5000 + "]" * 5000, '{"hour":' * 3000 + "8" + "}" * 3000],
+                         ids=["brackets", "objects"])
+def test_a_reply_nested_too_deeply_is_a_correction(settings, scripted, reply, tmp_path):
+    """Scripted: a reply nested thousands deep, then a valid one."""
+    model = scripted(reply, VALID)
+    llm = make_llm(settings, model, ledger_path=tmp_path / "calls.jsonl")
+    assert llm.ask(TASK, INPUTS, choices=CHOICES) == WakeUp(hour=8, place="kitchen")
+    correction = model.calls[1][0][-1].content
+    assert "nested too deeply" in correction
+    assert ledger_lines(tmp_path / "calls.jsonl")[0]["attempts"] == 2
+
+
+@pytest.mark.parametrize("reply", ['{"hour": 8, "place": "\ud800"}', '{"hour": 8, "place": "x\\udfffy"}',
+                                   '{"hour": 8, "place": "kitchen", "note": "\ud83d"}'],
+                         ids=["raw", "escaped", "extra-key"])
+def test_lone_surrogates_reach_the_ledger_and_never_the_answer(settings, scripted, reply, tmp_path):
+    """Scripted: a reply with a lone surrogate (invalid place or ignored key), then a valid one."""
+    model = scripted(reply, VALID)
+    llm = make_llm(settings, model, ledger_path=tmp_path / "calls.jsonl")
+    answer = llm.ask(TASK, INPUTS, choices=CHOICES)
+    assert answer.place in CHOICES["places"]
+    lines = ledger_lines(tmp_path / "calls.jsonl")  # written, and every line parses
+    assert len(lines) == 1
+
+
+def test_the_ledger_writes_whatever_it_is_given(tmp_path):
+    from reverie.llm.ledger import Ledger
+
+    ledger = Ledger(tmp_path / "calls.jsonl")
+    ledger.record(valid=False, fallback=True, prompt="p", errors=["attempt 1: place: \"\ud800\" is not one of"])
+    (line,) = ledger_lines(tmp_path / "calls.jsonl")
+    assert line["errors"] == ["attempt 1: place: \"\ud800\" is not one of"]
+
+
+@pytest.mark.parametrize("reply", ['{"hour": 8, "place": ' + "9" * 5000 + "}", '{"hour": 1e999, "place": "kitchen"}',
+                                   '{"hour": NaN, "place": "kitchen"}', "\x00\x07", '{"hour": 8, "place": ["kitchen"]}'],
+                         ids=["5000-digits", "infinity", "nan", "control", "list"])
+def test_odd_numbers_and_types_are_corrections(settings, scripted, reply):
+    """Scripted: an odd reply, then a valid one."""
+    model = scripted(reply, VALID)
+    assert make_llm(settings, model).ask(TASK, INPUTS, choices=CHOICES) == WakeUp(hour=8, place="kitchen")
+    assert len(model.calls) == 2
+
+
+# -- a model server that fails -----------------------------------------------------------------
+
+def server_llm(settings, server: FakeServer, tmp_path, **backend) -> LLM:
+    settings.backend.kind, settings.backend.base_url = "openai", server.base_url
+    settings.backend.retry_pause_s, settings.backend.timeout_s = 0.01, 0.5
+    for key, value in backend.items():
+        setattr(settings.backend, key, value)
+    return LLM(settings, ledger_path=tmp_path / "calls.jsonl")
+
+
+@pytest.mark.parametrize("failure", ["http_500", "http_503", "http_429", "no_choices", "null_choices", "not_json"])
+def test_a_failing_server_is_retried_then_the_fail_safe_is_used(settings, tmp_path, failure):
+    """Fake server: every request fails the same way."""
+    server = FakeServer(failures={failure: 1.0}).up()
+    try:
+        llm = server_llm(settings, server, tmp_path, retries=2)
+        assert llm.ask(TASK, INPUTS, choices=CHOICES) == FAIL_SAFE
+    finally:
+        server.down()
+    assert sum(server.counts.values()) == 3  # the first try and two retries, then the fail-safe
+    (line,) = ledger_lines(tmp_path / "calls.jsonl")
+    assert line["fallback"] is True and "after 3 tries" in line["errors"][0]
+
+
+def test_a_context_overflow_is_not_retried(settings, tmp_path):
+    """Fake server: HTTP 400 "maximum context length"."""
+    server = FakeServer(failures={"http_400_context": 1.0}).up()
+    try:
+        assert server_llm(settings, server, tmp_path).ask(TASK, INPUTS, choices=CHOICES) == FAIL_SAFE
+    finally:
+        server.down()
+    assert sum(server.counts.values()) == 1
+    assert "HTTP 400" in ledger_lines(tmp_path / "calls.jsonl")[0]["errors"][0]
+
+
+def test_a_server_that_recovers_gives_the_real_answer(settings, tmp_path):
+    """Fake server: the first request is dropped and the second gets a 503; then a valid reply."""
+    server = FakeServer(failures={}, script=["drop", "http_503"]).up()
+    try:
+        answer = server_llm(settings, server, tmp_path).ask(TASK, INPUTS, choices=CHOICES)
+    finally:
+        server.down()
+    assert isinstance(answer, WakeUp) and server.counts["drop"] == 1 and server.counts["http_503"] == 1
+    assert server.counts["reply"] >= 1
+
+
+@pytest.mark.parametrize("failure", ["drop", "slow", "refused"])
+def test_an_unreachable_server_stops_the_run_after_the_ask(settings, tmp_path, failure):
+    """Fake server: connections dropped, answers slower than the timeout, or nothing listening."""
+    server = FakeServer(failures={failure: 1.0} if failure != "refused" else {}, slow_s=1.0)
+    if failure != "refused":
+        server.up()
+    try:
+        llm = server_llm(settings, server, tmp_path, retries=1)
+        assert llm.ask(TASK, INPUTS, choices=CHOICES) == FAIL_SAFE  # the ask ends, no exception
+        lost = llm.backend_lost
+        assert isinstance(lost, BackendLost)
+        assert str(lost).startswith("[backend]") and "\n" not in str(lost) and server.base_url in str(lost)
+        assert llm.ask(TASK, INPUTS, choices=CHOICES) == FAIL_SAFE  # later asks do not call the server again
+    finally:
+        server.down()
+    if failure != "refused":
+        assert sum(server.counts.values()) == 2
+
+
+def test_after_reconnect_the_server_is_asked_again(settings, tmp_path):
+    """Fake server: two dropped connections (the server is lost), then answers."""
+    server = FakeServer(failures={}, script=["drop", "drop"]).up()
+    try:
+        llm = server_llm(settings, server, tmp_path, retries=1)
+        assert llm.ask(TASK, INPUTS, choices=CHOICES) == FAIL_SAFE and llm.backend_lost is not None
+        llm.reconnect()
+        assert isinstance(llm.ask(TASK, INPUTS, choices=CHOICES), WakeUp) and llm.backend_lost is None
+    finally:
+        server.down()
+    assert server.counts["drop"] == 2 and server.counts["reply"] >= 1
