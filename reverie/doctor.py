@@ -98,21 +98,20 @@ class Doctor:
             if name not in with_fixtures:
                 continue
             case = load_fixture(name).cases[0]
-            inputs = long_run_inputs(case.inputs, task)
             try:
-                fitted = self.llm.chain.measure(name, inputs, choices=case.choices)
+                usual = self.llm.chain.measure(name, case.inputs, choices=case.choices)
+                grown = self.llm.chain.measure(name, long_run_inputs(case.inputs, task), choices=case.choices)
             except PromptTooLong as exc:
                 return Check("context", False, f"prompt {name}: {exc}".split(" — ")[0],
                              f"raise [models.{self.llm.chain.prompts.get(name).role}] n_ctx")
-            before = fitted.prompt_tokens + fitted.trimmed_tokens
-            worst = max(worst, (fitted.prompt_tokens + self.llm.chain.max_tokens(name), name))
-            if fitted.trimmed_tokens:
-                longest = max(longest, (before, fitted.prompt_tokens, name))
+            worst = max(worst, (usual.prompt_tokens + self.llm.chain.max_tokens(name), name))
+            if grown.trimmed_tokens:
+                longest = max(longest, (grown.prompt_tokens + grown.trimmed_tokens, grown.prompt_tokens, name))
         n_ctx = min(self.settings.models.strong.n_ctx, self.settings.models.cheap.n_ctx)
         detail = f"n_ctx {n_ctx}: the largest prompt with its reply needs {worst[0]} tokens ({worst[1]})"
         if longest[2]:
-            detail += (f"; at a long run's memory size ({LONG_RUN_LINES} memories) {longest[2]} would need "
-                       f"{longest[0]} tokens and is cut to {longest[1]}")
+            detail += (f"; with {LONG_RUN_LINES} memories, {longest[2]} would need {longest[0]} tokens "
+                       f"and its memories are cut to fit in {longest[1]}")
         return Check("context", True, detail)
 
     def probe_call(self) -> Check:
