@@ -22,6 +22,7 @@ from reverie.errors import UserError
 from reverie.persona.clock import format_time, parse_time
 from reverie.simulation import checkpoint
 from reverie.simulation.concurrency import cognition_workers, interaction_groups, run_groups
+from reverie.simulation.seeds import attach_events, read_seeds, whisper_seeds
 from reverie.simulation.storage import SimStorage, fork as fork_storage
 from reverie.simulation.timeline import Timeline
 
@@ -106,6 +107,7 @@ class Simulation:
             tile = (int(env[name]["x"]), int(env[name]["y"]))
             persona.scratch.curr_tile = list(tile)
             self.maze.add_event_to_tile(persona.current_event(), tile)
+        attach_events(read_seeds(self.storage.dir), self.personas)
 
     # -- clock -------------------------------------------------------------------------
     @property
@@ -117,6 +119,8 @@ class Simulation:
             poll_s: float = 0.1, should_stop: Callable[[], bool] = lambda: False) -> int:
         """Run up to ``steps`` steps (fewer if ``should_stop`` while waiting); autosaves. Returns steps run."""
         self.storage.announce(self.step_no)
+        if self.step_no == 0 and steps > 0:
+            whisper_seeds(self)
         every = self.settings.simulation.autosave_every
         done = 0
         for _ in range(steps):
