@@ -20,6 +20,7 @@ COMMANDS = {
     "compress": ("reverie.simulation.compress", "write compressed_storage/SIM (the demo format)"),
     "assets": ("reverie.world.assets_import", "import the original Smallville assets from a clone"),
     "bench": ("reverie.simulation.bench", "benchmark a short headless run and print figures"),
+    "evaluate": ("reverie.simulation.evaluation", "interview every persona: information diffusion, relationships, coordination"),
 }
 
 
