@@ -82,7 +82,19 @@ def coordination(sim, seed: Seed, invited: list[str]) -> dict:
 
 
 def evaluate(sim, *, say=print) -> dict:
-    """Interview everyone, judge, measure; returns the checkpoint (not yet saved)."""
+    """Interview everyone, judge, measure; returns the checkpoint (not yet saved).
+
+    Retrieval marks the memories it returns as just accessed; the interviews put the old
+    times back, so a run that goes on after an evaluation is the run it would have been."""
+    accessed = [(node, node.last_accessed) for p in sim.personas.values() for node in p.a_mem.nodes()]
+    try:
+        return _evaluate(sim, say)
+    finally:
+        for node, when in accessed:
+            node.last_accessed = when
+
+
+def _evaluate(sim, say) -> dict:
     names = list(sim.persona_names)
     seeds = read_seeds(sim.storage.dir)
     sim.llm.set_clock(sim.step_no, sim.curr_time_str)

@@ -196,8 +196,8 @@ def main(argv: list[str] | None = None) -> int:
         target = day["targets"][key]
         print(f"  {key} {day[key]}  target {target['target']}  {'met' if target['met'] else 'MISSED'}")
     print(f"  calls per awake agent-hour {day['calls_per_awake_agent_hour']}, fail-safes {day['fallbacks']}, "
-          f"wall {day['wall_s']} s ({day['model_share']:.1%} in the model), engine {day['engine_ms_per_step']} ms/step, "
-          f"peak {day['peak_rss_mb']} MB")
+          f"wall {day['wall_s']} s ({day['model_share']:.1%} in the model), "
+          f"engine {day['engine_ms_per_step']} ms/step, peak {day['peak_rss_mb']} MB")
     print("  most calls: " + ", ".join(f"{name} {n}" for name, n in day["top_prompts_by_calls"]))
     print(f"report: {out}")
     return 0

@@ -136,6 +136,20 @@ def test_evaluation_figures_match_the_recorded_answers(town):
     assert sum(1 for e in ledger if e.get("prompt") == "interview_judge") == 25 * 26
 
 
+def test_an_evaluation_leaves_the_memories_as_they_were(town):
+    """In a run that goes on (the game-day benchmark), interviews must not change recency."""
+    settings, sim_dir, _ = town
+    sim = Simulation.open(settings, "town", llm=fake_llm(settings, sim_dir))
+    try:
+        before = {(p.name, n.node_id): n.last_accessed for p in sim.personas.values() for n in p.a_mem.nodes()}
+        checkpoint = evaluation.evaluate(sim, say=lambda _line: None)
+        after = {(p.name, n.node_id): n.last_accessed for p in sim.personas.values() for n in p.a_mem.nodes()}
+    finally:
+        sim.close()
+    assert before and after == before
+    assert checkpoint["relationships"]["known_pairs"] > 0
+
+
 def test_evaluating_again_at_the_same_step_replaces_the_checkpoint(town, tmp_path):
     settings, sim_dir, _ = town
     data = json.loads((sim_dir / "evaluation.json").read_text())
