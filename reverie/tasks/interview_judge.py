@@ -22,7 +22,7 @@ def _norm(text: str) -> str:
 
 
 class JudgeReply(Reply):
-    evidence: str = Field(max_length=200, description="words copied from the answer that decide the verdict")
+    evidence: str = Field(max_length=150, description="a few words copied from the answer that decide the verdict")
     verdict: Literal["yes", "no"] = Field(description="yes: the answer shows the persona knows it")
 
     @field_validator("evidence")
@@ -40,7 +40,7 @@ class JudgeReply(Reply):
 
 
 def _fail_safe(inputs, choices) -> JudgeReply:
-    return JudgeReply(evidence=one_line(inputs.get("answer") or "")[:200] or "-", verdict="no")
+    return JudgeReply(evidence=one_line(inputs.get("answer") or "")[:150] or "-", verdict="no")
 
 
 register(
