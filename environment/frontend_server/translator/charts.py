@@ -108,7 +108,8 @@ def graph(title: str, names: list[str], edges: list[tuple[str, str]], size: int 
     for name, (x, y) in pos.items():
         anchor = "start" if x > cx + 1 else "end" if x < cx - 1 else "middle"
         dx = 7 if anchor == "start" else -7 if anchor == "end" else 0
+        dy = 4 if anchor != "middle" else (-8 if y < cy else 16)
         parts.append(f'<circle class="node" cx="{x:.1f}" cy="{y:.1f}" r="4" fill="{COLORS[1]}"/>'
-                     f'<text x="{x + dx:.1f}" y="{y + 4:.1f}" font-size="10" text-anchor="{anchor}">{escape(name)}</text>')
+                     f'<text x="{x + dx:.1f}" y="{y + dy:.1f}" font-size="10" text-anchor="{anchor}">{escape(name)}</text>')
     parts.append("</svg>")
     return mark_safe("".join(parts))
