@@ -30,6 +30,9 @@ def test_an_hour_row_and_a_day_extrapolated_from_six_hours():
     day = day_summary(rows, {"action_packed": 6, "event_poignancy": 6})
     assert day["extrapolated"] and "24/6" in day["note"]
     assert (day["calls"], day["calls_per_day"], day["tokens_per_day"]) == (12, 48, 220 * 6 * 4)
+    # The day's planning happens once: it is not scaled.
+    planned = day_summary(rows, {"action_packed": 6, "event_poignancy": 6}, {"calls": 4, "tokens": 440})
+    assert (planned["calls_per_day"], planned["tokens_per_day"]) == (4 + 8 * 4, 440 + (1320 - 440) * 4)
     assert day["overhead_share"] == 0.7 and day["targets"]["overhead_share"]["met"] is False
     assert day["targets"]["calls_per_day"]["met"] and day["targets"]["tokens_per_day"]["met"]
 
