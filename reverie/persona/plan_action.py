@@ -7,6 +7,7 @@ from dataclasses import asdict
 from reverie.memory.day_cache import places_digest
 from reverie.persona.action_details import ActionDetails, describe_action
 from reverie.persona.clock import ceil_minute, minutes_of_day
+from reverie.persona.events import event_action
 from reverie.persona.location import choose_address
 from reverie.persona.modes import packed_mode, reuse_answers
 from reverie.persona.packed_action import packed_address_and_details
@@ -81,6 +82,9 @@ def address_and_details(persona, maze, description: str, llm) -> tuple[str, Acti
     sleeping = sleep_action(persona, description)
     if sleeping:
         return sleeping
+    planned = event_action(persona, description)
+    if planned and planned[0] in maze.address_tiles:
+        return planned
     cache, places = persona.memory.todays_answers(), places_digest(persona.s_mem.tree)
     hit = cache.action(description, places) if reuse_answers(llm) else None
     if hit and (hit["address"] in maze.address_tiles or "<" in hit["address"]):

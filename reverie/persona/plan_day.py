@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from reverie.persona.events import add_to_day
 from reverie.persona.modes import packed_mode
 from reverie.persona.retrieve import retrieve_scored
 from reverie.tasks import identity
@@ -30,6 +31,7 @@ def plan_new_day(persona, new_day: str, llm) -> None:
         schedule = hourly_schedule(llm, **about, max_passes=llm.settings.simulation.schedule_passes)
     s.f_daily_schedule = [[activity, int(minutes)] for activity, minutes in schedule]
     s.f_daily_schedule_hourly_org = [list(item) for item in s.f_daily_schedule]
+    add_to_day(persona, getattr(persona, "events", ()))
 
     day = s.curr_date_str()
     thought = f"This is {s.name}'s plan for {day}: " + ", ".join(s.daily_req) + "."

@@ -26,6 +26,7 @@ from reverie.simulation.ledger_rollback import rollback_ledger
 from reverie.simulation.lock import SimLock
 from reverie.simulation.storage import (DamagedFile, SimStorage, check_sim_name, fork as fork_storage, is_sim_name,
                                         refuse_base)
+from reverie.simulation.seeds import attach_events, read_seeds, whisper_seeds
 from reverie.simulation.timeline import Timeline
 
 log = logging.getLogger(__name__)
@@ -143,6 +144,7 @@ class Simulation:
             tile = (int(env[name]["x"]), int(env[name]["y"]))
             persona.scratch.curr_tile = list(tile)
             self.maze.add_event_to_tile(persona.current_event(), tile)
+        attach_events(read_seeds(self.storage.dir), self.personas)
 
     # -- clock -------------------------------------------------------------------------
     @property
@@ -157,6 +159,8 @@ class Simulation:
         reconnect = getattr(self.llm, "reconnect", None)
         if reconnect is not None and getattr(self.llm, "backend_lost", None) is not None:
             reconnect()  # the server was unreachable during an earlier run: try it again
+        if self.step_no == 0 and steps > 0:
+            whisper_seeds(self)
         every = self.settings.simulation.autosave_every
         done = 0
         for _ in range(steps):

@@ -31,6 +31,8 @@ from reverie.tasks import (  # noqa: F401  (imported for their registrations)
     # interview and history loading (server commands)
     interview,
     whisper,
+    # evaluation
+    interview_judge,
 )
 
 

@@ -64,22 +64,38 @@ def spawn_tile(g, p) -> tuple[int, int]:
     raise ValueError(f"no spawn {p.spawn} in {p.home}:{p.living_arena}")
 
 
-def write(out, storage: Path, g, personas) -> None:
-    sim = storage / SIM_CODE
+def known_places(world_places: dict, p, shared_homes=()) -> dict:
+    """The sectors a persona knows; of a shared home (apartments) only its own room."""
+    known = {s: world_places[s] for s in (p.home, *p.knows)}
+    for sector in shared_homes:
+        if sector in known:
+            own = {a: objs for a, objs in known[sector].items() if sector == p.home and a == p.living_arena}
+            if own:
+                known[sector] = own
+            else:
+                del known[sector]
+    return known
+
+
+def write(out, storage: Path, g, personas, *, sim_code: str = SIM_CODE, maze_name: str = town.MAZE_NAME,
+          shared_homes=(), seeds=()) -> None:
+    sim = storage / sim_code
     names = [p.name for p in personas]
     out.json(sim / "reverie" / "meta.json", {
-        "fork_sim_code": SIM_CODE, "start_date": START_DATE, "curr_time": f"{START_DATE}, 00:00:00",
-        "sec_per_step": 10, "maze_name": town.MAZE_NAME, "persona_names": names, "step": 0})
+        "fork_sim_code": sim_code, "start_date": START_DATE, "curr_time": f"{START_DATE}, 00:00:00",
+        "sec_per_step": 10, "maze_name": maze_name, "persona_names": names, "step": 0})
+    if seeds:
+        out.json(sim / "reverie" / "seeds.json", list(seeds))
     env = {}
     for p in personas:
         x, y = spawn_tile(g, p)
-        env[p.name] = {"maze": town.MAZE_NAME, "x": x, "y": y}
+        env[p.name] = {"maze": maze_name, "x": x, "y": y}
     out.json(sim / "environment" / "0.json", env)
     world_places = places(g)
     for p in personas:
         mem = sim / "personas" / p.name / "bootstrap_memory"
         out.json(mem / "scratch.json", scratch(p, g.world))
-        known = {s: world_places[s] for s in (p.home, *p.knows)}
+        known = known_places(world_places, p, shared_homes)
         out.json(mem / "spatial_memory.json", {g.world: known})
         out.json(mem / "associative_memory" / "nodes.json", {})
         out.json(mem / "associative_memory" / "kw_strength.json",

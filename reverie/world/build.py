@@ -22,6 +22,7 @@ ARENA_FLOORS = {
     "bedroom": "wood", "bathroom": "bath tile", "kitchen": "kitchen tile", "living room": "wood light",
     "art studio": "wood light", "office": "carpet", "meeting room": "carpet", "cafe": "wood dark",
     "cafe kitchen": "kitchen tile", "shop": "stone", "storeroom": "stone",
+    "classroom": "wood light", "teachers' room": "carpet", "reading room": "carpet",
 }
 
 
@@ -46,9 +47,9 @@ def _grid(w, h, value):
     return [[value] * w for _ in range(h)]
 
 
-def plan_chars() -> list[list[str]]:
+def plan_chars(plan: town.TownPlan = town.WILLOW_CREEK) -> list[list[str]]:
     """The character map of the whole town (see ``legend``)."""
-    w, h = town.WIDTH, town.HEIGHT
+    w, h = plan.width, plan.height
     chars = _grid(w, h, lg.GRASS)
 
     def fill(x0, y0, x1, y1, ch):
@@ -60,9 +61,9 @@ def plan_chars() -> list[list[str]]:
         for x in range(w):
             if x < 2 or x >= w - 2 or y < 2 or y >= h - 2:
                 chars[y][x] = lg.TREE
-    for rect in town.STREETS:
+    for rect in plan.streets:
         fill(*rect, lg.PATH)
-    for b, bx, by in town.BUILDINGS:
+    for b, bx, by in plan.buildings:
         for dy, row in enumerate(b.rows):
             for dx, ch in enumerate(row):
                 chars[by + dy][bx + dx] = ch
@@ -75,12 +76,12 @@ def plan_chars() -> list[list[str]]:
                     y += 1
                 if chars[y0][x - 2] == lg.GRASS:
                     chars[y0][x - 2] = lg.BUSH
-    px0, py0, _, _ = town.PARK
-    for dy, row in enumerate(town.PARK_ROWS):
+    px0, py0, _, _ = plan.park
+    for dy, row in enumerate(plan.park_rows):
         for dx, ch in enumerate(row):
             if ch != ".":
                 chars[py0 + dy][px0 + dx] = ch
-    for ch, tiles in ((lg.TREE, town.TREES), (lg.FLOWERS, town.FLOWER_TILES), (lg.LAMP, town.LAMPS)):
+    for ch, tiles in ((lg.TREE, plan.trees), (lg.FLOWERS, plan.flower_tiles), (lg.LAMP, plan.lamps)):
         for x, y in tiles:
             if chars[y][x] == lg.GRASS:
                 chars[y][x] = ch
@@ -94,13 +95,13 @@ def _rects(rects):
                 yield x, y
 
 
-def build() -> WorldGrid:
-    w, h = town.WIDTH, town.HEIGHT
-    chars = plan_chars()
-    g = WorldGrid(w, h, town.WORLD, chars, _grid(w, h, ""), _grid(w, h, ""), _grid(w, h, ""),
+def build(plan: town.TownPlan = town.WILLOW_CREEK) -> WorldGrid:
+    w, h = plan.width, plan.height
+    chars = plan_chars(plan)
+    g = WorldGrid(w, h, plan.world, chars, _grid(w, h, ""), _grid(w, h, ""), _grid(w, h, ""),
                   _grid(w, h, ""), _grid(w, h, False), roofs=_grid(w, h, ""), inside=_grid(w, h, False))
     names = _grid(w, h, {})
-    for b, bx, by in town.BUILDINGS:
+    for b, bx, by in plan.buildings:
         for x, y in _rects([(bx, by, bx + len(b.rows[0]) - 1, by + len(b.rows) - 1)]):
             g.sector[y][x], g.roofs[y][x], names[y][x] = b.sector, b.roof, b.names
             g.inside[y][x] = True
@@ -108,9 +109,9 @@ def build() -> WorldGrid:
             for x, y in _rects([(bx + x0, by + y0, bx + x1, by + y1) for x0, y0, x1, y1 in rects]):
                 if chars[y][x] != lg.WALL:
                     g.arena[y][x] = arena
-    for arena, rects in town.PARK_ARENAS.items():
+    for arena, rects in plan.park_arenas.items():
         for x, y in _rects(rects):
-            g.sector[y][x], g.arena[y][x] = town.PARK_SECTOR, arena
+            g.sector[y][x], g.arena[y][x] = plan.park_sector, arena
 
     pieces = _find_pieces(chars)
     owner = {}

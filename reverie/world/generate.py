@@ -9,6 +9,9 @@ Writes (deterministically: the same bytes on every run)
   <assets>/characters/...                    sprite sheets, atlas.json, portraits
   <assets>/speech_bubble/v3.png
   <storage>/base_willow_creek/...            the base simulation with three personas
+and the same for the town grown for 25 residents: <assets>/willow_creek_n25/...,
+<assets>/willow_creek_n25/agent_history_init_n25.csv, <storage>/base_willow_creek_n25/...
+(with reverie/seeds.json: statements whispered at the start, and what evaluation asks).
 Defaults are the ``[paths]`` of the config file.
 """
 
@@ -21,12 +24,11 @@ from pathlib import Path
 
 from PIL import Image
 
-from reverie.world import base_sim, blocks, build, town
+from reverie.world import base_sim, blocks, build, town, town_n25
 from reverie.world import tiled as tl
 from reverie.world.art import characters
 from reverie.world.personas_data import PERSONAS
-
-MAP_FILE = f"{town.MAZE_NAME}.json"
+from reverie.world.personas_n25 import PERSONAS_N25, SEEDS
 
 
 class Writer:
@@ -54,8 +56,8 @@ class Writer:
         self.bytes(path, buf.getvalue())
 
 
-def write_world(out: Writer, maze_dir: Path) -> build.WorldGrid:
-    g = build.build()
+def write_world(out: Writer, maze_dir: Path, plan: town.TownPlan = town.WILLOW_CREEK) -> build.WorldGrid:
+    g = build.build(plan)
     gids = tl.first_gids(g)
     b = tl.assign_blocks(g, gids[tl.BLOCKS_NAME])
     grids = tl.block_grids(g, b)
@@ -73,7 +75,7 @@ def write_world(out: Writer, maze_dir: Path) -> build.WorldGrid:
     for ts in g.tilesets:
         out.png(visuals / images[ts.name], ts.image())
     out.png(visuals / images[tl.BLOCKS_NAME], tl.blocks_image(b))
-    out.json(visuals / MAP_FILE, tl.tiled_map(g, b, grids, images), compact=True)
+    out.json(visuals / f"{plan.maze_name}.json", tl.tiled_map(g, b, grids, images), compact=True)
     return g
 
 
@@ -85,7 +87,19 @@ def generate(assets: Path, storage: Path) -> list[Path]:
     characters.write_all(out, Path(assets), PERSONAS)
     base_sim.write(out, Path(storage), g, PERSONAS)
     base_sim.write_history(out, maze_dir / "agent_history_init_n3.csv", PERSONAS)
+    write_n25(out, Path(assets), Path(storage))
     return out.written
+
+
+def write_n25(out: Writer, assets: Path, storage: Path) -> None:
+    """The town grown for 25 residents, its base simulation and history."""
+    plan = town_n25.WILLOW_CREEK_N25
+    maze_dir = assets / plan.maze_name
+    g = write_world(out, maze_dir, plan)
+    characters.write_all(out, assets, PERSONAS_N25)
+    base_sim.write(out, storage, g, PERSONAS_N25, sim_code=f"base_{plan.maze_name}", maze_name=plan.maze_name,
+                   shared_homes=plan.shared_homes, seeds=SEEDS)
+    base_sim.write_history(out, maze_dir / "agent_history_init_n25.csv", PERSONAS_N25)
 
 
 def main(argv: list[str] | None = None) -> int:

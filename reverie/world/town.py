@@ -158,3 +158,28 @@ PARK_ROWS = [
     "..t.........=.............",
 ]
 
+
+
+@dataclass(frozen=True)
+class TownPlan:
+    """Everything ``build`` needs to draw a town: its size, buildings, streets and park."""
+
+    width: int
+    height: int
+    world: str
+    maze_name: str
+    buildings: list
+    streets: list
+    trees: list
+    flower_tiles: list
+    lamps: list
+    park_sector: str
+    park: Rect
+    park_arenas: dict
+    park_rows: list
+    # Sectors shared by residents who each know only their own arena of it (apartments).
+    shared_homes: tuple[str, ...] = ()
+
+
+WILLOW_CREEK = TownPlan(WIDTH, HEIGHT, WORLD, MAZE_NAME, BUILDINGS, STREETS, TREES, FLOWER_TILES, LAMPS,
+                        PARK_SECTOR, PARK, PARK_ARENAS, PARK_ROWS)

@@ -86,3 +86,30 @@ def columns(title: str, bins: list[tuple[str, list[float]]], series: list[str], 
     parts += _legend(series, left, height - 8)
     parts.append("</svg>")
     return mark_safe("".join(parts))
+
+
+def graph(title: str, names: list[str], edges: list[tuple[str, str]], size: int = 520) -> SafeString:
+    """Who knows whom: the names on a circle, a line for every pair where one knows the other."""
+    import math
+
+    n = max(len(names), 1)
+    cx = cy = size / 2
+    r = size / 2 - 90
+    pos = {name: (cx + r * math.cos(2 * math.pi * i / n - math.pi / 2),
+                  cy + 14 + r * math.sin(2 * math.pi * i / n - math.pi / 2)) for i, name in enumerate(names)}
+    parts = [f'<svg class="chart graph" role="img" aria-label="{escape(title)}" width="{size}" height="{size + 14}" '
+             f'xmlns="http://www.w3.org/2000/svg">',
+             f'<text x="0" y="14" font-size="13" font-weight="bold">{escape(title)}</text>']
+    for a, b in edges:
+        if a in pos and b in pos:
+            (x1, y1), (x2, y2) = pos[a], pos[b]
+            parts.append(f'<line class="edge" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
+                         f'stroke="{COLORS[0]}" stroke-opacity="0.5"><title>{escape(a)} — {escape(b)}</title></line>')
+    for name, (x, y) in pos.items():
+        anchor = "start" if x > cx + 1 else "end" if x < cx - 1 else "middle"
+        dx = 7 if anchor == "start" else -7 if anchor == "end" else 0
+        dy = 4 if anchor != "middle" else (-8 if y < cy else 16)
+        parts.append(f'<circle class="node" cx="{x:.1f}" cy="{y:.1f}" r="4" fill="{COLORS[1]}"/>'
+                     f'<text x="{x + dx:.1f}" y="{y + dy:.1f}" font-size="10" text-anchor="{anchor}">{escape(name)}</text>')
+    parts.append("</svg>")
+    return mark_safe("".join(parts))

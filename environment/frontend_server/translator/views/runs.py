@@ -1,10 +1,10 @@
-"""`/runs/` (every simulation) and `/runs/<sim>/` (its timeline and LLM accounting as charts)."""
+"""`/runs/` (every simulation) and `/runs/<sim>/` (its timeline, LLM accounting and evaluation as charts)."""
 
 from __future__ import annotations
 
 from django.shortcuts import render
 
-from translator import charts, ledger, markdown_lite
+from translator import charts, evaluation, ledger, markdown_lite
 from translator.simfiles import BrokenFile, read_meta
 from translator.sources import NotFound, compressed_sims, numbered_files, sim_dir, storage_sims
 from translator.views.errors import page
@@ -77,4 +77,5 @@ def run_detail(request, sim_code: str):
         "timeline": timeline,
         "ledger": summary,
         "charts": ledger_charts(summary) if summary and summary["rows"] else [],
+        "evaluation": evaluation.section(path),
     })

@@ -1,0 +1,58 @@
+"""The evaluation section of `/runs/<sim>/`: what `python -m reverie evaluate` measured
+(<sim>/evaluation.json), as a table and charts over its checkpoints and the who-knows-whom
+graph of the latest one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from translator import charts
+from translator.simfiles import BrokenFile, read_json
+
+EVALUATION_FILE = "evaluation.json"
+
+
+def _checkpoints(data) -> list[dict]:
+    if not isinstance(data, dict) or not isinstance(data.get("checkpoints"), list):
+        raise BrokenFile(f"{EVALUATION_FILE} has no list of checkpoints.")
+    rows = [c for c in data["checkpoints"] if isinstance(c, dict) and isinstance(c.get("step"), int)]
+    return sorted(rows, key=lambda c: c["step"])
+
+
+def section(sim_path: Path) -> dict | None:
+    """None when the run was never evaluated; else rows, charts and the graph."""
+    path = sim_path / EVALUATION_FILE
+    if not path.is_file():
+        return None
+    try:
+        checkpoints = _checkpoints(read_json(path))
+    except BrokenFile as exc:
+        return {"error": str(exc)}
+    if not checkpoints:
+        return {"error": f"{EVALUATION_FILE} has no checkpoints."}
+    facts = list(dict.fromkeys(d.get("fact", "?") for c in checkpoints for d in c.get("diffusion", [])))
+    rows = []
+    for c in checkpoints:
+        rel = c.get("relationships") or {}
+        shares = {d.get("fact"): d for d in c.get("diffusion", [])}
+        rows.append({
+            "step": c["step"], "time": c.get("time", ""), "personas": len(c.get("personas", [])),
+            "density": rel.get("density"), "known_pairs": rel.get("known_pairs"), "pairs": rel.get("pairs"),
+            "diffusion": [shares.get(f, {}) for f in facts],
+            "coordination": c.get("coordination", []),
+        })
+    label = [f"step {c['step']}" for c in checkpoints]
+    over = [
+        charts.columns("Relationship network density", [(lab, [r["density"] or 0]) for lab, r in zip(label, rows)],
+                       ["density"]),
+    ]
+    if facts:
+        over.append(charts.columns(
+            "Information diffusion (share of residents who know)",
+            [(lab, [(d.get("share") or 0) for d in r["diffusion"]]) for lab, r in zip(label, rows)], facts))
+    last = checkpoints[-1]
+    rel = last.get("relationships") or {}
+    edges = [tuple(e) for e in rel.get("edges", []) if isinstance(e, list) and len(e) == 2]
+    graph = charts.graph(f"Who knows whom at step {last['step']} ({rel.get('known_pairs', 0)} pairs)",
+                         [n for n in last.get("personas", []) if isinstance(n, str)], edges)
+    return {"facts": facts, "rows": rows, "charts": over, "graph": graph, "last": last}

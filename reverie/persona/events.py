@@ -1,0 +1,85 @@
+"""Events fixed in a persona's day ahead of planning (a party it hosts): the day's schedule
+makes room for them, and their place is known, so no model call chooses it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reverie.persona.action_details import ActionDetails
+
+PARTY_EMOJI = "\U0001f389"
+
+
+@dataclass(frozen=True)
+class PlannedEvent:
+    day: str            # "February 13, 2023"
+    start: int          # minutes after midnight
+    end: int
+    sector: str
+    arena: str
+    description: str    # what the persona does, e.g. "hosting the spring party at the cafe"
+
+    @property
+    def activity(self) -> str:
+        # The "(...)" keeps the block whole: decomposition leaves such entries alone.
+        return f"{self.description} ({self.sector}, {fmt(self.start)} to {fmt(self.end)})"
+
+
+def fmt(minutes: int) -> str:
+    h, m = divmod(minutes, 60)
+    return f"{(h - 1) % 12 + 1}:{m:02d} {'am' if h < 12 else 'pm'}"
+
+
+def todays(events, scratch) -> list[PlannedEvent]:
+    day = scratch.curr_time.strftime("%B %d, %Y") if scratch.curr_time else ""
+    return [e for e in events if e.day == day]
+
+
+def splice(schedule: list[list], event: PlannedEvent) -> list[list]:
+    """The schedule ([activity, minutes] from midnight) with ``event`` put in its time window;
+    the blocks it overlaps are cut around it."""
+    out, t = [], 0
+    placed = False
+    for activity, minutes in schedule:
+        start, end = t, t + int(minutes)
+        t = end
+        if start < event.start:
+            out.append([activity, min(end, event.start) - start])
+        if not placed and end > event.start:
+            out.append([event.activity, event.end - event.start])
+            placed = True
+        if end > event.end:
+            out.append([activity, end - max(start, event.end)])
+    if not placed:
+        if t < event.start:
+            out.append(["sleeping", event.start - t])
+        out.append([event.activity, event.end - event.start])
+    return [[a, m] for a, m in out if m > 0]
+
+
+def add_to_day(persona, events) -> list[PlannedEvent]:
+    """Put today's events into the persona's day plan and schedule; returns them."""
+    s = persona.scratch
+    today = todays(events, s)
+    for event in today:
+        s.f_daily_schedule = splice(s.f_daily_schedule, event)
+        s.f_daily_schedule_hourly_org = splice(s.f_daily_schedule_hourly_org, event)
+        line = f"{event.description} from {fmt(event.start)} to {fmt(event.end)}"
+        if line not in s.daily_req:
+            s.daily_req = [*s.daily_req, line]
+    return today
+
+
+def event_action(persona, description: str) -> tuple[str, ActionDetails] | None:
+    """Address and looks of a schedule entry that is one of the persona's events."""
+    s = persona.scratch
+    for event in todays(getattr(persona, "events", ()), s):
+        if description != event.activity:
+            continue
+        world = (s.living_area or "").split(":")[0]
+        arena = f"{world}:{event.sector}:{event.arena}"
+        objects = persona.s_mem.objects(arena)
+        address = f"{arena}:{objects[0]}" if objects else arena
+        details = ActionDetails(PARTY_EMOJI, [s.name, "is", event.description], None, None, [None, None, None])
+        return address, details
+    return None

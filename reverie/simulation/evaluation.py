@@ -1,0 +1,179 @@
+"""`python -m reverie evaluate SIM`: the paper's measurements on a simulation, now.
+
+Every persona is interviewed the way ``call -- analysis`` does it (safety check, the
+memories that bear on the question, the persona's answer) and the answer is judged yes or
+no with the words that decide it (prompt ``interview_judge``):
+
+* diffusion: "Did you know ...?" for each seeded fact (``reverie/seeds.json``);
+* relationships: "Do you know <name>?" for every other resident; the network density is
+  the share of pairs where at least one knows the other;
+* coordination: who stood in the seeded event's place during its time window, from the
+  movement files.
+
+Each evaluation is one checkpoint of ``<sim>/evaluation.json`` (by step; evaluating the
+same step again replaces it), so evaluating at several points of a run gives the figures
+over time. Nothing is written to the personas' memories; the calls go to the run's ledger.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from datetime import timedelta
+from pathlib import Path
+
+from reverie.config import Settings
+from reverie.errors import UserError
+from reverie.persona.clock import parse_time
+from reverie.simulation.evaluation_figures import attendance, density, diffusion
+from reverie.simulation.seeds import Seed, read_seeds
+from reverie.simulation.storage import write_json_atomic
+
+EVALUATION_FILE = "evaluation.json"
+
+
+def know_question(name: str) -> str:
+    return f"Do you know {name}?"
+
+
+def ask(sim, persona, question: str) -> dict:
+    """One interview question, answered and judged: {"question", "answer", "verdict", "evidence"}."""
+    from reverie.simulation.interview import answer
+    from reverie.tasks.interview_judge import judge_answer
+
+    reply = answer(sim, persona, [], question)
+    if reply is None:   # the safety check declined to answer
+        return {"question": question, "answer": None, "verdict": "no", "evidence": ""}
+    judged = judge_answer(sim.llm, persona_name=persona.name, question=question, answer=reply)
+    return {"question": question, "answer": reply, "verdict": judged.verdict, "evidence": judged.evidence}
+
+
+def movement_frames(storage, names: list[str]):
+    """(time, {name: (x, y)}) for every movement file of the run, in step order."""
+    for step in storage.steps_in("movement"):
+        data = storage.read_movement(step) or {}
+        when = (data.get("meta") or {}).get("curr_time")
+        if not when:
+            continue
+        tiles = {n: m["movement"] for n, m in (data.get("persona") or {}).items() if n in names and m.get("movement")}
+        yield parse_time(when), tiles
+
+
+def coordination(sim, seed: Seed, invited: list[str]) -> dict:
+    event = seed.event
+    day = parse_time(f"{event.day}, 00:00:00")
+    window = (day + timedelta(minutes=event.start), day + timedelta(minutes=event.end))
+
+    def place_of(tile) -> bool:
+        x, y = tile
+        if not sim.maze.in_bounds((x, y)):
+            return False
+        t = sim.maze.tiles[y][x]
+        return t["sector"] == event.sector and t["arena"] == event.arena
+
+    seen = attendance(movement_frames(sim.storage, sim.persona_names), place_of, window, sim.persona_names)
+    return {
+        "fact": seed.fact, "host": seed.persona, "place": f"{event.sector}:{event.arena}",
+        "window": [window[0].strftime("%B %d, %Y, %H:%M"), window[1].strftime("%B %d, %Y, %H:%M")],
+        "invited": [n for n in invited if n != seed.persona],
+        "attended": sorted(seen), "steps_at_place": seen,
+        "attended_invited": sorted(n for n in seen if n in invited and n != seed.persona),
+    }
+
+
+def evaluate(sim, *, say=print) -> dict:
+    """Interview everyone, judge, measure; returns the checkpoint (not yet saved).
+
+    Retrieval marks the memories it returns as just accessed; the interviews put the old
+    times back, so a run that goes on after an evaluation is the run it would have been."""
+    accessed = [(node, node.last_accessed) for p in sim.personas.values() for node in p.a_mem.nodes()]
+    try:
+        return _evaluate(sim, say)
+    finally:
+        for node, when in accessed:
+            node.last_accessed = when
+
+
+def _evaluate(sim, say) -> dict:
+    names = list(sim.persona_names)
+    seeds = read_seeds(sim.storage.dir)
+    sim.llm.set_clock(sim.step_no, sim.curr_time_str)
+    fact_answers: dict[str, dict[str, dict]] = {s.fact: {} for s in seeds}
+    rel_answers: dict[str, dict[str, dict]] = {}
+    for i, name in enumerate(names, 1):
+        persona = sim.personas[name]
+        for seed in seeds:
+            fact_answers[seed.fact][name] = ask(sim, persona, seed.question)
+        rel_answers[name] = {other: ask(sim, persona, know_question(other)) for other in names if other != name}
+        known = sum(a["verdict"] == "yes" for a in rel_answers[name].values())
+        say(f"[{i}/{len(names)}] {name}: knows {known} of {len(names) - 1} residents; "
+            + ", ".join(f"{s.fact}: {fact_answers[s.fact][name]['verdict']}" for s in seeds))
+    diffusion_rows = []
+    coordination_rows = []
+    for seed in seeds:
+        answers = fact_answers[seed.fact]
+        knowers = [n for n in names if answers[n]["verdict"] == "yes"]
+        diffusion_rows.append({"fact": seed.fact, "seeded_to": seed.persona, "question": seed.question,
+                               **diffusion({n: answers[n]["verdict"] == "yes" for n in names}),
+                               "knows": knowers, "answers": answers})
+        if seed.event is not None:
+            coordination_rows.append(coordination(sim, seed, knowers))
+    knows = {a: {b: r["verdict"] == "yes" for b, r in row.items()} for a, row in rel_answers.items()}
+    return {
+        "step": sim.step_no, "time": sim.curr_time_str, "personas": names,
+        "diffusion": diffusion_rows,
+        "relationships": {**density(names, knows), "answers": rel_answers},
+        "coordination": coordination_rows,
+    }
+
+
+def read_evaluation(sim_dir: Path) -> dict | None:
+    path = Path(sim_dir) / EVALUATION_FILE
+    if not path.is_file():
+        return None
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise UserError(f"{path} is not valid JSON ({exc}) — delete it and evaluate again") from None
+
+
+def save_checkpoint(sim_dir: Path, sim_code: str, checkpoint: dict) -> dict:
+    """Add (or replace, same step) a checkpoint in evaluation.json; returns the whole file."""
+    data = read_evaluation(sim_dir) or {"sim_code": sim_code, "checkpoints": []}
+    rows = [c for c in data.get("checkpoints", []) if c.get("step") != checkpoint["step"]]
+    rows.append(checkpoint)
+    data["checkpoints"] = sorted(rows, key=lambda c: c["step"])
+    write_json_atomic(Path(sim_dir) / EVALUATION_FILE, data)
+    return data
+
+
+def summary_lines(checkpoint: dict) -> list[str]:
+    lines = [f"evaluation at step {checkpoint['step']} ({checkpoint['time']}), {len(checkpoint['personas'])} personas"]
+    for row in checkpoint["diffusion"]:
+        lines.append(f"  diffusion  {row['fact']}: {row['count']}/{row['total']} ({row['share']:.0%}) know")
+    rel = checkpoint["relationships"]
+    lines.append(f"  relationships  density {rel['density']:.3f} ({rel['known_pairs']} of {rel['pairs']} pairs)")
+    for row in checkpoint["coordination"]:
+        lines.append(f"  coordination  {row['fact']} at {row['place']} {row['window'][0]}-{row['window'][1][-5:]}: "
+                     f"{len(row['invited'])} heard of it, {len(row['attended'])} came "
+                     f"({len(row['attended_invited'])} of those who heard)")
+    return lines
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("sim", help="simulation folder name under [paths] storage")
+
+
+def main(args, settings: Settings, *, llm=None, say=print) -> int:
+    from reverie.simulation.simulation import Simulation
+
+    sim = Simulation.open(settings, args.sim, llm=llm)
+    try:
+        checkpoint = evaluate(sim, say=say)
+        save_checkpoint(sim.storage.dir, args.sim, checkpoint)
+    finally:
+        sim.close()
+    for line in summary_lines(checkpoint):
+        say(line)
+    say(f"wrote {sim.storage.dir / EVALUATION_FILE}")
+    return 0

@@ -1,0 +1,220 @@
+"""A game day of the 25-person town, measured: the benchmark behind the paper's figures.
+
+    python -m reverie.simulation.game_day [--base base_willow_creek_n25] [--sim NAME]
+        [--hours 24] [--model bundled|PATH] [--faithful] [--evaluate-every H] [--out FILE]
+
+Forks the base into the storage folder (the run stays there: ``/runs/<sim>/`` shows it),
+then runs it one game hour at a time from midnight on the fastest path (packed actions;
+a multi-slot server when ``[backend] parallel_slots`` says so). After every hour it
+prints one row, and at the end the day's figures next to the targets:
+
+- LLM calls and tokens, calls per awake agent-hour, fail-safes;
+- wall time and the share of it inside the model; engine time per step (everything
+  but the model: perception, retrieval, Chroma, path finding, files);
+- peak memory (resident set size of this process).
+
+Every ``--evaluate-every`` game hours, and at the end, ``evaluate`` interviews everyone
+(a checkpoint of ``evaluation.json``); its calls are in the run's ledger but not in the
+run's figures. When fewer than 24 hours are run, the per-day figures are extrapolated
+from the hours run, and say so. This is a benchmark, not a test: a whole day takes hours.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+
+from reverie.config import BUNDLED, Settings, load_settings
+from reverie.errors import UserError
+from reverie.simulation.bench import DAY_PLANNING
+from reverie.simulation.bench_figures import totals
+from reverie.simulation.storage import write_json_atomic
+
+# The interview prompts: asked by `evaluate` only, never by a step of the simulation.
+EVALUATION_PROMPTS = frozenset({"interview_judge", "safety_score", "summarize_ideas", "next_convo_line"})
+TARGETS = {"calls_per_day": 4000, "tokens_per_day": 1_000_000, "overhead_share": 0.05}
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024   # kB on Linux
+
+
+def run_lines(ledger_path: Path) -> list[dict]:
+    """The run's own ledger lines (the interviews of ``evaluate`` left out)."""
+    if not ledger_path.is_file():
+        return []
+    with open(ledger_path, encoding="utf-8") as fh:
+        lines = [json.loads(line) for line in fh if line.strip()]
+    return [line for line in lines if line.get("prompt") not in EVALUATION_PROMPTS]
+
+
+def hour_row(hour: int, lines: list[dict], *, steps: int, wall_s: float, awake_agent_hours: float) -> dict:
+    t = totals(lines)
+    model_s = t["latency_s"]
+    return {
+        "hour": hour, "steps": steps, "calls": t["calls"], "tokens": t["prompt_tokens"] + t["completion_tokens"],
+        "prompt_tokens": t["prompt_tokens"], "completion_tokens": t["completion_tokens"], "fallbacks": t["fallbacks"],
+        "awake_agent_hours": round(awake_agent_hours, 3),
+        "calls_per_awake_agent_hour": round(t["calls"] / awake_agent_hours, 2) if awake_agent_hours else None,
+        "wall_s": round(wall_s, 2), "model_s": round(model_s, 2),
+        "model_share": round(model_s / wall_s, 4) if wall_s else None,
+        "engine_ms_per_step": round(1000 * max(0.0, wall_s - model_s) / steps, 2) if steps else None,
+        "peak_rss_mb": round(peak_rss_mb(), 1),
+    }
+
+
+def day_summary(rows: list[dict], per_prompt: dict[str, int], planning: dict | None = None) -> dict:
+    """The day's figures. A shorter run's calls and tokens scale to 24 hours, except the
+    day's planning (``planning``: its calls and tokens), which happens once a day."""
+    hours = len(rows)
+    calls = sum(r["calls"] for r in rows)
+    tokens = sum(r["tokens"] for r in rows)
+    plan_calls, plan_tokens = (planning or {}).get("calls", 0), (planning or {}).get("tokens", 0)
+    wall = sum(r["wall_s"] for r in rows)
+    model = sum(r["model_s"] for r in rows)
+    steps = sum(r["steps"] for r in rows)
+    awake = sum(r["awake_agent_hours"] for r in rows)
+    scale = 24 / hours if hours else 0.0
+    overhead = 1 - model / wall if wall else None
+    dominant = sorted(per_prompt.items(), key=lambda kv: -kv[1])[:5]
+    return {
+        "game_hours_run": hours,
+        "extrapolated": hours < 24,
+        "note": None if hours >= 24 else (f"per-day figures scale the {hours} game hours run by 24/{hours}, "
+                                           "the day's planning counted once"),
+        "calls": calls, "tokens": tokens, "fallbacks": sum(r["fallbacks"] for r in rows),
+        "day_planning": {"calls": plan_calls, "tokens": plan_tokens},
+        "calls_per_day": round(plan_calls + (calls - plan_calls) * scale),
+        "tokens_per_day": round(plan_tokens + (tokens - plan_tokens) * scale),
+        "calls_per_awake_agent_hour": round(calls / awake, 2) if awake else None,
+        "wall_s": round(wall, 1), "model_share": round(model / wall, 4) if wall else None,
+        "overhead_share": round(overhead, 4) if overhead is not None else None,
+        "engine_ms_per_step": round(1000 * max(0.0, wall - model) / steps, 2) if steps else None,
+        "peak_rss_mb": max((r["peak_rss_mb"] for r in rows), default=None),
+        "top_prompts_by_calls": dominant,
+        "targets": {
+            "calls_per_day": {"target": TARGETS["calls_per_day"],
+                              "met": plan_calls + (calls - plan_calls) * scale <= TARGETS["calls_per_day"]},
+            "tokens_per_day": {"target": TARGETS["tokens_per_day"],
+                               "met": plan_tokens + (tokens - plan_tokens) * scale <= TARGETS["tokens_per_day"]},
+            "overhead_share": {"target": TARGETS["overhead_share"],
+                               "met": overhead is not None and overhead <= TARGETS["overhead_share"]},
+        },
+    }
+
+
+def format_row(r: dict) -> str:
+    per = r["calls_per_awake_agent_hour"]
+    return (f"hour {r['hour']:02d}  steps {r['steps']}  calls {r['calls']}  tokens {r['tokens']}  "
+            f"fallbacks {r['fallbacks']}  calls/awake agent-hour {per if per is not None else 'n/a'}  "
+            f"wall {r['wall_s']:.0f}s  in model {r['model_share'] or 0:.1%}  "
+            f"engine {r['engine_ms_per_step']} ms/step  peak {r['peak_rss_mb']:.0f} MB")
+
+
+def day_settings(settings: Settings, *, model: str | None, packed: bool) -> Settings:
+    s = settings.model_copy(deep=True)
+    s.simulation.packed_actions = packed
+    if model:
+        path = model if model == BUNDLED else str(Path(model).expanduser().resolve())
+        if path != BUNDLED and not Path(path).is_file():
+            raise UserError(f"--model {model}: no such file — give a GGUF file or 'bundled'")
+        s.models.strong.path = s.models.cheap.path = path
+    return s
+
+
+def run_day(settings: Settings, *, base: str, sim_code: str, hours: int, evaluate_every: int,
+            say=print, llm=None) -> dict:
+    from reverie.persona.sleep import asleep
+    from reverie.simulation import evaluation
+    from reverie.simulation.simulation import Simulation
+
+    sim = Simulation.fork(settings, base, sim_code, llm=llm)
+    rows, report = [], {}
+    try:
+        steps_per_hour = 3600 // sim.sec_per_step
+        ledger = sim.storage.ledger_path
+        seen = len(run_lines(ledger))
+        for hour in range(hours):
+            awake = 0
+
+            def count(s) -> None:
+                nonlocal awake
+                awake += sum(not asleep(p.scratch) for p in s.personas.values())
+
+            started = time.perf_counter()
+            done = sim.run(steps_per_hour, headless=True, on_step=count)
+            wall = time.perf_counter() - started
+            lines = run_lines(ledger)
+            row = hour_row(hour, lines[seen:], steps=done, wall_s=wall,
+                           awake_agent_hours=awake * sim.sec_per_step / 3600)
+            seen = len(lines)
+            rows.append(row)
+            say(format_row(row))
+            last = hour == hours - 1
+            if last or (evaluate_every and (hour + 1) % evaluate_every == 0):
+                sim.save()
+                checkpoint = evaluation.evaluate(sim, say=lambda _line: None)
+                evaluation.save_checkpoint(sim.storage.dir, sim_code, checkpoint)
+                for line in evaluation.summary_lines(checkpoint):
+                    say(line)
+        sim.save()
+        per_prompt: dict[str, int] = {}
+        planning = {"calls": 0, "tokens": 0}
+        for line in run_lines(ledger):
+            per_prompt[line["prompt"]] = per_prompt.get(line["prompt"], 0) + 1
+            if line["prompt"] in DAY_PLANNING:
+                planning["calls"] += 1
+                planning["tokens"] += int(line.get("prompt_tokens") or 0) + int(line.get("completion_tokens") or 0)
+        report = {"base": base, "sim": sim_code, "packed": settings.simulation.packed_actions,
+                  "model": settings.models.cheap.path, "backend": settings.backend.kind,
+                  "parallel_slots": settings.backend.parallel_slots, "hours": rows,
+                  "day": day_summary(rows, per_prompt, planning), "per_prompt_calls": per_prompt}
+        return report
+    finally:
+        sim.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m reverie.simulation.game_day", description=__doc__.splitlines()[0])
+    parser.add_argument("--config", help="config file")
+    parser.add_argument("--base", default="base_willow_creek_n25", help="base simulation to fork")
+    parser.add_argument("--sim", help="name of the run (default: n25_day_<date-time>)")
+    parser.add_argument("--hours", type=int, default=24, help="game hours from midnight (default 24)")
+    parser.add_argument("--model", metavar="bundled|PATH", help="model file for both roles (default: the config's)")
+    parser.add_argument("--faithful", action="store_true", help="the original's one-prompt-per-question pipeline")
+    parser.add_argument("--evaluate-every", type=int, default=6, metavar="H",
+                        help="interview everyone every H game hours (0: only at the end)")
+    parser.add_argument("--out", type=Path, help="JSON report (default: <sim folder>/game_day.json)")
+    args = parser.parse_args(argv)
+    try:
+        if not 1 <= args.hours <= 24:
+            raise UserError("--hours must be from 1 to 24")
+        settings = day_settings(load_settings(args.config), model=args.model, packed=not args.faithful)
+        sim_code = args.sim or f"n25_day_{datetime.now().strftime('%Y%m%d_%H%M%S')}"
+        report = run_day(settings, base=args.base, sim_code=sim_code, hours=args.hours,
+                         evaluate_every=args.evaluate_every)
+    except UserError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    out = args.out or settings.paths.storage / sim_code / "game_day.json"
+    write_json_atomic(out, report)
+    day = report["day"]
+    print(f"\nper game day{' (EXTRAPOLATED: ' + day['note'] + ')' if day['extrapolated'] else ''}:")
+    for key in ("calls_per_day", "tokens_per_day", "overhead_share"):
+        target = day["targets"][key]
+        print(f"  {key} {day[key]}  target {target['target']}  {'met' if target['met'] else 'MISSED'}")
+    print(f"  calls per awake agent-hour {day['calls_per_awake_agent_hour']}, fail-safes {day['fallbacks']}, "
+          f"wall {day['wall_s']} s ({day['model_share']:.1%} in the model), "
+          f"engine {day['engine_ms_per_step']} ms/step, peak {day['peak_rss_mb']} MB")
+    print("  most calls: " + ", ".join(f"{name} {n}" for name, n in day["top_prompts_by_calls"]))
+    print(f"report: {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,59 @@
+"""Evaluation: judge an interview answer to a yes/no question (prompt interview_judge).
+
+``evaluate`` asks each persona "Did you know ...?" about a seeded fact and "Do you know
+<name>?" about every other resident; this unit reads the answer and says yes or no, quoting
+the words of the answer that decide it (a quote that is not in the answer goes back to the
+model). When the model cannot judge, the answer counts as "no": a fact is only counted as
+known on the evidence of an answer.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, ValidationInfo, field_validator
+
+from reverie.llm.task import Task, register
+from reverie.tasks.common import Reply, inputs_of, one_line
+
+
+def _norm(text: str) -> str:
+    return " ".join("".join(c.lower() if c.isalnum() else " " for c in text).split())
+
+
+class JudgeReply(Reply):
+    evidence: str = Field(max_length=150, description="a few words copied from the answer that decide the verdict")
+    verdict: Literal["yes", "no"] = Field(description="yes: the answer shows the persona knows it")
+
+    @field_validator("evidence")
+    @classmethod
+    def _evidence(cls, value: str, info: ValidationInfo) -> str:
+        value = one_line(value)
+        answer = inputs_of(info).get("answer")
+        if answer is None:
+            return value
+        if not _norm(value):
+            raise ValueError("quote the words of the answer that decide it")
+        if _norm(value) not in _norm(answer):
+            raise ValueError("the evidence must be copied word for word from the answer")
+        return value
+
+
+def _fail_safe(inputs, choices) -> JudgeReply:
+    return JudgeReply(evidence=one_line(inputs.get("answer") or "")[:150] or "-", verdict="no")
+
+
+register(
+    Task(
+        name="interview_judge",
+        schema=JudgeReply,
+        fail_safe=_fail_safe,
+        used_in="evaluate: whether an interview answer shows the persona knows a fact or a resident",
+    )
+)
+
+
+def judge_answer(llm, *, persona_name: str, question: str, answer: str) -> JudgeReply:
+    """yes/no with the quoted evidence: does ``answer`` show that the persona knows it?"""
+    inputs = {"persona_name": persona_name, "question": question, "answer": answer}
+    return llm.ask("interview_judge", inputs, persona=persona_name)

@@ -1,0 +1,52 @@
+"""The evaluation section of /runs/<sim>/: figures over checkpoints and the who-knows-whom graph."""
+
+from __future__ import annotations
+
+import json
+
+from tests.frontend import synthetic
+
+SIM = synthetic.SIM
+NAMES = ["Isabella Rodriguez", "Maria Lopez", "Klaus Mueller"]
+
+
+def checkpoint(step, edges, knows_party):
+    return {
+        "step": step, "time": f"February 13, 2023, 0{step}:00:00", "personas": NAMES,
+        "diffusion": [{"fact": "there is a party at the cafe", "seeded_to": NAMES[0], "count": len(knows_party),
+                       "total": 3, "share": round(len(knows_party) / 3, 4), "knows": knows_party, "answers": {}}],
+        "relationships": {"pairs": 3, "known_pairs": len(edges), "density": round(len(edges) / 3, 4),
+                          "edges": edges, "answers": {}},
+        "coordination": [{"fact": "there is a party at the cafe", "host": NAMES[0], "place": "Hobbs Cafe:cafe",
+                          "window": ["February 13, 2023, 17:00", "February 13, 2023, 19:00"],
+                          "invited": knows_party[1:], "attended": ["Maria Lopez"], "steps_at_place": {},
+                          "attended_invited": []}],
+    }
+
+
+def test_the_run_page_shows_the_evaluation(client, world):
+    data = {"sim_code": SIM, "checkpoints": [
+        checkpoint(1, [[NAMES[0], NAMES[1]]], [NAMES[0]]),
+        checkpoint(6, [[NAMES[0], NAMES[1]], [NAMES[1], NAMES[2]]], [NAMES[0], NAMES[2]]),
+    ]}
+    (world / "storage" / SIM / "evaluation.json").write_text(json.dumps(data))
+    html = client.get(f"/runs/{SIM}/").content.decode()
+    section = html[html.index("<h2>Evaluation</h2>"):html.index("<h2>Timeline</h2>")]
+    rows = section.split("<tr>")[2:]
+    assert len(rows) == 2
+    assert "<td>1</td>" in rows[0] and "<td>0.333</td>" in rows[0] and "<td>1 / 3</td>" in rows[0]
+    assert "<td>6</td>" in rows[1] and "<td>0.667</td>" in rows[1] and "<td>2 / 3</td>" in rows[1]
+    assert "1 (1 heard of it): Maria Lopez" in rows[1]
+    # Two charts over the checkpoints and the graph of the latest one: an edge per known pair.
+    assert section.count("<svg") == 3
+    graph = section[section.index('class="chart graph"'):]
+    assert graph.count('<line class="edge"') == 2 and graph.count('<circle class="node"') == 3
+    assert "Who knows whom at step 6 (2 pairs)" in graph
+
+
+def test_a_run_not_evaluated_says_how_and_a_broken_file_is_named(client, world):
+    html = client.get(f"/runs/{SIM}/").content.decode()
+    assert f"python -m reverie evaluate {SIM}" in html
+    (world / "storage" / SIM / "evaluation.json").write_text("{broken")
+    r = client.get(f"/runs/{SIM}/")
+    assert r.status_code == 200 and b"evaluation.json cannot be read" in r.content

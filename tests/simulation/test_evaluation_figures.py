@@ -1,0 +1,56 @@
+"""The paper's measurements on hand-made answer sets and movements."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from reverie.simulation.evaluation_figures import attendance, density, diffusion
+
+
+def test_diffusion_counts_who_knows():
+    assert diffusion({"A": True, "B": False, "C": False, "D": True}) == {"count": 2, "total": 4, "share": 0.5}
+    assert diffusion({"A": False}) == {"count": 0, "total": 1, "share": 0.0}
+    assert diffusion({}) == {"count": 0, "total": 0, "share": 0.0}
+
+
+def test_density_counts_a_pair_when_either_knows_the_other():
+    names = ["Ann", "Bob", "Cy", "Dee"]
+    knows = {
+        "Ann": {"Bob": True, "Cy": False, "Dee": False},
+        "Bob": {"Ann": False, "Cy": False, "Dee": False},   # Ann knows Bob: the pair counts once
+        "Cy": {"Ann": False, "Bob": False, "Dee": True},
+        "Dee": {"Ann": False, "Bob": False, "Cy": True},    # known both ways: still one pair
+    }
+    got = density(names, knows)
+    assert got["pairs"] == 6 and got["known_pairs"] == 2
+    assert got["edges"] == [["Ann", "Bob"], ["Cy", "Dee"]]
+    assert got["density"] == round(2 / 6, 4)
+
+
+def test_density_of_the_papers_start_and_everyone_knowing_everyone():
+    names = [f"P{i:02d}" for i in range(25)]
+    nobody = {a: {b: False for b in names if b != a} for a in names}
+    assert density(names, nobody)["density"] == 0.0
+    # 50 of the 300 pairs known: the paper's 0.167 at the start.
+    known = dict((a, dict(row)) for a, row in nobody.items())
+    for i in range(50):
+        a, b = names[i % 25], names[(i % 25 + 1 + i // 25) % 25]
+        known[a][b] = True
+    got = density(names, known)
+    assert (got["pairs"], got["known_pairs"], got["density"]) == (300, 50, 0.1667)
+    everyone = {a: {b: True for b in names if b != a} for a in names}
+    assert density(names, everyone)["density"] == 1.0
+
+
+def test_attendance_counts_steps_at_the_place_inside_the_window_only():
+    start = datetime(2023, 2, 13, 17, 0)
+    window = (start, start + timedelta(hours=2))
+    cafe = {(5, 5), (5, 6)}
+    frames = [
+        (start - timedelta(seconds=10), {"A": (5, 5), "B": (1, 1)}),   # before: not counted
+        (start, {"A": (5, 5), "B": (1, 1)}),
+        (start + timedelta(minutes=30), {"A": (5, 6), "B": (5, 5), "C": (9, 9)}),
+        (start + timedelta(hours=2), {"C": (5, 5)}),                    # the end is excluded
+    ]
+    got = attendance(frames, lambda t: t in cafe, window, ["A", "B", "C"])
+    assert got == {"A": 2, "B": 1}

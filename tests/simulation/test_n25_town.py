@@ -1,0 +1,178 @@
+"""The 25-person town forks and runs; its seeds are whispered and the party enters the host's
+plan; `evaluate` measures diffusion, relationships and coordination.
+
+The quick tests run on a scripted fake model (tests/simulation/town_chat.py: interview
+prompts answered by rule from the persona's memories, every other prompt on its
+fail-safe): a smoke test of 25 agents and a check of evaluate's figures against the
+answers it recorded. The slow test runs two steps on the bundled model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+
+from reverie import PROJECT_ROOT
+from reverie.config import load_settings
+from reverie.llm import LLM
+from reverie.simulation import evaluation
+from reverie.simulation.history import load_history
+from reverie.simulation.seeds import read_seeds
+from reverie.simulation.simulation import Simulation
+from reverie.simulation.storage import fork as fork_storage
+
+from town_chat import TownChat  # noqa: E402  (tests/simulation is on the path)
+
+BASE = "base_willow_creek_n25"
+HISTORY = "willow_creek_n25/agent_history_init_n25.csv"
+
+
+@pytest.fixture(scope="module")
+def base_settings():
+    return load_settings(PROJECT_ROOT / "config.toml")
+
+
+def town_settings(base_settings, root: Path):
+    """The project's defaults with storage in ``root`` (the base linked in, never written)."""
+    s = base_settings.model_copy(deep=True)
+    s.paths.storage, s.paths.temp_storage = root / "storage", root / "temp_storage"
+    s.paths.storage.mkdir(parents=True)
+    (s.paths.storage / BASE).symlink_to(base_settings.paths.storage / BASE, target_is_directory=True)
+    s.simulation.schedule_passes = 1
+    return s
+
+
+def fake_llm(settings, sim_dir: Path) -> LLM:
+    model = TownChat()
+    return LLM(settings, chat_models={"strong": model, "cheap": model},
+               ledger_path=sim_dir / "reverie" / "llm_calls.jsonl")
+
+
+@pytest.fixture(scope="module")
+def town(base_settings, tmp_path_factory):
+    """A fork of the 25-person town with its history loaded, run 3 steps on the fake model, then evaluated."""
+    settings = town_settings(base_settings, tmp_path_factory.mktemp("n25"))
+    storage = settings.paths.storage
+    fork_storage(storage, BASE, "town")
+    llm = fake_llm(settings, storage / "town")
+    sim = Simulation.open(settings, "town", llm=llm)
+    load_history(sim, settings.paths.assets / HISTORY)
+    assert sim.run(3) == 3
+    sim.save()
+    sim.close()
+    lines = []
+    code = evaluation.main(argparse.Namespace(sim="town"), settings,
+                           llm=fake_llm(settings, storage / "town"), say=lines.append)
+    assert code == 0
+    return settings, storage / "town", lines
+
+
+def test_the_town_forks_and_steps_with_25_agents(town):
+    settings, sim_dir, _ = town
+    for step in range(3):
+        movement = json.loads((sim_dir / "movement" / f"{step}.json").read_text())
+        assert len(movement["persona"]) == 25
+    meta = json.loads((sim_dir / "reverie" / "meta.json").read_text())
+    assert meta["step"] == 3 and meta["maze_name"] == "willow_creek_n25"
+
+
+def test_seeds_are_whispered_and_the_party_is_in_the_hosts_plan(town):
+    settings, sim_dir, _ = town
+    seeds = read_seeds(sim_dir)
+    for seed in seeds:
+        nodes = json.loads((sim_dir / "personas" / seed.persona / "bootstrap_memory" / "associative_memory"
+                            / "nodes.json").read_text())
+        key = "council" if "council" in seed.whisper else "party"
+        assert any(n["type"] == "thought" and key in n["description"] for n in nodes.values()), seed.persona
+    party = next(s for s in seeds if s.event)
+    scratch = json.loads((sim_dir / "personas" / party.persona / "bootstrap_memory" / "scratch.json").read_text())
+    t, at = 0, None
+    for activity, minutes in scratch["f_daily_schedule"]:
+        if activity == party.event.activity:
+            at = (t, minutes)
+        t += minutes
+    assert at == (17 * 60, 120)
+    assert any("party" in line for line in scratch["daily_req"])
+    others = json.loads((sim_dir / "personas" / "Ken Sato" / "bootstrap_memory" / "scratch.json").read_text())
+    assert all(a != party.event.activity for a, _ in others["f_daily_schedule"])
+
+
+def test_evaluation_figures_match_the_recorded_answers(town):
+    settings, sim_dir, lines = town
+    data = json.loads((sim_dir / "evaluation.json").read_text())
+    (cp,) = data["checkpoints"]
+    names = cp["personas"]
+    assert cp["step"] == 3 and len(names) == 25
+    # Diffusion: the recorded verdicts, counted again; only the seeded persona knows after 3 steps.
+    for row in cp["diffusion"]:
+        yes = sorted(n for n, a in row["answers"].items() if a["verdict"] == "yes")
+        assert sorted(row["knows"]) == yes and row["count"] == len(yes) and row["total"] == 25
+        assert yes == [row["seeded_to"]]
+        for a in row["answers"].values():
+            assert a["evidence"].lower() in a["answer"].lower()
+            assert (a["verdict"] == "yes") == a["answer"].startswith("Yes")
+    # Relationships: a pair counts when either says yes.
+    answers = cp["relationships"]["answers"]
+    assert set(answers) == set(names) and all(len(row) == 24 for row in answers.values())
+    pairs = list(combinations(sorted(names), 2))
+    edges = [[a, b] for a, b in pairs if answers[a][b]["verdict"] == "yes" or answers[b][a]["verdict"] == "yes"]
+    rel = cp["relationships"]
+    assert rel["pairs"] == 300 and rel["edges"] == edges and rel["known_pairs"] == len(edges)
+    assert rel["density"] == round(len(edges) / 300, 4)
+    # The history's whispers made some acquaintances: Maya Hale works with Leah Kim.
+    assert ["Leah Kim", "Maya Hale"] in edges
+    assert 0 < rel["density"] < 1
+    # Coordination: the party is at 5 pm; three steps after midnight nobody is there yet.
+    (party,) = cp["coordination"]
+    assert party["host"] == "Nora Bennett" and party["attended"] == []
+    assert party["window"] == ["February 13, 2023, 17:00", "February 13, 2023, 19:00"]
+    assert any(line.startswith("  relationships  density") for line in lines)
+    # The judge's calls are in the run's ledger.
+    ledger = [json.loads(line) for line in (sim_dir / "reverie" / "llm_calls.jsonl").read_text().splitlines()]
+    assert sum(1 for e in ledger if e.get("prompt") == "interview_judge") == 25 * 26
+
+
+def test_an_evaluation_leaves_the_memories_as_they_were(town):
+    """In a run that goes on (the game-day benchmark), interviews must not change recency."""
+    settings, sim_dir, _ = town
+    sim = Simulation.open(settings, "town", llm=fake_llm(settings, sim_dir))
+    try:
+        before = {(p.name, n.node_id): n.last_accessed for p in sim.personas.values() for n in p.a_mem.nodes()}
+        checkpoint = evaluation.evaluate(sim, say=lambda _line: None)
+        after = {(p.name, n.node_id): n.last_accessed for p in sim.personas.values() for n in p.a_mem.nodes()}
+    finally:
+        sim.close()
+    assert before and after == before
+    assert checkpoint["relationships"]["known_pairs"] > 0
+
+
+def test_evaluating_again_at_the_same_step_replaces_the_checkpoint(town, tmp_path):
+    settings, sim_dir, _ = town
+    data = json.loads((sim_dir / "evaluation.json").read_text())
+    again = evaluation.save_checkpoint(sim_dir, "town", {**data["checkpoints"][0], "time": "later"})
+    assert [c["time"] for c in again["checkpoints"]] == ["later"]
+    more = evaluation.save_checkpoint(sim_dir, "town", {**data["checkpoints"][0], "step": 1})
+    assert [c["step"] for c in more["checkpoints"]] == [1, 3]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(3600)
+def test_the_town_steps_twice_on_the_bundled_model(base_settings, tmp_path):
+    """25 agents, two steps, bundled model, packed actions (the fastest path)."""
+    settings = town_settings(base_settings, tmp_path)
+    settings.simulation.packed_actions = True
+    sim = Simulation.fork(settings, BASE, "real")
+    try:
+        assert sim.run(2) == 2
+        movement = json.loads((sim.storage.dir / "movement" / "1.json").read_text())
+        assert len(movement["persona"]) == 25
+        plan = sim.personas["Nora Bennett"].scratch.f_daily_schedule
+        assert any("party" in activity for activity, _ in plan)
+        ledger = (sim.storage.dir / "reverie" / "llm_calls.jsonl").read_text().splitlines()
+        assert sum(1 for line in ledger if json.loads(line)["prompt"] == "whisper_inner_thought") == 2
+    finally:
+        sim.close()
