@@ -67,7 +67,12 @@ def check_plan_items(items: list[str], wake_up_time: str | None, min_items: int 
         repeats = f" ({len(items) - len(cleaned)} repeated)" if len(cleaned) < len(items) else ""
         raise ValueError(f"list at least {min_items} different activities; yours has {len(cleaned)}{repeats}")
     wake = hour_of(wake_up_time, default=-1) if wake_up_time else -1
-    problem = plan_order_problem(cleaned, wake if wake >= 0 else None, bed_hour)
+    # The code writes the first item (at the wake-up hour) and, when the bedtime is known, the bed item:
+    # their times in the reply do not count.
+    checked = [wake_up_line(wake) if wake >= 0 else cleaned[0]] + cleaned[1:]
+    if bed_hour is not None and is_bed(checked[-1]):
+        checked[-1] = bed_line(bed_hour)
+    problem = plan_order_problem(checked, wake if wake >= 0 else None, bed_hour)
     if problem:
         raise ValueError(problem)
     return cleaned
