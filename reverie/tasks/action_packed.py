@@ -75,7 +75,11 @@ class PackedActionReply(Reply):
     @field_validator("emoji", "object_emoji")
     @classmethod
     def _emoji_only(cls, value: str) -> str:
-        return _emoji(value)
+        """Words where an emoji belongs are not sent back: the code picks the emoji (see ``_consistent``)."""
+        try:
+            return _emoji(value)
+        except ValueError:
+            return ""
 
     @model_validator(mode="after")
     def _consistent(self, info: ValidationInfo) -> "PackedActionReply":
@@ -93,6 +97,10 @@ class PackedActionReply(Reply):
         self.object_state = state.state
         self.object_predicate, self.object_target = _triple("object", self.object, self.object_predicate,
                                                             self.object_target)
+        if not self.emoji:
+            self.emoji = emoji_for(str(inputs.get("subtask") or inputs.get("action") or self.event_target))
+        if not self.object_emoji:
+            self.object_emoji = emoji_for(self.object_state)
         return self
 
     def _check_place(self, tree: PlaceTree) -> None:

@@ -53,8 +53,7 @@ def test_an_arena_without_objects_gets_the_random_object():
 
 
 def test_the_other_fields_get_the_single_prompt_checks():
-    with pytest.raises(ValidationError, match="not an emoji"):
-        check({**REPLY, "object_emoji": "cup"})
+    assert check({**REPLY, "object_emoji": "cup"}).object_emoji not in ("", "cup")  # the code picks one
     with pytest.raises(ValidationError, match="event_predicate/event_target: the target repeats the subject"):
         check({**REPLY, "event_target": "Isabella Rodriguez"})
     assert check({**REPLY, "object_state": "The coffee machine is brewing coffee."}).object_state == "brewing coffee"
