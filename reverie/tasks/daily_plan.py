@@ -18,7 +18,7 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 from reverie.llm.task import Task, register
 from reverie.tasks.clock import BED_WORDS, format_hour, hour_after, hour_of
 from reverie.tasks.common import Reply, check_text, inputs_of, one_line
-from reverie.tasks.day_rules import is_bed, plan_order_problem
+from reverie.tasks.day_rules import clock_minute, is_bed, plan_order_problem, since_wake
 
 MIN_ITEMS, MAX_ITEMS = 4, 8
 _WAKING = re.compile(r"\b(wak\w*|awake\w*|gets? up|getting up|rises?|morning routine)\b", re.IGNORECASE)
@@ -119,9 +119,52 @@ def generic_day(wake_hour: int, bed_hour: int = 23) -> list[str]:
     return items[:MAX_ITEMS]
 
 
+_REQUIREMENT = re.compile(r"^\s*Daily plan requirement:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
+_BARE_TIME = re.compile(r"\b(\d{1,2})(?::(\d\d))?\s*(am|pm)\b", re.IGNORECASE)
+
+
+def requirement_items(identity: str, name: str = "") -> list[str]:
+    """The clauses of the persona's "Daily plan requirement" that name a time, with clock times written out.
+
+    "Nora opens Willow Bean Cafe at 7am and works behind the counter until 3pm" ->
+    ["opens Willow Bean Cafe at 7:00 am", "works behind the counter until 3:00 pm"]."""
+    found = _REQUIREMENT.search(str(identity or ""))
+    if not found:
+        return []
+    text = found.group(1).strip().rstrip(".")
+    first = str(name or "").split()[0] if str(name or "").split() else ""
+    if first:
+        text = re.sub(rf"^{re.escape(first)}(?:\s+[A-Z][\w'-]*)?\s+", "", text)
+    items = []
+    for clause in re.split(r",\s*(?:and\s+)?|\s+and\s+|;\s*|\.\s+", text):
+        clause = re.sub(r"^(?:he|she|they)\s+", "", clause.strip(), flags=re.IGNORECASE)
+        clause = _BARE_TIME.sub(lambda m: f"{m.group(1)}:{m.group(2) or '00'} {m.group(3).lower()}", clause)
+        if clause and clock_minute(clause) is not None and len(clause) <= 120:
+            items.append(clause)
+    return items
+
+
+def planned_day(wake_hour: int, bed_hour: int = 23, identity: str = "", name: str = "") -> list[str]:
+    """The fail-safe day: the requirement's timed clauses (places and hours) around meals, else :func:`generic_day`."""
+    required = [item for item in requirement_items(identity, name)
+                if since_wake(clock_minute(item), wake_hour) < since_wake(bed_hour * 60, wake_hour)]
+    if not required:
+        return generic_day(wake_hour, bed_hour)
+    extra = [f"eat breakfast at {format_hour(wake_hour + 1)}", "have lunch at 12:00 pm", "have dinner at 6:00 pm",
+             "relax at home at 8:00 pm"]
+    middle = [item for item in required + extra if clock_minute(item) // 60 > wake_hour or item in required]
+    middle.sort(key=lambda item: since_wake(clock_minute(item), wake_hour))
+    return [wake_up_line(wake_hour)] + middle[: MAX_ITEMS - 2] + [bed_line(bed_hour)]
+
+
 def fail_safe(inputs: dict, choices: dict) -> DailyPlanReply:
     bed = bed_hour_of(str(inputs.get("lifestyle", "")))
-    return DailyPlanReply(items=generic_day(hour_of(str(inputs.get("wake_up_time", ""))), 23 if bed is None else bed))
+    day = planned_day(hour_of(str(inputs.get("wake_up_time", ""))), 23 if bed is None else bed,
+                      str(inputs.get("identity", "")), str(inputs.get("first_name", "")))
+    try:
+        return DailyPlanReply.model_validate({"items": day}, context={"inputs": inputs})
+    except ValueError:
+        return DailyPlanReply(items=generic_day(hour_of(str(inputs.get("wake_up_time", ""))), 23 if bed is None else bed))
 
 
 register(

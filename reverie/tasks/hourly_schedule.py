@@ -88,8 +88,16 @@ class HourlyActivityReply(Reply):
 def plan_item_for_hour(plan_text: str, hour_text: str) -> str | None:
     """The plan item that names ``hour_text`` (e.g. "12:00 pm"), without its time phrase."""
     named = re.compile(rf"(?<![\d:]){re.escape(hour_text.strip())}\b", re.IGNORECASE)
-    for item in unlist(plan_text):
+    items = unlist(plan_text)
+    for item in items:
         if hour_text.strip() and named.search(item):
+            activity = _TIME_PHRASE.sub("", item).strip(" ,.")
+            if activity:
+                return activity
+    hour = known_hour(hour_text)
+    for item in items:  # "work at the shop from 1:00 pm to 6:00 pm" covers 3:00 pm
+        times = [hour_of(t, default=-1) for t in re.findall(r"\d{1,2}(?::\d\d)?\s*(?:am|pm)", item, re.IGNORECASE)]
+        if hour is not None and len(times) == 2 and 0 <= times[0] < hour < times[1]:
             activity = _TIME_PHRASE.sub("", item).strip(" ,.")
             if activity:
                 return activity

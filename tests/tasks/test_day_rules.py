@@ -96,3 +96,15 @@ def test_packed_day_asks_only_for_the_waking_hours():
     schedule = packed_hourly_schedule(llm, **ABOUT, bed_hour=22)
     assert schedule == [("sleeping", 360), ("working", 960), ("sleeping", 120)]
     assert len(model.calls) == 1
+
+
+def test_the_fail_safe_day_keeps_the_persona_s_required_places_and_hours():
+    from reverie.tasks.daily_plan import fail_safe
+
+    inputs = {"identity": "Name: Theo Alvarez\nDaily plan requirement: Theo Alvarez works at Willow Creek Town Hall "
+                          "from 9am to 5pm.", "lifestyle": "Theo goes to bed around 11pm, wakes up around 7am.",
+              "first_name": "Theo", "wake_up_time": "7:00 am"}
+    items = fail_safe(inputs, {}).items
+    assert "works at Willow Creek Town Hall from 9:00 am to 5:00 pm" in items
+    assert items[0].endswith("at 7:00 am") and items[-1] == "go to bed at 11:00 pm"
+    assert plan_order_problem(items, 7, 23) is None
