@@ -2,7 +2,7 @@
 
 The reply is ``{"hour": 0..23}``: an enum, so a grammar enforces the range; without a
 grammar "6am", "6:30 am" or "18:00" are read as hours too (the original accepted only a
-bare "6am"). An hour more than 2 hours from the one the lifestyle names is sent back with
+bare "6am"). An hour more than 1 hour from the one the lifestyle names is sent back with
 that hour, so the day's sleeping hours agree with the persona's habits. The fail-safe reads the hour out of the persona's lifestyle text
 ("... awakes up around 7am ..."), else 8.
 """
@@ -20,7 +20,7 @@ from reverie.tasks.common import Reply, inputs_of
 
 HOURS = tuple(range(24))
 DEFAULT_WAKE_UP_HOUR = 8
-MAX_SHIFT = 2  # hours a day's wake-up may differ from the lifestyle's
+MAX_SHIFT = 1  # hours a day's wake-up may differ from the lifestyle's
 
 
 def _hour_value(value: Any) -> Any:
