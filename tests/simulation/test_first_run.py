@@ -80,3 +80,13 @@ def test_the_readme_first_command_shows_a_morning_where_residents_wake_leave_hom
         lines = re.findall(rf"\*\*{re.escape(name)}\*\* [^:]*: (.+)", timeline)
         assert any(not is_sleeping(line.split(" @ ")[0]) for line in lines), f"the timeline never shows {name} awake"
     assert "what happened:" in run.stdout and f"/demo/{sim.name}/{steps[0]}/3/" in run.stdout
+
+
+def test_a_bad_start_time_is_one_line_naming_the_format(tmp_path):
+    config = tmp_path / "config.toml"
+    config.write_text(f'[paths]\nstorage = "{tmp_path / "storage"}"\n', encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "reverie", "--config", str(config), "run", "--start", "25:00", "--steps", "1"],
+                         cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2
+    assert "--start '25:00': give a time of day as HH:MM" in run.stderr
+    assert not (tmp_path / "storage").exists() or not any((tmp_path / "storage").iterdir())  # nothing was forked
