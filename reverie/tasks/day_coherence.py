@@ -24,6 +24,11 @@ _PLAN_FILLER = {"wake", "complete", "morning", "routine", "go", "bed", "day", "t
                 "spend", "work", "continue", "start", "finish"}
 
 
+def plan_words(item: str) -> set[str]:
+    """The words that say what a plan item is about ("open Willow Bean Cafe at 7:00 am" -> willow, bean, cafe, open)."""
+    return content_words(without_clock(item)) - _PLAN_FILLER
+
+
 @dataclass
 class DayCoherence:
     """The violations found in one persona's day, each a sentence."""
@@ -98,7 +103,7 @@ def day_coherence(persona: str, daily_plan: Sequence[str], hourly: Sequence[Sequ
     for number, item in enumerate(plan, 1):
         if number == 1 or is_bed(item):
             continue  # waking up and going to bed are the code's own items
-        words = content_words(without_clock(item)) - _PLAN_FILLER
+        words = plan_words(item)
         if words and not words & scheduled:
             out.append(f"daily plan: item {number} \"{item}\" is nowhere in the hourly schedule")
 

@@ -25,7 +25,7 @@ from pydantic import Field, ValidationInfo, field_validator
 from reverie.llm.task import Task, register
 from reverie.tasks.clock import format_hour, hour_of
 from reverie.tasks.common import Reply, check_text, inputs_of, one_line, unlist
-from reverie.tasks.day_rules import awake_hours, clock_phrase, daytime_sleep_problem, without_clock
+from reverie.tasks.day_rules import awake_hours, clock_minute, clock_phrase, daytime_sleep_problem, without_clock
 
 MAX_WORDS = 12
 NOTHING_YET = "(nothing decided yet)"
@@ -89,12 +89,13 @@ def plan_item_for_hour(plan_text: str, hour_text: str) -> str | None:
     """The plan item that names ``hour_text`` (e.g. "12:00 pm"), without its time phrase."""
     named = re.compile(rf"(?<![\d:]){re.escape(hour_text.strip())}\b", re.IGNORECASE)
     items = unlist(plan_text)
-    for item in items:
+    hour = known_hour(hour_text)
+    starting = [item for item in items if hour is not None and (clock_minute(item) or -60) // 60 == hour]
+    for item in starting + items:  # an item starting at the hour before one that ends there
         if hour_text.strip() and named.search(item):
             activity = _TIME_PHRASE.sub("", item).strip(" ,.")
             if activity:
                 return activity
-    hour = known_hour(hour_text)
     for item in items:  # "work at the shop from 1:00 pm to 6:00 pm" covers 3:00 pm
         times = [hour_of(t, default=-1) for t in re.findall(r"\d{1,2}(?::\d\d)?\s*(?:am|pm)", item, re.IGNORECASE)]
         if hour is not None and len(times) == 2 and 0 <= times[0] < hour < times[1]:

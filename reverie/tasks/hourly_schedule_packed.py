@@ -16,8 +16,8 @@ from pydantic import Field, ValidationInfo, field_validator
 
 from reverie.llm.task import Task, register
 from reverie.tasks.clock import format_hour
-from reverie.tasks.common import Reply, inputs_of
-from reverie.tasks.day_rules import awake_hours
+from reverie.tasks.common import Reply, content_words, inputs_of, unlist
+from reverie.tasks.day_rules import awake_hours, clock_minute, is_bed, without_clock
 from reverie.tasks.hourly_schedule import FILLER, SLEEPING, check_activity, fallback_activity, format_plan, known_hour, merge_hours
 
 HOURS_IN_DAY = 24
@@ -41,7 +41,31 @@ class DayScheduleReply(Reply):
         if hours and len(cleaned) < len(hours):
             raise ValueError(f"give exactly {len(hours)} activities, one for each hour from {hours[0]} to "
                              f"{hours[-1]}; you gave {len(cleaned)}")
+        problem = plan_not_followed(unlist(str(inputs.get("daily_plan", ""))), hours, cleaned)
+        if problem:
+            raise ValueError(problem)
         return cleaned
+
+
+def plan_not_followed(plan: list[str], hours: list[str], activities: list[str]) -> str | None:
+    """The first plan item (besides waking and bed) whose hour's activity is about something else."""
+    from reverie.tasks.day_coherence import plan_words
+
+    at_hour: dict[str, list[str]] = {}
+    for item in plan[1:]:
+        minute = clock_minute(item)
+        if minute is not None and not is_bed(item) and plan_words(item):
+            at_hour.setdefault(format_hour(minute // 60), []).append(item)
+    for label, items in at_hour.items():
+        if label not in hours or hours.index(label) >= len(activities):
+            continue
+        index = hours.index(label)
+        said = content_words(activities[index])
+        if not any(plan_words(item) & said for item in items):
+            item = items[0]
+            return (f'activity {index + 1} (at {label}) is "{activities[index]}", but the plan says "{item}" then; '
+                    f'write that activity for {label}, like "{without_clock(item)}"')
+    return None
 
 
 def hour_labels(inputs: dict) -> list[str]:

@@ -108,3 +108,15 @@ def test_the_fail_safe_day_keeps_the_persona_s_required_places_and_hours():
     assert "works at Willow Creek Town Hall from 9:00 am to 5:00 pm" in items
     assert items[0].endswith("at 7:00 am") and items[-1] == "go to bed at 11:00 pm"
     assert plan_order_problem(items, 7, 23) is None
+
+
+def test_a_packed_day_must_do_the_plan_item_at_its_hour():
+    from reverie.tasks.hourly_schedule_packed import plan_not_followed
+
+    plan = ["wake up at 8:00 am", "paint in Willow Creek Park from 9:00 am to 12:00 pm", "have lunch at 12:00 pm"]
+    hours = ["8:00 am", "9:00 am", "10:00 am", "11:00 am", "12:00 pm"]
+    drifted = ["morning routine", "day-night activities", "painting", "painting", "having lunch"]
+    assert plan_not_followed(plan, hours, drifted) == (
+        'activity 2 (at 9:00 am) is "day-night activities", but the plan says "paint in Willow Creek Park from 9:00 am '
+        'to 12:00 pm" then; write that activity for 9:00 am, like "paint in Willow Creek Park"')
+    assert plan_not_followed(plan, hours, ["morning routine", "walking to the park", "painting", "painting", "lunch"]) is None
