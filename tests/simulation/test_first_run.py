@@ -90,3 +90,13 @@ def test_a_bad_start_time_is_one_line_naming_the_format(tmp_path):
     assert run.returncode == 2
     assert "--start '25:00': give a time of day as HH:MM" in run.stderr
     assert not (tmp_path / "storage").exists() or not any((tmp_path / "storage").iterdir())  # nothing was forked
+
+
+def test_a_run_without_a_name_gets_one_that_is_not_a_base_name():
+    from reverie.simulation.runner import generated_name
+    from reverie.simulation.storage import check_sim_name, is_base, SimStorage
+
+    name = generated_name(BASE)
+    assert re.fullmatch(r"willow_creek-\d{8}-\d{6}", name)
+    check_sim_name(name)
+    assert not is_base(SimStorage(Path("/nonexistent"), name))
