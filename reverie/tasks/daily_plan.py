@@ -20,7 +20,7 @@ from reverie.tasks.clock import BED_WORDS, format_hour, hour_after, hour_of
 from reverie.tasks.common import Reply, check_text, inputs_of, one_line
 from reverie.tasks.day_rules import clock_minute, is_bed, plan_order_problem, since_wake
 
-MIN_ITEMS, MAX_ITEMS = 4, 8
+MIN_ITEMS, MAX_ITEMS = 4, 10
 _WAKING = re.compile(r"\b(wak\w*|awake\w*|gets? up|getting up|rises?|morning routine)\b", re.IGNORECASE)
 _NUMBERING = re.compile(r"^\s*(?:\d+\s*[.):-]|[-*•])\s*")
 
@@ -42,8 +42,11 @@ def bed_line(hour: int) -> str:
 
 
 def bed_hour_of(lifestyle: str) -> int | None:
-    """The bedtime the lifestyle names ("goes to bed around 11pm" -> 23), else None."""
-    return hour_after(str(lifestyle or ""), BED_WORDS)
+    """The bedtime the lifestyle names ("goes to bed around 11pm" -> 23, "... around midnight" -> 0), else None."""
+    hour = hour_after(str(lifestyle or ""), BED_WORDS)
+    if hour is None and re.search(r"\bbed\b[^.,;]{0,20}\bmidnight\b", str(lifestyle or ""), re.IGNORECASE):
+        return 0
+    return hour
 
 
 def check_plan_items(items: list[str], wake_up_time: str | None, min_items: int = MIN_ITEMS,
@@ -150,8 +153,10 @@ def planned_day(wake_hour: int, bed_hour: int = 23, identity: str = "", name: st
                 if since_wake(clock_minute(item), wake_hour) < since_wake(bed_hour * 60, wake_hour)]
     if not required:
         return generic_day(wake_hour, bed_hour)
-    extra = [f"eat breakfast at {format_hour(wake_hour + 1)}", "have lunch at 12:00 pm", "have dinner at 6:00 pm",
-             "relax at home at 8:00 pm"]
+    extra = [f"eat breakfast at {format_hour(wake_hour + 1)}", "take a short break at 10:00 am", "have lunch at 12:00 pm",
+             "take a short break at 3:00 pm", "have dinner at 6:00 pm", "relax at home at 8:00 pm"]
+    taken = {clock_minute(item) // 60 for item in required}
+    extra = [item for item in extra if clock_minute(item) // 60 not in taken]  # one item per hour
     middle = [item for item in required + extra if clock_minute(item) // 60 > wake_hour or item in required]
     middle.sort(key=lambda item: since_wake(clock_minute(item), wake_hour))
     return [wake_up_line(wake_hour)] + middle[: MAX_ITEMS - 2] + [bed_line(bed_hour)]

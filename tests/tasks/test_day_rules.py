@@ -120,3 +120,26 @@ def test_a_packed_day_must_do_the_plan_item_at_its_hour():
         'activity 2 (at 9:00 am) is "day-night activities", but the plan says "paint in Willow Creek Park from 9:00 am '
         'to 12:00 pm" then; write that activity for 9:00 am, like "paint in Willow Creek Park"')
     assert plan_not_followed(plan, hours, ["morning routine", "walking to the park", "painting", "painting", "lunch"]) is None
+
+
+def test_the_fail_safe_day_of_each_willow_creek_resident_is_coherent():
+    """Code-made days (every planning call failed) keep every rule of the coherence measure."""
+    from reverie.tasks.daily_plan import bed_hour_of, planned_day
+    from reverie.tasks.day_coherence import day_coherence
+    from reverie.tasks.hourly_schedule import SLEEPING, format_plan, merge_hours
+    from reverie.tasks.hourly_schedule_packed import fail_safe as hourly_fail_safe
+    from reverie.tasks.clock import format_hour, hour_after, WAKE_WORDS
+    from reverie.tasks.day_rules import awake_hours
+    from reverie.world.personas_data import PERSONAS
+
+    assert bed_hour_of("Iris Novak goes to bed around midnight and wakes up around 8am.") == 0
+    for person in PERSONAS:
+        first = person.name.split()[0]
+        wake, bed = hour_after(person.lifestyle, WAKE_WORDS), bed_hour_of(person.lifestyle)
+        plan = planned_day(wake, 23 if bed is None else bed, f"Daily plan requirement: {person.daily_plan_req}", first)
+        awake = awake_hours(wake, bed)
+        labels = [format_hour(h) for h in awake]
+        inputs = {"daily_plan": format_plan(plan), "hours": ", ".join(labels), "first_name": first,
+                  "wake_up_hour": labels[0], "bed_time": "" if bed is None else format_hour(bed)}
+        hourly = merge_hours([SLEEPING] * wake + list(hourly_fail_safe(inputs, {}).activities) + [SLEEPING] * (24 - awake.stop))
+        assert day_coherence(first, plan, hourly, bed_hour=bed).violations == [], person.name
