@@ -27,7 +27,10 @@ def place_of(description: str) -> str | None:
     """"walking @ Willow Creek:Willow Bean Cafe:counter" -> "Willow Bean Cafe"."""
     if " @ " not in str(description):
         return None
-    parts = [p.strip() for p in str(description).split(" @ ", 1)[1].split(":") if p.strip()]
+    address = str(description).split(" @ ", 1)[1].strip()
+    if address.startswith("<persona>"):
+        return None  # talking to someone where they stand: the conversation is listed on its own
+    parts = [p.strip() for p in address.split(":") if p.strip()]
     if len(parts) >= 2:
         return parts[1]
     return parts[0] if parts else None

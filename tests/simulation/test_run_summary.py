@@ -18,6 +18,7 @@ def move(description, chat=None):
 def test_place_is_the_sector_of_the_address():
     assert place_of(f"sleeping @ {HOME}") == "Nora Bennett's house"
     assert place_of("idle") is None
+    assert place_of("conversing about coffee @ <persona> Theo Alvarez") is None
 
 
 def test_summary_says_who_went_where_who_talked_and_the_calls(tmp_path, capsys):
