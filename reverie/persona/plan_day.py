@@ -8,7 +8,7 @@ from reverie.persona.events import add_to_day
 from reverie.persona.modes import packed_mode
 from reverie.persona.retrieve import retrieve_scored
 from reverie.tasks import identity
-from reverie.tasks.daily_plan import daily_plan
+from reverie.tasks.daily_plan import bed_hour_of, daily_plan
 from reverie.tasks.hourly_schedule import hourly_schedule
 from reverie.tasks.hourly_schedule_packed import packed_hourly_schedule
 from reverie.tasks.wake_up_hour import wake_up_hour
@@ -24,7 +24,7 @@ def plan_new_day(persona, new_day: str, llm) -> None:
     s.daily_req = daily_plan(llm, identity=s.identity(), lifestyle=s.lifestyle, date=s.curr_date_str(),
                              first_name=s.first_name, wake_up_hour=wake, persona=s.name)
     about = dict(identity=s.identity(), first_name=s.first_name, date=s.curr_date_str(), daily_plan=s.daily_req,
-                 wake_up_hour=wake, persona=s.name)
+                 wake_up_hour=wake, persona=s.name, bed_hour=bed_hour_of(s.lifestyle))
     if packed_mode(llm):
         schedule = packed_hourly_schedule(llm, **about)
     else:

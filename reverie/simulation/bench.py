@@ -84,6 +84,12 @@ def main(args, settings: Settings) -> int:
               f"{report['calls_per_awake_agent_hour']:.1f} calls per awake agent-hour, "
               f"{report['calls_per_awake_agent_hour_besides_day_planning']:.1f} besides the day's planning "
               f"({report['day_planning_calls']} calls)")
+    if report.get("day_coherence"):
+        coherence = report["day_coherence"]
+        for name, violations in coherence["violations"].items():
+            for violation in violations:
+                print(f"  {name}: {violation}")
+        print(f"day coherence: {coherence['clean']}/{coherence['days']} days with no violation")
     print(row(report["figures"]))
     return 0
 
@@ -158,6 +164,7 @@ def run_bench(settings: Settings, *, fork: str, start: str | None = None, minute
     from reverie.simulation.fast_forward import fast_forward
     from reverie.simulation.simulation import Simulation
     from reverie.simulation.storage import fork as fork_storage
+    from reverie.tasks.day_coherence import persona_day
     from reverie.tasks.evaluate import read_ledger, summarize
 
     root = Path(tempfile.mkdtemp(prefix="reverie-bench-"))
@@ -225,6 +232,9 @@ def run_bench(settings: Settings, *, fork: str, start: str | None = None, minute
         if packed and "action_packed" not in report["per_prompt"] and "action_sector" in report["per_prompt"]:
             report["warning"] = ("--packed had no effect: the engine asked the faithful action prompts "
                                  "([simulation] packed_actions is not wired into the plan step)")
+        days = [persona_day(p) for p in sim.personas.values() if p.scratch.daily_req]
+        report["day_coherence"] = {"days": len(days), "clean": sum(d.ok for d in days),
+                                   "violations": {d.persona: d.violations for d in days}}
         if keep:
             report["sim_dir"] = str(storage.dir)
         return report

@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 from reverie.errors import UserError
+from reverie.simulation.fast_forward import parse_hhmm
+from reverie.simulation.run_summary import print_summary
 from reverie.simulation.runner import DISCLAIMER, debug_log, generated_name, llm_calls, require_positive, run_steps
 
 
@@ -27,6 +29,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     cassette = parser.add_mutually_exclusive_group()
     cassette.add_argument("--record", metavar="FILE", type=Path, help="record every model reply to FILE")
     cassette.add_argument("--replay", metavar="FILE", type=Path, help="answer from FILE instead of the model")
+    parser.add_argument("--start", metavar="HH:MM",
+                        help="move a new fork's clock to this time of day first, with no model call (e.g. 07:00)")
+    parser.add_argument("--packed", action="store_true",
+                        help="one structured call per action and per day's schedule ([simulation] packed_actions)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--compress", action="store_true",
                         help="afterwards write the demo format and print how to watch it")
@@ -40,14 +46,19 @@ def main(args, settings) -> int:
     if args.replay is not None and not args.replay.is_file():
         raise UserError(f"--replay {args.replay}: no such file — record one first with --record")
     cassette = {"record": args.record, "replay": args.replay}
+    if args.start:
+        parse_hhmm(args.start)
+    if args.packed:
+        settings = settings.model_copy(deep=True)
+        settings.simulation.packed_actions = True
     if args.resume:
-        if args.fork or args.sim:
-            raise UserError("--resume NAME continues an existing run; leave out --fork and --sim")
+        if args.fork or args.sim or args.start:
+            raise UserError("--resume NAME continues an existing run; leave out --fork, --sim and --start")
         sim = Simulation.open(settings, args.resume, resume=True, **cassette)
     else:
         fork = args.fork or settings.simulation.default_fork
         name = args.sim or generated_name(fork)
-        sim = Simulation.fork(settings, fork, name, overwrite=args.overwrite, **cassette)
+        sim = Simulation.fork(settings, fork, name, overwrite=args.overwrite, start=args.start, **cassette)
     print(DISCLAIMER, file=sys.stderr)
     print(f"simulation {sim.storage.sim_code} at step {sim.step_no} ({sim.curr_time_str})", file=sys.stderr)
     start = sim.step_no
@@ -65,12 +76,13 @@ def main(args, settings) -> int:
     sim.close()
     print(f"ran {done} step(s); saved {sim.storage.dir} at step {sim.step_no} ({sim.curr_time_str}); "
           f"{llm_calls(sim.llm)} LLM call(s)", file=sys.stderr)
-    if args.compress and done:
-        _compress_and_explain(settings, sim.storage.sim_code)
+    demo_step = _compress_and_explain(settings, sim.storage.sim_code) if args.compress and done else None
+    if done:
+        print_summary(sim.storage, start, sim.step_no, demo_step)
     return 0 if done == steps else 130
 
 
-def _compress_and_explain(settings, sim_code: str) -> None:
+def _compress_and_explain(settings, sim_code: str) -> int:
     from reverie.simulation.compress import compress, first_step
 
     folder = compress(settings, sim_code)
@@ -83,3 +95,4 @@ def _compress_and_explain(settings, sim_code: str) -> None:
     print(f"  {env}{sys.executable} {manage} runserver")
     start = first_step(settings.paths.storage / sim_code)
     print(f"and open http://127.0.0.1:8000/demo/{sim_code}/{start}/3/")
+    return start

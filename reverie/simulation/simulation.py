@@ -61,13 +61,19 @@ class Simulation:
 
     # -- construction ------------------------------------------------------------------
     @classmethod
-    def fork(cls, settings: Settings, fork_sim_code: str, sim_code: str, *, overwrite: bool = False, **kw) -> "Simulation":
+    def fork(cls, settings: Settings, fork_sim_code: str, sim_code: str, *, overwrite: bool = False,
+             start: str | None = None, **kw) -> "Simulation":
+        """A new simulation copied from ``fork_sim_code``; ``start`` ("HH:MM") moves its clock there first."""
         target = SimStorage(settings.paths.storage, sim_code)
         if overwrite and is_sim_name(sim_code) and target.exists():
             refuse_base(target, "overwritten")
             SimLock(target).acquire().release()  # never replace a simulation another process is running
         storage = fork_storage(settings.paths.storage, fork_sim_code, sim_code, overwrite=overwrite)
         try:
+            if start:
+                from reverie.simulation.fast_forward import fast_forward
+
+                fast_forward(storage, start)
             sim = cls.open(settings, sim_code, storage=storage, **kw)
         except BaseException:
             shutil.rmtree(storage.dir, ignore_errors=True)  # a failed start leaves no half-made fork behind

@@ -75,15 +75,20 @@ class PackedActionReply(Reply):
     @field_validator("emoji", "object_emoji")
     @classmethod
     def _emoji_only(cls, value: str) -> str:
-        return _emoji(value)
+        """Words where an emoji belongs are not sent back: the code picks the emoji (see ``_consistent``)."""
+        try:
+            return _emoji(value)
+        except ValueError:
+            return ""
 
     @model_validator(mode="after")
     def _consistent(self, info: ValidationInfo) -> "PackedActionReply":
         inputs = inputs_of(info)
         tree: PlaceTree = inputs.get("place_tree") or {}
+        name = str(inputs.get("name", "")).strip()
         if tree:
             self._check_place(tree)
-        name = str(inputs.get("name", "")).strip()
+            self._go_where_the_activity_says(tree, inputs)
         self.event_predicate, self.event_target = _triple("event", name, self.event_predicate, self.event_target)
         try:
             state = ObjectStateReply.model_validate({"state": self.object_state},
@@ -93,7 +98,27 @@ class PackedActionReply(Reply):
         self.object_state = state.state
         self.object_predicate, self.object_target = _triple("object", self.object, self.object_predicate,
                                                             self.object_target)
+        if not self.emoji:
+            self.emoji = emoji_for(str(inputs.get("subtask") or inputs.get("action") or self.event_target))
+        if not self.object_emoji:
+            self.object_emoji = emoji_for(self.object_state)
         return self
+
+    def _go_where_the_activity_says(self, tree: PlaceTree, inputs: dict) -> None:
+        """An activity that names a place ("opening Willow Bean Cafe") happens there: the code moves the
+        choice to that area (and a place and object inside it) instead of sending the reply back."""
+        activity = f"{inputs.get('action', '')} {inputs.get('subtask', '')}".lower()
+        named = [s for s in tree if s.lower() in activity]
+        if not named or self.sector in named:
+            return
+        self.sector = named[0]
+        arenas = list(tree[self.sector])
+        if self.arena not in arenas:
+            self.arena = arena_fail_safe({"name": inputs.get("name", "")}, {"arenas": arenas}).arena if arenas else ""
+        objects = tree[self.sector].get(self.arena, [])
+        if self.object not in objects:
+            self.object = (object_fail_safe({"activity": str(inputs.get("subtask") or inputs.get("action") or "")},
+                                            {"objects": objects}).object if objects else NO_OBJECT)
 
     def _check_place(self, tree: PlaceTree) -> None:
         sector = _match(self.sector, list(tree))

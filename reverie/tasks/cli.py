@@ -17,7 +17,8 @@ from pathlib import Path
 from reverie.config import BUNDLED, Settings
 from reverie.errors import UserError
 from reverie.tasks import product_tasks
-from reverie.tasks.evaluate import Row, column_widths, format_row, read_ledger, run_cases, summarize, COLUMNS
+from reverie.tasks.day_coherence import coherence_line
+from reverie.tasks.evaluate import Row, column_widths, eval_days, format_row, read_ledger, run_cases, summarize, COLUMNS
 from reverie.tasks.fixtures import load_fixture
 
 
@@ -143,7 +144,13 @@ def _eval(args, settings: Settings) -> int:
             done = len(lines)
             print(format_row(row.cells(), widths), flush=True)
         _rows, total = summarize(read_ledger(ledger))
-    print(format_row(total.cells(), widths), flush=True)
+        print(format_row(total.cells(), widths), flush=True)
+        if "daily_plan" in names and "hourly_schedule_packed" in names:
+            days = eval_days(llm, args.n)
+            print(f"{coherence_line(days)} (plan + hourly schedule per daily_plan case)")
+            for day in days:
+                for violation in day.violations:
+                    print(f"  {day.persona}: {violation}")
     return 0
 
 

@@ -3,7 +3,9 @@
 Used on the first day (``scratch.daily_req``). The reply is a JSON list, so nothing is
 lost in parsing (the original dropped the last item and items before a two-digit index).
 The first item must be waking up; the code then writes it in one fixed wording with the
-real wake-up hour, once (the original's fail-safe carried it twice).
+real wake-up hour, once (the original's fail-safe carried it twice). The items' times must
+move forward from the wake-up hour, nothing may fall outside the waking day, and going to
+bed comes last; the code writes the bed item itself at the lifestyle's bedtime.
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 from reverie.llm.task import Task, register
 from reverie.tasks.clock import BED_WORDS, format_hour, hour_after, hour_of
 from reverie.tasks.common import Reply, check_text, inputs_of, one_line
+from reverie.tasks.day_rules import clock_minute, is_bed, plan_order_problem, since_wake
 
-MIN_ITEMS, MAX_ITEMS = 4, 8
+MIN_ITEMS, MAX_ITEMS = 4, 10
 _WAKING = re.compile(r"\b(wak\w*|awake\w*|gets? up|getting up|rises?|morning routine)\b", re.IGNORECASE)
 _NUMBERING = re.compile(r"^\s*(?:\d+\s*[.):-]|[-*•])\s*")
 
@@ -33,10 +36,25 @@ def is_waking_up(item: str) -> bool:
     return _WAKING.search(item) is not None
 
 
-def check_plan_items(items: list[str], wake_up_time: str | None, min_items: int = MIN_ITEMS) -> list[str]:
+def bed_line(hour: int) -> str:
+    """The fixed last item of every plan."""
+    return f"go to bed at {format_hour(hour)}"
+
+
+def bed_hour_of(lifestyle: str) -> int | None:
+    """The bedtime the lifestyle names ("goes to bed around 11pm" -> 23, "... around midnight" -> 0), else None."""
+    hour = hour_after(str(lifestyle or ""), BED_WORDS)
+    if hour is None and re.search(r"\bbed\b[^.,;]{0,20}\bmidnight\b", str(lifestyle or ""), re.IGNORECASE):
+        return 0
+    return hour
+
+
+def check_plan_items(items: list[str], wake_up_time: str | None, min_items: int = MIN_ITEMS,
+                     bed_hour: int | None = None) -> list[str]:
     """Semantic checks shared with the identity revision's daily requirement.
 
-    Exact repeats are dropped (small models loop); what is left must still be ``min_items``."""
+    Exact repeats are dropped (small models loop); what is left must still be ``min_items``.
+    Times move forward from the wake-up hour and bed comes last (see :mod:`day_rules`)."""
     cleaned: list[str] = []
     seen: set[str] = set()
     for number, item in enumerate(items, 1):
@@ -51,6 +69,15 @@ def check_plan_items(items: list[str], wake_up_time: str | None, min_items: int 
     if len(cleaned) < min_items:
         repeats = f" ({len(items) - len(cleaned)} repeated)" if len(cleaned) < len(items) else ""
         raise ValueError(f"list at least {min_items} different activities; yours has {len(cleaned)}{repeats}")
+    wake = hour_of(wake_up_time, default=-1) if wake_up_time else -1
+    # The code writes the first item (at the wake-up hour) and, when the bedtime is known, the bed item:
+    # their times in the reply do not count.
+    checked = [wake_up_line(wake) if wake >= 0 else cleaned[0]] + cleaned[1:]
+    if bed_hour is not None and is_bed(checked[-1]):
+        checked[-1] = bed_line(bed_hour)
+    problem = plan_order_problem(checked, wake if wake >= 0 else None, bed_hour)
+    if problem:
+        raise ValueError(problem)
     return cleaned
 
 
@@ -68,7 +95,8 @@ class DailyPlanReply(Reply):
 
     @model_validator(mode="after")
     def _check(self, info: ValidationInfo) -> "DailyPlanReply":
-        self.items = check_plan_items(self.items, inputs_of(info).get("wake_up_time"))
+        inputs = inputs_of(info)
+        self.items = check_plan_items(self.items, inputs.get("wake_up_time"), bed_hour=bed_hour_of(inputs.get("lifestyle", "")))
         return self
 
 
@@ -90,13 +118,58 @@ def generic_day(wake_hour: int, bed_hour: int = 23) -> list[str]:
     for filler in ("spend some time on a hobby", "tidy up at home"):
         if len(items) < MIN_ITEMS - 1:
             items.append(filler)
-    items.append(f"go to bed at {format_hour(bed_hour)}")
+    items.append(bed_line(bed_hour))
     return items[:MAX_ITEMS]
 
 
+_REQUIREMENT = re.compile(r"^\s*Daily plan requirement:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
+_BARE_TIME = re.compile(r"\b(\d{1,2})(?::(\d\d))?\s*(am|pm)\b", re.IGNORECASE)
+
+
+def requirement_items(identity: str, name: str = "") -> list[str]:
+    """The clauses of the persona's "Daily plan requirement" that name a time, with clock times written out.
+
+    "Nora opens Willow Bean Cafe at 7am and works behind the counter until 3pm" ->
+    ["opens Willow Bean Cafe at 7:00 am", "works behind the counter until 3:00 pm"]."""
+    found = _REQUIREMENT.search(str(identity or ""))
+    if not found:
+        return []
+    text = found.group(1).strip().rstrip(".")
+    first = str(name or "").split()[0] if str(name or "").split() else ""
+    if first:
+        text = re.sub(rf"^{re.escape(first)}(?:\s+[A-Z][\w'-]*)?\s+", "", text)
+    items = []
+    for clause in re.split(r",\s*(?:and\s+)?|\s+and\s+|;\s*|\.\s+", text):
+        clause = re.sub(r"^(?:he|she|they)\s+", "", clause.strip(), flags=re.IGNORECASE)
+        clause = _BARE_TIME.sub(lambda m: f"{m.group(1)}:{m.group(2) or '00'} {m.group(3).lower()}", clause)
+        if clause and clock_minute(clause) is not None and len(clause) <= 120:
+            items.append(clause)
+    return items
+
+
+def planned_day(wake_hour: int, bed_hour: int = 23, identity: str = "", name: str = "") -> list[str]:
+    """The fail-safe day: the requirement's timed clauses (places and hours) around meals, else :func:`generic_day`."""
+    required = [item for item in requirement_items(identity, name)
+                if since_wake(clock_minute(item), wake_hour) < since_wake(bed_hour * 60, wake_hour)]
+    if not required:
+        return generic_day(wake_hour, bed_hour)
+    extra = [f"eat breakfast at {format_hour(wake_hour + 1)}", "take a short break at 10:00 am", "have lunch at 12:00 pm",
+             "take a short break at 3:00 pm", "have dinner at 6:00 pm", "relax at home at 8:00 pm"]
+    taken = {clock_minute(item) // 60 for item in required}
+    extra = [item for item in extra if clock_minute(item) // 60 not in taken]  # one item per hour
+    middle = [item for item in required + extra if clock_minute(item) // 60 > wake_hour or item in required]
+    middle.sort(key=lambda item: since_wake(clock_minute(item), wake_hour))
+    return [wake_up_line(wake_hour)] + middle[: MAX_ITEMS - 2] + [bed_line(bed_hour)]
+
+
 def fail_safe(inputs: dict, choices: dict) -> DailyPlanReply:
-    bed = hour_after(str(inputs.get("lifestyle", "")), BED_WORDS)
-    return DailyPlanReply(items=generic_day(hour_of(str(inputs.get("wake_up_time", ""))), 23 if bed is None else bed))
+    bed = bed_hour_of(str(inputs.get("lifestyle", "")))
+    day = planned_day(hour_of(str(inputs.get("wake_up_time", ""))), 23 if bed is None else bed,
+                      str(inputs.get("identity", "")), str(inputs.get("first_name", "")))
+    try:
+        return DailyPlanReply.model_validate({"items": day}, context={"inputs": inputs})
+    except ValueError:
+        return DailyPlanReply(items=generic_day(hour_of(str(inputs.get("wake_up_time", ""))), 23 if bed is None else bed))
 
 
 register(
@@ -112,7 +185,8 @@ register(
 def daily_plan(
     llm, *, identity: str, lifestyle: str, date: str, first_name: str, wake_up_hour: int, persona: str | None = None
 ) -> list[str]:
-    """The day's broad plan; item 1 is always "wake up and complete the morning routine at <H>:00 am".
+    """The day's broad plan; item 1 is always "wake up and complete the morning routine at <H>:00 am",
+    and the last is "go to bed at <H>:00 pm" at the lifestyle's bedtime when it names one.
 
     ``date`` is written like "Monday February 13".
     """
@@ -124,4 +198,14 @@ def daily_plan(
         "wake_up_time": format_hour(wake_up_hour),
     }
     items = list(llm.ask("daily_plan", inputs, persona=persona or first_name).items)
-    return [wake_up_line(wake_up_hour)] + items[1:]
+    return with_wake_and_bed(items, wake_up_hour, bed_hour_of(lifestyle))
+
+
+def with_wake_and_bed(items: list[str], wake_up_hour: int, bed_hour: int | None) -> list[str]:
+    """The plan with the code's own first (waking) and last (bed) items."""
+    middle = items[1:]
+    if bed_hour is None:
+        return [wake_up_line(wake_up_hour)] + middle
+    if middle and is_bed(middle[-1]):
+        middle = middle[:-1]
+    return [wake_up_line(wake_up_hour)] + middle + [bed_line(bed_hour)]

@@ -6,6 +6,12 @@ is repeated, up to ``max_passes``, while the day has fewer than 5 distinct activ
 consecutive equal hours are merged into minutes). Unlike the original, later passes keep
 the sleeping hours instead of asking the model for them.
 
+The model writes only what the persona does; the code keeps the clock. A clock time or
+range inside the phrase ("opening the cafe at 8:00 am") is taken out by the code (the hour
+is known), and a phrase that is only a time is sent back. Hours before waking and from the
+lifestyle's bedtime on are "sleeping" without a call, and sleeping between the wake-up hour
+and the evening is sent back with the hours to keep.
+
 The fail-safe is the plan item naming that hour, else the previous hour's activity, so a
 failed call continues the day instead of putting the persona to sleep ("asleep").
 """
@@ -17,8 +23,9 @@ import re
 from pydantic import Field, ValidationInfo, field_validator
 
 from reverie.llm.task import Task, register
-from reverie.tasks.clock import format_hour
+from reverie.tasks.clock import format_hour, hour_of
 from reverie.tasks.common import Reply, check_text, inputs_of, one_line, unlist
+from reverie.tasks.day_rules import awake_hours, clock_minute, clock_phrase, daytime_sleep_problem, without_clock
 
 MAX_WORDS = 12
 NOTHING_YET = "(nothing decided yet)"
@@ -37,25 +44,61 @@ def strip_subject(text: str, first_name: str) -> str:
     return re.sub(r"^(is|was|will be)\s+", "", text, flags=re.IGNORECASE)
 
 
+def known_hour(value) -> int | None:
+    """An hour passed in the inputs ("6:00 am", "6", 6), else None."""
+    if value is None or str(value).strip() == "":
+        return None
+    hour = hour_of(str(value), default=-1)
+    return hour if 0 <= hour <= 23 else None
+
+
+def check_activity(value: str, first_name: str, what: str = "the activity", *, hour: int | None = None,
+                   wake_hour: int | None = None, bed_hour: int | None = None) -> str:
+    """One hour's activity: no subject, no clock time (taken out), real words, short, awake in the day."""
+    value = strip_subject(value, first_name)
+    phrase = clock_phrase(value)
+    if phrase is not None:
+        bare = without_clock(value)
+        if not bare or not any(ch.isalpha() for ch in bare):
+            raise ValueError(f'{what} "{value}" is only a time; the hour is already known, so name what '
+                             f'{first_name or "the character"} does, like "opening the cafe"')
+        value = bare
+    value = check_text(value, what)
+    words = len(value.split())
+    if words > MAX_WORDS:
+        raise ValueError(f"{what} has {words} words; say it in at most {MAX_WORDS} words, like \"opening the cafe\"")
+    if hour is not None and wake_hour is not None:
+        problem = daytime_sleep_problem(value, hour, wake_hour, bed_hour, what)
+        if problem:
+            raise ValueError(problem)
+    return value
+
+
 class HourlyActivityReply(Reply):
     activity: str = Field(max_length=80, description="what the character is doing in that hour, a short phrase")
 
     @field_validator("activity")
     @classmethod
     def _check(cls, value: str, info: ValidationInfo) -> str:
-        value = strip_subject(value, str(inputs_of(info).get("first_name", "")))
-        value = check_text(value, "the activity")
-        words = len(value.split())
-        if words > MAX_WORDS:
-            raise ValueError(f"the activity has {words} words; say it in at most {MAX_WORDS} words, like \"opening the cafe\"")
-        return value
+        inputs = inputs_of(info)
+        return check_activity(value, str(inputs.get("first_name", "")), hour=known_hour(inputs.get("hour")),
+                              wake_hour=known_hour(inputs.get("wake_up_time")), bed_hour=known_hour(inputs.get("bed_time")))
 
 
 def plan_item_for_hour(plan_text: str, hour_text: str) -> str | None:
     """The plan item that names ``hour_text`` (e.g. "12:00 pm"), without its time phrase."""
     named = re.compile(rf"(?<![\d:]){re.escape(hour_text.strip())}\b", re.IGNORECASE)
-    for item in unlist(plan_text):
+    items = unlist(plan_text)
+    hour = known_hour(hour_text)
+    starting = [item for item in items if hour is not None and (clock_minute(item) or -60) // 60 == hour]
+    for item in starting + items:  # an item starting at the hour before one that ends there
         if hour_text.strip() and named.search(item):
+            activity = _TIME_PHRASE.sub("", item).strip(" ,.")
+            if activity:
+                return activity
+    for item in items:  # "work at the shop from 1:00 pm to 6:00 pm" covers 3:00 pm
+        times = [hour_of(t, default=-1) for t in re.findall(r"\d{1,2}(?::\d\d)?\s*(?:am|pm)", item, re.IGNORECASE)]
+        if hour is not None and len(times) == 2 and 0 <= times[0] < hour < times[1]:
             activity = _TIME_PHRASE.sub("", item).strip(" ,.")
             if activity:
                 return activity
@@ -69,14 +112,22 @@ def last_activity(prior_schedule: str) -> str | None:
 
 def fallback_activity(plan_text: str, hour_text: str, previous: str | None) -> str:
     """Without a model answer: the plan item naming the hour, else the hour before's activity."""
-    activity = plan_item_for_hour(plan_text, hour_text) or previous or "going about the day"
+    activity = plan_item_for_hour(plan_text, hour_text) or previous or FILLER
     return " ".join(activity.split()[:MAX_WORDS])[:80]
+
+
+FILLER = "going about the day"
 
 
 def fail_safe(inputs: dict, choices: dict) -> HourlyActivityReply:
     previous = last_activity(str(inputs.get("prior_schedule", "")))
-    return HourlyActivityReply(activity=fallback_activity(str(inputs.get("daily_plan", "")), str(inputs.get("hour", "")),
-                                                          previous))
+    activity = fallback_activity(str(inputs.get("daily_plan", "")), str(inputs.get("hour", "")), previous)
+    try:
+        check_activity(activity, str(inputs.get("first_name", "")), hour=known_hour(inputs.get("hour")),
+                       wake_hour=known_hour(inputs.get("wake_up_time")), bed_hour=known_hour(inputs.get("bed_time")))
+    except ValueError:
+        activity = FILLER
+    return HourlyActivityReply(activity=activity)
 
 
 register(
@@ -116,6 +167,8 @@ def hourly_activity(
     prior_activities: list[str],
     hour: int,
     persona: str | None = None,
+    wake_up_hour: int | None = None,
+    bed_hour: int | None = None,
 ) -> str:
     """The activity for ``hour`` (0..23), given the activities of hours 0..hour-1."""
     inputs = {
@@ -125,6 +178,8 @@ def hourly_activity(
         "daily_plan": format_plan(daily_plan),
         "prior_schedule": format_prior(prior_activities),
         "hour": format_hour(hour),
+        "wake_up_time": "" if wake_up_hour is None else format_hour(wake_up_hour),
+        "bed_time": "" if bed_hour is None else format_hour(bed_hour),
     }
     return llm.ask("hourly_schedule", inputs, persona=persona or first_name).activity
 
@@ -151,13 +206,17 @@ def hourly_schedule(
     persona: str | None = None,
     max_passes: int = 3,
     min_distinct: int = 5,
+    bed_hour: int | None = None,
 ) -> list[tuple[str, int]]:
-    """The whole day as ``[(activity, minutes), ...]`` summing to 1440 (``f_daily_schedule``)."""
+    """The whole day as ``[(activity, minutes), ...]`` summing to 1440 (``f_daily_schedule``).
+
+    Hours before ``wake_up_hour`` and from ``bed_hour`` on (when it falls after waking) are sleeping."""
+    awake = awake_hours(wake_up_hour, bed_hour)
     activities: list[str] = []
     for _ in range(max(1, max_passes)):
         activities = []
         for hour in range(24):
-            if hour < wake_up_hour:
+            if hour not in awake:
                 activities.append(SLEEPING)
                 continue
             activities.append(
@@ -170,6 +229,8 @@ def hourly_schedule(
                     prior_activities=activities,
                     hour=hour,
                     persona=persona,
+                    wake_up_hour=wake_up_hour,
+                    bed_hour=bed_hour,
                 )
             )
         if len(set(activities)) >= min_distinct:

@@ -1,8 +1,9 @@
 """The whole day's hourly schedule in one call (prompt hourly_schedule_packed), for ``packed_actions``.
 
 The faithful planner (:mod:`reverie.tasks.hourly_schedule`) asks once per awake hour; this
-asks for the activities of every hour from the wake-up hour to 11:00 pm at once, each
-checked like the faithful one's (no subject, at most 12 words, real words). A reply with
+asks for the activities of every waking hour at once (from the wake-up hour to the hour
+before the lifestyle's bedtime, else to 11:00 pm), each checked like the faithful one's (no
+subject, no clock time, at most 12 words, real words, no sleeping in the waking day). A reply with
 too few hours is sent back with the count; extra hours are dropped. The fail-safe is the
 faithful fail-safe hour by hour: the plan item naming that hour, else the hour before's.
 """
@@ -15,8 +16,9 @@ from pydantic import Field, ValidationInfo, field_validator
 
 from reverie.llm.task import Task, register
 from reverie.tasks.clock import format_hour
-from reverie.tasks.common import Reply, check_text, inputs_of
-from reverie.tasks.hourly_schedule import MAX_WORDS, SLEEPING, fallback_activity, format_plan, merge_hours, strip_subject
+from reverie.tasks.common import Reply, content_words, inputs_of, unlist
+from reverie.tasks.day_rules import awake_hours, clock_minute, is_bed, without_clock
+from reverie.tasks.hourly_schedule import FILLER, SLEEPING, check_activity, fallback_activity, format_plan, known_hour, merge_hours
 
 HOURS_IN_DAY = 24
 
@@ -31,18 +33,39 @@ class DayScheduleReply(Reply):
         inputs = inputs_of(info)
         first_name = str(inputs.get("first_name", ""))
         hours = hour_labels(inputs)
+        wake, bed = known_hour(inputs.get("wake_up_hour")), known_hour(inputs.get("bed_time"))
         cleaned = []
         for i, value in enumerate(values[: len(hours) or len(values)], 1):
-            value = check_text(strip_subject(value, first_name), f"activity {i}")
-            words = len(value.split())
-            if words > MAX_WORDS:
-                raise ValueError(f"activity {i} has {words} words; say it in at most {MAX_WORDS} words, "
-                                 "like \"opening the cafe\"")
-            cleaned.append(value)
+            hour = known_hour(hours[i - 1]) if i <= len(hours) else None
+            cleaned.append(check_activity(value, first_name, f"activity {i}", hour=hour, wake_hour=wake, bed_hour=bed))
         if hours and len(cleaned) < len(hours):
             raise ValueError(f"give exactly {len(hours)} activities, one for each hour from {hours[0]} to "
                              f"{hours[-1]}; you gave {len(cleaned)}")
+        problem = plan_not_followed(unlist(str(inputs.get("daily_plan", ""))), hours, cleaned)
+        if problem:
+            raise ValueError(problem)
         return cleaned
+
+
+def plan_not_followed(plan: list[str], hours: list[str], activities: list[str]) -> str | None:
+    """The first plan item (besides waking and bed) whose hour's activity is about something else."""
+    from reverie.tasks.day_coherence import plan_words
+
+    at_hour: dict[str, list[str]] = {}
+    for item in plan[1:]:
+        minute = clock_minute(item)
+        if minute is not None and not is_bed(item) and plan_words(item):
+            at_hour.setdefault(format_hour(minute // 60), []).append(item)
+    for label, items in at_hour.items():
+        if label not in hours or hours.index(label) >= len(activities):
+            continue
+        index = hours.index(label)
+        said = content_words(activities[index])
+        if not any(plan_words(item) & said for item in items):
+            item = items[0]
+            return (f'activity {index + 1} (at {label}) is "{activities[index]}", but the plan says "{item}" then; '
+                    f'write that activity for {label}, like "{without_clock(item)}"')
+    return None
 
 
 def hour_labels(inputs: dict) -> list[str]:
@@ -51,8 +74,15 @@ def hour_labels(inputs: dict) -> list[str]:
 
 def fail_safe(inputs: dict, choices: dict) -> DayScheduleReply:
     plan, activities = str(inputs.get("daily_plan", "")), []
+    first_name = str(inputs.get("first_name", ""))
+    wake, bed = known_hour(inputs.get("wake_up_hour")), known_hour(inputs.get("bed_time"))
     for label in hour_labels(inputs):
-        activities.append(fallback_activity(plan, label, activities[-1] if activities else None))
+        activity = fallback_activity(plan, label, activities[-1] if activities else None)
+        try:
+            activity = check_activity(activity, first_name, hour=known_hour(label), wake_hour=wake, bed_hour=bed)
+        except ValueError:
+            activity = FILLER
+        activities.append(activity)
     return DayScheduleReply(activities=activities)
 
 
@@ -67,10 +97,12 @@ register(
 
 
 def packed_hourly_schedule(llm, *, identity: str, first_name: str, date: str, daily_plan: list[str],
-                           wake_up_hour: int, persona: str | None = None) -> list[tuple[str, int]]:
+                           wake_up_hour: int, persona: str | None = None,
+                           bed_hour: int | None = None) -> list[tuple[str, int]]:
     """The whole day as ``[(activity, minutes), ...]`` summing to 1440, from one call."""
     wake = max(0, min(int(wake_up_hour), HOURS_IN_DAY))
-    labels = [format_hour(hour) for hour in range(wake, HOURS_IN_DAY)]
+    awake = awake_hours(wake, bed_hour) if wake < HOURS_IN_DAY else range(0)
+    labels = [format_hour(hour) for hour in awake]
     if not labels:
         return [(SLEEPING, HOURS_IN_DAY * 60)]
     inputs = {
@@ -81,6 +113,7 @@ def packed_hourly_schedule(llm, *, identity: str, first_name: str, date: str, da
         "wake_up_hour": labels[0],
         "hours": ", ".join(labels),
         "count": len(labels),
+        "bed_time": "" if bed_hour is None else format_hour(bed_hour),
     }
-    awake = llm.ask("hourly_schedule_packed", inputs, persona=persona or first_name).activities
-    return merge_hours([SLEEPING] * wake + list(awake))
+    day = llm.ask("hourly_schedule_packed", inputs, persona=persona or first_name).activities
+    return merge_hours([SLEEPING] * wake + list(day) + [SLEEPING] * (HOURS_IN_DAY - awake.stop))

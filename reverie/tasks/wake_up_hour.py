@@ -2,7 +2,8 @@
 
 The reply is ``{"hour": 0..23}``: an enum, so a grammar enforces the range; without a
 grammar "6am", "6:30 am" or "18:00" are read as hours too (the original accepted only a
-bare "6am"). The fail-safe reads the hour out of the persona's lifestyle text
+bare "6am"). An hour more than 1 hour from the one the lifestyle names is sent back with
+that hour, so the day's sleeping hours agree with the persona's habits. The fail-safe reads the hour out of the persona's lifestyle text
 ("... awakes up around 7am ..."), else 8.
 """
 
@@ -11,14 +12,15 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, ValidationInfo, field_validator
 
 from reverie.llm.task import Task, register
-from reverie.tasks.clock import WAKE_WORDS, hour_after
-from reverie.tasks.common import Reply
+from reverie.tasks.clock import WAKE_WORDS, format_hour, hour_after
+from reverie.tasks.common import Reply, inputs_of
 
 HOURS = tuple(range(24))
 DEFAULT_WAKE_UP_HOUR = 8
+MAX_SHIFT = 1  # hours a day's wake-up may differ from the lifestyle's
 
 
 def _hour_value(value: Any) -> Any:
@@ -50,6 +52,20 @@ class WakeUpHourReply(Reply):
         value = _hour_value(value)
         if isinstance(value, int) and not isinstance(value, bool) and value not in HOURS:
             raise ValueError(f"{value} is not an hour of the day; answer with a whole number from 0 to 23")
+        return value
+
+    @field_validator("hour")
+    @classmethod
+    def _agrees_with_habits(cls, value: int, info: ValidationInfo) -> int:
+        inputs = inputs_of(info)
+        usual = hour_after(str(inputs.get("lifestyle", "")), WAKE_WORDS)
+        if usual is None:
+            return value
+        off = min((value - usual) % 24, (usual - value) % 24)
+        if off > MAX_SHIFT:
+            name = str(inputs.get("first_name") or "the character")
+            raise ValueError(f"{name}'s habits say {name} wakes up around {format_hour(usual)}; {value} is {off} hours "
+                             f"off: answer {usual} or an hour at most {MAX_SHIFT} away")
         return value
 
 

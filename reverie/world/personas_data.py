@@ -63,7 +63,8 @@ PERSONAS = (
                    "Creek Park and is collecting opinions from his neighbors."),
         lifestyle=("Theo Alvarez goes to bed around 11pm, wakes up around 7am and takes a walk in "
                    "the park after work."),
-        daily_plan_req="Theo Alvarez works at Willow Creek Town Hall from 9am to 5pm.",
+        daily_plan_req=("Theo Alvarez buys a coffee at Willow Bean Cafe at 8am and works at Willow Creek Town Hall "
+                        "from 9am to 5pm."),
         home="Theo Alvarez's house", living_arena="bedroom", spawn="sp-A",
         knows=PUBLIC + ("Nora Bennett's house",),
         whispers=(
@@ -83,7 +84,8 @@ PERSONAS = (
         currently=("Iris Novak is getting ready for a small exhibition of her paintings at Willow Bean "
                    "Cafe at the end of the month."),
         lifestyle="Iris Novak goes to bed around midnight and wakes up around 8am.",
-        daily_plan_req="Iris Novak paints in the morning and works at Creek Corner Shop from 1pm to 6pm.",
+        daily_plan_req=("Iris Novak paints in Willow Creek Park from 9am to 12pm and works at Creek Corner Shop "
+                        "from 1pm to 6pm."),
         home="Iris Novak's house", living_arena="bedroom", spawn="sp-A",
         knows=PUBLIC,
         whispers=(

@@ -41,9 +41,12 @@ def test_fail_safe_takes_the_plan_item_of_that_hour_without_its_time():
 
 
 def test_fail_safe_otherwise_continues_the_previous_hour_never_sleeps():
-    reply = fail_safe({"daily_plan": format_plan(PLAN), "hour": "3:00 pm",
-                       "prior_schedule": "12:00 am to 5:00 am: sleeping\n2:00 pm: serving customers"}, {})
+    reply = fail_safe({"daily_plan": format_plan(PLAN), "hour": "10:00 am",
+                       "prior_schedule": "12:00 am to 5:00 am: sleeping\n9:00 am: serving customers"}, {})
     assert reply.activity == "serving customers"
+    inside = fail_safe({"daily_plan": format_plan(PLAN), "hour": "3:00 pm",
+                        "prior_schedule": "12:00 am to 5:00 am: sleeping\n2:00 pm: serving customers"}, {})
+    assert inside.activity == "work at the counter"  # the plan item whose range covers the hour
     assert fail_safe({"daily_plan": "", "hour": "3:00 pm", "prior_schedule": "(nothing decided yet)"}, {}).activity == "going about the day"
 
 

@@ -1,4 +1,4 @@
-"""new_decomp_schedule: the remainder must fill the window; the fail-safe resumes the original plan."""
+"""new_decomp_schedule: rough minutes are scaled to fill the window; the fail-safe resumes the original plan."""
 
 from __future__ import annotations
 
@@ -16,10 +16,13 @@ def test_plan_lines_round_trip():
     assert read_plan_lines(text) == ORIGINAL
 
 
-def test_remainder_must_fill_what_is_left():
+def test_rough_minutes_need_not_fill_what_is_left():
     ctx = {"inputs": {"remaining_minutes": "135", "resume_at": "09:45", "window_end": "12:00"}}
-    with pytest.raises(ValidationError, match=r"durations must add up to 135 minutes \(from 09:45 to 12:00\); yours add up to 120"):
-        NewScheduleReply.model_validate({"items": [{"activity": "notes", "minutes": 60}, {"activity": "writing", "minutes": 60}]},
+    reply = NewScheduleReply.model_validate({"items": [{"activity": "notes", "minutes": 60}, {"activity": "writing", "minutes": 60}]},
+                                            context=ctx)
+    assert [i.minutes for i in reply.items] == [60, 60]
+    with pytest.raises(ValidationError, match='item 2 "writing" lasts -5 minutes; give every item a rough positive'):
+        NewScheduleReply.model_validate({"items": [{"activity": "notes", "minutes": 60}, {"activity": "writing", "minutes": -5}]},
                                         context=ctx)
 
 
@@ -59,15 +62,23 @@ def test_function_returns_the_whole_window():
     window = new_decomp_schedule(llm, **KW)
     assert window == [("reading", 30), ("conversing about the party", 15), ("reading", 15), ("taking notes", 120)]
     assert sum(m for _, m in window) == 180
-    assert "Plan Klaus Mueller's time from 09:45 to 12:00: exactly 135 minutes." in last_user_text(model)
+    assert "Plan Klaus Mueller's time from 09:45 to 12:00 (135 minutes)." in last_user_text(model)
+
+
+def test_function_scales_rough_minutes_to_the_time_left():
+    """Scripted reply whose minutes add up to 60 of the 135 left: scaled, in 5-minute steps, one call."""
+    llm, model = scripted_llm('{"items": [{"activity": "reading", "minutes": 20}, {"activity": "taking notes", "minutes": 40}]}')
+    window = new_decomp_schedule(llm, **KW)
+    assert window[2:] == [("reading", 45), ("taking notes", 90)]
+    assert len(model.calls) == 1
 
 
 def test_function_fail_safe_resumes_the_original_plan():
-    """Scripted replies that never add up -> the original plan from 09:45 on."""
-    llm, model = scripted_llm('{"items": [{"activity": "writing", "minutes": 60}]}')
+    """Scripted replies that are never valid (no minutes) -> the original plan from 09:45 on."""
+    llm, model = scripted_llm('{"items": [{"activity": "writing", "minutes": 0}]}')
     window = new_decomp_schedule(llm, **KW)
     assert window[2:] == [("reading", 15), ("taking notes", 60), ("writing", 60)]
-    assert "durations must add up to 135 minutes (from 09:45 to 12:00); yours add up to 60" in last_user_text(model)
+    assert 'item 1 "writing" lasts 0 minutes' in last_user_text(model)
 
 
 def test_inserted_activity_filling_the_window_needs_no_call():

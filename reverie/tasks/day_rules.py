@@ -1,0 +1,129 @@
+"""The rules a day keeps, written once for the validators and for the day-coherence measure.
+
+A model writes the words of a day; the code keeps its clock. These helpers read clock times
+out of plan items, find going to bed and sleeping, and check that a plan's times move
+forward from the wake-up hour with bed last. Each check returns the exact correction to
+send back (None when the rule holds).
+"""
+
+from __future__ import annotations
+
+import re
+
+from reverie.tasks.clock import format_hour
+
+MINUTES_PER_DAY = 24 * 60
+EVENING_HOUR = 19  # sleeping before this hour (and after waking) breaks the day
+
+_CLOCK = re.compile(r"(?<![\d:])(\d{1,2})(?::(\d\d))?\s*(am|pm|a\.m\.|p\.m\.)(?![a-z])", re.IGNORECASE)
+_CLOCK_24 = re.compile(r"(?<![\d:])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])")
+_TIME_PHRASE = re.compile(
+    r"\s*\b(?:at|from|until|till|to|around|by|between)?\s*"
+    r"(?:\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d\d)(?![a-z])"
+    r"(?:\s*(?:to|until|till|and|-|~)\s*(?:\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d\d)(?![a-z]))?",
+    re.IGNORECASE,
+)
+_BED = re.compile(r"\b(?:go(?:es|ing)? (?:back )?to (?:bed|sleep)|bed ?time|turns? in for the night|falls? asleep)\b",
+                  re.IGNORECASE)
+_SLEEP = re.compile(r"\b(?:sleep(?:s|ing)?|asleep|go(?:es|ing)? (?:back )?to (?:bed|sleep)|in bed)\b", re.IGNORECASE)
+
+
+def clock_minute(text: str) -> int | None:
+    """The minute of the day (0..1439) of the first clock time in ``text``: "at 1:30 pm" -> 810."""
+    found = _CLOCK.search(text)
+    if found:
+        hour, minute = int(found.group(1)), int(found.group(2) or 0)
+        suffix = found.group(3).lower().replace(".", "")
+        if not 1 <= hour <= 12 or minute > 59:
+            return None
+        hour = hour % 12 + (12 if suffix == "pm" else 0)
+        return hour * 60 + minute
+    found = _CLOCK_24.search(text)
+    return int(found.group(1)) * 60 + int(found.group(2)) if found else None
+
+
+def clock_phrase(text: str) -> str | None:
+    """The clock time or time range written in ``text`` ("at 12:00 am", "9:00 am to 5:00 pm"), else None."""
+    found = _TIME_PHRASE.search(text)
+    return found.group(0).strip() if found else None
+
+
+def without_clock(text: str) -> str:
+    """``text`` with its clock times and ranges taken out: "opening the cafe at 8:00 am" -> "opening the cafe"."""
+    return re.sub(r"\s{2,}", " ", _TIME_PHRASE.sub("", text)).strip(" ,.;-")
+
+
+def is_bed(item: str) -> bool:
+    """Going to bed: the end of the day."""
+    return _BED.search(item) is not None
+
+
+def is_sleeping(activity: str) -> bool:
+    """The activity is sleeping (or going to bed); a nap is not."""
+    return _SLEEP.search(activity) is not None
+
+
+def since_wake(minute: int, wake_hour: int) -> int:
+    """Minutes from the wake-up hour to ``minute`` of the day, wrapping past midnight."""
+    return (minute - wake_hour * 60) % MINUTES_PER_DAY
+
+
+def awake_hours(wake_hour: int, bed_hour: int | None) -> range:
+    """The hours of the day a persona is up: from waking to bedtime (to midnight when bed is after it)."""
+    wake = max(0, min(int(wake_hour), 23))
+    if bed_hour is None or bed_hour <= wake:
+        return range(wake, 24)
+    return range(wake, bed_hour)
+
+
+def is_daytime(hour: int, wake_hour: int, bed_hour: int | None) -> bool:
+    """Hours after the wake-up hour and before the evening (or bedtime): no sleeping then."""
+    end = min(EVENING_HOUR, bed_hour) if bed_hour is not None and bed_hour > wake_hour else EVENING_HOUR
+    return wake_hour < hour < end
+
+
+def plan_order_problem(items: list[str], wake_hour: int | None, bed_hour: int | None = None) -> str | None:
+    """Why the plan's times do not move forward from waking with bed last (None: they do).
+
+    ``items`` are in the plan's order; items with no clock time are checked only for bed."""
+    for number, item in enumerate(items, 1):
+        if is_bed(item) and number < len(items):
+            after = items[number]
+            return (f'item {number} "{item}" comes before "{after}"; times must move forward and bed comes last')
+    if wake_hour is None:
+        return None
+    bed_offset = since_wake(bed_hour * 60, wake_hour) if bed_hour is not None else None
+    previous: tuple[int, str, int] | None = None
+    for number, item in enumerate(items, 1):
+        minute = clock_minute(item)
+        if minute is None:
+            continue
+        offset = since_wake(minute, wake_hour)
+        if bed_offset and offset >= bed_offset + 60 and not is_bed(item):
+            return (f'item {number} "{item}" is outside the waking day ({format_hour(wake_hour)} to '
+                    f'{format_hour(bed_hour)}); give it a time between waking up and going to bed')
+        if previous is not None and offset < previous[0]:
+            return (f'item {previous[2]} "{previous[1]}" comes before "{item}", which is earlier in the day; '
+                    f"times must move forward from {format_hour(wake_hour)} and bed comes last")
+        previous = (offset, item, number)
+    return None
+
+
+def activity_clock_problem(activity: str, what: str = "the activity") -> str | None:
+    """A clock time inside an hourly activity, with the wording to use instead (None: none)."""
+    phrase = clock_phrase(activity)
+    if phrase is None:
+        return None
+    bare = without_clock(activity)
+    instead = f', like "{bare}"' if bare else ""
+    return f'{what} "{activity}" names a time ("{phrase}"); the hour is already known, so write only the activity{instead}'
+
+
+def daytime_sleep_problem(activity: str, hour: int, wake_hour: int, bed_hour: int | None,
+                          what: str = "the activity") -> str | None:
+    """Sleeping in the middle of the waking day, with what to do instead (None: fine)."""
+    if not is_sleeping(activity) or not is_daytime(hour, wake_hour, bed_hour):
+        return None
+    bed = f" and goes to bed at {format_hour(bed_hour)}" if bed_hour is not None else ""
+    return (f'{what} at {format_hour(hour)} is "{activity}", but the character wakes up at {format_hour(wake_hour)}{bed}; '
+            "name something done awake at that hour")

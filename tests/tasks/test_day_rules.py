@@ -1,0 +1,145 @@
+"""The rules a day keeps: plan times move forward with bed last, no clock in an hour's activity,
+no sleeping in the waking day; the code writes the wake-up and bed items and the sleeping hours."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from reverie.tasks.daily_plan import DailyPlanReply, with_wake_and_bed
+from reverie.tasks.day_rules import clock_minute, is_bed, plan_order_problem, without_clock
+from reverie.tasks.hourly_schedule import HourlyActivityReply, hourly_schedule
+from reverie.tasks.hourly_schedule_packed import packed_hourly_schedule
+
+NORA = {"inputs": {"wake_up_time": "6:00 am", "lifestyle": "Nora goes to bed around 10pm, gets up around 6am."}}
+
+
+@pytest.mark.parametrize("text, minute", [("at 1:30 pm", 810), ("from 12:00 am to 2:00 pm", 0), ("at 12:00 pm", 720),
+                                          ("at 18:15", 1095), ("open the cafe", None)])
+def test_clock_minute(text, minute):
+    assert clock_minute(text) == minute
+
+
+def test_bed_before_another_item_is_sent_back_with_both_items():
+    items = ["wake up at 6:00 am", "have lunch at 12:00 pm", "go to bed at 1:00 pm", "grade homework at 2:00 pm"]
+    assert plan_order_problem(items, 6, 22) == ('item 3 "go to bed at 1:00 pm" comes before "grade homework at 2:00 pm"; '
+                                                "times must move forward and bed comes last")
+
+
+def test_a_time_going_back_names_both_items():
+    items = ["wake up at 6:00 am", "have lunch at 12:00 pm", "open the cafe at 8:00 am", "go to bed at 10:00 pm"]
+    problem = plan_order_problem(items, 6, 22)
+    assert problem.startswith('item 2 "have lunch at 12:00 pm" comes before "open the cafe at 8:00 am"')
+
+
+def test_a_day_past_midnight_moves_forward():
+    items = ["wake up at 9:00 am", "stream games from 3:00 pm to 6:00 pm", "chat online at 11:00 pm", "go to bed at 2:00 am"]
+    assert plan_order_problem(items, 9, 2) is None
+
+
+def test_an_item_before_waking_is_outside_the_day():
+    items = ["wake up at 6:00 am", "teach history classes from 12:00 am to 2:00 pm", "have lunch at 12:00 pm", "go to bed"]
+    assert "outside the waking day (6:00 am to 10:00 pm)" in plan_order_problem(items, 6, 22)
+
+
+def test_daily_plan_reply_refuses_the_issue_day():
+    reply = {"items": ["wake up at 6:00 am", "open the cafe at 8:00 am", "go to bed at 1:00 pm", "grade homework at 2:00 pm"]}
+    with pytest.raises(ValidationError, match='item 3 "go to bed at 1:00 pm" comes before "grade homework at 2:00 pm"'):
+        DailyPlanReply.model_validate(reply, context=NORA)
+
+
+def test_the_code_writes_the_first_and_last_items():
+    items = ["wake up", "open the cafe at 8:00 am", "have lunch at 12:00 pm", "go to bed at 1:00 pm"]
+    assert with_wake_and_bed(items, 6, 22) == ["wake up and complete the morning routine at 6:00 am",
+                                              "open the cafe at 8:00 am", "have lunch at 12:00 pm", "go to bed at 10:00 pm"]
+    assert with_wake_and_bed(items[:3], 6, None)[-1] == "have lunch at 12:00 pm"
+    assert is_bed("go to bed at 10:00 pm") and not is_bed("make the bed")
+
+
+def test_clock_times_are_taken_out_of_an_hourly_activity():
+    context = {"inputs": {"first_name": "Nora", "hour": "1:00 pm"}}
+    assert HourlyActivityReply.model_validate({"activity": "opening the cafe at 12:00 am"}, context=context).activity == \
+        "opening the cafe"
+    assert without_clock("teaching from 8:00 am to 12:00 pm at the school") == "teaching at the school"
+    with pytest.raises(ValidationError, match='"12:00 am to 9:00 am" is only a time'):
+        HourlyActivityReply.model_validate({"activity": "12:00 am to 9:00 am"}, context=context)
+
+
+def test_sleeping_in_the_afternoon_is_sent_back_but_not_at_night():
+    context = {"inputs": {"first_name": "Nora", "hour": "2:00 pm", "wake_up_time": "6:00 am", "bed_time": "10:00 pm"}}
+    with pytest.raises(ValidationError, match='at 2:00 pm is "sleeping", but the character wakes up at 6:00 am'):
+        HourlyActivityReply.model_validate({"activity": "sleeping"}, context=context)
+    night = {"inputs": {**context["inputs"], "hour": "9:00 pm"}}
+    assert HourlyActivityReply.model_validate({"activity": "getting ready for bed"}, context=night).activity
+    assert HourlyActivityReply.model_validate({"activity": "taking a nap"}, context=context).activity == "taking a nap"
+
+
+# --- the whole day (scripted chat model: fixed replies, not a real model) -----------------
+
+from planning_support import scripted_llm  # noqa: E402
+
+ABOUT = dict(identity="Name: Nora Lee", first_name="Nora", date="Monday", daily_plan=["wake up at 6:00 am", "go to bed"],
+             wake_up_hour=6, persona="Nora Lee")
+
+
+def test_hours_from_bedtime_on_are_sleeping_without_a_call():
+    """Scripted: every awake hour answers "working"; hours 22 and 23 must not be asked."""
+    llm, model = scripted_llm(*['{"activity": "working"}'] * 40)
+    schedule = hourly_schedule(llm, **ABOUT, max_passes=1, bed_hour=22)
+    assert schedule == [("sleeping", 360), ("working", 960), ("sleeping", 120)]
+    assert len(model.calls) == 16
+
+
+def test_packed_day_asks_only_for_the_waking_hours():
+    """Scripted: one reply with 16 activities for 6:00 am to 9:00 pm."""
+    llm, model = scripted_llm('{"activities": [' + ", ".join(['"working"'] * 16) + "]}")
+    schedule = packed_hourly_schedule(llm, **ABOUT, bed_hour=22)
+    assert schedule == [("sleeping", 360), ("working", 960), ("sleeping", 120)]
+    assert len(model.calls) == 1
+
+
+def test_the_fail_safe_day_keeps_the_persona_s_required_places_and_hours():
+    from reverie.tasks.daily_plan import fail_safe
+
+    inputs = {"identity": "Name: Theo Alvarez\nDaily plan requirement: Theo Alvarez works at Willow Creek Town Hall "
+                          "from 9am to 5pm.", "lifestyle": "Theo goes to bed around 11pm, wakes up around 7am.",
+              "first_name": "Theo", "wake_up_time": "7:00 am"}
+    items = fail_safe(inputs, {}).items
+    assert "works at Willow Creek Town Hall from 9:00 am to 5:00 pm" in items
+    assert items[0].endswith("at 7:00 am") and items[-1] == "go to bed at 11:00 pm"
+    assert plan_order_problem(items, 7, 23) is None
+
+
+def test_a_packed_day_must_do_the_plan_item_at_its_hour():
+    from reverie.tasks.hourly_schedule_packed import plan_not_followed
+
+    plan = ["wake up at 8:00 am", "paint in Willow Creek Park from 9:00 am to 12:00 pm", "have lunch at 12:00 pm"]
+    hours = ["8:00 am", "9:00 am", "10:00 am", "11:00 am", "12:00 pm"]
+    drifted = ["morning routine", "day-night activities", "painting", "painting", "having lunch"]
+    assert plan_not_followed(plan, hours, drifted) == (
+        'activity 2 (at 9:00 am) is "day-night activities", but the plan says "paint in Willow Creek Park from 9:00 am '
+        'to 12:00 pm" then; write that activity for 9:00 am, like "paint in Willow Creek Park"')
+    assert plan_not_followed(plan, hours, ["morning routine", "walking to the park", "painting", "painting", "lunch"]) is None
+
+
+def test_the_fail_safe_day_of_each_willow_creek_resident_is_coherent():
+    """Code-made days (every planning call failed) keep every rule of the coherence measure."""
+    from reverie.tasks.daily_plan import bed_hour_of, planned_day
+    from reverie.tasks.day_coherence import day_coherence
+    from reverie.tasks.hourly_schedule import SLEEPING, format_plan, merge_hours
+    from reverie.tasks.hourly_schedule_packed import fail_safe as hourly_fail_safe
+    from reverie.tasks.clock import format_hour, hour_after, WAKE_WORDS
+    from reverie.tasks.day_rules import awake_hours
+    from reverie.world.personas_data import PERSONAS
+
+    assert bed_hour_of("Iris Novak goes to bed around midnight and wakes up around 8am.") == 0
+    for person in PERSONAS:
+        first = person.name.split()[0]
+        wake, bed = hour_after(person.lifestyle, WAKE_WORDS), bed_hour_of(person.lifestyle)
+        plan = planned_day(wake, 23 if bed is None else bed, f"Daily plan requirement: {person.daily_plan_req}", first)
+        awake = awake_hours(wake, bed)
+        labels = [format_hour(h) for h in awake]
+        inputs = {"daily_plan": format_plan(plan), "hours": ", ".join(labels), "first_name": first,
+                  "wake_up_hour": labels[0], "bed_time": "" if bed is None else format_hour(bed)}
+        hourly = merge_hours([SLEEPING] * wake + list(hourly_fail_safe(inputs, {}).activities) + [SLEEPING] * (24 - awake.stop))
+        assert day_coherence(first, plan, hourly, bed_hour=bed).violations == [], person.name
