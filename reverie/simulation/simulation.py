@@ -157,6 +157,9 @@ class Simulation:
         reconnect = getattr(self.llm, "reconnect", None)
         if reconnect is not None and getattr(self.llm, "backend_lost", None) is not None:
             reconnect()  # the server was unreachable during an earlier run: try it again
+        check_backend = getattr(self.llm, "check_backend", None)
+        if check_backend is not None:
+            check_backend()  # a model server that cannot serve this run stops it before its first step
         every = self.settings.simulation.autosave_every
         done = 0
         for _ in range(steps):
