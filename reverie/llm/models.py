@@ -199,8 +199,7 @@ class ServerChatModel(ChatOpenAI):
             extra.update(server.extra_body(prompt_cache=self.prompt_cache,
                                            slot=pins.slot(current_persona.get()) if pins else None))
             if response_format and "schema" in response_format:
-                response_format = server.response_format(response_format["schema"],
-                                                         str(response_format["schema"].get("title") or "reply"))
+                response_format = server.response_format(response_format["schema"], response_format.get("name") or "reply")
         if response_format:
             extra["response_format"] = response_format
         if extra:

@@ -217,7 +217,7 @@ class StructuredChain(Runnable[dict, BaseModel]):
         if spec.temperature is not None:
             params["temperature"] = spec.temperature
         if self.settings.repair.grammar:
-            params["response_format"] = {"type": "json_object", "schema": schema}
+            params["response_format"] = {"type": "json_object", "schema": schema, "name": spec.name}
         return params
 
     def _warmer(self, spec: PromptSpec, params: dict, attempt: int) -> dict:
