@@ -147,3 +147,26 @@ def test_no_server_at_the_address_is_backend_lost(settings, tmp_path):
     llm.ask(TASK, INPUTS, choices=CHOICES)
     assert type(llm.backend_lost) is BackendLost
     assert str(llm.backend_lost).startswith("[backend] no model server answers at")
+
+
+def test_an_unknown_server_name_is_a_one_line_config_error(tmp_path):
+    from reverie.config import ConfigError, load_settings
+
+    path = tmp_path / "config.toml"
+    path.write_text('[backend]\nkind = "openai"\nserver = "tgi"\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as error:
+        load_settings(path)
+    assert "[backend] server" in str(error.value) and "'tgi'" in str(error.value) and "\n" not in str(error.value)
+
+
+def test_the_bench_ratio_row_divides_the_multi_slot_run_by_the_lock_step_one():
+    from reverie.simulation.bench_server import ratios, row
+
+    lock_step = {"wall_s": 100.0, "calls": 50, "calls_per_s": 0.5, "prompt_tok_per_s": 400.0,
+                 "completion_tok_per_s": 20.0, "cache_hit": 0.5, "fallbacks": 2}
+    four = {"wall_s": 40.0, "calls": 50, "calls_per_s": 1.25, "prompt_tok_per_s": 1000.0,
+            "completion_tok_per_s": 50.0, "cache_hit": None, "fallbacks": 0}
+    got = ratios(lock_step, four)
+    assert got["wall_s"] == pytest.approx(0.4) and got["calls_per_s"] == pytest.approx(2.5)
+    assert got["cache_hit"] is None and got["fallbacks"] == 0.0
+    assert row("x", got).split()[1:3] == ["wall_s=0.400", "calls=1.000"]
