@@ -54,7 +54,8 @@ def test_the_json_schema_request_is_enforced_as_a_grammar(server):
     assert not conforms(free), "the model alone does not write this shape"
     fmt = {"type": "json_schema", "json_schema": {"name": "hard", "schema": HARD, "strict": True}}
     for seed in (1, 2, 3):
-        reply = chat(server, response_format=fmt, seed=seed, temperature=0.8)
+        reply = chat(server, response_format=fmt, seed=seed, temperature=0.8, max_tokens=200)
+        assert reply["choices"][0]["finish_reason"] == "stop"
         assert conforms(reply["choices"][0]["message"]["content"]), reply["choices"][0]["message"]["content"]
 
 
