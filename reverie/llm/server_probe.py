@@ -34,13 +34,18 @@ def root_of(base_url: str) -> str:
     return base_url.rstrip("/").removesuffix("/v1")
 
 
-def _json(client, url: str) -> Any:
-    """The JSON of a 200 reply to ``GET url``, else None (a refused connection propagates)."""
+def _json(client, url: str, *, first: bool = False) -> Any:
+    """The JSON of a 200 reply to ``GET url``, else None. ``first``: the first request, whose
+    refused connection propagates (nothing answers at all)."""
     import httpx
 
     try:
         reply = client.get(url)
     except httpx.TimeoutException:
+        return None
+    except httpx.TransportError:
+        if first:
+            raise
         return None
     if reply.status_code != 200:
         return None
@@ -65,7 +70,7 @@ def identify(base_url: str, configured: str = "auto", *, timeout_s: float = 10.0
     headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
     try:
         with httpx.Client(timeout=timeout_s, headers=headers) as client:
-            models = _model_ids(_json(client, f"{base}/models"))
+            models = _model_ids(_json(client, f"{base}/models", first=True))
             props = _json(client, f"{root}/props")
             if configured != "auto":
                 found = Found(Server(configured), base, "as set in [backend] server", models=models)
