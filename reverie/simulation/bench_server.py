@@ -143,9 +143,8 @@ def main(args, settings: Settings, run_bench) -> int:
         report = run_bench(s, fork=fork, start=args.start, minutes=args.minutes, model=None, packed=args.packed,
                            cache=not args.no_cache, grammar=not args.no_grammar, progress=True)
         runs.append(Run(label, slots, pinning, report))
+        print(row(label, runs[-1].figures()), flush=True)  # each row as soon as its run ends
     figs = [run.figures() for run in runs]
-    for run, fig in zip(runs, figs):
-        print(row(run.label, fig))
     ratio = ratios(figs[0], figs[1])
     print(row(f"ratio {args.slots} slots / lock-step", ratio))
     if args.pinning:
