@@ -81,8 +81,9 @@ class BackendSettings(_Section):
     # kind = "openai": which server answers there (each gets the structured-output request its
     # documentation describes); "auto" recognises it at start (see reverie/llm/server_probe.py).
     server: Literal["auto", "llama-cpp-python", "llama.cpp", "vllm", "ollama", "lmstudio"] = "auto"
-    # llama.cpp's llama-server: each persona keeps one slot (id_slot), so its prefix stays cached.
-    slot_pinning: StrictBool = True
+    # llama.cpp's llama-server: each persona keeps one slot (id_slot). Off by default: llama-server
+    # already picks the idle slot that shares the longest prefix, and measured no better pinned.
+    slot_pinning: StrictBool = False
     api_key: str = "not-needed"
     timeout_s: Number = Field(default=600.0, gt=0)
     # Concurrent requests to a multi-slot server (1 = sequential).

@@ -60,7 +60,7 @@ def test_the_json_schema_request_is_enforced_as_a_grammar(server):
 
 
 def test_auto_finds_llama_server_and_its_cached_tokens_are_reported(settings, server, tmp_path, capsys):
-    settings.backend.kind, settings.backend.base_url = "openai", server
+    settings.backend.kind, settings.backend.base_url, settings.backend.slot_pinning = "openai", server, True
     llm = LLM(settings, ledger_path=tmp_path / "calls.jsonl")
     llm.check_backend()
     said = capsys.readouterr().err

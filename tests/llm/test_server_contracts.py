@@ -35,6 +35,7 @@ def server_llm(settings, fake, tmp_path, *, model: str, server: str = "auto") ->
 @pytest.mark.parametrize("name", list(SERVERS))
 def test_auto_recognises_each_server_and_sends_its_documented_structured_output_request(settings, tmp_path, name, capsys):
     make, model = SERVERS[name]
+    settings.backend.slot_pinning = True
     with make() as fake:
         llm = server_llm(settings, fake, tmp_path, model=model)
         llm.check_backend()
@@ -80,6 +81,7 @@ def test_llama_server_without_usage_details_is_read_from_its_timings(settings, t
 
 
 def test_each_persona_keeps_its_own_slot_on_llama_server(settings, tmp_path):
+    settings.backend.slot_pinning = True
     with server_fakes.llama_server(slots=2) as fake:
         llm = server_llm(settings, fake, tmp_path, model="local")
         for persona in ["Ann", "Bob", "Cid", "Ann", "Bob", None]:

@@ -22,7 +22,7 @@ def test_the_default_town_runs_on_four_slots(tmp_path, capsys):
     steps, slots = 3, 4
     with llama_server(tmp_path / "server.log", slots=slots, n_ctx=base_settings.models.strong.n_ctx) as url:
         s = sim_settings(base_settings, tmp_path / "run", kind="openai", slots=slots)
-        s.backend.base_url = url
+        s.backend.base_url, s.backend.slot_pinning = url, True
         started = time.monotonic()
         sim = Simulation.fork(s, BASE, "four_slots")
         try:
