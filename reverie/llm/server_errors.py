@@ -7,6 +7,9 @@
 - A connection that drops, is refused or times out: retried the same way; then
   :class:`BackendLost`, after which the run saves and stops with one line naming
   ``[backend]``.
+- A 404 (no such model) and a 4xx refusing the structured-output request: not retried;
+  :class:`ModelMissing` or :class:`SchemaRefused` (kinds of ``BackendLost``): every ask would
+  fail the same way, so the run saves and stops instead of going on with fail-safes.
 
 An ask that fails is a :class:`AskFailed` (a ``ValueError``, like a prompt that does not fit
 the in-process context), so the structured chain treats it as any failed call.
@@ -36,7 +39,24 @@ class AskFailed(ValueError):
 
 
 class BackendLost(UserError):
-    """The model server cannot be reached; the run saves and stops."""
+    """The run cannot go on with the model server (unreachable, or see the kinds below); it saves and stops."""
+
+
+class ModelMissing(BackendLost):
+    """The server does not serve the configured model name."""
+
+
+class SchemaRefused(BackendLost):
+    """The server refuses the structured-output request it was sent."""
+
+
+# Words a server's 400/422 uses when it refuses the structured-output part of a request.
+_SCHEMA_WORDS = ("response_format", "json_schema", "schema", "grammar")
+
+
+def refuses_schema(status: int | None, text: str) -> bool:
+    """A 400/422 about the structured-output request (not, say, a prompt longer than the context)."""
+    return status in (400, 422) and any(word in text.lower() for word in _SCHEMA_WORDS)
 
 
 class Failure(enum.Enum):
@@ -94,6 +114,7 @@ def call_with_retries(
             if kind is None:
                 raise
             if kind is Failure.FAIL:
+                _stop_for_good(exc, where)
                 raise AskFailed(f"{kind.value} ({describe(exc)})") from exc
             if attempt == retries:
                 if kind is Failure.CONNECTION:
@@ -106,3 +127,15 @@ def call_with_retries(
             sleep(pause)
             pause = min(MAX_PAUSE_S, pause * 2)
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _stop_for_good(exc: BaseException, where: str) -> None:
+    """A refusal every later ask would get too: stop the run (no fail-safes)."""
+    status = getattr(exc, "status_code", None)
+    body = getattr(getattr(exc, "response", None), "text", "") or str(exc)
+    if status == 404:
+        raise ModelMissing(f"[backend] the model server at {where} has no such model ({describe(exc)}) — "
+                           "set [models.*] server_model to a model it serves") from exc
+    if refuses_schema(status, body):
+        raise SchemaRefused(f"[backend] the model server at {where} refused the structured-output request "
+                            f"({describe(exc)}) — set [backend] server to the server you run, or [repair] grammar = false") from exc

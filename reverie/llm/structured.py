@@ -34,6 +34,7 @@ from reverie.llm.prompt_spec import PromptSpec, PromptStore
 from reverie.llm.reasoning import without_reasoning
 from reverie.llm.safe_text import clean
 from reverie.llm.server_errors import BackendLost, call_with_retries
+from reverie.llm.servers import current_persona
 from reverie.llm.schema import NoChoices, call_schema, canonical_choices, choice_problems, format_instruction
 from reverie.llm.task import Task, get_task
 
@@ -109,7 +110,11 @@ class StructuredChain(Runnable[dict, BaseModel]):
         except NoChoices as exc:
             outcome.errors.append(str(exc))
         else:
-            self._attempts(task, spec, schema, inputs, choices, outcome)
+            asking = current_persona.set(persona)  # a multi-slot server keeps each persona on its slot
+            try:
+                self._attempts(task, spec, schema, inputs, choices, outcome)
+            finally:
+                current_persona.reset(asking)
         step, game_time = self.clock()
         entry = dict(
             prompt=name, role=spec.role, persona=persona, step=step, game_time=game_time,
@@ -212,7 +217,7 @@ class StructuredChain(Runnable[dict, BaseModel]):
         if spec.temperature is not None:
             params["temperature"] = spec.temperature
         if self.settings.repair.grammar:
-            params["response_format"] = {"type": "json_object", "schema": schema}
+            params["response_format"] = {"type": "json_object", "schema": schema, "name": spec.name}
         return params
 
     def _warmer(self, spec: PromptSpec, params: dict, attempt: int) -> dict:

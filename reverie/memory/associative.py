@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Iterable
 
 from reverie.memory.concept_node import ConceptNode, node_number
+from reverie.memory.vector_index import ChromaLost
 from reverie.simulation.storage import read_json, write_json_atomic
 
 NODES_FILE = "nodes.json"
@@ -66,9 +67,14 @@ class AssociativeMemory:
         )
 
     def flush_index(self) -> None:
-        """Write new nodes to Chroma in one batch (done before every query and on save)."""
+        """Write new nodes to Chroma in one batch (done before every query and on save).
+        A Chroma server that went away keeps them pending: the files hold them, and the
+        collection is rebuilt from the files when the run resumes."""
         pending, self._unindexed = self._unindexed, []
-        self._index(pending)
+        try:
+            self._index(pending)
+        except ChromaLost:
+            self._unindexed = pending + self._unindexed
 
     def sync_index(self) -> None:
         """Make the Chroma collection hold exactly this memory's nodes and vectors."""

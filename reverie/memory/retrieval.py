@@ -17,6 +17,7 @@ import numpy as np
 
 from reverie.memory.associative import AssociativeMemory
 from reverie.memory.concept_node import ConceptNode
+from reverie.memory.vector_index import ChromaLost
 
 GLOBAL_WEIGHTS = (0.5, 3.0, 2.0)  # recency, relevance, importance
 
@@ -71,7 +72,10 @@ def relevance_scores(memory: AssociativeMemory, nodes: list[ConceptNode], query:
     found: dict[str, float] = {}
     if memory.vectors is not None and nodes:
         memory.flush_index()
-        found = memory.vectors.query(query, n=len(nodes), ids=[n.node_id for n in nodes])
+        try:
+            found = memory.vectors.query(query, n=len(nodes), ids=[n.node_id for n in nodes])
+        except ChromaLost:
+            found = {}  # the server went away: this step ends on the exact scores, then the run stops
     return [found[n.node_id] if n.node_id in found else cosine(memory.embeddings[n.embedding_key], query)
             for n in nodes]
 

@@ -4,6 +4,10 @@ Chroma never embeds anything here: every vector comes from our :class:`Embedder`
 (``embedding_function=None``), telemetry is off, and collections use cosine distance.
 The store is a folder inside the simulation (``[chroma] persistent``) or a Chroma
 server (``[chroma] mode = "server"``), where collection names carry the simulation name.
+
+A Chroma server that goes away mid-run is :class:`ChromaLost`: the index remembers it
+(``VectorIndex.lost``), memory falls back to its own vectors until the step ends, and the run
+saves and stops (the collections are rebuilt from the memory files when it resumes).
 """
 
 from __future__ import annotations
@@ -41,13 +45,33 @@ def _clean_metadata(metadata: dict | None) -> dict:
     return out
 
 
+class ChromaLost(UserError):
+    """The Chroma server stopped answering during a run."""
+
+
+def _connection_failure(exc: BaseException) -> bool:
+    import httpx
+
+    return isinstance(exc, (httpx.TransportError, ConnectionError, TimeoutError))
+
+
 class PersonaVectors:
     """One persona's collection: node id -> vector (+ metadata, document = embedding key)."""
 
-    def __init__(self, client, name: str, metadata: dict):
+    def __init__(self, client, name: str, metadata: dict, index: "VectorIndex | None" = None):
         self._client = client
         self._metadata = metadata
-        self.collection = self._open(name)
+        self._index = index
+        self.collection = self._guarded(self._open, name)
+
+    def _guarded(self, call, *args, **kwargs):
+        """``call(...)``; a Chroma server that does not answer becomes :class:`ChromaLost`."""
+        try:
+            return call(*args, **kwargs)
+        except Exception as exc:
+            if self._index is None or self._index.mode != "server" or not _connection_failure(exc):
+                raise
+            raise self._index.went_away(exc) from None
 
     def _open(self, name: str):
         return self._client.get_or_create_collection(name=name, embedding_function=None, metadata=self._metadata)
@@ -55,15 +79,15 @@ class PersonaVectors:
     def reset(self) -> None:
         """Empty the collection (dropping it, so vectors of another size fit afterwards)."""
         name = self.collection.name
-        self._client.delete_collection(name)
-        self.collection = self._open(name)
+        self._guarded(self._client.delete_collection, name)
+        self.collection = self._guarded(self._open, name)
 
     @property
     def name(self) -> str:
         return self.collection.name
 
     def count(self) -> int:
-        return self.collection.count()
+        return self._guarded(self.collection.count)
 
     def upsert(self, node_id: str, vector: Sequence[float], metadata: dict | None = None, document: str | None = None) -> None:
         self.upsert_many([node_id], [vector], [metadata], [document])
@@ -83,24 +107,24 @@ class PersonaVectors:
             docs = documents[start:end]
             if all(d is not None for d in docs):
                 kwargs["documents"] = list(docs)
-            self.collection.upsert(**kwargs)
+            self._guarded(self.collection.upsert, **kwargs)
 
     def ids(self) -> list[str]:
-        return list(self.collection.get(include=[])["ids"])
+        return list(self._guarded(self.collection.get, include=[])["ids"])
 
     def documents(self) -> dict[str, str | None]:
         """node id -> stored document (the embedding key)."""
-        got = self.collection.get(include=["documents"])
+        got = self._guarded(self.collection.get, include=["documents"])
         return dict(zip(got["ids"], got["documents"] or [None] * len(got["ids"])))
 
     def delete(self, ids: Iterable[str]) -> None:
         ids = list(ids)
         if ids:
-            self.collection.delete(ids=ids)
+            self._guarded(self.collection.delete, ids=ids)
 
     def dimension(self) -> int | None:
         """The length of the stored vectors (None when empty)."""
-        got = self.collection.get(limit=1, include=["embeddings"])
+        got = self._guarded(self.collection.get, limit=1, include=["embeddings"])
         embeddings = got.get("embeddings")
         if embeddings is None or len(embeddings) == 0:
             return None
@@ -118,7 +142,7 @@ class PersonaVectors:
         kwargs = {"query_embeddings": [list(map(float, vector))], "n_results": n, "include": ["distances"]}
         if ids is not None:
             kwargs["ids"] = ids
-        result = self.collection.query(**kwargs)
+        result = self._guarded(self.collection.query, **kwargs)
         # Cosine space: distance = 1 - cosine similarity.
         return {node_id: 1.0 - float(dist) for node_id, dist in zip(result["ids"][0], result["distances"][0])}
 
@@ -131,6 +155,8 @@ class VectorIndex:
         self.mode = chroma.mode
         self.sim_code = sim_code or (Path(sim_dir).name if sim_dir else "")
         self._collections: dict[str, PersonaVectors] = {}
+        self.lost: ChromaLost | None = None  # set once the server stopped answering
+        self._where = f"{chroma.host}:{chroma.port}"
         if self.mode == "server":
             self.path = None
             self._prefix = self.sim_code
@@ -181,6 +207,26 @@ class VectorIndex:
         """The persona's collection (created on first use, cosine space, no embedding function)."""
         if name not in self._collections:
             self._collections[name] = PersonaVectors(
-                self.client, collection_name(name, self._prefix), {"hnsw:space": "cosine", "persona": name}
+                self.client, collection_name(name, self._prefix), {"hnsw:space": "cosine", "persona": name}, self
             )
         return self._collections[name]
+
+    def went_away(self, exc: BaseException) -> ChromaLost:
+        """The error for a server that stopped answering (remembered in ``lost``)."""
+        if self.lost is None:
+            self.lost = ChromaLost(
+                f"[chroma] the Chroma server at {self._where} stopped answering ({exc.__class__.__name__}) — "
+                "the run was saved; start the server again (chroma run --path DIR), then continue with run --resume"
+            )
+        return self.lost
+
+    def check(self) -> ChromaLost | None:
+        """A server that no longer answers (None: fine, or a folder store)."""
+        if self.mode == "server" and self.lost is None:
+            try:
+                self.client.heartbeat()
+            except Exception as exc:
+                if not _connection_failure(exc):
+                    raise
+                self.went_away(exc)
+        return self.lost

@@ -3,6 +3,7 @@
     python -m reverie bench [--fork BASE] [--start HH:MM] [--minutes M] [--model bundled|PATH]
                             [--out FILE] [--packed] [--no-cache] [--no-grammar] [--record F | --replay F]
     python -m reverie bench compare A.json B.json
+    python -m reverie bench --server URL [--slots 4] [--pinning]   (lock-step vs N slots, side by side)
 
 The run forks BASE into a temporary storage folder (removed afterwards unless ``--keep``),
 moves the clock to ``--start`` without model calls, loads the models, then runs M game
@@ -49,6 +50,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     cassette.add_argument("--record", type=Path, metavar="FILE", help="record every model reply to FILE")
     cassette.add_argument("--replay", type=Path, metavar="FILE", help="answer from FILE (no model: engine overhead only)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary simulation and print where it is")
+    parser.add_argument("--server", metavar="URL", help="run the same game time twice against this OpenAI-compatible "
+                        "server: lock-step (parallel_slots = 1) and --slots, side by side (see bench_server.py)")
+    parser.add_argument("--slots", type=int, default=4, help="with --server: parallel_slots of the second run (default 4)")
+    parser.add_argument("--pinning", action="store_true", help="with --server: a third run without slot pinning "
+                        "([backend] slot_pinning), to compare cache hit rates")
     modes = parser.add_subparsers(dest="bench_mode", metavar="compare")
     cmp = modes.add_parser("compare", help="print two reports side by side with the ratios B/A")
     cmp.add_argument("reports", nargs=2, type=Path, metavar="REPORT.json")
@@ -64,6 +70,10 @@ def main(args, settings: Settings) -> int:
         raise UserError("--minutes must be a whole number of game minutes, at least 1")
     if args.start:
         parse_hhmm(args.start)
+    if args.server:
+        from reverie.simulation import bench_server
+
+        return bench_server.main(args, settings, run_bench)
     if args.replay is not None and not args.replay.is_file():
         raise UserError(f"--replay {args.replay}: no such file — record one first with --record")
     fork = args.fork or settings.simulation.default_fork
@@ -149,6 +159,7 @@ def _make_llm(settings: Settings, ledger: Path, *, record, replay, chat_models):
 
         chat_models = build_chat_models(settings)
     llm = LLM(settings, chat_models=chat_models, ledger_path=ledger, record=record)
+    llm.check_backend()  # a model server is identified and checked before the clock starts
     return llm, time.perf_counter() - started
 
 
@@ -214,7 +225,8 @@ def run_bench(settings: Settings, *, fork: str, start: str | None = None, minute
             "steps": done,
             "settings": {
                 "model": "replay" if replay else (model or s.models.cheap.path),
-                "backend": s.backend.kind, "packed": packed, "prompt_cache": cache, "reuse_answers": cache,
+                "backend": s.backend.kind, "parallel_slots": s.backend.parallel_slots,
+                "slot_pinning": s.backend.slot_pinning, "packed": packed, "prompt_cache": cache, "reuse_answers": cache,
                 "grammar": grammar,
                 "cassette": "replay" if replay else "record" if record else None,
             },

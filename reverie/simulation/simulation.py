@@ -53,6 +53,7 @@ class Simulation:
         self.llm = llm
         self.maze = world
         self.personas = personas or {}
+        self.vector_index = None  # the personas' Chroma store (checked after each step)
         self.game_obj_cleanup: dict[tuple, tuple[int, int]] = {}
         self.timeline = Timeline(storage.timeline_path)
         self.last_save_step = self.step_no
@@ -136,7 +137,7 @@ class Simulation:
         if env is None:
             raise UserError(f"{self.storage.environment_path(self.step_no)} is missing or unreadable — the simulation cannot start at step {self.step_no}")
         embedder = Embedder(self.settings)
-        index = VectorIndex(self.settings, self.storage.dir)
+        index = self.vector_index = VectorIndex(self.settings, self.storage.dir)
         for name in self.persona_names:
             if name not in env:
                 raise UserError(f"{self.storage.environment_path(self.step_no)} has no position for '{name}'")
@@ -165,6 +166,9 @@ class Simulation:
         reconnect = getattr(self.llm, "reconnect", None)
         if reconnect is not None and getattr(self.llm, "backend_lost", None) is not None:
             reconnect()  # the server was unreachable during an earlier run: try it again
+        check_backend = getattr(self.llm, "check_backend", None)
+        if check_backend is not None:
+            check_backend()  # a model server that cannot serve this run stops it before its first step
         if self.step_no == 0 and steps > 0:
             whisper_seeds(self)
         every = self.settings.simulation.autosave_every
@@ -179,6 +183,11 @@ class Simulation:
             if lost is not None:  # the step finished on fail-safes: keep it, then stop with one line
                 self.save()
                 raise lost
+            index = getattr(self, "vector_index", None)
+            gone = index.check() if index is not None else None
+            if gone is not None:  # a Chroma server went away: the step ended on memory's own vectors
+                self.save()
+                raise gone
             if every and self.step_no - self.last_save_step >= every:
                 self.save()
             if on_step:

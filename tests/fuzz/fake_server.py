@@ -80,7 +80,9 @@ class FakeServer:
             self.counts[what] += 1
             if what == "reply":
                 request = json.loads(body)
-                schema = (request.get("response_format") or {}).get("schema") or {"type": "object", "properties": {}}
+                asked = request.get("response_format") or {}
+                schema = (asked.get("schema") or (asked.get("json_schema") or {}).get("schema")
+                          or {"type": "object", "properties": {}})
                 gen = Generator(self.rng)
                 text = gen.reply(self.rng.choice(KINDS), gen.fit(schema, schema))
         if what == "drop":

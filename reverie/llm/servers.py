@@ -1,0 +1,130 @@
+"""What each OpenAI-compatible model server expects and returns (``[backend] server``).
+
+All of them take ``POST /v1/chat/completions``; they differ in three places:
+
+- the structured-output request. llama.cpp's ``llama-server``, vLLM, Ollama's ``/v1`` and
+  LM Studio document OpenAI's ``{"type": "json_schema", "json_schema": {"name", "schema",
+  "strict"}}``; llama-cpp-python's server documents ``{"type": "json_object", "schema": …}``
+  (it refuses ``json_schema``);
+- where the prompt tokens reused from the server's cache are reported:
+  ``usage.prompt_tokens_details.cached_tokens`` (llama-server, vLLM with
+  ``--enable-prompt-tokens-details``), else llama-server's ``timings.cache_n``;
+- extra request fields: llama-server keeps a prompt cache per slot (``cache_prompt``) and
+  lets a request pick its slot (``id_slot``), so each persona can keep its prefix warm.
+
+``[backend] server = "auto"`` asks the server what it is (see :func:`identify`).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import enum
+import re
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+KINDS = ("llama-cpp-python", "llama.cpp", "vllm", "ollama", "lmstudio")
+
+# The persona whose ask is under way (set by the structured chain), for slot pinning.
+current_persona: contextvars.ContextVar[str | None] = contextvars.ContextVar("current_persona", default=None)
+
+_NAME = re.compile(r"[^a-zA-Z0-9_-]+")
+
+
+class Server(enum.Enum):
+    LLAMA_CPP_PYTHON = "llama-cpp-python"
+    LLAMA_CPP = "llama.cpp"
+    VLLM = "vllm"
+    OLLAMA = "ollama"
+    LMSTUDIO = "lmstudio"
+
+    @property
+    def label(self) -> str:
+        return {
+            Server.LLAMA_CPP_PYTHON: "llama-cpp-python's server",
+            Server.LLAMA_CPP: "llama.cpp's llama-server",
+            Server.VLLM: "vLLM",
+            Server.OLLAMA: "Ollama",
+            Server.LMSTUDIO: "LM Studio",
+        }[self]
+
+    @property
+    def checks_model_name(self) -> bool:
+        """The server serves several models and answers a wrong name with an error (the
+        llama.cpp servers serve the one model they were started with, whatever the name)."""
+        return self in (Server.VLLM, Server.OLLAMA, Server.LMSTUDIO)
+
+    @property
+    def has_slots(self) -> bool:
+        return self is Server.LLAMA_CPP
+
+    def response_format(self, schema: dict, name: str = "reply") -> dict:
+        """The structured-output request this server documents, for ``schema``."""
+        if self is Server.LLAMA_CPP_PYTHON:
+            return {"type": "json_object", "schema": schema}
+        return {"type": "json_schema", "json_schema": {"name": schema_name(name), "schema": schema, "strict": True}}
+
+    def extra_body(self, *, prompt_cache: bool, slot: int | None) -> dict:
+        """Request fields besides the OpenAI ones."""
+        if self is not Server.LLAMA_CPP:
+            return {}
+        body: dict[str, Any] = {"cache_prompt": prompt_cache}
+        if slot is not None:
+            body["id_slot"] = slot
+        return body
+
+
+def schema_name(text: str) -> str:
+    """A name OpenAI's ``json_schema.name`` accepts (letters, digits, ``_``, ``-``; at most 64)."""
+    return _NAME.sub("_", text).strip("_")[:64] or "reply"
+
+
+def cached_tokens(response: dict) -> int | None:
+    """Prompt tokens the server took from its cache, wherever it reports them (None: it does not say)."""
+    usage = response.get("usage") or {}
+    details = usage.get("prompt_tokens_details") or {}
+    value = details.get("cached_tokens")
+    if value is None:
+        value = (response.get("timings") or {}).get("cache_n")
+    try:
+        return None if value is None else max(0, int(value))
+    except (TypeError, ValueError):
+        return None
+
+
+@dataclass
+class Found:
+    """A server as identified at start: what it is, and what it said about itself."""
+
+    server: Server
+    url: str
+    how: str  # "identified from /props", "set in [backend] server"
+    slots: int | None = None  # llama-server's total_slots
+    models: list[str] | None = None
+    facts: list[str] = field(default_factory=list)
+    label: str = ""  # what the start line calls it, when not the server's own label
+
+    def line(self) -> str:
+        facts = "; ".join(self.facts)
+        return f"[backend] {self.label or self.server.label} at {self.url} ({self.how}{'; ' + facts if facts else ''})"
+
+
+class SlotPins:
+    """Each persona keeps one llama-server slot, so its stable prefix stays in that slot's cache.
+
+    Personas get slots in the order they first ask (0, 1, …, wrapping around), which spreads
+    them evenly; an ask without a persona goes to whichever slot is free."""
+
+    def __init__(self, slots: int):
+        self.slots = max(1, int(slots))
+        self._of: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def slot(self, persona: str | None) -> int | None:
+        if persona is None:
+            return None
+        with self._lock:
+            if persona not in self._of:
+                self._of[persona] = len(self._of) % self.slots
+            return self._of[persona]
