@@ -125,10 +125,16 @@ class Doctor:
         line = self.llm.ledger.last or {}
         grammar = "with" if self.settings.repair.grammar else "without"
         speed = meter.describe(line, seconds)
+        errors = line.get("errors") or []
+        failed = [e for e in errors if "model call failed" in e or "not a valid JSON object" in e]
+        if failed:
+            return Check("probe call", False, f"{PROBE_PROMPT} {grammar} grammar got no JSON answer ({failed[-1][:200]})",
+                         "check [backend], the model file and [repair] grammar")
         if line.get("fallback"):
-            errors = "; ".join(line.get("errors") or [])[:200]
-            return Check("probe call", False, f"{PROBE_PROMPT} {grammar} grammar fell back ({errors})",
-                         "see `python -m reverie prompts eval` for this model; check [backend] and the model file")
+            # The call works; the answers broke the prompt's own rules (a quality matter, see `prompts eval`).
+            return Check("probe call", True, f"{PROBE_PROMPT} {grammar} grammar: the model answered {line.get('attempts')} "
+                                             f"time(s) but broke the prompt's rules, so the fail-safe was used "
+                                             f"(see `prompts eval`), {speed}")
         return Check("probe call", True, f"{PROBE_PROMPT} {grammar} grammar: valid after {line.get('attempts')} "
                                          f"attempt(s), {speed}")
 
