@@ -82,11 +82,6 @@ class LLM:
             target = self.ledger.path.with_name("chat_templates.json")
             target.write_text(json.dumps({role: r.as_dict() for role, r in reports.items()}, indent=2), encoding="utf-8")
 
-    def templates(self) -> dict:
-        """``{role: TemplateReport}`` of the loaded in-process models (loads them)."""
-        self._model("strong")
-        return {role: m.template for role, m in (self._models or {}).items() if getattr(m, "template", None)}
-
     def ask(
         self,
         name: str,
