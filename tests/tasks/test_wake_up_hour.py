@@ -48,7 +48,7 @@ def test_hour_after_ignores_bed_time_when_looking_for_waking():
 
 # --- through the facade (scripted chat model: fixed replies, not a real model) ----------
 
-from planning_support import scripted_llm  # noqa: E402
+from tests.tasks.planning_support import scripted_llm  # noqa: E402
 
 from reverie.tasks.wake_up_hour import wake_up_hour  # noqa: E402
 
