@@ -12,6 +12,7 @@ from reverie import PROJECT_ROOT
 from reverie.config import Settings
 from reverie.llm import LLM
 from reverie.llm.fake_model import FakeChatModel
+from reverie.tasks.evaluate import read_ledger
 
 
 def scripted_llm(*replies: str, ledger_path=None) -> tuple[LLM, FakeChatModel]:
@@ -28,3 +29,10 @@ def last_user_text(model: FakeChatModel, call: int = -1) -> str:
 
 def call_schema(model: FakeChatModel, call: int = -1) -> dict:
     return model.calls[call].kwargs["response_format"]["schema"]
+
+
+def answered(llm: LLM, prompt: str) -> bool:
+    """The latest ask of ``prompt`` took the model's own reply (checked, perhaps after a
+    correction), not its fail-safe: what a test on a real model can assert about the model."""
+    lines = [line for line in read_ledger(llm.ledger.path) if line["prompt"] == prompt]
+    return bool(lines) and not lines[-1]["fallback"]
