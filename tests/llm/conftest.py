@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from llm_support import PROMPT, TASK, ScriptedChat
+from llm_support import PROMPT, TASK, USAGE
 from reverie.config import Settings
+from reverie.llm.fake_model import FakeChatModel
 
 
 @pytest.fixture
@@ -27,7 +28,10 @@ def settings(prompts_dir) -> Settings:
 
 @pytest.fixture
 def scripted():
-    def make(*replies: str) -> ScriptedChat:
-        return ScriptedChat(replies=list(replies))
+    """The scripted fake chat model (not a real model): the given replies in order, the last
+    one again when they run out; every call is kept in ``.calls``."""
+
+    def make(*replies: str) -> FakeChatModel:
+        return FakeChatModel(replies=list(replies), usage=USAGE)
 
     return make

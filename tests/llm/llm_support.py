@@ -1,13 +1,11 @@
-"""The LLM room's test helpers: a small test task with its prompt text, and a scripted fake model."""
+"""The LLM room's test helpers: a small test task with its prompt text, and the token counts its
+scripted fake model (reverie.llm.fake_model.FakeChatModel) reports."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, field_validator
 
 from reverie.llm.task import Task, choice_field, register
 
@@ -52,19 +50,5 @@ INPUTS = {"name": "Maria", "lifestyle": "is a student who likes to sleep in", "e
 CHOICES = {"places": ["bedroom", "kitchen", "bathroom"]}
 
 
-class ScriptedChat(BaseChatModel):
-    """A scripted fake chat model, for failure paths only: it returns the given replies in order
-    (the last one again when they run out) and keeps every call's messages and keywords."""
-
-    replies: list[str]
-    calls: list = Field(default_factory=list)
-
-    def _generate(self, messages, stop=None, run_manager=None, **kwargs: Any) -> ChatResult:
-        self.calls.append((list(messages), kwargs))
-        text = self.replies[min(len(self.calls), len(self.replies)) - 1]
-        usage = {"input_tokens": 40, "output_tokens": 9, "total_tokens": 49}
-        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text, usage_metadata=usage))])
-
-    @property
-    def _llm_type(self) -> str:
-        return "scripted"
+# What the scripted fake model says each call cost.
+USAGE = {"input_tokens": 40, "output_tokens": 9, "total_tokens": 49}

@@ -10,33 +10,18 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
 
 from reverie import PROJECT_ROOT
 from reverie.config import load_settings
 from reverie.llm import LLM
+from reverie.llm.fake_model import FakeChatModel
 from reverie.memory.vector_index import ChromaLost
 from reverie.simulation.simulation import Simulation
 from tests.loopback_server import free_port, loopback_server
 
 BASE = "base_willow_creek"
-
-
-class Unhelpful(BaseChatModel):
-    """Scripted fake: always the same unusable reply (each ask ends in its fail-safe)."""
-
-    def _generate(self, messages, stop=None, run_manager=None, **kwargs: Any) -> ChatResult:
-        usage = {"input_tokens": 50, "output_tokens": 3, "total_tokens": 53}
-        return ChatResult(generations=[ChatGeneration(message=AIMessage(content="no", usage_metadata=usage))])
-
-    @property
-    def _llm_type(self) -> str:
-        return "unhelpful-fake"
 
 
 def chroma(port_dir: Path, port: int, log: Path):
@@ -57,7 +42,7 @@ def settings_for(root: Path, port: int):
 
 
 def llm_for(s, sim_dir: Path) -> LLM:
-    model = Unhelpful()
+    model = FakeChatModel()  # fail-safe only: each ask ends in its fail-safe
     return LLM(s, chat_models={"strong": model, "cheap": model}, ledger_path=sim_dir.parent.parent / "calls.jsonl")
 
 

@@ -54,5 +54,5 @@ def test_one_model_shared_by_all_embedders():
 def test_configured_folder_that_is_no_model(tmp_path):
     settings = Settings()
     settings.embeddings.model = str(tmp_path)
-    with pytest.raises(UserError, match="embeddings"):
+    with pytest.raises(UserError, match=r"\[embeddings\] model: cannot load"):
         Embedder(settings).embed_one("hello")

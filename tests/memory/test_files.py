@@ -152,5 +152,5 @@ def test_add_nodes_like_the_original(index):
 def test_missing_scratch_is_a_user_error(tmp_path):
     from reverie.errors import UserError
 
-    with pytest.raises(UserError, match="scratch.json"):
+    with pytest.raises(UserError, match="has no scratch.json"):
         PersonaMemory.load(tmp_path)

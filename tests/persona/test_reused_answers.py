@@ -8,9 +8,7 @@ ask ends in its fail-safe). What is checked is how many asks reach the model.
 from __future__ import annotations
 
 import shutil
-import sys
 from datetime import datetime, timedelta
-from pathlib import Path
 
 import pytest
 
@@ -23,9 +21,7 @@ from reverie.persona.plan_action import address_and_details
 from reverie.persona.sleep import asleep, is_sleep
 from reverie.world.maze import Maze
 from reverie import PROJECT_ROOT
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tasks"))
-from planning_support import scripted_llm  # noqa: E402
+from tests.tasks.planning_support import scripted_llm
 
 NAME = "Nora Bennett"
 MORNING = datetime(2023, 2, 13, 9, 0)

@@ -25,10 +25,8 @@ from reverie.simulation import bench
 from reverie.simulation.bench_figures import ROW_KEYS, figures, row, totals
 from reverie.simulation.fast_forward import fast_forward, target_time
 from reverie.simulation.storage import SimStorage, fork, read_json
+from reverie.llm.fake_model import FakeChatModel
 from reverie.tasks.evaluate import read_ledger
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tasks"))
-from planning_support import ScriptedChat  # noqa: E402
 
 BASE = "base_willow_creek"
 CONFIG = PROJECT_ROOT / "config.toml"
@@ -162,8 +160,8 @@ def check_report_against_ledger(report: dict, ledger: list[dict], minutes: int) 
 
 @pytest.mark.slow
 def test_bench_figures_agree_with_the_ledger_when_every_ask_fails(settings):
-    """Failure path, with a scripted fake chat model that never answers with JSON."""
-    fake = ScriptedChat(replies=["I would rather not say."])
+    """Failure path, with the fake chat model in its fail-safe-only mode (it never answers with JSON)."""
+    fake = FakeChatModel()
     report = bench.run_bench(settings, fork=BASE, start="08:00", minutes=2, keep=True,
                              chat_models={"strong": fake, "cheap": fake})
     root = Path(report["sim_dir"]).parents[1]
@@ -225,9 +223,10 @@ def test_bench_with_the_bundled_model_then_its_replay(tmp_path, settings):
 
 @pytest.mark.slow
 def test_packed_mode_asks_one_prompt_instead_of_the_action_pipeline(settings):
-    """Failure path, with a scripted fake chat model that never answers with JSON: the packed
-    run's new actions go through `action_packed` (its fail-safe), never the faithful prompts."""
-    fake = ScriptedChat(replies=["I would rather not say."])
+    """Failure path, with the fake chat model in its fail-safe-only mode (it never answers with
+    JSON): the packed run's new actions go through `action_packed` (its fail-safe), never the
+    faithful prompts."""
+    fake = FakeChatModel()
     report = bench.run_bench(settings, fork=BASE, start="08:00", minutes=1, packed=True, keep=True,
                              chat_models={"strong": fake, "cheap": fake})
     root = Path(report["sim_dir"]).parents[1]

@@ -25,7 +25,7 @@ from reverie.simulation.seeds import read_seeds
 from reverie.simulation.simulation import Simulation
 from reverie.simulation.storage import fork as fork_storage
 
-from town_chat import TownChat  # noqa: E402  (tests/simulation is on the path)
+from tests.simulation.town_chat import town_chat
 
 BASE = "base_willow_creek_n25"
 HISTORY = "willow_creek_n25/agent_history_init_n25.csv"
@@ -47,7 +47,7 @@ def town_settings(base_settings, root: Path):
 
 
 def fake_llm(settings, sim_dir: Path) -> LLM:
-    model = TownChat()
+    model = town_chat()
     return LLM(settings, chat_models={"strong": model, "cheap": model},
                ledger_path=sim_dir / "reverie" / "llm_calls.jsonl")
 

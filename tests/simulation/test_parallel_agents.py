@@ -17,16 +17,13 @@ import time
 from collections import Counter
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
 
 import pytest
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
 
 from reverie import PROJECT_ROOT
 from reverie.config import load_settings
 from reverie.llm import LLM
+from reverie.llm.fake_model import FakeChatModel
 from reverie.llm.models import bundled_model_path
 from reverie.simulation.concurrency import cognition_workers, interaction_groups, run_groups
 from reverie.simulation.simulation import Simulation
@@ -224,34 +221,15 @@ def test_a_step_runs_personas_side_by_side_only_on_a_multi_slot_server(base_sett
 
 # -- whole steps, with a fake model that counts the calls in flight ---------------------------
 
-class CountingChat(BaseChatModel):
-    """A scripted fake chat model (not a real model), used only to watch concurrency: every
-    call takes a few milliseconds and gets the same unusable reply (each ask ends in its
-    fail-safe), and ``meter`` counts the calls in flight."""
-
-    meter: Any
-    delay_s: float = 0.004
-
-    def _generate(self, messages, stop=None, run_manager=None, **kwargs: Any) -> ChatResult:
-        with self.meter:
-            time.sleep(self.delay_s)
-        usage = {"input_tokens": 100, "output_tokens": 5, "total_tokens": 105}
-        message = AIMessage(content="I would rather not say.", usage_metadata=usage)
-        return ChatResult(generations=[ChatGeneration(message=message)])
-
-    @property
-    def _llm_type(self) -> str:
-        return "counting-fake"
-
-
-def fake_run(base_settings, root: Path, *, kind: str, slots: int, steps: int = 2) -> tuple[Simulation, InFlight]:
+def fake_run(base_settings, root: Path, *, kind: str, slots: int, steps: int = 2) -> tuple[Simulation, FakeChatModel]:
+    """A few steps on the fake chat model in its fail-safe-only mode (every ask ends in its
+    fail-safe); each call takes a few milliseconds, so calls in flight can overlap."""
     s = sim_settings(base_settings, root, kind=kind, slots=slots)
-    meter = InFlight()
-    model = CountingChat(meter=meter)
+    model = FakeChatModel(delay_s=0.004)
     llm = LLM(s, chat_models={"strong": model, "cheap": model}, ledger_path=root / "calls.jsonl")
     sim = Simulation.fork(s, BASE, "fake", llm=llm)
     sim.run(steps)
-    return sim, meter
+    return sim, model
 
 
 @pytest.mark.slow  # loads the embedding model: over 10 s from cold
@@ -260,13 +238,13 @@ def test_an_in_process_model_is_never_called_from_two_threads(base_settings, tmp
     the calls in flight, and every ask ends in its fail-safe): in process, one call at a time
     even with parallel_slots = 3; against a 3-slot server, overlapping calls and the same files."""
     with caplog.at_level(logging.WARNING, logger="reverie.simulation.simulation"):
-        local, local_meter = fake_run(base_settings, tmp_path / "local", kind="llama_cpp", slots=3)
-    served, served_meter = fake_run(base_settings, tmp_path / "served", kind="openai", slots=3)
+        local, local_model = fake_run(base_settings, tmp_path / "local", kind="llama_cpp", slots=3)
+    served, served_model = fake_run(base_settings, tmp_path / "served", kind="openai", slots=3)
     try:
         assert "parallel_slots = 3 applies to an OpenAI-compatible server" in caplog.text
-        assert local_meter.calls > 30 and local_meter.peak == 1
+        assert local_model.call_count > 30 and local_model.peak_in_flight == 1
         # The same run against a (pretend) 3-slot server overlaps its calls, at most 3 at a time...
-        assert served_meter.calls == local_meter.calls and 1 < served_meter.peak <= 3
+        assert served_model.call_count == local_model.call_count and 1 < served_model.peak_in_flight <= 3
         # ...and decides exactly as the sequential one.
         assert movement_bytes(served) == movement_bytes(local) and len(movement_bytes(local)) == 2
     finally:

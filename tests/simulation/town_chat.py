@@ -1,6 +1,7 @@
-"""A scripted fake chat model for whole-town smoke tests (not a real model).
+"""The scripted fake chat model (not a real model) of the whole-town smoke tests.
 
-It answers the interview prompts by rule, from what the prompt shows: the persona's
+:func:`town_chat` is :class:`reverie.llm.fake_model.FakeChatModel` answering by
+:func:`town_reply`: the interview prompts by rule, from what the prompt shows: the persona's
 memories (summarize_ideas), the summary (next_convo_line), the answer (interview_judge).
 A persona "knows" a subject when one of its retrieved memories names it. Every other
 prompt gets ``{}``, so cognition runs on its fail-safes.
@@ -8,14 +9,9 @@ prompt gets ``{}``, so cognition runs on its fail-safes.
 
 from __future__ import annotations
 
-import json
 import re
-from typing import Any
 
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
-from pydantic import Field
+from reverie.llm.fake_model import FakeCall, FakeChatModel
 
 MEMORIES = re.compile(r"Memories of [^\n]*:\n(?P<statements>.*?)\n\nThe interviewer said to [^:]+: (?P<question>[^\n]*)",
                       re.S)
@@ -31,39 +27,33 @@ def subject(question: str) -> str:
     return "town council" if "council" in question else "party"
 
 
-class TownChat(BaseChatModel):
-    calls: list = Field(default_factory=list)
+def town_reply(call: FakeCall) -> dict:
+    """The reply by rule, from the fields the call's schema asks for and the prompt's text."""
+    props = set(call.schema.get("properties", {}))
+    text = call.user_text
+    reply: dict = {}
+    if props == {"score"}:
+        reply = {"score": 1}
+    elif props == {"summary"}:
+        m = MEMORIES.search(text)
+        if m:
+            about = subject(m.group("question"))
+            known = about.lower() in m.group("statements").lower()
+            reply = {"summary": f"The persona {SUMMARY_KNOWN if known else SUMMARY_UNKNOWN} {about}."}
+    elif props == {"utterance"}:
+        m = re.search(rf"(?:{SUMMARY_KNOWN}|{SUMMARY_UNKNOWN}) ([^\n]+?)\.", text)
+        if m:
+            known = SUMMARY_KNOWN in m.group(0)
+            reply = {"utterance": f"Yes, I know about {m.group(1)}." if known
+                     else f"No, I have never heard of {m.group(1)}."}
+    elif props == {"evidence", "verdict"}:
+        m = re.search(r"Answer of [^:]+: ([^\n]+)", text)
+        if m:
+            answer = m.group(1)
+            reply = {"evidence": " ".join(answer.split()[:3]),
+                     "verdict": "yes" if answer.startswith("Yes") else "no"}
+    return reply
 
-    def _generate(self, messages, stop=None, run_manager=None, **kwargs: Any) -> ChatResult:
-        schema = (kwargs.get("response_format") or {}).get("schema") or {}
-        props = set(schema.get("properties", {}))
-        text = str(messages[-1].content)
-        self.calls.append(sorted(props))
-        reply: dict = {}
-        if props == {"score"}:
-            reply = {"score": 1}
-        elif props == {"summary"}:
-            m = MEMORIES.search(text)
-            if m:
-                about = subject(m.group("question"))
-                known = about.lower() in m.group("statements").lower()
-                reply = {"summary": f"The persona {SUMMARY_KNOWN if known else SUMMARY_UNKNOWN} {about}."}
-        elif props == {"utterance"}:
-            m = re.search(rf"(?:{SUMMARY_KNOWN}|{SUMMARY_UNKNOWN}) ([^\n]+?)\.", text)
-            if m:
-                known = SUMMARY_KNOWN in m.group(0)
-                reply = {"utterance": f"Yes, I know about {m.group(1)}." if known
-                         else f"No, I have never heard of {m.group(1)}."}
-        elif props == {"evidence", "verdict"}:
-            m = re.search(r"Answer of [^:]+: ([^\n]+)", text)
-            if m:
-                answer = m.group(1)
-                reply = {"evidence": " ".join(answer.split()[:3]),
-                         "verdict": "yes" if answer.startswith("Yes") else "no"}
-        usage = {"input_tokens": 100, "output_tokens": 10, "total_tokens": 110}
-        message = AIMessage(content=json.dumps(reply), usage_metadata=usage)
-        return ChatResult(generations=[ChatGeneration(message=message)])
 
-    @property
-    def _llm_type(self) -> str:
-        return "town-scripted"
+def town_chat() -> FakeChatModel:
+    return FakeChatModel(replies=town_reply)

@@ -1,54 +1,38 @@
-"""Test helpers for the planning/acting prompt units: the real LLM facade over a scripted chat model.
+"""Test helpers for the planning/acting prompt units: the real LLM facade over the scripted
+fake chat model (:class:`reverie.llm.fake_model.FakeChatModel`, not a real model).
 
-The scripted model returns fixed replies in order (the last one again when they run out)
-and records every call, so a test can check what a unit sent and how it post-processes
-the answer, including the fail-safe path when every reply is wrong.
+The fake returns fixed replies in order (the last one again when they run out) and records
+every call, so a test can check what a unit sent and how it post-processes the answer,
+including the fail-safe path when every reply is wrong.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
-from pydantic import Field
-
 from reverie import PROJECT_ROOT
 from reverie.config import Settings
 from reverie.llm import LLM
+from reverie.llm.fake_model import FakeChatModel
+from reverie.tasks.evaluate import read_ledger
 
 
-class ScriptedChat(BaseChatModel):
-    """A scripted fake chat model (not a real model): fixed replies, every call recorded."""
-
-    replies: list[str]
-    calls: list = Field(default_factory=list)
-
-    def _generate(self, messages, stop=None, run_manager=None, **kwargs: Any) -> ChatResult:
-        self.calls.append((list(messages), kwargs))
-        text = self.replies[min(len(self.calls), len(self.replies)) - 1]
-        usage = {"input_tokens": 100, "output_tokens": 10, "total_tokens": 110}
-        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text, usage_metadata=usage))])
-
-    @property
-    def _llm_type(self) -> str:
-        return "scripted"
-
-
-def scripted_llm(*replies: str, ledger_path=None) -> tuple[LLM, ScriptedChat]:
+def scripted_llm(*replies: str, ledger_path=None) -> tuple[LLM, FakeChatModel]:
     """The real facade (real prompt files, schemas, repair loop) over a scripted chat model."""
     settings = Settings()
     settings.paths.prompts = PROJECT_ROOT / "prompts"
-    model = ScriptedChat(replies=list(replies))
+    model = FakeChatModel(replies=list(replies))
     return LLM(settings, chat_models={"strong": model, "cheap": model}, ledger_path=ledger_path), model
 
 
-def last_user_text(model: ScriptedChat, call: int = -1) -> str:
-    messages, _ = model.calls[call]
-    return str(messages[-1].content)
+def last_user_text(model: FakeChatModel, call: int = -1) -> str:
+    return model.calls[call].user_text
 
 
-def call_schema(model: ScriptedChat, call: int = -1) -> dict:
-    _, kwargs = model.calls[call]
-    return kwargs["response_format"]["schema"]
+def call_schema(model: FakeChatModel, call: int = -1) -> dict:
+    return model.calls[call].kwargs["response_format"]["schema"]
+
+
+def answered(llm: LLM, prompt: str) -> bool:
+    """The latest ask of ``prompt`` took the model's own reply (checked, perhaps after a
+    correction), not its fail-safe: what a test on a real model can assert about the model."""
+    lines = [line for line in read_ledger(llm.ledger.path) if line["prompt"] == prompt]
+    return bool(lines) and not lines[-1]["fallback"]

@@ -65,7 +65,7 @@ def test_object_fail_safe_matches_words_of_the_activity(activity, expected):
 
 # --- through the facade (scripted chat model: fixed replies, not a real model) ----------
 
-from planning_support import call_schema, scripted_llm  # noqa: E402
+from tests.tasks.planning_support import call_schema, scripted_llm  # noqa: E402
 
 from reverie.tasks.action_location import action_arena, action_object, action_sector  # noqa: E402
 

@@ -11,7 +11,7 @@ from reverie.llm import LLM
 from reverie.tasks.action_packed import PackedActionReply, allowed_places, fail_safe, packed_action, render_places
 from reverie.tasks.evaluate import read_ledger
 from reverie.tasks.fixtures import load_fixture
-from planning_support import call_schema, last_user_text, scripted_llm
+from tests.tasks.planning_support import call_schema, last_user_text, scripted_llm
 
 TREE = {
     "Hobbs Cafe": {"cafe": ["coffee machine", "cafe counter"], "kitchen": ["stove", "sink"]},

@@ -48,7 +48,7 @@ def test_fail_safe_uses_the_wake_up_hour_and_the_bed_time():
 
 # --- through the facade (scripted chat model: fixed replies, not a real model) ----------
 
-from planning_support import last_user_text, scripted_llm  # noqa: E402
+from tests.tasks.planning_support import last_user_text, scripted_llm  # noqa: E402
 
 from reverie.tasks.daily_plan import daily_plan  # noqa: E402
 

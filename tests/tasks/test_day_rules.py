@@ -76,7 +76,7 @@ def test_sleeping_in_the_afternoon_is_sent_back_but_not_at_night():
 
 # --- the whole day (scripted chat model: fixed replies, not a real model) -----------------
 
-from planning_support import scripted_llm  # noqa: E402
+from tests.tasks.planning_support import scripted_llm  # noqa: E402
 
 ABOUT = dict(identity="Name: Nora Lee", first_name="Nora", date="Monday", daily_plan=["wake up at 6:00 am", "go to bed"],
              wake_up_hour=6, persona="Nora Lee")

@@ -53,7 +53,7 @@ def test_context_and_last_chat_sentences():
 
 # --- through the facade (scripted chat model: fixed replies, not a real model) ----------
 
-from planning_support import scripted_llm  # noqa: E402
+from tests.tasks.planning_support import scripted_llm  # noqa: E402
 
 from reverie.tasks.decide_reaction import decide_to_react, decide_to_talk  # noqa: E402
 

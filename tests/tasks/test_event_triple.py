@@ -42,7 +42,7 @@ def test_fail_safe_splits_the_statement(statement, subject, expected):
 
 # --- through the facade (scripted chat model: fixed replies, not a real model) ----------
 
-from planning_support import scripted_llm  # noqa: E402
+from tests.tasks.planning_support import scripted_llm  # noqa: E402
 
 from reverie.tasks.event_triple import act_obj_event_triple, event_triple  # noqa: E402
 

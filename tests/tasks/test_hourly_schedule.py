@@ -52,7 +52,7 @@ def test_fail_safe_otherwise_continues_the_previous_hour_never_sleeps():
 
 # --- through the facade (scripted chat model: fixed replies, not a real model) ----------
 
-from planning_support import last_user_text, scripted_llm  # noqa: E402
+from tests.tasks.planning_support import last_user_text, scripted_llm  # noqa: E402
 
 from reverie.tasks.hourly_schedule import hourly_activity, hourly_schedule  # noqa: E402
 

@@ -11,7 +11,7 @@ import json
 import shutil
 from datetime import datetime
 
-from planning_support import scripted_llm
+from tests.tasks.planning_support import scripted_llm
 from reverie import PROJECT_ROOT
 from reverie.config import load_settings
 from reverie.memory import Embedder

@@ -65,7 +65,7 @@ def test_statements_format():
 
 # --- through the facade (scripted chat model: fixed replies, not a real model) ----------
 
-from planning_support import scripted_llm  # noqa: E402
+from tests.tasks.planning_support import scripted_llm  # noqa: E402
 
 from reverie.tasks.identity import revise_identity  # noqa: E402
 

@@ -47,7 +47,7 @@ def test_fail_safe_is_the_rest_of_the_original_plan():
 
 # --- through the facade (scripted chat model: fixed replies, not a real model) ----------
 
-from planning_support import last_user_text, scripted_llm  # noqa: E402
+from tests.tasks.planning_support import last_user_text, scripted_llm  # noqa: E402
 
 from reverie.tasks.new_decomp_schedule import new_decomp_schedule  # noqa: E402
 

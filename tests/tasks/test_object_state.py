@@ -24,7 +24,7 @@ def test_fail_safe_names_the_user():
 
 # --- through the facade (scripted chat model: fixed replies, not a real model) ----------
 
-from planning_support import scripted_llm  # noqa: E402
+from tests.tasks.planning_support import scripted_llm  # noqa: E402
 
 from reverie.tasks.object_state import act_obj_desc  # noqa: E402
 

@@ -40,7 +40,7 @@ def test_fail_safe_picks_by_keyword_and_is_valid(action, emoji):
 
 # --- through the facade (scripted chat model: fixed replies, not a real model) ----------
 
-from planning_support import last_user_text, scripted_llm  # noqa: E402
+from tests.tasks.planning_support import last_user_text, scripted_llm  # noqa: E402
 
 from reverie.tasks.pronunciatio import pronunciatio  # noqa: E402
 

@@ -75,7 +75,7 @@ def test_schedule_context_sentence():
 
 # --- through the facade (scripted chat model: fixed replies, not a real model) ----------
 
-from planning_support import last_user_text, scripted_llm  # noqa: E402
+from tests.tasks.planning_support import last_user_text, scripted_llm  # noqa: E402
 
 from reverie.tasks.task_decomp import task_decomp  # noqa: E402
 

@@ -1,5 +1,7 @@
 """The memory, reflection, conversation and interview functions on the real bundled model:
-whatever the small model answers, cognition gets plain values of the promised shape."""
+whatever the small model answers, cognition gets plain values of the promised shape; where the
+small model's own answer passes the checks (the ledger says it was no fail-safe), that answer
+is what cognition gets. On this model and seed, relationship_summary ends in its fail-safe."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from reverie import PROJECT_ROOT
 from reverie.config import load_settings
 from reverie.llm import LLM
 from reverie.tasks.chat_utterance import iterative_chat_utterance
-from reverie.tasks.conversation_summary import summarize_conversation
+from reverie.tasks.conversation_summary import PREFIX, summarize_conversation
 from reverie.tasks.convo_thoughts import memo_on_convo, planning_thought_on_convo
 from reverie.tasks.evaluate import read_ledger
 from reverie.tasks.fixtures import load_fixture
@@ -19,6 +21,7 @@ from reverie.tasks.interview import next_convo_line, safety_score, summarize_ide
 from reverie.tasks.poignancy import chat_poignancy, event_poignancy
 from reverie.tasks.relationship_summary import relationship_summary
 from reverie.tasks.whisper import whisper_inner_thought
+from tests.tasks.planning_support import answered
 
 pytestmark = pytest.mark.slow
 
@@ -73,7 +76,8 @@ def test_conversation_functions_give_sentences_and_a_real_end_flag(llm, identity
     )
     assert isinstance(line, str) and line and end is False  # nobody ends a talk before it starts
     assert relationship_summary(llm, speaker=ISABELLA, listener=MARIA, statements=STATEMENTS)
-    assert summarize_conversation(llm, utterances=CHAT).startswith("conversing about ")
+    topic = summarize_conversation(llm, utterances=CHAT).removeprefix(PREFIX)  # the code adds the prefix
+    assert topic.strip() and answered(llm, "summarize_conversation")
     assert planning_thought_on_convo(llm, persona_name=MARIA, partner_name=ISABELLA, utterances=CHAT)
     assert memo_on_convo(llm, persona_name=MARIA, partner_name=ISABELLA, utterances=CHAT)
 
@@ -90,4 +94,5 @@ def test_interview_and_whisper_give_text(llm, identity):
 def test_every_call_is_in_the_ledger(llm):
     lines = read_ledger(llm.ledger.path)
     assert {line["prompt"] for line in lines} >= {"event_poignancy", "insights", "iterative_chat_utterance"}
-    assert all(line["attempts"] >= 1 for line in lines)
+    # Every other prompt got the small model's own answer (perhaps after a correction), not its fail-safe.
+    assert {line["prompt"] for line in lines if line["fallback"]} <= {"relationship_summary"}

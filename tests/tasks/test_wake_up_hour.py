@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from pydantic import ValidationError
 
@@ -18,9 +20,16 @@ def test_every_hour_form_is_read(raw, hour):
     assert WakeUpHourReply.model_validate({"hour": raw}).hour == hour
 
 
-@pytest.mark.parametrize("raw", [24, -1, "25:00", "13pm", "noonish", 6.5])
-def test_out_of_range_or_unreadable_hours_are_rejected(raw):
-    with pytest.raises(ValidationError, match="0 to 23|0 and 23|valid|literal"):
+@pytest.mark.parametrize(("raw", "problem"), [
+    (24, "24 is not an hour of the day; answer with a whole number from 0 to 23"),
+    (-1, "-1 is not an hour of the day; answer with a whole number from 0 to 23"),
+    ("25:00", "25 is not an hour of the day"),
+    ("13pm", "'13pm' is not a clock hour; answer with a whole number from 0 to 23, like 7"),
+    ("noonish", "'noonish' is not an hour; answer with a whole number from 0 to 23, like 7"),
+    (6.5, "Input should be 0, 1, 2, 3"),  # a fraction of an hour is no member of the enum
+])
+def test_out_of_range_or_unreadable_hours_are_rejected(raw, problem):
+    with pytest.raises(ValidationError, match=re.escape(problem)):
         WakeUpHourReply.model_validate({"hour": raw})
 
 
@@ -48,7 +57,7 @@ def test_hour_after_ignores_bed_time_when_looking_for_waking():
 
 # --- through the facade (scripted chat model: fixed replies, not a real model) ----------
 
-from planning_support import scripted_llm  # noqa: E402
+from tests.tasks.planning_support import scripted_llm  # noqa: E402
 
 from reverie.tasks.wake_up_hour import wake_up_hour  # noqa: E402
 
