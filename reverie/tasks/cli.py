@@ -16,7 +16,7 @@ from pathlib import Path
 
 from reverie.config import BUNDLED, Settings
 from reverie.errors import UserError
-from reverie.tasks import product_tasks
+from reverie.tasks.registry import product_tasks
 from reverie.tasks.day_coherence import coherence_line
 from reverie.tasks.evaluate import Row, column_widths, eval_days, format_row, read_ledger, run_cases, summarize, COLUMNS
 from reverie.tasks.fixtures import load_fixture
@@ -75,7 +75,7 @@ def render(settings: Settings, name: str, inputs: dict, choices: dict) -> list:
     from reverie.llm import LLM
     from reverie.llm.schema import call_schema
 
-    llm = LLM(settings)
+    llm = LLM(settings, tasks=product_tasks())
     spec = llm.chain.prompts.get(name)
     schema = call_schema(product_tasks()[name].schema, choices)
     return llm.chain._render(spec, inputs, schema)
@@ -134,7 +134,7 @@ def _eval(args, settings: Settings) -> int:
     print(format_row(COLUMNS, widths), flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         ledger = Path(tmp) / "llm_calls.jsonl"
-        llm = LLM.from_settings(settings, ledger_path=ledger)
+        llm = LLM.from_settings(settings, tasks=product_tasks(), ledger_path=ledger)
         ask = lambda name, inputs, choices: llm.ask(name, inputs, choices=choices or None)  # noqa: E731
         done = 0
         for name in names:

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
-from reverie.llm.task import Task, memories, register
+from reverie.llm.task import Task, TaskInputs, memories
 from reverie.tasks.common import Reply, one_line
 
 NEVER_TALKED = "They have not talked before."
@@ -25,6 +25,27 @@ def _lowered(value: Any) -> Any:
     if isinstance(value, bool):
         return "yes" if value else "no"
     return value.strip().strip(".!").lower() if isinstance(value, str) else value
+
+
+class TalkInputs(TaskInputs):
+    init_name: str
+    target_name: str
+    context: str
+    now: str
+    last_chat: str
+    init_status: str
+    target_status: str
+
+
+class ReactInputs(TaskInputs):
+    init_name: str
+    target_name: str
+    context: str
+    now: str
+    init_status: str
+    target_status: str
+    init_act: str
+    target_act: str
 
 
 class TalkReply(Reply):
@@ -48,23 +69,23 @@ class ReactReply(Reply):
         return _lowered(value)
 
 
-def talk_fail_safe(inputs: dict, choices: dict) -> TalkReply:
-    statuses = f"{inputs.get('init_status', '')} {inputs.get('target_status', '')}".lower()
-    first_meeting = str(inputs.get("last_chat", "")).strip() in ("", NEVER_TALKED)
+def talk_fail_safe(inputs: TalkInputs, choices: dict) -> TalkReply:
+    statuses = f"{inputs.init_status} {inputs.target_status}".lower()
+    first_meeting = inputs.last_chat.strip() in ("", NEVER_TALKED)
     talk = first_meeting and "sleep" not in statuses
     reason = "they have not talked yet and both are awake" if talk else "they have talked before or one is busy"
     return TalkReply(reason=reason, start_conversation="yes" if talk else "no")
 
 
-def react_fail_safe(inputs: dict, choices: dict) -> ReactReply:
+def react_fail_safe(inputs: ReactInputs, choices: dict) -> ReactReply:
     return ReactReply(reason="carry on with the plan", wait_or_continue="continue")
 
 
-register(Task(name="decide_to_talk", schema=TalkReply, fail_safe=talk_fail_safe,
-              used_in="plan: reacting to a perceived persona (start a conversation?)", trim=memories("context")))
-register(Task(name="decide_to_react", schema=ReactReply, fail_safe=react_fail_safe,
-              used_in="plan: reacting to a perceived persona at the same spot (wait for them?)",
-              trim=memories("context")))
+DECIDE_TO_TALK = Task(name="decide_to_talk", inputs=TalkInputs, schema=TalkReply, fail_safe=talk_fail_safe,
+                      used_in="plan: reacting to a perceived persona (start a conversation?)", trim=memories("context"))
+DECIDE_TO_REACT = Task(name="decide_to_react", inputs=ReactInputs, schema=ReactReply, fail_safe=react_fail_safe,
+                       used_in="plan: reacting to a perceived persona at the same spot (wait for them?)",
+                       trim=memories("context"))
 
 
 def describe_retrieved(event_descriptions: list[str], thought_descriptions: list[str]) -> str:

@@ -17,6 +17,7 @@ from pydantic import Field
 from reverie import PROJECT_ROOT
 from reverie.config import Settings
 from reverie.llm import LLM
+from reverie.tasks.registry import product_tasks
 
 
 class ScriptedChat(BaseChatModel):
@@ -41,7 +42,7 @@ def scripted_llm(*replies: str, ledger_path=None) -> tuple[LLM, ScriptedChat]:
     settings = Settings()
     settings.paths.prompts = PROJECT_ROOT / "prompts"
     model = ScriptedChat(replies=list(replies))
-    return LLM(settings, chat_models={"strong": model, "cheap": model}, ledger_path=ledger_path), model
+    return LLM(settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model}, ledger_path=ledger_path), model
 
 
 def last_user_text(model: ScriptedChat, call: int = -1) -> str:
