@@ -11,12 +11,10 @@ from __future__ import annotations
 
 import re
 
-from pydantic import ValidationInfo, field_validator
-
-from reverie.llm.task import Task, TaskInputs, choice_field
+from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.action_text import main_action, subtask
 from reverie.tasks.common import Reply
-from reverie.tasks.options import check_choice, joined, keep_own_private, unique
+from reverie.tasks.options import Choice, joined, keep_own_private, unique
 
 NO_OBJECT = "<random>"
 HOUSE_MARKER = "'s house"
@@ -49,30 +47,15 @@ class ObjectInputs(TaskInputs):
 
 
 class SectorReply(Reply):
-    sector: str = choice_field("sectors", description="one of the listed areas, copied exactly")
-
-    @field_validator("sector")
-    @classmethod
-    def _known(cls, value: str, info: ValidationInfo) -> str:
-        return check_choice(value, info, "sectors")
+    sector: Choice("sectors", "one of the listed areas, copied exactly")
 
 
 class ArenaReply(Reply):
-    arena: str = choice_field("arenas", description="one of the listed places, copied exactly")
-
-    @field_validator("arena")
-    @classmethod
-    def _known(cls, value: str, info: ValidationInfo) -> str:
-        return check_choice(value, info, "arenas")
+    arena: Choice("arenas", "one of the listed places, copied exactly")
 
 
 class ObjectReply(Reply):
-    object: str = choice_field("objects", description="one of the listed objects, copied exactly")
-
-    @field_validator("object")
-    @classmethod
-    def _known(cls, value: str, info: ValidationInfo) -> str:
-        return check_choice(value, info, "objects")
+    object: Choice("objects", "one of the listed objects, copied exactly")
 
 
 def _first_with(options: list[str], *wanted: str) -> str | None:

@@ -1,6 +1,7 @@
 """`python -m reverie prompts list | show NAME | eval [...]`: tools for prompt engineers.
 
-- ``list``: every prompt, its model role, where cognition uses it.
+- ``list``: every prompt, its model role, where cognition uses it (a prompt file whose
+  ``inputs`` differ from its task's inputs model is a one-line error).
 - ``show NAME``: the messages the model receives for the prompt's first fixture case.
 - ``eval``: runs prompts on their fixture cases through the real models and prints one row
   per prompt (calls, first-attempt valid %, final valid %, fallback %, mean attempts,
@@ -59,6 +60,7 @@ def _store(settings: Settings):
 def _list(args, settings: Settings) -> int:
     store = _store(settings)
     tasks = product_tasks()
+    tasks.check_prompts(store.get)  # each prompt file lists exactly its task's inputs
     width = max(len(n) for n in tasks)
     print(f"{'prompt'.ljust(width)}  {'role'.ljust(6)}  used in")
     for name, task in tasks.items():

@@ -9,7 +9,7 @@ a one-sentence answer is a :func:`Text` field. Validators read the call's typed 
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Iterable, Literal, TypeVar
+from typing import Annotated, Any, Callable, Iterable, Literal, TypeVar
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo
 
@@ -58,6 +58,11 @@ def inputs_of(info: ValidationInfo, model: type[I]) -> I | None:
     return found
 
 
+def Checked(model: type[I], check: Callable[[Any, I | None], Any]) -> AfterValidator:
+    """Field metadata: ``check(value, <the call's typed inputs, or None>)`` after the field's own checks."""
+    return AfterValidator(lambda value, info: check(value, inputs_of(info, model)))
+
+
 def one_line(text: str) -> str:
     """Collapse every run of whitespace (newlines included) into one space."""
     return " ".join(text.split())
@@ -83,6 +88,21 @@ def Text(what: str, max_length: int, *, min_words: int = 1) -> Any:
     no placeholder; corrections call it ``what`` ("the note")."""
     return Annotated[str, Field(max_length=max_length),
                      AfterValidator(lambda value: check_text(value, what, min_words=min_words))]
+
+
+def timed_step(kind: str, number: int, text: str, minutes: int, *, like: int) -> str:
+    """Step ``number`` of a timed list ("subtask 2"): its text in words, and minutes above zero."""
+    text = check_text(text, f"{kind} {number}")
+    if minutes <= 0:
+        raise ValueError(f"{kind} {number} \"{text}\" lasts {minutes} minutes; "
+                         f"give every {kind} a rough positive number of minutes, like {like}")
+    return text
+
+
+def names(text: str, person: str) -> bool:
+    """True when ``text`` mentions ``person`` by full or first name (any case)."""
+    lowered = text.lower()
+    return person.lower() in lowered or first_name(person).lower() in lowered
 
 
 def mentions_second_person(text: str) -> bool:

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import re
 
-from pydantic import Field, ValidationInfo, field_validator
+from typing import Annotated
+
+from pydantic import Field
 
 from reverie.llm.task import Task, TaskInputs, transcript_of
-from reverie.tasks.common import Reply, check_text, content_words, first_name, inputs_of, transcript
+from reverie.tasks.common import Checked, Reply, check_text, content_words, first_name, transcript
 
 PREFIX = "conversing about "
 FAIL_SAFE_TOPIC = "everyday things"
@@ -23,18 +25,17 @@ class ConversationInputs(TaskInputs):
     conversation: str
 
 
-class ConversationSummaryReply(Reply):
-    conversing_about: str = Field(max_length=160, description="what they talked about, a few words")
+def _topic(value: str, inputs: ConversationInputs | None) -> str:
+    value = check_text(_LEAD_IN.sub("", value.strip()), "the topic", min_words=2)
+    conversation = inputs.conversation if inputs else ""
+    if conversation and not content_words(value) & content_words(conversation):
+        raise ValueError("the topic must come from this conversation; use words that were said in it")
+    return value.rstrip(".")
 
-    @field_validator("conversing_about")
-    @classmethod
-    def _topic(cls, value: str, info: ValidationInfo) -> str:
-        value = check_text(_LEAD_IN.sub("", value.strip()), "the topic", min_words=2)
-        inputs = inputs_of(info, ConversationInputs)
-        conversation = inputs.conversation if inputs else ""
-        if conversation and not content_words(value) & content_words(conversation):
-            raise ValueError("the topic must come from this conversation; use words that were said in it")
-        return value.rstrip(".")
+
+class ConversationSummaryReply(Reply):
+    conversing_about: Annotated[str, Checked(ConversationInputs, _topic)] = Field(
+        max_length=160, description="what they talked about, a few words")
 
 
 def _fail_safe(inputs: ConversationInputs, choices: dict) -> ConversationSummaryReply:

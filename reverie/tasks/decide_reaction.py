@@ -11,9 +11,9 @@ carry on. Fail-safe: carry on (no reaction), like the original.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, field_validator
+from pydantic import BeforeValidator, Field
 
 from reverie.llm.task import Task, TaskInputs, memories
 from reverie.tasks.common import Reply, one_line
@@ -27,46 +27,41 @@ def _lowered(value: Any) -> Any:
     return value.strip().strip(".!").lower() if isinstance(value, str) else value
 
 
-class TalkInputs(TaskInputs):
+class _Meeting(TaskInputs):
+    """Who perceives whom, what they know of each other, and when."""
+
     init_name: str
     target_name: str
     context: str
     now: str
+    init_status: str
+    target_status: str
+
+
+class TalkInputs(_Meeting):
     last_chat: str
-    init_status: str
-    target_status: str
 
 
-class ReactInputs(TaskInputs):
-    init_name: str
-    target_name: str
-    context: str
-    now: str
-    init_status: str
-    target_status: str
+class ReactInputs(_Meeting):
     init_act: str
     target_act: str
 
 
-class TalkReply(Reply):
-    reason: str = Field(max_length=240, description="one short sentence of reasoning")
-    # Field names sort after "reason", so the reason comes first whatever the grammar builder does.
-    start_conversation: Literal["yes", "no"] = Field(description="yes = start a conversation now")
+# One short sentence of reasoning; the answer's field name sorts after "reason", so the
+# reason comes first whatever the grammar builder does.
+Reason = Annotated[str, Field(max_length=240, description="one short sentence of reasoning")]
 
-    @field_validator("start_conversation", mode="before")
-    @classmethod
-    def _answer(cls, value: Any) -> Any:
-        return _lowered(value)
+
+class TalkReply(Reply):
+    reason: Reason
+    start_conversation: Annotated[Literal["yes", "no"], BeforeValidator(_lowered)] = Field(
+        description="yes = start a conversation now")
 
 
 class ReactReply(Reply):
-    reason: str = Field(max_length=240, description="one short sentence of reasoning")
-    wait_or_continue: Literal["wait", "continue"] = Field(description="wait = let the other finish first")
-
-    @field_validator("wait_or_continue", mode="before")
-    @classmethod
-    def _choice(cls, value: Any) -> Any:
-        return _lowered(value)
+    reason: Reason
+    wait_or_continue: Annotated[Literal["wait", "continue"], BeforeValidator(_lowered)] = Field(
+        description="wait = let the other finish first")
 
 
 def talk_fail_safe(inputs: TalkInputs, choices: dict) -> TalkReply:

@@ -21,11 +21,11 @@ from __future__ import annotations
 import re
 from typing import Annotated
 
-from pydantic import Field, ValidationInfo, field_validator
+from pydantic import Field
 
 from reverie.llm.task import NotShown, Task, TaskInputs
 from reverie.tasks.clock import format_hour, hour_of
-from reverie.tasks.common import Reply, check_text, inputs_of, one_line, unlist
+from reverie.tasks.common import Checked, Reply, check_text, one_line, unlist
 from reverie.tasks.day_rules import awake_hours, clock_minute, clock_phrase, daytime_sleep_problem, without_clock
 
 MAX_WORDS = 12
@@ -92,14 +92,13 @@ class HourlyInputs(TaskInputs):
                               wake_hour=known_hour(self.wake_up_time), bed_hour=known_hour(self.bed_time))
 
 
-class HourlyActivityReply(Reply):
-    activity: str = Field(max_length=80, description="what the character is doing in that hour, a short phrase")
+def _for_the_hour(value: str, inputs: HourlyInputs | None) -> str:
+    return inputs.check(value) if inputs else check_activity(value, "")
 
-    @field_validator("activity")
-    @classmethod
-    def _check(cls, value: str, info: ValidationInfo) -> str:
-        inputs = inputs_of(info, HourlyInputs)
-        return inputs.check(value) if inputs else check_activity(value, "")
+
+class HourlyActivityReply(Reply):
+    activity: Annotated[str, Checked(HourlyInputs, _for_the_hour)] = Field(
+        max_length=80, description="what the character is doing in that hour, a short phrase")
 
 
 def plan_item_for_hour(plan_text: str, hour_text: str) -> str | None:

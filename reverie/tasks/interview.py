@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import re
 
-from pydantic import Field, ValidationInfo, field_validator
+from typing import Annotated
+
+from pydantic import Field
 
 from reverie.llm.task import Task, TaskInputs, memories, transcript_of
-from reverie.tasks.common import Reply, Scale, Text, bulleted, check_text, first_name, inputs_of, transcript
+from reverie.tasks.common import Checked, Reply, Scale, Text, bulleted, check_text, first_name, transcript
 
 # Lines scoring this much or more are not answered (the original's threshold).
 SAFETY_THRESHOLD = 8
@@ -89,20 +91,19 @@ class AnswerInputs(TaskInputs):
     summary: str
 
 
-class AnswerReply(Reply):
-    utterance: str = Field(max_length=400, description="what the persona says next, in their own voice")
+def _answer(value: str, inputs: AnswerInputs | None) -> str:
+    name = inputs.persona_name if inputs else ""
+    value = check_text(strip_speaker(value, name), "the answer", min_words=2)
+    said = inputs.conversation.splitlines() if inputs else []
+    lines = [line.split(":", 1)[1].strip().lower() for line in said if ":" in line]
+    if lines and value.lower().rstrip("?.!") == lines[-1].rstrip("?.!"):
+        raise ValueError(f"that repeats the question; answer it as {first_name(name) or 'the persona'} would")
+    return value
 
-    @field_validator("utterance")
-    @classmethod
-    def _utterance(cls, value: str, info: ValidationInfo) -> str:
-        inputs = inputs_of(info, AnswerInputs)
-        name = inputs.persona_name if inputs else ""
-        value = check_text(strip_speaker(value, name), "the answer", min_words=2)
-        said = inputs.conversation.splitlines() if inputs else []
-        lines = [line.split(":", 1)[1].strip().lower() for line in said if ":" in line]
-        if lines and value.lower().rstrip("?.!") == lines[-1].rstrip("?.!"):
-            raise ValueError(f"that repeats the question; answer it as {first_name(name) or 'the persona'} would")
-        return value
+
+class AnswerReply(Reply):
+    utterance: Annotated[str, Checked(AnswerInputs, _answer)] = Field(
+        max_length=400, description="what the persona says next, in their own voice")
 
 
 def _answer_fail_safe(inputs: AnswerInputs, choices: dict) -> AnswerReply:

@@ -14,7 +14,7 @@ from pydantic import Field, model_validator
 
 from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.clock import format_minute
-from reverie.tasks.common import Reply, check_text, one_line
+from reverie.tasks.common import Reply, check_text, one_line, timed_step
 from reverie.tasks.task_decomp import fit_durations
 
 MAX_ITEMS = 12
@@ -44,10 +44,7 @@ class NewScheduleReply(Reply):
     @model_validator(mode="after")
     def _check(self) -> "NewScheduleReply":
         for number, item in enumerate(self.items, 1):
-            item.activity = check_text(item.activity.rstrip("."), f"item {number}")
-            if item.minutes <= 0:
-                raise ValueError(f"item {number} \"{item.activity}\" lasts {item.minutes} minutes; "
-                                 "give every item a rough positive number of minutes, like 30")
+            item.activity = timed_step("item", number, item.activity.rstrip("."), item.minutes, like=30)
         return self
 
 

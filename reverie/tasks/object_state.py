@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import re
 
-from pydantic import Field, ValidationInfo, field_validator
+from typing import Annotated
+
+from pydantic import Field
 
 from reverie.llm.task import Task, TaskInputs
-from reverie.tasks.common import Reply, check_text, first_name, inputs_of, one_line
+from reverie.tasks.common import Checked, Reply, check_text, first_name, one_line
 
 MAX_WORDS = 10
 
@@ -37,14 +39,13 @@ def check_state(value: str, obj: str) -> str:
     return value
 
 
-class ObjectStateReply(Reply):
-    state: str = Field(max_length=80, description="what is happening to the object, e.g. 'being used to brew coffee'")
+def _state_of_the_object(value: str, inputs: ObjectStateInputs | None) -> str:
+    return check_state(value, inputs.object if inputs else "")
 
-    @field_validator("state")
-    @classmethod
-    def _check(cls, value: str, info: ValidationInfo) -> str:
-        inputs = inputs_of(info, ObjectStateInputs)
-        return check_state(value, inputs.object if inputs else "")
+
+class ObjectStateReply(Reply):
+    state: Annotated[str, Checked(ObjectStateInputs, _state_of_the_object)] = Field(
+        max_length=80, description="what is happening to the object, e.g. 'being used to brew coffee'")
 
 
 def fail_safe(inputs: ObjectStateInputs, choices: dict) -> ObjectStateReply:

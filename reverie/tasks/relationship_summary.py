@@ -6,10 +6,12 @@ memories the next line draws on.
 
 from __future__ import annotations
 
-from pydantic import Field, ValidationInfo, field_validator
+from typing import Annotated
+
+from pydantic import Field
 
 from reverie.llm.task import Task, TaskInputs, memories
-from reverie.tasks.common import Reply, Text, bulleted, first_name, inputs_of
+from reverie.tasks.common import Checked, Reply, Text, bulleted, first_name, names
 
 
 class RelationshipInputs(TaskInputs):
@@ -18,18 +20,16 @@ class RelationshipInputs(TaskInputs):
     statements: str
 
 
-class RelationshipReply(Reply):
-    summary: Text("the summary", 400, min_words=4) = Field(
-        description="how the two relate: feelings and what one knows of the other")
+def _about_the_listener(value: str, inputs: RelationshipInputs | None) -> str:
+    listener = inputs.listener if inputs else ""
+    if listener and not names(value, listener):
+        raise ValueError(f"the summary must say how they relate to {listener}; mention {first_name(listener)} by name")
+    return value
 
-    @field_validator("summary")
-    @classmethod
-    def _summary(cls, value: str, info: ValidationInfo) -> str:
-        inputs = inputs_of(info, RelationshipInputs)
-        listener = inputs.listener if inputs else ""
-        if listener and listener.lower() not in value.lower() and first_name(listener).lower() not in value.lower():
-            raise ValueError(f"the summary must say how they relate to {listener}; mention {first_name(listener)} by name")
-        return value
+
+class RelationshipReply(Reply):
+    summary: Annotated[Text("the summary", 400, min_words=4), Checked(RelationshipInputs, _about_the_listener)] = Field(
+        description="how the two relate: feelings and what one knows of the other")
 
 
 def _fail_safe(inputs: RelationshipInputs, choices: dict) -> RelationshipReply:

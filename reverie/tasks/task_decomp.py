@@ -16,7 +16,7 @@ from pydantic import Field, ValidationInfo, model_validator
 
 from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.clock import format_minute
-from reverie.tasks.common import Reply, check_text, inputs_of, one_line
+from reverie.tasks.common import Reply, inputs_of, one_line, timed_step
 from reverie.tasks.hourly_schedule import strip_subject
 
 MAX_SUBTASKS = 12
@@ -45,10 +45,7 @@ class TaskDecompReply(Reply):
         inputs = inputs_of(info, TaskDecompInputs)
         first = inputs.first_name if inputs else ""
         for number, sub in enumerate(self.subtasks, 1):
-            sub.action = check_text(strip_subject(sub.action, first), f"subtask {number}")
-            if sub.minutes <= 0:
-                raise ValueError(f"subtask {number} \"{sub.action}\" lasts {sub.minutes} minutes; "
-                                 "give every subtask a rough positive number of minutes, like 15")
+            sub.action = timed_step("subtask", number, strip_subject(sub.action, first), sub.minutes, like=15)
         return self
 
 

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import re
 
-from pydantic import Field, ValidationInfo, field_validator
+from typing import Annotated
+
+from pydantic import Field
 
 from reverie.llm.task import Task, TaskInputs
-from reverie.tasks.common import Reply, Text, first_name, inputs_of, mentions_second_person, one_line
+from reverie.tasks.common import Checked, Reply, Text, first_name, mentions_second_person, names, one_line
 
 # Second-person phrases, longest first, and their third-person replacements ({n} = name).
 _SWAPS = [
@@ -44,20 +46,18 @@ class WhisperInputs(TaskInputs):
     whisper: str
 
 
-class WhisperReply(Reply):
-    thought: Text("the statement", 300, min_words=3) = Field(
-        description="the statement about the persona, in the third person")
+def _about_the_persona(value: str, inputs: WhisperInputs | None) -> str:
+    name = inputs.persona_name if inputs else ""
+    if mentions_second_person(value):
+        raise ValueError(f"write it about {name or 'the persona'} in the third person; do not use 'you' or 'your'")
+    if name and not names(value, name):
+        raise ValueError(f"the statement must be about {name}; mention {first_name(name)} by name")
+    return value
 
-    @field_validator("thought")
-    @classmethod
-    def _thought(cls, value: str, info: ValidationInfo) -> str:
-        inputs = inputs_of(info, WhisperInputs)
-        name = inputs.persona_name if inputs else ""
-        if mentions_second_person(value):
-            raise ValueError(f"write it about {name or 'the persona'} in the third person; do not use 'you' or 'your'")
-        if name and name.lower() not in value.lower() and first_name(name).lower() not in value.lower():
-            raise ValueError(f"the statement must be about {name}; mention {first_name(name)} by name")
-        return value
+
+class WhisperReply(Reply):
+    thought: Annotated[Text("the statement", 300, min_words=3), Checked(WhisperInputs, _about_the_persona)] = Field(
+        description="the statement about the persona, in the third person")
 
 
 def _fail_safe(inputs: WhisperInputs, choices: dict) -> WhisperReply:
