@@ -96,6 +96,12 @@ def last_chat_sentence(last_chat_time: str, last_chat_about: str) -> str:
     return f"They last talked on {last_chat_time.strip()}{about}."
 
 
+def _meeting(init_name: str, target_name: str, context: str, now: str, init_status: str, target_status: str) -> dict:
+    """The inputs both reaction prompts share (see :class:`_Meeting`)."""
+    return {"init_name": init_name, "target_name": target_name, "context": context.strip() or "Nothing in particular.",
+            "now": now, "init_status": one_line(init_status), "target_status": one_line(target_status)}
+
+
 def decide_to_talk(
     llm,
     *,
@@ -109,15 +115,8 @@ def decide_to_talk(
     last_chat_about: str = "",
 ) -> bool:
     """True if ``init_name`` starts a conversation with ``target_name`` now."""
-    inputs = {
-        "init_name": init_name,
-        "target_name": target_name,
-        "context": context.strip() or "Nothing in particular.",
-        "now": now,
-        "last_chat": last_chat_sentence(last_chat_time, last_chat_about),
-        "init_status": one_line(init_status),
-        "target_status": one_line(target_status),
-    }
+    inputs = {**_meeting(init_name, target_name, context, now, init_status, target_status),
+              "last_chat": last_chat_sentence(last_chat_time, last_chat_about)}
     return llm.ask("decide_to_talk", inputs, persona=init_name).start_conversation == "yes"
 
 
@@ -134,14 +133,6 @@ def decide_to_react(
     target_act: str,
 ) -> bool:
     """True if ``init_name`` should wait until ``target_name`` has finished (original option 1)."""
-    inputs = {
-        "init_name": init_name,
-        "target_name": target_name,
-        "context": context.strip() or "Nothing in particular.",
-        "now": now,
-        "init_status": one_line(init_status),
-        "target_status": one_line(target_status),
-        "init_act": one_line(init_act),
-        "target_act": one_line(target_act),
-    }
+    inputs = {**_meeting(init_name, target_name, context, now, init_status, target_status),
+              "init_act": one_line(init_act), "target_act": one_line(target_act)}
     return llm.ask("decide_to_react", inputs, persona=init_name).wait_or_continue == "wait"
