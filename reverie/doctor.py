@@ -50,10 +50,11 @@ class Doctor:
 
     def __init__(self, settings: Settings):
         from reverie.llm import LLM
+        from reverie.tasks.registry import product_tasks
 
         self.settings = settings
         self.folder = Path(tempfile.mkdtemp(prefix="reverie-doctor-"))
-        self.llm = LLM(settings, ledger_path=self.folder / "llm_calls.jsonl")
+        self.llm = LLM(settings, tasks=product_tasks(), ledger_path=self.folder / "llm_calls.jsonl")
         self.checks: list[Check] = []
 
     # -- the model -------------------------------------------------------------------------
@@ -88,13 +89,12 @@ class Doctor:
 
     def context_window(self) -> Check:
         from reverie.llm.prompt_size import PromptTooLong
-        from reverie.llm.task import all_tasks
         from reverie.tasks.fixtures import fixture_names, load_fixture
 
         worst: tuple[int, str] = (0, "")
         longest: tuple[int, int, str] = (0, 0, "")
         with_fixtures = set(fixture_names())
-        for name, task in all_tasks().items():
+        for name, task in self.llm.tasks.items():
             if name not in with_fixtures:
                 continue
             case = load_fixture(name).cases[0]

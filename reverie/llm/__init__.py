@@ -1,6 +1,6 @@
 """Typed answers from local chat models: ``LLM.ask(prompt_name, inputs) -> Pydantic object``.
 
-    llm = LLM.from_settings(settings, ledger_path=sim / "reverie" / "llm_calls.jsonl")
+    llm = LLM.from_settings(settings, tasks=product_tasks(), ledger_path=sim / "reverie" / "llm_calls.jsonl")
     answer = llm.ask("wake_up_hour", {"identity": ..., "first_name": ...}, persona="Isabella Rodriguez")
 
 Everything else (prompt files, grammar, repair, fail-safe, accounting, record/replay)
@@ -22,17 +22,20 @@ from reverie.llm.cassette import Cassette, CassetteMiss
 from reverie.llm.ledger import Ledger
 from reverie.llm.prompt_spec import PromptStore
 from reverie.llm.structured import StructuredChain, StructuredOutputError
+from reverie.llm.task import TaskRegistry
 
 __all__ = ["LLM", "StructuredOutputError", "CassetteMiss"]
 
 
 class LLM:
-    """The facade cognition uses. ``chat_models`` (tests): ``{"strong": m, "cheap": m}``."""
+    """The facade cognition uses. ``tasks``: the prompts it can ask (``reverie.tasks.registry``);
+    ``chat_models`` (tests): ``{"strong": m, "cheap": m}``."""
 
     def __init__(
         self,
         settings: Settings,
         *,
+        tasks: TaskRegistry,
         chat_models: dict[str, BaseChatModel] | None = None,
         ledger_path: Path | None = None,
         record: Path | None = None,
@@ -40,7 +43,7 @@ class LLM:
     ):
         if record and replay:
             raise ValueError("record and replay cannot both be set")
-        self.settings = settings
+        self.settings, self.tasks = settings, tasks
         self.ledger = Ledger(ledger_path)
         self._models = dict(chat_models) if chat_models else None
         self._models_lock = threading.Lock()
@@ -52,15 +55,17 @@ class LLM:
             prompts=PromptStore(settings.paths.prompts),
             ledger=self.ledger,
             cassette=cassette,
+            tasks=tasks,
             clock=lambda: self._clock,
         )
 
     @classmethod
     def from_settings(
-        cls, settings: Settings, ledger_path: Path | None = None, record: Path | None = None, replay: Path | None = None
+        cls, settings: Settings, *, tasks: TaskRegistry, ledger_path: Path | None = None, record: Path | None = None,
+        replay: Path | None = None,
     ) -> "LLM":
         """Models are loaded on the first call that needs one (never when replaying)."""
-        return cls(settings, ledger_path=ledger_path, record=record, replay=replay)
+        return cls(settings, tasks=tasks, ledger_path=ledger_path, record=record, replay=replay)
 
     def _model(self, role: str) -> BaseChatModel:
         with self._models_lock:

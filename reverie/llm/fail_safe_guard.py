@@ -1,6 +1,6 @@
 """A fail-safe that cannot fail: the task's own, and if that raises, the same with tamer inputs.
 
-A fail-safe builds its answer from the call's inputs (a name, an activity, a statement), and
+A fail-safe builds its answer from the call's typed inputs (a name, an activity, a statement), and
 the answer must pass the schema's checks. Inputs the engine can really produce (an activity
 "(1)" with no words, a status of one long word, a very long description) can make that
 answer invalid. Then the fail-safe is asked again with the inputs tamed: each text on one
@@ -56,15 +56,19 @@ def _usable_choices(choices: dict) -> dict:
 
 
 def fail_safe(task: Task, inputs: dict, choices: dict) -> BaseModel:
-    """``task.fail_safe(inputs, choices)``, retried with tamer inputs if it raises."""
+    """``task.fail_safe(<typed inputs>, choices)``, retried with tamer inputs if it raises.
+
+    ``inputs`` is the dict the prompt was rendered from; the fail-safe gets it as the
+    task's inputs model (inputs that do not fit it are a bug in the unit: ``InputsMismatch``)."""
+    typed = task.typed(inputs)
     try:
-        return task.fail_safe(inputs, choices)
+        return task.fail_safe(typed, choices)
     except Exception as exc:  # a fail-safe must not end a run: try again with tamer inputs
         first = exc
     tame_choices = _usable_choices(choices)
     for limit in (60, 20, None):
         try:
-            result = task.fail_safe(_tame(inputs, limit), tame_choices)
+            result = task.fail_safe(task.typed(_tame(typed.model_dump(), limit)), tame_choices)
         except Exception:
             continue
         log.warning("prompt %s: the fail-safe needed tamer inputs (%s: %s)", task.name,

@@ -36,7 +36,7 @@ from reverie.llm.safe_text import clean
 from reverie.llm.server_errors import BackendLost, call_with_retries
 from reverie.llm.servers import current_persona
 from reverie.llm.schema import NoChoices, call_schema, canonical_choices, choice_problems, format_instruction
-from reverie.llm.task import Task, get_task
+from reverie.llm.task import Task, TaskRegistry
 
 log = logging.getLogger("reverie.llm")
 
@@ -84,9 +84,10 @@ class StructuredChain(Runnable[dict, BaseModel]):
         prompts: PromptStore,
         ledger: Ledger,
         cassette: Cassette | None = None,
+        tasks: TaskRegistry,
         clock: Callable[[], tuple[Any, Any]] = lambda: (None, None),
     ):
-        self.settings, self.models, self.prompts = settings, models, prompts
+        self.settings, self.models, self.prompts, self.tasks = settings, models, prompts, tasks
         self.ledger, self.cassette, self.clock = ledger, cassette, clock
         # Set once the model server cannot be reached: later asks use their fail-safe at once
         # and the run saves and stops after the step (see reverie.llm.server_errors).
@@ -96,7 +97,7 @@ class StructuredChain(Runnable[dict, BaseModel]):
         return self.ask(input["name"], input["inputs"], choices=input.get("choices"), persona=input.get("persona"))
 
     def ask(self, name: str, inputs: dict, *, choices: dict | None = None, persona: str | None = None) -> BaseModel:
-        task, spec = get_task(name), self.prompts.get(name)
+        task, spec = self.task(name), self.prompts.get(name)
         inputs = copy.deepcopy(dict(inputs))
         choices = {key: list(values) for key, values in (choices or {}).items()}
         missing = [key for key in spec.inputs if key not in inputs]
@@ -135,10 +136,16 @@ class StructuredChain(Runnable[dict, BaseModel]):
         self.ledger.record(valid=False, fallback=True, **entry)
         return guarded_fail_safe(task, inputs, choices)
 
+    def task(self, name: str) -> Task:
+        """The task named ``name``, its prompt file checked to list exactly the task's inputs."""
+        task = self.tasks[name]
+        task.check_prompt(self.prompts.get(name))
+        return task
+
     def render(self, name: str, inputs: dict, *, choices: dict | None = None) -> list[BaseMessage]:
         """The messages of a first attempt, exactly as the model would get them."""
         spec = self.prompts.get(name)
-        return self._render(spec, inputs, call_schema(get_task(name).schema, choices))
+        return self._render(spec, inputs, call_schema(self.task(name).schema, choices))
 
     def max_tokens(self, name: str) -> int:
         """The reply limit of one call of this prompt."""
@@ -148,7 +155,7 @@ class StructuredChain(Runnable[dict, BaseModel]):
     def measure(self, name: str, inputs: dict, *, choices: dict | None = None) -> Fitted:
         """The first attempt's prompt as it would be sent: cut to the context window, with
         the tokens it had before (``prompt_tokens + trimmed_tokens``). Loads the model."""
-        task, spec = get_task(name), self.prompts.get(name)
+        task, spec = self.task(name), self.prompts.get(name)
         schema = call_schema(task.schema, choices)
         params = self._params(spec, schema)
         return self._fitted(task, spec, schema, dict(inputs), [], params)
@@ -253,7 +260,7 @@ class StructuredChain(Runnable[dict, BaseModel]):
         try:
             data = canonical_choices(schema, data, choices)
             problems = choice_problems(schema, data, choices)
-            result = task.schema.model_validate(data, context={"inputs": inputs, "choices": choices})
+            result = task.validate(data, inputs, choices)
         except ValidationError as exc:
             return None, from_validation_error(exc) + problems
         except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError, RecursionError) as exc:

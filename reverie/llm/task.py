@@ -1,9 +1,16 @@
-"""What a prompt is to the code: a schema, a fail-safe, and dynamic choices.
+"""What a prompt is to the code: typed inputs, a typed reply, a fail-safe, dynamic choices.
 
 A :class:`Task` binds ``prompts/<name>.toml`` (the wording, edited by prompt engineers)
-to the typed answer the code expects. The structured chain does the rest: it renders
-the prompt, constrains the reply with the schema's grammar, validates it, feeds the
-errors back to the model, and falls back to ``fail_safe`` when attempts run out.
+to the typed values the code exchanges with it: ``inputs``, a model with one field per
+``{variable}`` of the prompt, and ``schema``, the reply the code expects. The structured
+chain does the rest: it renders the prompt, constrains the reply with the schema's
+grammar, validates it, feeds the errors back to the model, and falls back to
+``fail_safe`` when attempts run out.
+
+The chain renders and trims a plain dict of inputs (see reverie.llm.prompt_size);
+:meth:`Task.typed` turns that dict into the inputs model for the validators and the
+fail-safe. Validators read it through pydantic's ``ValidationInfo.context``:
+``{"inputs": <inputs model>, "choices": {...}}`` (see :meth:`Task.context`).
 
 Dynamic choices: a string field (or list-of-strings field) declared with
 ``choice_field("sectors")`` must take one of the values passed at call time as
@@ -11,20 +18,21 @@ Dynamic choices: a string field (or list-of-strings field) declared with
 ``enum`` (so the grammar enforces them) and checks them after parsing, with a correction
 message that lists the allowed values.
 
-Validators on the schema can read the call's context through pydantic's
-``ValidationInfo.context``: ``{"inputs": {...}, "choices": {...}}``.
+Tasks are plain values: whoever builds the chain hands it a :class:`TaskRegistry`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from reverie.errors import UserError
 from reverie.llm.prompt_size import Drop, Trim
+from reverie.llm.prompt_spec import PromptSpec
 
-Inputs = dict[str, Any]
 Choices = dict[str, list[str]]
 
 CHOICES_KEY = "x-choices"
@@ -40,19 +48,106 @@ def choice_field(choices_key: str, *, max_length: int = 120, description: str = 
     )
 
 
+class TaskInputs(BaseModel):
+    """Base of every inputs model: one typed field per ``{variable}`` of the prompt file."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class NotShown:
+    """Field metadata: an input the validators read that the prompt does not show
+    (``place_tree: Annotated[PlaceTree, NotShown()]``)."""
+
+
+def prompt_fields(inputs: type[BaseModel]) -> list[str]:
+    """The inputs model's fields the prompt file must list, in declaration order."""
+    return [name for name, info in inputs.model_fields.items()
+            if not any(isinstance(meta, NotShown) for meta in info.metadata)]
+
+
+class InputsMismatch(RuntimeError):
+    """A unit called its prompt with inputs its inputs model does not accept (a bug in the unit)."""
+
+
 @dataclass(frozen=True)
 class Task:
     """One prompt's contract. ``name`` is the file ``prompts/<name>.toml``."""
 
     name: str
+    # One typed field per prompt input (plus any marked NotShown).
+    inputs: type[BaseModel]
+    # The reply.
     schema: type[BaseModel]
-    # (inputs, choices) -> a valid schema instance that keeps the simulation sensible.
-    fail_safe: Callable[[Inputs, Choices], BaseModel]
+    # (typed inputs, choices) -> a valid schema instance that keeps the simulation sensible.
+    fail_safe: Callable[[Any, Choices], BaseModel]
     # Where cognition uses it (shown by `prompts list`).
     used_in: str = ""
     # Inputs that grow with the run, cut from their least relevant end when the prompt
     # would not fit the context window (see reverie.llm.prompt_size).
     trim: tuple[Trim, ...] = ()
+
+    def typed(self, inputs: Mapping[str, Any]) -> BaseModel:
+        """The call's inputs as the inputs model (``InputsMismatch`` when they do not fit it)."""
+        if isinstance(inputs, self.inputs):
+            return inputs
+        try:
+            return self.inputs.model_validate(dict(inputs))
+        except ValidationError as exc:
+            problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'inputs'}: {e['msg']}" for e in exc.errors())
+            raise InputsMismatch(f"prompt {self.name!r}: inputs do not fit {self.inputs.__name__} ({problems})") from None
+
+    def context(self, inputs: Mapping[str, Any], choices: Choices | None = None) -> dict[str, Any]:
+        """The validation context of one call: the typed inputs and the choices."""
+        return {"inputs": self.typed(inputs), "choices": dict(choices or {})}
+
+    def validate(self, data: Any, inputs: Mapping[str, Any], choices: Choices | None = None) -> BaseModel:
+        """``data`` (a parsed reply) as the reply model, checked against this call's inputs."""
+        return self.schema.model_validate(data, context=self.context(inputs, choices))
+
+    def check_prompt(self, spec: PromptSpec) -> None:
+        """The prompt file's ``inputs`` must be the inputs model's fields: else a one-line error."""
+        declared, fields = set(spec.inputs), set(prompt_fields(self.inputs))
+        if declared == fields:
+            return
+        parts = []
+        if declared - fields:
+            parts.append(f"listed in the file but not in {self.inputs.__name__}: {', '.join(sorted(declared - fields))}")
+        if fields - declared:
+            parts.append(f"in {self.inputs.__name__} but not listed in the file: {', '.join(sorted(fields - declared))}")
+        raise UserError(f"{spec.path}: inputs differ from task '{self.name}' — {'; '.join(parts)}")
+
+
+class TaskRegistry(Mapping[str, Task]):
+    """The tasks a chain can run, by name (sorted)."""
+
+    def __init__(self, tasks: Iterable[Task] = ()):
+        found: dict[str, Task] = {}
+        for task in tasks:
+            if task.name in found and found[task.name] is not task:
+                raise ValueError(f"two tasks are named {task.name!r}")
+            found[task.name] = task
+        self._tasks = dict(sorted(found.items()))
+
+    def __getitem__(self, name: str) -> Task:
+        try:
+            return self._tasks[name]
+        except KeyError:
+            raise KeyError(f"no task named {name!r}; known: {', '.join(self._tasks)}") from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._tasks)
+
+    def __len__(self) -> int:
+        return len(self._tasks)
+
+    def with_(self, *tasks: Task) -> "TaskRegistry":
+        """These tasks and ``tasks`` (a name already here is an error)."""
+        return TaskRegistry([*self._tasks.values(), *tasks])
+
+    def check_prompts(self, spec_of: Callable[[str], PromptSpec]) -> None:
+        """Every task's prompt file lists exactly its inputs (the first mismatch is a UserError)."""
+        for name, task in self._tasks.items():
+            task.check_prompt(spec_of(name))
 
 
 def memories(*names: str) -> tuple[Trim, ...]:
@@ -63,29 +158,3 @@ def memories(*names: str) -> tuple[Trim, ...]:
 def transcript_of(*names: str) -> tuple[Trim, ...]:
     """Chronological inputs (oldest line first): the oldest lines go first."""
     return tuple(Trim(name, Drop.FIRST) for name in names)
-
-
-_REGISTRY: dict[str, Task] = {}
-
-
-def register(task: Task) -> Task:
-    """Add a task to the registry (one call per prompt, at import of its unit)."""
-    if task.name in _REGISTRY and _REGISTRY[task.name] is not task:
-        raise ValueError(f"task {task.name!r} registered twice")
-    _REGISTRY[task.name] = task
-    return task
-
-
-def get_task(name: str) -> Task:
-    from reverie import tasks  # noqa: F401  (importing the package registers every task)
-
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        raise KeyError(f"no task named {name!r}; known: {', '.join(sorted(_REGISTRY))}") from None
-
-
-def all_tasks() -> dict[str, Task]:
-    from reverie import tasks  # noqa: F401
-
-    return dict(sorted(_REGISTRY.items()))

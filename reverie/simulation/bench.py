@@ -150,15 +150,16 @@ def _link_base(source_root: Path, storage: Path, fork: str) -> None:
 def _make_llm(settings: Settings, ledger: Path, *, record, replay, chat_models):
     """The LLM facade with its models loaded now (not inside the timed run)."""
     from reverie.llm import LLM
+    from reverie.tasks.registry import product_tasks
 
     started = time.perf_counter()
     if replay is not None:
-        return LLM(settings, ledger_path=ledger, replay=replay), 0.0
+        return LLM(settings, tasks=product_tasks(), ledger_path=ledger, replay=replay), 0.0
     if chat_models is None:
         from reverie.llm.models import build_chat_models
 
         chat_models = build_chat_models(settings)
-    llm = LLM(settings, chat_models=chat_models, ledger_path=ledger, record=record)
+    llm = LLM(settings, tasks=product_tasks(), chat_models=chat_models, ledger_path=ledger, record=record)
     llm.check_backend()  # a model server is identified and checked before the clock starts
     return llm, time.perf_counter() - started
 

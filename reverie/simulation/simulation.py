@@ -119,8 +119,10 @@ class Simulation:
 
     def _make_llm(self, record, replay):
         from reverie.llm import LLM
+        from reverie.tasks.registry import product_tasks
 
-        return LLM.from_settings(self.settings, ledger_path=self.storage.ledger_path, record=record, replay=replay)
+        return LLM.from_settings(self.settings, tasks=product_tasks(), ledger_path=self.storage.ledger_path,
+                                 record=record, replay=replay)
 
     def _load_world(self) -> None:
         from reverie.world.maze import Maze

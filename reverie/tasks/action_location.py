@@ -11,43 +11,51 @@ from __future__ import annotations
 
 import re
 
-from pydantic import ValidationInfo, field_validator
-
-from reverie.llm.task import Task, choice_field, register
+from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.action_text import main_action, subtask
 from reverie.tasks.common import Reply
-from reverie.tasks.options import check_choice, joined, keep_own_private, unique
+from reverie.tasks.options import Choice, joined, keep_own_private, unique
 
 NO_OBJECT = "<random>"
 HOUSE_MARKER = "'s house"
 ROOM_MARKER = "'s room"
 
 
-class SectorReply(Reply):
-    sector: str = choice_field("sectors", description="one of the listed areas, copied exactly")
+class SectorInputs(TaskInputs):
+    name: str
+    living_sector: str
+    living_arenas: str
+    daily_plan_req: str
+    sector_options: str
+    current_sector: str
+    current_arenas: str
+    action: str
+    subtask: str
 
-    @field_validator("sector")
-    @classmethod
-    def _known(cls, value: str, info: ValidationInfo) -> str:
-        return check_choice(value, info, "sectors")
+
+class ArenaInputs(TaskInputs):
+    name: str
+    sector: str
+    arena_options: str
+    action: str
+    subtask: str
+
+
+class ObjectInputs(TaskInputs):
+    activity: str
+    object_options: str
+
+
+class SectorReply(Reply):
+    sector: Choice("sectors", "one of the listed areas, copied exactly")
 
 
 class ArenaReply(Reply):
-    arena: str = choice_field("arenas", description="one of the listed places, copied exactly")
-
-    @field_validator("arena")
-    @classmethod
-    def _known(cls, value: str, info: ValidationInfo) -> str:
-        return check_choice(value, info, "arenas")
+    arena: Choice("arenas", "one of the listed places, copied exactly")
 
 
 class ObjectReply(Reply):
-    object: str = choice_field("objects", description="one of the listed objects, copied exactly")
-
-    @field_validator("object")
-    @classmethod
-    def _known(cls, value: str, info: ValidationInfo) -> str:
-        return check_choice(value, info, "objects")
+    object: Choice("objects", "one of the listed objects, copied exactly")
 
 
 def _first_with(options: list[str], *wanted: str) -> str | None:
@@ -57,37 +65,46 @@ def _first_with(options: list[str], *wanted: str) -> str | None:
     return None
 
 
-def sector_fail_safe(inputs: dict, choices: dict) -> SectorReply:
-    options = list(choices.get("sectors") or [])
-    pick = _first_with(options, inputs.get("living_sector", ""), inputs.get("current_sector", ""))
-    return SectorReply(sector=pick or (options[0] if options else str(inputs.get("living_sector", ""))))
+def pick_sector(options: list[str], living_sector: str, current_sector: str) -> str:
+    """Home, else where the persona is, else the first option."""
+    return _first_with(options, living_sector, current_sector) or (options[0] if options else living_sector)
 
 
-def arena_fail_safe(inputs: dict, choices: dict) -> ArenaReply:
-    options = list(choices.get("arenas") or [])
-    last = str(inputs.get("name", "")).split()[-1:] or [""]
+def sector_fail_safe(inputs: SectorInputs, choices: dict) -> SectorReply:
+    return SectorReply(sector=pick_sector(list(choices.get("sectors") or []), inputs.living_sector, inputs.current_sector))
+
+
+def pick_arena(options: list[str], name: str) -> str:
+    """A place named for the persona's family ("the Lin family's house"), else the first option."""
+    last = name.split()[-1:] or [""]
     own = [o for o in options if last[0] and last[0] in o]
-    return ArenaReply(arena=own[0] if own else (options[0] if options else ""))
+    return own[0] if own else (options[0] if options else "")
+
+
+def arena_fail_safe(inputs: ArenaInputs, choices: dict) -> ArenaReply:
+    return ArenaReply(arena=pick_arena(list(choices.get("arenas") or []), inputs.name))
 
 
 def _words(text: str) -> set[str]:
     return {w[:5] for w in re.findall(r"[a-z]+", text.lower()) if len(w) > 2}
 
 
-def object_fail_safe(inputs: dict, choices: dict) -> ObjectReply:
+def pick_object(options: list[str], activity: str) -> str:
     """The object sharing most words with the activity (first option on a tie)."""
-    options = list(choices.get("objects") or [])
-    activity = _words(str(inputs.get("activity", "")))
-    best = max(options, key=lambda o: len(_words(o) & activity), default="")
-    return ObjectReply(object=best)
+    words = _words(activity)
+    return max(options, key=lambda o: len(_words(o) & words), default="")
 
 
-register(Task(name="action_sector", schema=SectorReply, fail_safe=sector_fail_safe,
-              used_in="plan: choosing the next action (which sector to go to)"))
-register(Task(name="action_arena", schema=ArenaReply, fail_safe=arena_fail_safe,
-              used_in="plan: choosing the next action (which arena of the sector)"))
-register(Task(name="action_object", schema=ObjectReply, fail_safe=object_fail_safe,
-              used_in="plan: choosing the next action (which game object of the arena)"))
+def object_fail_safe(inputs: ObjectInputs, choices: dict) -> ObjectReply:
+    return ObjectReply(object=pick_object(list(choices.get("objects") or []), inputs.activity))
+
+
+ACTION_SECTOR = Task(name="action_sector", inputs=SectorInputs, schema=SectorReply, fail_safe=sector_fail_safe,
+                     used_in="plan: choosing the next action (which sector to go to)")
+ACTION_ARENA = Task(name="action_arena", inputs=ArenaInputs, schema=ArenaReply, fail_safe=arena_fail_safe,
+                    used_in="plan: choosing the next action (which arena of the sector)")
+ACTION_OBJECT = Task(name="action_object", inputs=ObjectInputs, schema=ObjectReply, fail_safe=object_fail_safe,
+                     used_in="plan: choosing the next action (which game object of the arena)")
 
 
 def _last_name(name: str) -> str:

@@ -18,25 +18,35 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from typing import Annotated
+
 from pydantic import Field, ValidationError, ValidationInfo, field_validator, model_validator
 
-from reverie.llm.task import Task, choice_field, register
-from reverie.tasks.action_location import (
-    HOUSE_MARKER,
-    NO_OBJECT,
-    ROOM_MARKER,
-    arena_fail_safe,
-    object_fail_safe,
-    sector_fail_safe,
-)
+from reverie.llm.task import NotShown, Task, TaskInputs, choice_field
+from reverie.tasks.action_location import HOUSE_MARKER, NO_OBJECT, ROOM_MARKER, pick_arena, pick_object, pick_sector
 from reverie.tasks.action_text import main_action, subtask
 from reverie.tasks.common import Reply, first_name, inputs_of, one_line
-from reverie.tasks.event_triple import TripleReply, event_triple, split_statement
-from reverie.tasks.object_state import ObjectStateReply
+from reverie.tasks.event_triple import TripleInputs, TripleReply, event_triple, split_statement
+from reverie.tasks.object_state import check_state
 from reverie.tasks.options import keep_own_private, unique
 from reverie.tasks.pronunciatio import PronunciatioReply, emoji_for, pronunciatio
 
 PlaceTree = dict[str, dict[str, list[str]]]
+
+
+class PackedActionInputs(TaskInputs):
+    name: str
+    places: str
+    living_sector: str
+    daily_plan_req: str
+    current_sector: str
+    action: str
+    subtask: str
+    # {sector: {arena: [objects]}}: ``places`` as data, for the checks and the fail-safe.
+    place_tree: Annotated[PlaceTree, NotShown()]
+
+    def activity(self) -> str:
+        return self.subtask or self.action
 
 
 def _first_error(exc: ValidationError) -> str:
@@ -54,7 +64,7 @@ def _triple(field: str, subject: str, predicate: str, target: str) -> tuple[str,
     """The single-prompt triple checks, with the field names of this reply in the message."""
     try:
         reply = TripleReply.model_validate({"predicate": predicate, "target": target},
-                                           context={"inputs": {"subject": subject}})
+                                           context={"inputs": TripleInputs(subject=subject, statement=f"{subject} {predicate} {target}")})
     except ValidationError as exc:
         raise ValueError(f"{field}_predicate/{field}_target: {_first_error(exc)}") from None
     return reply.predicate, reply.target
@@ -83,42 +93,39 @@ class PackedActionReply(Reply):
 
     @model_validator(mode="after")
     def _consistent(self, info: ValidationInfo) -> "PackedActionReply":
-        inputs = inputs_of(info)
-        tree: PlaceTree = inputs.get("place_tree") or {}
-        name = str(inputs.get("name", "")).strip()
-        if tree:
+        inputs = inputs_of(info, PackedActionInputs)
+        tree: PlaceTree = inputs.place_tree if inputs else {}
+        name = inputs.name.strip() if inputs else ""
+        if inputs and tree:
             self._check_place(tree)
             self._go_where_the_activity_says(tree, inputs)
         self.event_predicate, self.event_target = _triple("event", name, self.event_predicate, self.event_target)
         try:
-            state = ObjectStateReply.model_validate({"state": self.object_state},
-                                                    context={"inputs": {"object": self.object}})
-        except ValidationError as exc:
-            raise ValueError(f"object_state: {_first_error(exc)}") from None
-        self.object_state = state.state
+            self.object_state = check_state(self.object_state, self.object)
+        except ValueError as exc:
+            raise ValueError(f"object_state: {exc}") from None
         self.object_predicate, self.object_target = _triple("object", self.object, self.object_predicate,
                                                             self.object_target)
         if not self.emoji:
-            self.emoji = emoji_for(str(inputs.get("subtask") or inputs.get("action") or self.event_target))
+            self.emoji = emoji_for((inputs.activity() if inputs else "") or self.event_target)
         if not self.object_emoji:
             self.object_emoji = emoji_for(self.object_state)
         return self
 
-    def _go_where_the_activity_says(self, tree: PlaceTree, inputs: dict) -> None:
+    def _go_where_the_activity_says(self, tree: PlaceTree, inputs: PackedActionInputs) -> None:
         """An activity that names a place ("opening Willow Bean Cafe") happens there: the code moves the
         choice to that area (and a place and object inside it) instead of sending the reply back."""
-        activity = f"{inputs.get('action', '')} {inputs.get('subtask', '')}".lower()
+        activity = f"{inputs.action} {inputs.subtask}".lower()
         named = [s for s in tree if s.lower() in activity]
         if not named or self.sector in named:
             return
         self.sector = named[0]
         arenas = list(tree[self.sector])
         if self.arena not in arenas:
-            self.arena = arena_fail_safe({"name": inputs.get("name", "")}, {"arenas": arenas}).arena if arenas else ""
+            self.arena = pick_arena(arenas, inputs.name)
         objects = tree[self.sector].get(self.arena, [])
         if self.object not in objects:
-            self.object = (object_fail_safe({"activity": str(inputs.get("subtask") or inputs.get("action") or "")},
-                                            {"objects": objects}).object if objects else NO_OBJECT)
+            self.object = pick_object(objects, inputs.activity()) if objects else NO_OBJECT
 
     def _check_place(self, tree: PlaceTree) -> None:
         sector = _match(self.sector, list(tree))
@@ -147,20 +154,18 @@ def _match(value: str, options: list[str]) -> str | None:
     return next((o for o in options if o.lower() == lowered), None)
 
 
-def fail_safe(inputs: dict, choices: dict) -> PackedActionReply:
+def fail_safe(inputs: PackedActionInputs, choices: dict) -> PackedActionReply:
     """An area the action names, else home, else where the persona is; keyword emoji; triples
     split out of the sentences; the object "being used by <first name>"."""
-    tree: PlaceTree = inputs.get("place_tree") or {}
-    name = str(inputs.get("name", ""))
-    activity = str(inputs.get("subtask", "")) or str(inputs.get("action", ""))
+    tree, name, activity = inputs.place_tree, inputs.name, inputs.activity()
     sectors = [s for s in (choices.get("sectors") or list(tree)) if s in tree] or list(tree)
-    action = f"{inputs.get('action', '')} {activity}".lower()
+    action = f"{inputs.action} {activity}".lower()
     named = [s for s in sectors if s.lower() in action]  # "opening Hobbs Cafe" -> Hobbs Cafe
-    sector = named[0] if named else sector_fail_safe(inputs, {"sectors": sectors}).sector if sectors else ""
+    sector = named[0] if named else pick_sector(sectors, inputs.living_sector, inputs.current_sector) if sectors else ""
     arenas = list(tree.get(sector, {}))
-    arena = arena_fail_safe({"name": name}, {"arenas": arenas}).arena if arenas else ""
+    arena = pick_arena(arenas, name) if arenas else ""
     objects = tree.get(sector, {}).get(arena, [])
-    obj = object_fail_safe({"activity": activity}, {"objects": objects}).object if objects else NO_OBJECT
+    obj = pick_object(objects, activity) if objects else NO_OBJECT
     predicate, target = split_statement(f"{name} is {activity}", name)
     state = f"being used by {first_name(name) or 'someone'}"
     obj_predicate, obj_target = split_statement(f"{obj} is {state}", obj)
@@ -171,8 +176,8 @@ def fail_safe(inputs: dict, choices: dict) -> PackedActionReply:
     )
 
 
-register(Task(name="action_packed", schema=PackedActionReply, fail_safe=fail_safe,
-              used_in="plan: choosing the next action, all in one call ([simulation] packed_actions = true)"))
+ACTION_PACKED = Task(name="action_packed", inputs=PackedActionInputs, schema=PackedActionReply, fail_safe=fail_safe,
+                     used_in="plan: choosing the next action, all in one call ([simulation] packed_actions = true)")
 
 
 @dataclass(frozen=True)

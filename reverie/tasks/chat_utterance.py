@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
-from reverie.llm.task import Task, memories, register, transcript_of
+from reverie.llm.task import Task, TaskInputs, memories, transcript_of
 from reverie.tasks.common import Reply, bulleted, check_text, first_name, inputs_of, one_line, transcript
 from reverie.tasks.interview import strip_speaker
 
@@ -22,6 +22,17 @@ def _started(conversation: str) -> bool:
     return bool(conversation.strip()) and conversation.strip() != NOT_STARTED
 
 
+class UtteranceInputs(TaskInputs):
+    identity: str
+    speaker: str
+    listener: str
+    memories: str
+    past_context: str
+    location: str
+    current_context: str
+    conversation: str
+
+
 class UtteranceReply(Reply):
     utterance: str = Field(max_length=300, description="the speaker's next line, as spoken")
     end: bool = Field(description="true if this line ends the conversation")
@@ -29,42 +40,36 @@ class UtteranceReply(Reply):
     @field_validator("utterance")
     @classmethod
     def _utterance(cls, value: str, info: ValidationInfo) -> str:
-        inputs = inputs_of(info)
-        speaker = inputs.get("speaker", "")
+        inputs = inputs_of(info, UtteranceInputs)
+        speaker, listener = (inputs.speaker, inputs.listener) if inputs else ("", "")
         value = strip_speaker(value, speaker)
         value = check_text(value, "the line", min_words=1)
-        listener = inputs.get("listener", "")
         if listener and value.lower().startswith(f"{listener.lower()}:"):
             raise ValueError(f"write only what {first_name(speaker) or 'the speaker'} says, not {first_name(listener)}'s line")
-        said = {one_line(line.split(":", 1)[1]).lower() for line in inputs.get("conversation", "").splitlines() if ":" in line}
+        lines = inputs.conversation.splitlines() if inputs else []
+        said = {one_line(line.split(":", 1)[1]).lower() for line in lines if ":" in line}
         if value.lower() in said:
             raise ValueError("that line was already said in this conversation; say something new")
         return value
 
     @model_validator(mode="after")
     def _no_instant_goodbye(self, info: ValidationInfo):
-        inputs = inputs_of(info)
-        if self.end and "conversation" in inputs and not _started(inputs["conversation"]):
+        inputs = inputs_of(info, UtteranceInputs)
+        if self.end and inputs and not _started(inputs.conversation):
             raise ValueError("the conversation has only just started; set end to false")
         return self
 
 
-def _fail_safe(inputs, choices) -> UtteranceReply:
-    listener = first_name(inputs.get("listener") or "") or "there"
-    if not _started(inputs.get("conversation", "")):
+def _fail_safe(inputs: UtteranceInputs, choices: dict) -> UtteranceReply:
+    listener = first_name(inputs.listener) or "there"
+    if not _started(inputs.conversation):
         return UtteranceReply(utterance=f"Hi {listener}, how are you?", end=False)
     return UtteranceReply(utterance=f"Sorry, I have to go now. See you later, {listener}!", end=True)
 
 
-register(
-    Task(
-        name="iterative_chat_utterance",
-        schema=UtteranceReply,
-        fail_safe=_fail_safe,
-        used_in="converse: each line of a conversation between two personas",
-        trim=memories("memories") + transcript_of("conversation"),
-    )
-)
+ITERATIVE_CHAT_UTTERANCE = Task(name="iterative_chat_utterance", inputs=UtteranceInputs, schema=UtteranceReply,
+                                fail_safe=_fail_safe, trim=memories("memories") + transcript_of("conversation"),
+                                used_in="converse: each line of a conversation between two personas")
 
 
 def iterative_chat_utterance(

@@ -1,6 +1,7 @@
 """`python -m reverie prompts list | show NAME | eval [...]`: tools for prompt engineers.
 
-- ``list``: every prompt, its model role, where cognition uses it.
+- ``list``: every prompt, its model role, where cognition uses it (a prompt file whose
+  ``inputs`` differ from its task's inputs model is a one-line error).
 - ``show NAME``: the messages the model receives for the prompt's first fixture case.
 - ``eval``: runs prompts on their fixture cases through the real models and prints one row
   per prompt (calls, first-attempt valid %, final valid %, fallback %, mean attempts,
@@ -16,7 +17,7 @@ from pathlib import Path
 
 from reverie.config import BUNDLED, Settings
 from reverie.errors import UserError
-from reverie.tasks import product_tasks
+from reverie.tasks.registry import product_tasks
 from reverie.tasks.day_coherence import coherence_line
 from reverie.tasks.evaluate import Row, column_widths, eval_days, format_row, read_ledger, run_cases, summarize, COLUMNS
 from reverie.tasks.fixtures import load_fixture
@@ -59,6 +60,7 @@ def _store(settings: Settings):
 def _list(args, settings: Settings) -> int:
     store = _store(settings)
     tasks = product_tasks()
+    tasks.check_prompts(store.get)  # each prompt file lists exactly its task's inputs
     width = max(len(n) for n in tasks)
     print(f"{'prompt'.ljust(width)}  {'role'.ljust(6)}  used in")
     for name, task in tasks.items():
@@ -75,7 +77,7 @@ def render(settings: Settings, name: str, inputs: dict, choices: dict) -> list:
     from reverie.llm import LLM
     from reverie.llm.schema import call_schema
 
-    llm = LLM(settings)
+    llm = LLM(settings, tasks=product_tasks())
     spec = llm.chain.prompts.get(name)
     schema = call_schema(product_tasks()[name].schema, choices)
     return llm.chain._render(spec, inputs, schema)
@@ -134,7 +136,7 @@ def _eval(args, settings: Settings) -> int:
     print(format_row(COLUMNS, widths), flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         ledger = Path(tmp) / "llm_calls.jsonl"
-        llm = LLM.from_settings(settings, ledger_path=ledger)
+        llm = LLM.from_settings(settings, tasks=product_tasks(), ledger_path=ledger)
         ask = lambda name, inputs, choices: llm.ask(name, inputs, choices=choices or None)  # noqa: E731
         done = 0
         for name in names:

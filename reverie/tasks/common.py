@@ -1,17 +1,21 @@
 """Small helpers shared by the prompt units: the reply base model, text checks, input rendering.
 
 Every unit's schema subclasses :class:`Reply` (strings stripped, unknown keys ignored,
-``additionalProperties: false`` in the JSON schema so a grammar never lets extra keys in).
-Validators read the call's inputs with :func:`inputs_of` and raise ``ValueError`` with a
-message a small model can act on.
+``additionalProperties: false`` in the JSON schema so a grammar never lets extra keys in);
+a one-sentence answer is a :func:`Text` field. Validators read the call's typed inputs with
+:func:`inputs_of` and raise ``ValueError`` with a message a small model can act on.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Iterable, Literal
+from typing import Annotated, Any, Callable, Iterable, Literal, TypeVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationInfo
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo
+
+from reverie.llm.task import TaskInputs
+
+I = TypeVar("I", bound=TaskInputs)
 
 # One to ten, as an enum so a JSON-schema grammar enforces the range.
 SCALE_1_TO_10 = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
@@ -44,10 +48,19 @@ class Reply(BaseModel):
     )
 
 
-def inputs_of(info: ValidationInfo) -> dict[str, Any]:
-    """The ``inputs`` of the call being validated (empty when validated without context)."""
-    context = info.context or {}
-    return context.get("inputs") or {}
+def inputs_of(info: ValidationInfo, model: type[I]) -> I | None:
+    """The typed inputs of the call being validated (None when validated without them)."""
+    found = (info.context or {}).get("inputs")
+    if found is None:
+        return None
+    if not isinstance(found, model):
+        raise TypeError(f"validation context inputs must be {model.__name__}, not {type(found).__name__}")
+    return found
+
+
+def Checked(model: type[I], check: Callable[[Any, I | None], Any]) -> AfterValidator:
+    """Field metadata: ``check(value, <the call's typed inputs, or None>)`` after the field's own checks."""
+    return AfterValidator(lambda value, info: check(value, inputs_of(info, model)))
 
 
 def one_line(text: str) -> str:
@@ -68,6 +81,28 @@ def check_text(text: str, what: str = "the answer", *, min_words: int = 1) -> st
     if words < min_words:
         raise ValueError(f"{what} is too short ({words} word{'s' if words != 1 else ''}); write at least {min_words} words")
     return text
+
+
+def Text(what: str, max_length: int, *, min_words: int = 1) -> Any:
+    """A one-line answer in words: at most ``max_length`` characters and ``min_words`` words,
+    no placeholder; corrections call it ``what`` ("the note")."""
+    return Annotated[str, Field(max_length=max_length),
+                     AfterValidator(lambda value: check_text(value, what, min_words=min_words))]
+
+
+def timed_step(kind: str, number: int, text: str, minutes: int, *, like: int) -> str:
+    """Step ``number`` of a timed list ("subtask 2"): its text in words, and minutes above zero."""
+    text = check_text(text, f"{kind} {number}")
+    if minutes <= 0:
+        raise ValueError(f"{kind} {number} \"{text}\" lasts {minutes} minutes; "
+                         f"give every {kind} a rough positive number of minutes, like {like}")
+    return text
+
+
+def names(text: str, person: str) -> bool:
+    """True when ``text`` mentions ``person`` by full or first name (any case)."""
+    lowered = text.lower()
+    return person.lower() in lowered or first_name(person).lower() in lowered
 
 
 def mentions_second_person(text: str) -> bool:

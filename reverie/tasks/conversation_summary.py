@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import re
 
-from pydantic import Field, ValidationInfo, field_validator
+from typing import Annotated
 
-from reverie.llm.task import Task, register, transcript_of
-from reverie.tasks.common import Reply, check_text, content_words, first_name, inputs_of, transcript
+from pydantic import Field
+
+from reverie.llm.task import Task, TaskInputs, transcript_of
+from reverie.tasks.common import Checked, Reply, check_text, content_words, first_name, transcript
 
 PREFIX = "conversing about "
 FAIL_SAFE_TOPIC = "everyday things"
@@ -19,22 +21,26 @@ FAIL_SAFE_TOPIC = "everyday things"
 _LEAD_IN = re.compile(r"^(?:(?:they|we|the two|both)\s+(?:are|were)\s+)?(?:conversing|talking|chatting)\s+about\s+", re.IGNORECASE)
 
 
+class ConversationInputs(TaskInputs):
+    conversation: str
+
+
+def _topic(value: str, inputs: ConversationInputs | None) -> str:
+    value = check_text(_LEAD_IN.sub("", value.strip()), "the topic", min_words=2)
+    conversation = inputs.conversation if inputs else ""
+    if conversation and not content_words(value) & content_words(conversation):
+        raise ValueError("the topic must come from this conversation; use words that were said in it")
+    return value.rstrip(".")
+
+
 class ConversationSummaryReply(Reply):
-    conversing_about: str = Field(max_length=160, description="what they talked about, a few words")
-
-    @field_validator("conversing_about")
-    @classmethod
-    def _topic(cls, value: str, info: ValidationInfo) -> str:
-        value = check_text(_LEAD_IN.sub("", value.strip()), "the topic", min_words=2)
-        conversation = inputs_of(info).get("conversation", "")
-        if conversation and not content_words(value) & content_words(conversation):
-            raise ValueError("the topic must come from this conversation; use words that were said in it")
-        return value.rstrip(".")
+    conversing_about: Annotated[str, Checked(ConversationInputs, _topic)] = Field(
+        max_length=160, description="what they talked about, a few words")
 
 
-def _fail_safe(inputs, choices) -> ConversationSummaryReply:
+def _fail_safe(inputs: ConversationInputs, choices: dict) -> ConversationSummaryReply:
     speakers: list[str] = []
-    for line in str(inputs.get("conversation", "")).splitlines():
+    for line in inputs.conversation.splitlines():
         name = line.split(":", 1)[0].strip() if ":" in line else ""
         if name and first_name(name) not in speakers:
             speakers.append(first_name(name))
@@ -43,15 +49,9 @@ def _fail_safe(inputs, choices) -> ConversationSummaryReply:
     return ConversationSummaryReply(conversing_about=FAIL_SAFE_TOPIC)
 
 
-register(
-    Task(
-        name="summarize_conversation",
-        schema=ConversationSummaryReply,
-        fail_safe=_fail_safe,
-        used_in="plan: after two personas talk, their new activity 'conversing about ...'",
-        trim=transcript_of("conversation"),
-    )
-)
+SUMMARIZE_CONVERSATION = Task(name="summarize_conversation", inputs=ConversationInputs, schema=ConversationSummaryReply,
+                              fail_safe=_fail_safe, trim=transcript_of("conversation"),
+                              used_in="plan: after two personas talk, their new activity 'conversing about ...'")
 
 
 def summarize_conversation(llm, *, utterances: list[tuple[str, str]], persona_name: str | None = None) -> str:

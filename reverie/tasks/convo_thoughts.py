@@ -7,55 +7,43 @@ of its own. Both functions return one complete sentence, never empty.
 
 from __future__ import annotations
 
-from pydantic import Field, field_validator
+from pydantic import Field
 
-from reverie.llm.task import Task, register, transcript_of
-from reverie.tasks.common import Reply, check_text, transcript
+from reverie.llm.task import Task, TaskInputs, transcript_of
+from reverie.tasks.common import Reply, Text, transcript
+
+
+class ConvoInputs(TaskInputs):
+    persona_name: str
+    partner_name: str
+    conversation: str
+
+    def names(self) -> tuple[str, str]:
+        return self.persona_name or "I", self.partner_name or "someone"
 
 
 class PlanningThoughtReply(Reply):
-    thought: str = Field(max_length=300, description="what matters from the chat for the persona's plans")
-
-    @field_validator("thought")
-    @classmethod
-    def _thought(cls, value: str) -> str:
-        return check_text(value, "the thought", min_words=3)
+    thought: Text("the thought", 300, min_words=3) = Field(description="what matters from the chat for the persona's plans")
 
 
 class MemoReply(Reply):
-    memo: str = Field(max_length=300, description="what the persona found noteworthy in the chat")
-
-    @field_validator("memo")
-    @classmethod
-    def _memo(cls, value: str) -> str:
-        return check_text(value, "the note", min_words=3)
+    memo: Text("the note", 300, min_words=3) = Field(description="what the persona found noteworthy in the chat")
 
 
-def _names(inputs) -> tuple[str, str]:
-    return inputs.get("persona_name") or "I", inputs.get("partner_name") or "someone"
+def _planning_fail_safe(inputs: ConvoInputs, choices: dict) -> PlanningThoughtReply:
+    return PlanningThoughtReply(thought="{0} should keep the conversation with {1} in mind when planning.".format(*inputs.names()))
 
 
-register(
-    Task(
-        name="planning_thought_on_convo",
-        schema=PlanningThoughtReply,
-        fail_safe=lambda inputs, choices: PlanningThoughtReply(
-            thought="{0} should keep the conversation with {1} in mind when planning.".format(*_names(inputs))
-        ),
-        used_in="reflect: when a conversation ends, what it means for the persona's plans",
-        trim=transcript_of("conversation"),
-    )
-)
+def _memo_fail_safe(inputs: ConvoInputs, choices: dict) -> MemoReply:
+    return MemoReply(memo="{0} had a conversation with {1}.".format(*inputs.names()))
 
-register(
-    Task(
-        name="memo_on_convo",
-        schema=MemoReply,
-        fail_safe=lambda inputs, choices: MemoReply(memo="{0} had a conversation with {1}.".format(*_names(inputs))),
-        used_in="reflect: when a conversation ends, what the persona found noteworthy",
-        trim=transcript_of("conversation"),
-    )
-)
+
+PLANNING_THOUGHT_ON_CONVO = Task(name="planning_thought_on_convo", inputs=ConvoInputs, schema=PlanningThoughtReply,
+                                 fail_safe=_planning_fail_safe, trim=transcript_of("conversation"),
+                                 used_in="reflect: when a conversation ends, what it means for the persona's plans")
+MEMO_ON_CONVO = Task(name="memo_on_convo", inputs=ConvoInputs, schema=MemoReply, fail_safe=_memo_fail_safe,
+                     used_in="reflect: when a conversation ends, what the persona found noteworthy",
+                     trim=transcript_of("conversation"))
 
 
 def _inputs(persona_name: str, partner_name: str, utterances) -> dict:

@@ -15,7 +15,7 @@ from typing import Annotated
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
-from reverie.llm.task import Task, register
+from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.clock import BED_WORDS, format_hour, hour_after, hour_of
 from reverie.tasks.common import Reply, check_text, inputs_of, one_line
 from reverie.tasks.day_rules import clock_minute, is_bed, plan_order_problem, since_wake
@@ -81,6 +81,14 @@ def check_plan_items(items: list[str], wake_up_time: str | None, min_items: int 
     return cleaned
 
 
+class DailyPlanInputs(TaskInputs):
+    identity: str
+    lifestyle: str
+    date: str
+    first_name: str
+    wake_up_time: str
+
+
 class DailyPlanReply(Reply):
     items: list[PlanItem] = Field(
         min_length=MIN_ITEMS, max_length=MAX_ITEMS, description="the day's activities in order, each with a clock time"
@@ -95,8 +103,9 @@ class DailyPlanReply(Reply):
 
     @model_validator(mode="after")
     def _check(self, info: ValidationInfo) -> "DailyPlanReply":
-        inputs = inputs_of(info)
-        self.items = check_plan_items(self.items, inputs.get("wake_up_time"), bed_hour=bed_hour_of(inputs.get("lifestyle", "")))
+        inputs = inputs_of(info, DailyPlanInputs)
+        self.items = check_plan_items(self.items, inputs.wake_up_time if inputs else None,
+                                      bed_hour=bed_hour_of(inputs.lifestyle) if inputs else None)
         return self
 
 
@@ -162,24 +171,18 @@ def planned_day(wake_hour: int, bed_hour: int = 23, identity: str = "", name: st
     return [wake_up_line(wake_hour)] + middle[: MAX_ITEMS - 2] + [bed_line(bed_hour)]
 
 
-def fail_safe(inputs: dict, choices: dict) -> DailyPlanReply:
-    bed = bed_hour_of(str(inputs.get("lifestyle", "")))
-    day = planned_day(hour_of(str(inputs.get("wake_up_time", ""))), 23 if bed is None else bed,
-                      str(inputs.get("identity", "")), str(inputs.get("first_name", "")))
+def fail_safe(inputs: DailyPlanInputs, choices: dict) -> DailyPlanReply:
+    bed = bed_hour_of(inputs.lifestyle)
+    wake = hour_of(inputs.wake_up_time)
+    day = planned_day(wake, 23 if bed is None else bed, inputs.identity, inputs.first_name)
     try:
         return DailyPlanReply.model_validate({"items": day}, context={"inputs": inputs})
     except ValueError:
-        return DailyPlanReply(items=generic_day(hour_of(str(inputs.get("wake_up_time", ""))), 23 if bed is None else bed))
+        return DailyPlanReply(items=generic_day(wake, 23 if bed is None else bed))
 
 
-register(
-    Task(
-        name="daily_plan",
-        schema=DailyPlanReply,
-        fail_safe=fail_safe,
-        used_in="plan: long-term planning, first day (scratch.daily_req)",
-    )
-)
+DAILY_PLAN = Task(name="daily_plan", inputs=DailyPlanInputs, schema=DailyPlanReply, fail_safe=fail_safe,
+                  used_in="plan: long-term planning, first day (scratch.daily_req)")
 
 
 def daily_plan(

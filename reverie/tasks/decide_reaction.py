@@ -11,11 +11,11 @@ carry on. Fail-safe: carry on (no reaction), like the original.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, field_validator
+from pydantic import BeforeValidator, Field
 
-from reverie.llm.task import Task, memories, register
+from reverie.llm.task import Task, TaskInputs, memories
 from reverie.tasks.common import Reply, one_line
 
 NEVER_TALKED = "They have not talked before."
@@ -27,44 +27,60 @@ def _lowered(value: Any) -> Any:
     return value.strip().strip(".!").lower() if isinstance(value, str) else value
 
 
-class TalkReply(Reply):
-    reason: str = Field(max_length=240, description="one short sentence of reasoning")
-    # Field names sort after "reason", so the reason comes first whatever the grammar builder does.
-    start_conversation: Literal["yes", "no"] = Field(description="yes = start a conversation now")
+class _Meeting(TaskInputs):
+    """Who perceives whom, what they know of each other, and when."""
 
-    @field_validator("start_conversation", mode="before")
-    @classmethod
-    def _answer(cls, value: Any) -> Any:
-        return _lowered(value)
+    init_name: str
+    target_name: str
+    context: str
+    now: str
+    init_status: str
+    target_status: str
+
+
+class TalkInputs(_Meeting):
+    last_chat: str
+
+
+class ReactInputs(_Meeting):
+    init_act: str
+    target_act: str
+
+
+# One short sentence of reasoning; the answer's field name sorts after "reason", so the
+# reason comes first whatever the grammar builder does.
+Reason = Annotated[str, Field(max_length=240, description="one short sentence of reasoning")]
+
+
+class TalkReply(Reply):
+    reason: Reason
+    start_conversation: Annotated[Literal["yes", "no"], BeforeValidator(_lowered)] = Field(
+        description="yes = start a conversation now")
 
 
 class ReactReply(Reply):
-    reason: str = Field(max_length=240, description="one short sentence of reasoning")
-    wait_or_continue: Literal["wait", "continue"] = Field(description="wait = let the other finish first")
-
-    @field_validator("wait_or_continue", mode="before")
-    @classmethod
-    def _choice(cls, value: Any) -> Any:
-        return _lowered(value)
+    reason: Reason
+    wait_or_continue: Annotated[Literal["wait", "continue"], BeforeValidator(_lowered)] = Field(
+        description="wait = let the other finish first")
 
 
-def talk_fail_safe(inputs: dict, choices: dict) -> TalkReply:
-    statuses = f"{inputs.get('init_status', '')} {inputs.get('target_status', '')}".lower()
-    first_meeting = str(inputs.get("last_chat", "")).strip() in ("", NEVER_TALKED)
+def talk_fail_safe(inputs: TalkInputs, choices: dict) -> TalkReply:
+    statuses = f"{inputs.init_status} {inputs.target_status}".lower()
+    first_meeting = inputs.last_chat.strip() in ("", NEVER_TALKED)
     talk = first_meeting and "sleep" not in statuses
     reason = "they have not talked yet and both are awake" if talk else "they have talked before or one is busy"
     return TalkReply(reason=reason, start_conversation="yes" if talk else "no")
 
 
-def react_fail_safe(inputs: dict, choices: dict) -> ReactReply:
+def react_fail_safe(inputs: ReactInputs, choices: dict) -> ReactReply:
     return ReactReply(reason="carry on with the plan", wait_or_continue="continue")
 
 
-register(Task(name="decide_to_talk", schema=TalkReply, fail_safe=talk_fail_safe,
-              used_in="plan: reacting to a perceived persona (start a conversation?)", trim=memories("context")))
-register(Task(name="decide_to_react", schema=ReactReply, fail_safe=react_fail_safe,
-              used_in="plan: reacting to a perceived persona at the same spot (wait for them?)",
-              trim=memories("context")))
+DECIDE_TO_TALK = Task(name="decide_to_talk", inputs=TalkInputs, schema=TalkReply, fail_safe=talk_fail_safe,
+                      used_in="plan: reacting to a perceived persona (start a conversation?)", trim=memories("context"))
+DECIDE_TO_REACT = Task(name="decide_to_react", inputs=ReactInputs, schema=ReactReply, fail_safe=react_fail_safe,
+                       used_in="plan: reacting to a perceived persona at the same spot (wait for them?)",
+                       trim=memories("context"))
 
 
 def describe_retrieved(event_descriptions: list[str], thought_descriptions: list[str]) -> str:
@@ -80,6 +96,12 @@ def last_chat_sentence(last_chat_time: str, last_chat_about: str) -> str:
     return f"They last talked on {last_chat_time.strip()}{about}."
 
 
+def _meeting(init_name: str, target_name: str, context: str, now: str, init_status: str, target_status: str) -> dict:
+    """The inputs both reaction prompts share (see :class:`_Meeting`)."""
+    return {"init_name": init_name, "target_name": target_name, "context": context.strip() or "Nothing in particular.",
+            "now": now, "init_status": one_line(init_status), "target_status": one_line(target_status)}
+
+
 def decide_to_talk(
     llm,
     *,
@@ -93,15 +115,8 @@ def decide_to_talk(
     last_chat_about: str = "",
 ) -> bool:
     """True if ``init_name`` starts a conversation with ``target_name`` now."""
-    inputs = {
-        "init_name": init_name,
-        "target_name": target_name,
-        "context": context.strip() or "Nothing in particular.",
-        "now": now,
-        "last_chat": last_chat_sentence(last_chat_time, last_chat_about),
-        "init_status": one_line(init_status),
-        "target_status": one_line(target_status),
-    }
+    inputs = {**_meeting(init_name, target_name, context, now, init_status, target_status),
+              "last_chat": last_chat_sentence(last_chat_time, last_chat_about)}
     return llm.ask("decide_to_talk", inputs, persona=init_name).start_conversation == "yes"
 
 
@@ -118,14 +133,6 @@ def decide_to_react(
     target_act: str,
 ) -> bool:
     """True if ``init_name`` should wait until ``target_name`` has finished (original option 1)."""
-    inputs = {
-        "init_name": init_name,
-        "target_name": target_name,
-        "context": context.strip() or "Nothing in particular.",
-        "now": now,
-        "init_status": one_line(init_status),
-        "target_status": one_line(target_status),
-        "init_act": one_line(init_act),
-        "target_act": one_line(target_act),
-    }
+    inputs = {**_meeting(init_name, target_name, context, now, init_status, target_status),
+              "init_act": one_line(init_act), "target_act": one_line(target_act)}
     return llm.ask("decide_to_react", inputs, persona=init_name).wait_or_continue == "wait"

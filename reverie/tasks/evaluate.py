@@ -99,20 +99,18 @@ def eval_days(llm, n: int | None = None) -> list:
     """One day per ``daily_plan`` fixture case (at most ``n``): the plan, the hourly schedule in one
     call (the packed planner), and its :func:`day_coherence` (no decomposition: code fills it)."""
     from reverie.tasks.clock import hour_of
-    from reverie.tasks.daily_plan import bed_hour_of, daily_plan
+    from reverie.tasks.daily_plan import DAILY_PLAN, bed_hour_of, daily_plan
     from reverie.tasks.day_coherence import day_coherence
     from reverie.tasks.hourly_schedule_packed import packed_hourly_schedule
 
     cases = load_fixture("daily_plan").cases
     days = []
     for case in cases[:n] if n else cases:
-        inputs = case.inputs
-        wake = hour_of(str(inputs["wake_up_time"]))
-        bed = bed_hour_of(str(inputs.get("lifestyle", "")))
-        name = str(inputs["first_name"])
-        plan = daily_plan(llm, identity=inputs["identity"], lifestyle=inputs["lifestyle"], date=inputs["date"],
+        inputs = DAILY_PLAN.typed(case.inputs)
+        wake, bed, name = hour_of(inputs.wake_up_time), bed_hour_of(inputs.lifestyle), inputs.first_name
+        plan = daily_plan(llm, identity=inputs.identity, lifestyle=inputs.lifestyle, date=inputs.date,
                           first_name=name, wake_up_hour=wake)
-        hourly = packed_hourly_schedule(llm, identity=inputs["identity"], first_name=name, date=inputs["date"],
+        hourly = packed_hourly_schedule(llm, identity=inputs.identity, first_name=name, date=inputs.date,
                                         daily_plan=plan, wake_up_hour=wake, bed_hour=bed)
         days.append(day_coherence(name, plan, hourly, bed_hour=bed))
     return days

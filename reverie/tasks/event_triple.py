@@ -14,12 +14,17 @@ import re
 
 from pydantic import Field, ValidationError, ValidationInfo, model_validator
 
-from reverie.llm.task import Task, register
+from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.action_text import subtask
 from reverie.tasks.common import Reply, check_text, inputs_of, one_line
 
 MAX_PREDICATE_WORDS = 4
 IDLE = ("is", "idle")
+
+
+class TripleInputs(TaskInputs):
+    subject: str
+    statement: str
 
 
 class TripleReply(Reply):
@@ -29,7 +34,8 @@ class TripleReply(Reply):
 
     @model_validator(mode="after")
     def _check(self, info: ValidationInfo) -> "TripleReply":
-        subject = str(inputs_of(info).get("subject", "")).strip()
+        inputs = inputs_of(info, TripleInputs)
+        subject = inputs.subject.strip() if inputs else ""
         predicate = one_line(self.predicate)
         if subject and predicate.lower().startswith(subject.lower() + " "):
             predicate = predicate[len(subject) :].strip()
@@ -59,7 +65,7 @@ def split_statement(statement: str, subject: str) -> tuple[str, str]:
         candidates.insert(0, ("is", rest[:80]))
     if len(words) > 1 and words[0].lower().endswith("ing") and words[0].lower() != "being":
         candidates.insert(0, (words[0][:40], " ".join(words[1:])[:80]))
-    context = {"inputs": {"subject": subject}}
+    context = {"inputs": TripleInputs(subject=subject, statement=statement)}
     for predicate, target in candidates:  # the first one the checks accept ("(1)" has no words)
         try:
             reply = TripleReply.model_validate({"predicate": predicate, "target": target}, context=context)
@@ -69,27 +75,15 @@ def split_statement(statement: str, subject: str) -> tuple[str, str]:
     return IDLE
 
 
-def fail_safe(inputs: dict, choices: dict) -> TripleReply:
-    predicate, obj = split_statement(str(inputs.get("statement", "")), str(inputs.get("subject", "")))
+def fail_safe(inputs: TripleInputs, choices: dict) -> TripleReply:
+    predicate, obj = split_statement(inputs.statement, inputs.subject)
     return TripleReply(predicate=predicate, target=obj)
 
 
-register(
-    Task(
-        name="event_triple",
-        schema=TripleReply,
-        fail_safe=fail_safe,
-        used_in="plan: the persona's event for a new action; reflect/converse: every new thought",
-    )
-)
-register(
-    Task(
-        name="act_obj_event_triple",
-        schema=TripleReply,
-        fail_safe=fail_safe,
-        used_in="plan: the object's event for a new action",
-    )
-)
+EVENT_TRIPLE = Task(name="event_triple", inputs=TripleInputs, schema=TripleReply, fail_safe=fail_safe,
+                    used_in="plan: the persona's event for a new action; reflect/converse: every new thought")
+ACT_OBJ_EVENT_TRIPLE = Task(name="act_obj_event_triple", inputs=TripleInputs, schema=TripleReply, fail_safe=fail_safe,
+                            used_in="plan: the object's event for a new action")
 
 
 def event_triple(llm, *, name: str, action_description: str) -> tuple[str, str, str]:

@@ -15,10 +15,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, get_origin
 
 from reverie import PROJECT_ROOT
 from reverie.errors import UserError
+from reverie.llm.task import Task
 
 FIXTURES_DIR = PROJECT_ROOT / "tests" / "fixtures" / "prompts"
 
@@ -28,10 +29,9 @@ class Case:
     inputs: dict[str, Any]
     choices: dict[str, list[str]] = field(default_factory=dict)
 
-    @property
-    def context(self) -> dict[str, Any]:
-        """The validation context the structured chain passes to a schema."""
-        return {"inputs": self.inputs, "choices": self.choices}
+    def context(self, task: Task) -> dict[str, Any]:
+        """The validation context the structured chain passes to ``task``'s schema."""
+        return task.context(self.inputs, self.choices)
 
 
 @dataclass(frozen=True)
@@ -48,6 +48,18 @@ class Fixture:
     cases: list[Case]
     valid: list[Any]
     bad: list[BadReply]
+
+
+def fixture_inputs(task: Task, **values: Any) -> Any:
+    """``task``'s typed inputs: its first fixture case's, with ``values`` in their place."""
+    return task.typed({**load_fixture(task.name).cases[0].inputs, **values})
+
+
+def inputs_with(task: Task, **values: Any) -> Any:
+    """``task``'s typed inputs: ``values``, every other field empty ("", 0, {})."""
+    empty = {name: (get_origin(field.annotation) or field.annotation)()
+             for name, field in task.inputs.model_fields.items() if field.is_required()}
+    return task.typed({**empty, **values})
 
 
 def fixture_path(name: str, folder: Path | None = None) -> Path:

@@ -10,10 +10,16 @@ from typing import Annotated
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from reverie.llm.task import Task, memories, register
+from reverie.llm.task import Task, TaskInputs, memories
 from reverie.tasks.common import Reply, bulleted, check_text, inputs_of, unlist
 
 MAX_QUESTIONS = 5
+
+
+class FocalPointsInputs(TaskInputs):
+    persona_name: str
+    statements: str
+    n: int
 
 
 class FocalPointsReply(Reply):
@@ -29,34 +35,28 @@ class FocalPointsReply(Reply):
             question = check_text(question, f"question {i}", min_words=3)
             if question.lower() not in (q.lower() for q in cleaned):  # repeats are dropped, not sent back
                 cleaned.append(question)
-        n = int(inputs_of(info).get("n") or MAX_QUESTIONS)
+        inputs = inputs_of(info, FocalPointsInputs)
+        n = (inputs.n if inputs else 0) or MAX_QUESTIONS
         return cleaned[:n]  # extra questions are dropped
 
 
-def _fail_safe(inputs, choices) -> FocalPointsReply:
+def _fail_safe(inputs: FocalPointsInputs, choices: dict) -> FocalPointsReply:
     # The memories themselves make fine retrieval queries.
-    n = int(inputs.get("n") or 3)
+    n = inputs.n or 3
     picked: list[str] = []
-    for statement in unlist(inputs.get("statements", "")):
+    for statement in unlist(inputs.statements):
         statement = statement[:200].strip()
         if len(statement.split()) >= 3 and statement.lower() not in (p.lower() for p in picked):
             picked.append(statement)
         if len(picked) == n:
             break
     if not picked:
-        picked = [f"What matters most to {inputs.get('persona_name') or 'me'} right now?"]
+        picked = [f"What matters most to {inputs.persona_name or 'me'} right now?"]
     return FocalPointsReply(questions=picked)
 
 
-register(
-    Task(
-        name="focal_points",
-        schema=FocalPointsReply,
-        fail_safe=_fail_safe,
-        used_in="reflect: the questions a reflection starts from",
-        trim=memories("statements"),
-    )
-)
+FOCAL_POINTS = Task(name="focal_points", inputs=FocalPointsInputs, schema=FocalPointsReply, fail_safe=_fail_safe,
+                    used_in="reflect: the questions a reflection starts from", trim=memories("statements"))
 
 
 def focal_points(llm, *, persona_name: str, statements: list[str], n: int = 3) -> list[str]:

@@ -19,12 +19,13 @@ failed call continues the day instead of putting the persona to sleep ("asleep")
 from __future__ import annotations
 
 import re
+from typing import Annotated
 
-from pydantic import Field, ValidationInfo, field_validator
+from pydantic import Field
 
-from reverie.llm.task import Task, register
+from reverie.llm.task import NotShown, Task, TaskInputs
 from reverie.tasks.clock import format_hour, hour_of
-from reverie.tasks.common import Reply, check_text, inputs_of, one_line, unlist
+from reverie.tasks.common import Checked, Reply, check_text, one_line, unlist
 from reverie.tasks.day_rules import awake_hours, clock_minute, clock_phrase, daytime_sleep_problem, without_clock
 
 MAX_WORDS = 12
@@ -74,15 +75,30 @@ def check_activity(value: str, first_name: str, what: str = "the activity", *, h
     return value
 
 
-class HourlyActivityReply(Reply):
-    activity: str = Field(max_length=80, description="what the character is doing in that hour, a short phrase")
+class HourlyInputs(TaskInputs):
+    identity: str
+    first_name: str
+    date: str
+    daily_plan: str
+    prior_schedule: str
+    hour: str
+    # The day's bounds ("6:00 am"; "" when not known), read by the checks.
+    wake_up_time: Annotated[str, NotShown()] = ""
+    bed_time: Annotated[str, NotShown()] = ""
 
-    @field_validator("activity")
-    @classmethod
-    def _check(cls, value: str, info: ValidationInfo) -> str:
-        inputs = inputs_of(info)
-        return check_activity(value, str(inputs.get("first_name", "")), hour=known_hour(inputs.get("hour")),
-                              wake_hour=known_hour(inputs.get("wake_up_time")), bed_hour=known_hour(inputs.get("bed_time")))
+    def check(self, activity: str) -> str:
+        """``activity`` checked for this hour of this persona's day."""
+        return check_activity(activity, self.first_name, hour=known_hour(self.hour),
+                              wake_hour=known_hour(self.wake_up_time), bed_hour=known_hour(self.bed_time))
+
+
+def _for_the_hour(value: str, inputs: HourlyInputs | None) -> str:
+    return inputs.check(value) if inputs else check_activity(value, "")
+
+
+class HourlyActivityReply(Reply):
+    activity: Annotated[str, Checked(HourlyInputs, _for_the_hour)] = Field(
+        max_length=80, description="what the character is doing in that hour, a short phrase")
 
 
 def plan_item_for_hour(plan_text: str, hour_text: str) -> str | None:
@@ -119,25 +135,17 @@ def fallback_activity(plan_text: str, hour_text: str, previous: str | None) -> s
 FILLER = "going about the day"
 
 
-def fail_safe(inputs: dict, choices: dict) -> HourlyActivityReply:
-    previous = last_activity(str(inputs.get("prior_schedule", "")))
-    activity = fallback_activity(str(inputs.get("daily_plan", "")), str(inputs.get("hour", "")), previous)
+def fail_safe(inputs: HourlyInputs, choices: dict) -> HourlyActivityReply:
+    activity = fallback_activity(inputs.daily_plan, inputs.hour, last_activity(inputs.prior_schedule))
     try:
-        check_activity(activity, str(inputs.get("first_name", "")), hour=known_hour(inputs.get("hour")),
-                       wake_hour=known_hour(inputs.get("wake_up_time")), bed_hour=known_hour(inputs.get("bed_time")))
+        inputs.check(activity)
     except ValueError:
         activity = FILLER
     return HourlyActivityReply(activity=activity)
 
 
-register(
-    Task(
-        name="hourly_schedule",
-        schema=HourlyActivityReply,
-        fail_safe=fail_safe,
-        used_in="plan: long-term planning, each awake hour of a new day",
-    )
-)
+HOURLY_SCHEDULE = Task(name="hourly_schedule", inputs=HourlyInputs, schema=HourlyActivityReply, fail_safe=fail_safe,
+                       used_in="plan: long-term planning, each awake hour of a new day")
 
 
 def format_plan(daily_plan: list[str]) -> str:

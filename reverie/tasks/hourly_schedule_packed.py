@@ -14,13 +14,27 @@ from typing import Annotated
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from reverie.llm.task import Task, register
+from reverie.llm.task import NotShown, Task, TaskInputs
 from reverie.tasks.clock import format_hour
 from reverie.tasks.common import Reply, content_words, inputs_of, unlist
 from reverie.tasks.day_rules import awake_hours, clock_minute, is_bed, without_clock
 from reverie.tasks.hourly_schedule import FILLER, SLEEPING, check_activity, fallback_activity, format_plan, known_hour, merge_hours
 
 HOURS_IN_DAY = 24
+
+
+class DayScheduleInputs(TaskInputs):
+    identity: str
+    first_name: str
+    date: str
+    daily_plan: str
+    wake_up_hour: str
+    hours: str
+    count: int
+    bed_time: Annotated[str, NotShown()] = ""  # "11:00 pm"; "" when not known
+
+    def hour_labels(self) -> list[str]:
+        return [label.strip() for label in self.hours.split(",") if label.strip()]
 
 
 class DayScheduleReply(Reply):
@@ -30,10 +44,10 @@ class DayScheduleReply(Reply):
     @field_validator("activities")
     @classmethod
     def _check(cls, values: list[str], info: ValidationInfo) -> list[str]:
-        inputs = inputs_of(info)
-        first_name = str(inputs.get("first_name", ""))
-        hours = hour_labels(inputs)
-        wake, bed = known_hour(inputs.get("wake_up_hour")), known_hour(inputs.get("bed_time"))
+        inputs = inputs_of(info, DayScheduleInputs)
+        first_name = inputs.first_name if inputs else ""
+        hours = inputs.hour_labels() if inputs else []
+        wake, bed = (known_hour(inputs.wake_up_hour), known_hour(inputs.bed_time)) if inputs else (None, None)
         cleaned = []
         for i, value in enumerate(values[: len(hours) or len(values)], 1):
             hour = known_hour(hours[i - 1]) if i <= len(hours) else None
@@ -41,7 +55,7 @@ class DayScheduleReply(Reply):
         if hours and len(cleaned) < len(hours):
             raise ValueError(f"give exactly {len(hours)} activities, one for each hour from {hours[0]} to "
                              f"{hours[-1]}; you gave {len(cleaned)}")
-        problem = plan_not_followed(unlist(str(inputs.get("daily_plan", ""))), hours, cleaned)
+        problem = plan_not_followed(unlist(inputs.daily_plan), hours, cleaned) if inputs else None
         if problem:
             raise ValueError(problem)
         return cleaned
@@ -68,32 +82,22 @@ def plan_not_followed(plan: list[str], hours: list[str], activities: list[str]) 
     return None
 
 
-def hour_labels(inputs: dict) -> list[str]:
-    return [label.strip() for label in str(inputs.get("hours", "")).split(",") if label.strip()]
-
-
-def fail_safe(inputs: dict, choices: dict) -> DayScheduleReply:
-    plan, activities = str(inputs.get("daily_plan", "")), []
-    first_name = str(inputs.get("first_name", ""))
-    wake, bed = known_hour(inputs.get("wake_up_hour")), known_hour(inputs.get("bed_time"))
-    for label in hour_labels(inputs):
-        activity = fallback_activity(plan, label, activities[-1] if activities else None)
+def fail_safe(inputs: DayScheduleInputs, choices: dict) -> DayScheduleReply:
+    activities: list[str] = []
+    wake, bed = known_hour(inputs.wake_up_hour), known_hour(inputs.bed_time)
+    for label in inputs.hour_labels():
+        activity = fallback_activity(inputs.daily_plan, label, activities[-1] if activities else None)
         try:
-            activity = check_activity(activity, first_name, hour=known_hour(label), wake_hour=wake, bed_hour=bed)
+            activity = check_activity(activity, inputs.first_name, hour=known_hour(label), wake_hour=wake, bed_hour=bed)
         except ValueError:
             activity = FILLER
         activities.append(activity)
     return DayScheduleReply(activities=activities)
 
 
-register(
-    Task(
-        name="hourly_schedule_packed",
-        schema=DayScheduleReply,
-        fail_safe=fail_safe,
-        used_in="plan: long-term planning, the whole new day in one call ([simulation] packed_actions = true)",
-    )
-)
+HOURLY_SCHEDULE_PACKED = Task(name="hourly_schedule_packed", inputs=DayScheduleInputs, schema=DayScheduleReply,
+                              fail_safe=fail_safe,
+                              used_in="plan: long-term planning, the whole new day in one call ([simulation] packed_actions = true)")
 
 
 def packed_hourly_schedule(llm, *, identity: str, first_name: str, date: str, daily_plan: list[str],

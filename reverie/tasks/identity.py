@@ -16,9 +16,9 @@ from typing import Annotated
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
-from reverie.llm.task import Task, memories, register
+from reverie.llm.task import Task, TaskInputs, memories
 from reverie.tasks.clock import BED_WORDS, format_hour, hour_after, hour_of
-from reverie.tasks.common import Reply, check_text, first_name as first_name_of, inputs_of, one_line
+from reverie.tasks.common import Reply, Text, check_text, first_name as first_name_of, inputs_of, one_line
 from reverie.tasks.daily_plan import check_plan_items, is_waking_up, wake_up_line
 
 NOTE_MAX = 500
@@ -28,13 +28,34 @@ ITEM_MAX = 120
 _FIRST_PERSON = re.compile(r"\bI(?:'m|'ve|'ll|'d)?\b|\b(?i:me|my|myself)\b")
 
 
-class NoteReply(Reply):
-    note: str = Field(max_length=NOTE_MAX, description="two or three sentences")
+class PlanNoteInputs(TaskInputs):
+    name: str
+    statements: str
+    date: str
 
-    @field_validator("note")
-    @classmethod
-    def _check(cls, value: str) -> str:
-        return check_text(value, "the note", min_words=MIN_NOTE_WORDS)
+
+class ThoughtNoteInputs(TaskInputs):
+    name: str
+    statements: str
+
+
+class CurrentlyInputs(TaskInputs):
+    name: str
+    currently: str
+    plan_note: str
+    thought_note: str
+    date: str
+
+
+class DailyReqInputs(TaskInputs):
+    identity: str
+    date: str
+    name: str
+    wake_up_time: str
+
+
+class NoteReply(Reply):
+    note: Text("the note", NOTE_MAX, min_words=MIN_NOTE_WORDS) = Field(description="two or three sentences")
 
 
 class CurrentlyReply(Reply):
@@ -45,8 +66,8 @@ class CurrentlyReply(Reply):
     def _check(cls, value: str, info: ValidationInfo) -> str:
         value = re.sub(r"^\s*status\s*:\s*", "", one_line(value), flags=re.IGNORECASE)
         value = check_text(value, "the status", min_words=MIN_NOTE_WORDS)
-        name = str(inputs_of(info).get("name", ""))
-        first = first_name_of(name)
+        inputs = inputs_of(info, CurrentlyInputs)
+        first = first_name_of(inputs.name) if inputs else ""
         if _FIRST_PERSON.search(value):
             raise ValueError(f"write the status in the third person (\"{first} is ...\"), not with I/me/my")
         if first and first.lower() not in value.lower():
@@ -62,18 +83,19 @@ class DailyReqReply(Reply):
 
     @model_validator(mode="after")
     def _check(self, info: ValidationInfo) -> "DailyReqReply":
-        self.items = check_plan_items(self.items, inputs_of(info).get("wake_up_time"), MIN_ITEMS)
+        inputs = inputs_of(info, DailyReqInputs)
+        self.items = check_plan_items(self.items, inputs.wake_up_time if inputs else None, MIN_ITEMS)
         return self
 
 
-def _note_fail_safe(inputs: dict, choices: dict) -> NoteReply:
-    name = first_name_of(str(inputs.get("name", ""))) or "I"
+def _note_fail_safe(inputs: PlanNoteInputs | ThoughtNoteInputs, choices: dict) -> NoteReply:
+    name = first_name_of(inputs.name) or "I"
     return NoteReply(note=f"Nothing stands out from the last few days; {name} will follow the usual routine today.")
 
 
-def _currently_fail_safe(inputs: dict, choices: dict) -> CurrentlyReply:
-    old = one_line(str(inputs.get("currently", "")))
-    name = str(inputs.get("name", "")) or "The character"
+def _currently_fail_safe(inputs: CurrentlyInputs, choices: dict) -> CurrentlyReply:
+    old = one_line(inputs.currently)
+    name = inputs.name or "The character"
     if len(old.split()) < MIN_NOTE_WORDS or first_name_of(name).lower() not in old.lower():
         old = f"{name} is going about the usual routine. {old}".strip()
     return CurrentlyReply(status=old[:NOTE_MAX])
@@ -101,10 +123,10 @@ def _shorten(text: str, limit: int = ITEM_MAX) -> str:
     return text[: limit - 1].rsplit(" ", 1)[0].rstrip(",;") or text[:limit]
 
 
-def _daily_req_fail_safe(inputs: dict, choices: dict) -> DailyReqReply:
-    identity = str(inputs.get("identity", ""))
+def _daily_req_fail_safe(inputs: DailyReqInputs, choices: dict) -> DailyReqReply:
+    identity = inputs.identity
     old = split_numbered(_identity_line(identity, "Daily plan requirement"))
-    items = [wake_up_line(hour_of(str(inputs.get("wake_up_time", ""))))]
+    items = [wake_up_line(hour_of(inputs.wake_up_time))]
     for item in old:
         item = _shorten(item)
         if item and not is_waking_up(item) and item.lower() not in (i.lower() for i in items):
@@ -118,16 +140,17 @@ def _daily_req_fail_safe(inputs: dict, choices: dict) -> DailyReqReply:
     return DailyReqReply(items=items)
 
 
-register(Task(name="identity_plan_note", schema=NoteReply, fail_safe=_note_fail_safe,
-              used_in="plan: new day, identity revision (what to keep in mind when planning today)",
-              trim=memories("statements")))
-register(Task(name="identity_thought_note", schema=NoteReply, fail_safe=_note_fail_safe,
-              used_in="plan: new day, identity revision (how the persona has been feeling)",
-              trim=memories("statements")))
-register(Task(name="identity_new_currently", schema=CurrentlyReply, fail_safe=_currently_fail_safe,
-              used_in="plan: new day, identity revision (scratch.currently)"))
-register(Task(name="identity_new_daily_req", schema=DailyReqReply, fail_safe=_daily_req_fail_safe,
-              used_in="plan: new day, identity revision (scratch.daily_plan_req)"))
+IDENTITY_PLAN_NOTE = Task(name="identity_plan_note", inputs=PlanNoteInputs, schema=NoteReply, fail_safe=_note_fail_safe,
+                          used_in="plan: new day, identity revision (what to keep in mind when planning today)",
+                          trim=memories("statements"))
+IDENTITY_THOUGHT_NOTE = Task(name="identity_thought_note", inputs=ThoughtNoteInputs, schema=NoteReply,
+                             fail_safe=_note_fail_safe, trim=memories("statements"),
+                             used_in="plan: new day, identity revision (how the persona has been feeling)")
+IDENTITY_NEW_CURRENTLY = Task(name="identity_new_currently", inputs=CurrentlyInputs, schema=CurrentlyReply,
+                              fail_safe=_currently_fail_safe, used_in="plan: new day, identity revision (scratch.currently)")
+IDENTITY_NEW_DAILY_REQ = Task(name="identity_new_daily_req", inputs=DailyReqInputs, schema=DailyReqReply,
+                              fail_safe=_daily_req_fail_safe,
+                              used_in="plan: new day, identity revision (scratch.daily_plan_req)")
 
 
 def format_statements(memories: list[tuple[datetime, str]]) -> str:

@@ -13,7 +13,7 @@ from typing import Annotated
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from reverie.llm.task import Task, choice_field, memories, register
+from reverie.llm.task import Task, TaskInputs, choice_field, memories
 from reverie.tasks.common import Reply, check_text, inputs_of, numbered, one_line, unlist
 
 MAX_INSIGHTS = 5
@@ -23,6 +23,13 @@ MAX_EVIDENCE = 10
 # Statement numbers are a call-time enum (choices["statement_numbers"] = ["0", "1", ...]),
 # so a grammar never lets an index fall out of range.
 NUMBERS_KEY = "statement_numbers"
+
+
+class InsightsInputs(TaskInputs):
+    persona_name: str
+    statements: str
+    n: int
+    last_index: int
 
 
 class Insight(Reply):
@@ -44,11 +51,10 @@ class InsightsReply(Reply):
     @field_validator("insights")
     @classmethod
     def _insights(cls, insights: list[Insight], info: ValidationInfo) -> list[Insight]:
-        inputs = inputs_of(info)
-        statements = [s.lower().rstrip(".") for s in unlist(inputs.get("statements", ""))]
-        last = inputs.get("last_index")
+        inputs = inputs_of(info, InsightsInputs)
+        statements = [s.lower().rstrip(".") for s in unlist(inputs.statements)] if inputs else []
         # Statements cut to fit the context window are not shown: only those shown can be cited.
-        last = min(int(last), len(statements) - 1) if last is not None else len(statements) - 1
+        last = min(inputs.last_index, len(statements) - 1) if inputs else -1
         kept: list[Insight] = []
         for i, item in enumerate(insights, 1):
             text = check_text(item.insight, f"insight {i}", min_words=3)
@@ -64,28 +70,19 @@ class InsightsReply(Reply):
             if text.lower() in (k.insight.lower() for k in kept):
                 continue  # a repeated insight is dropped, not sent back
             kept.append(Insight(insight=text, evidence=list(dict.fromkeys(item.evidence))))
-        n = int(inputs.get("n") or MAX_INSIGHTS)
+        n = (inputs.n if inputs else 0) or MAX_INSIGHTS
         return kept[:n]  # extra insights are dropped
 
 
-def _fail_safe(inputs, choices) -> InsightsReply:
+def _fail_safe(inputs: InsightsInputs, choices: dict) -> InsightsReply:
     # A harmless, generic thought that cites what was reflected on.
-    last = inputs.get("last_index")
-    last = int(last) if last is not None else max(len(unlist(inputs.get("statements", ""))) - 1, 0)
-    evidence = [str(i) for i in range(min(max(last, 0) + 1, MAX_EVIDENCE))]
-    name = inputs.get("persona_name") or "I"
+    evidence = [str(i) for i in range(min(max(inputs.last_index, 0) + 1, MAX_EVIDENCE))]
+    name = inputs.persona_name or "I"
     return InsightsReply(insights=[Insight(insight=f"{name} has had a lot going on lately", evidence=evidence)])
 
 
-register(
-    Task(
-        name="insights",
-        schema=InsightsReply,
-        fail_safe=_fail_safe,
-        used_in="reflect: insights (new thoughts) from the memories retrieved for each focal point",
-        trim=memories("statements"),
-    )
-)
+INSIGHTS = Task(name="insights", inputs=InsightsInputs, schema=InsightsReply, fail_safe=_fail_safe, trim=memories("statements"),
+                used_in="reflect: insights (new thoughts) from the memories retrieved for each focal point")
 
 
 def insights(llm, *, persona_name: str, statements: list[str], n: int = 5) -> list[tuple[str, list[int]]]:

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import re
 
-from pydantic import Field, ValidationInfo, field_validator
+from typing import Annotated
 
-from reverie.llm.task import Task, memories, register, transcript_of
-from reverie.tasks.common import Reply, Scale, bulleted, check_text, first_name, inputs_of, transcript
+from pydantic import Field
+
+from reverie.llm.task import Task, TaskInputs, memories, transcript_of
+from reverie.tasks.common import Checked, Reply, Scale, Text, bulleted, check_text, first_name, transcript
 
 # Lines scoring this much or more are not answered (the original's threshold).
 SAFETY_THRESHOLD = 8
@@ -20,19 +22,20 @@ SAFETY_THRESHOLD = 8
 # --- safety_score -------------------------------------------------------------------------
 
 
+class SafetyInputs(TaskInputs):
+    comment: str
+
+
 class SafetyReply(Reply):
     score: Scale = Field(description="1 = ordinary question, 10 = treats the agent as a human friend or partner")
 
 
-register(
-    Task(
-        name="safety_score",
-        schema=SafetyReply,
-        # A check that cannot be made must not block the interview.
-        fail_safe=lambda inputs, choices: SafetyReply(score=1),
-        used_in="interview: rates each user line before the persona answers",
-    )
-)
+def _safety_fail_safe(inputs: SafetyInputs, choices: dict) -> SafetyReply:
+    return SafetyReply(score=1)  # a check that cannot be made must not block the interview
+
+
+SAFETY_SCORE = Task(name="safety_score", inputs=SafetyInputs, schema=SafetyReply, fail_safe=_safety_fail_safe,
+                    used_in="interview: rates each user line before the persona answers")
 
 
 def safety_score(llm, *, comment: str, persona_name: str | None = None) -> int:
@@ -43,26 +46,22 @@ def safety_score(llm, *, comment: str, persona_name: str | None = None) -> int:
 # --- summarize_ideas ----------------------------------------------------------------------
 
 
+class IdeasInputs(TaskInputs):
+    persona_name: str
+    statements: str
+    question: str
+
+
 class IdeasReply(Reply):
-    summary: str = Field(max_length=400, description="what the persona remembers that bears on the line")
-
-    @field_validator("summary")
-    @classmethod
-    def _summary(cls, value: str) -> str:
-        return check_text(value, "the summary", min_words=3)
+    summary: Text("the summary", 400, min_words=3) = Field(description="what the persona remembers that bears on the line")
 
 
-register(
-    Task(
-        name="summarize_ideas",
-        schema=IdeasReply,
-        fail_safe=lambda inputs, choices: IdeasReply(
-            summary=f"{inputs.get('persona_name') or 'The persona'} remembers nothing in particular about this."
-        ),
-        used_in="interview: the persona's memories that bear on the user's line",
-        trim=memories("statements"),
-    )
-)
+def _ideas_fail_safe(inputs: IdeasInputs, choices: dict) -> IdeasReply:
+    return IdeasReply(summary=f"{inputs.persona_name or 'The persona'} remembers nothing in particular about this.")
+
+
+SUMMARIZE_IDEAS = Task(name="summarize_ideas", inputs=IdeasInputs, schema=IdeasReply, fail_safe=_ideas_fail_safe,
+                       used_in="interview: the persona's memories that bear on the user's line", trim=memories("statements"))
 
 
 def summarize_ideas(llm, *, persona_name: str, statements: list[str], question: str) -> str:
@@ -84,30 +83,35 @@ def strip_speaker(value: str, *names: str) -> str:
     return value
 
 
+class AnswerInputs(TaskInputs):
+    persona_name: str
+    identity: str
+    interlocutor: str
+    conversation: str
+    summary: str
+
+
+def _answer(value: str, inputs: AnswerInputs | None) -> str:
+    name = inputs.persona_name if inputs else ""
+    value = check_text(strip_speaker(value, name), "the answer", min_words=2)
+    said = inputs.conversation.splitlines() if inputs else []
+    lines = [line.split(":", 1)[1].strip().lower() for line in said if ":" in line]
+    if lines and value.lower().rstrip("?.!") == lines[-1].rstrip("?.!"):
+        raise ValueError(f"that repeats the question; answer it as {first_name(name) or 'the persona'} would")
+    return value
+
+
 class AnswerReply(Reply):
-    utterance: str = Field(max_length=400, description="what the persona says next, in their own voice")
-
-    @field_validator("utterance")
-    @classmethod
-    def _utterance(cls, value: str, info: ValidationInfo) -> str:
-        inputs = inputs_of(info)
-        value = check_text(strip_speaker(value, inputs.get("persona_name", "")), "the answer", min_words=2)
-        lines = [line.split(":", 1)[1].strip().lower() for line in inputs.get("conversation", "").splitlines() if ":" in line]
-        if lines and value.lower().rstrip("?.!") == lines[-1].rstrip("?.!"):
-            name = first_name(inputs.get("persona_name", "")) or "the persona"
-            raise ValueError(f"that repeats the question; answer it as {name} would")
-        return value
+    utterance: Annotated[str, Checked(AnswerInputs, _answer)] = Field(
+        max_length=400, description="what the persona says next, in their own voice")
 
 
-register(
-    Task(
-        name="next_convo_line",
-        schema=AnswerReply,
-        fail_safe=lambda inputs, choices: AnswerReply(utterance="I'm not sure what to say about that."),
-        used_in="interview: the persona's answer to the user's line",
-        trim=transcript_of("conversation"),
-    )
-)
+def _answer_fail_safe(inputs: AnswerInputs, choices: dict) -> AnswerReply:
+    return AnswerReply(utterance="I'm not sure what to say about that.")
+
+
+NEXT_CONVO_LINE = Task(name="next_convo_line", inputs=AnswerInputs, schema=AnswerReply, fail_safe=_answer_fail_safe,
+                       used_in="interview: the persona's answer to the user's line", trim=transcript_of("conversation"))
 
 
 def next_convo_line(

@@ -13,12 +13,18 @@ from typing import Literal
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from reverie.llm.task import Task, register
+from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.common import Reply, inputs_of, one_line
 
 
 def _norm(text: str) -> str:
     return " ".join("".join(c.lower() if c.isalnum() else " " for c in text).split())
+
+
+class JudgeInputs(TaskInputs):
+    persona_name: str
+    question: str
+    answer: str
 
 
 class JudgeReply(Reply):
@@ -29,9 +35,10 @@ class JudgeReply(Reply):
     @classmethod
     def _evidence(cls, value: str, info: ValidationInfo) -> str:
         value = one_line(value)
-        answer = inputs_of(info).get("answer")
-        if answer is None:
+        inputs = inputs_of(info, JudgeInputs)
+        if inputs is None:
             return value
+        answer = inputs.answer
         if not _norm(value):
             raise ValueError("quote the words of the answer that decide it")
         if _norm(value) not in _norm(answer):
@@ -39,18 +46,12 @@ class JudgeReply(Reply):
         return value
 
 
-def _fail_safe(inputs, choices) -> JudgeReply:
-    return JudgeReply(evidence=one_line(inputs.get("answer") or "")[:150] or "-", verdict="no")
+def _fail_safe(inputs: JudgeInputs, choices: dict) -> JudgeReply:
+    return JudgeReply(evidence=one_line(inputs.answer)[:150] or "-", verdict="no")
 
 
-register(
-    Task(
-        name="interview_judge",
-        schema=JudgeReply,
-        fail_safe=_fail_safe,
-        used_in="evaluate: whether an interview answer shows the persona knows a fact or a resident",
-    )
-)
+INTERVIEW_JUDGE = Task(name="interview_judge", inputs=JudgeInputs, schema=JudgeReply, fail_safe=_fail_safe,
+                       used_in="evaluate: whether an interview answer shows the persona knows a fact or a resident")
 
 
 def judge_answer(llm, *, persona_name: str, question: str, answer: str) -> JudgeReply:

@@ -10,15 +10,27 @@ from __future__ import annotations
 
 import re
 
-from pydantic import Field, ValidationInfo, model_validator
+from pydantic import Field, model_validator
 
-from reverie.llm.task import Task, register
+from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.clock import format_minute
-from reverie.tasks.common import Reply, check_text, inputs_of, one_line
+from reverie.tasks.common import Reply, check_text, one_line, timed_step
 from reverie.tasks.task_decomp import fit_durations
 
 MAX_ITEMS = 12
 _PLAN_LINE = re.compile(r"\((\d+) min\): (.+)$")
+
+
+class NewScheduleInputs(TaskInputs):
+    name: str
+    window_start: str
+    window_end: str
+    original_plan: str
+    inserted_act: str
+    inserted_minutes: str
+    done_so_far: str
+    resume_at: str
+    remaining_minutes: str
 
 
 class PlanEntry(Reply):
@@ -30,13 +42,9 @@ class NewScheduleReply(Reply):
     items: list[PlanEntry] = Field(min_length=1, max_length=MAX_ITEMS)
 
     @model_validator(mode="after")
-    def _check(self, info: ValidationInfo) -> "NewScheduleReply":
-        inputs = inputs_of(info)
+    def _check(self) -> "NewScheduleReply":
         for number, item in enumerate(self.items, 1):
-            item.activity = check_text(item.activity.rstrip("."), f"item {number}")
-            if item.minutes <= 0:
-                raise ValueError(f"item {number} \"{item.activity}\" lasts {item.minutes} minutes; "
-                                 "give every item a rough positive number of minutes, like 30")
+            item.activity = timed_step("item", number, item.activity.rstrip("."), item.minutes, like=30)
         return self
 
 
@@ -94,10 +102,10 @@ def _usable(activity: str) -> str:
         return FILLER
 
 
-def fail_safe(inputs: dict, choices: dict) -> NewScheduleReply:
-    original = read_plan_lines(str(inputs.get("original_plan", "")))
+def fail_safe(inputs: NewScheduleInputs, choices: dict) -> NewScheduleReply:
+    original = read_plan_lines(inputs.original_plan)
     try:
-        remaining = int(str(inputs.get("remaining_minutes", "0")).strip() or 0)
+        remaining = int(inputs.remaining_minutes.strip() or 0)
     except ValueError:
         remaining = sum(m for _, m in original)
     offset = sum(m for _, m in original) - remaining
@@ -108,14 +116,8 @@ def fail_safe(inputs: dict, choices: dict) -> NewScheduleReply:
         return NewScheduleReply(items=[PlanEntry(activity=FILLER, minutes=max(remaining, 1))])
 
 
-register(
-    Task(
-        name="new_decomp_schedule",
-        schema=NewScheduleReply,
-        fail_safe=fail_safe,
-        used_in="plan: reacting (chat or wait), re-planning the rest of the current window",
-    )
-)
+NEW_DECOMP_SCHEDULE = Task(name="new_decomp_schedule", inputs=NewScheduleInputs, schema=NewScheduleReply, fail_safe=fail_safe,
+                           used_in="plan: reacting (chat or wait), re-planning the rest of the current window")
 
 
 def new_decomp_schedule(

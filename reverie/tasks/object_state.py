@@ -9,45 +9,52 @@ from __future__ import annotations
 
 import re
 
-from pydantic import Field, ValidationInfo, field_validator
+from typing import Annotated
 
-from reverie.llm.task import Task, register
-from reverie.tasks.common import Reply, check_text, first_name, inputs_of, one_line
+from pydantic import Field
+
+from reverie.llm.task import Task, TaskInputs
+from reverie.tasks.common import Checked, Reply, check_text, first_name, one_line
 
 MAX_WORDS = 10
 
 
+class ObjectStateInputs(TaskInputs):
+    object: str
+    name: str
+    action: str
+
+
+def check_state(value: str, obj: str) -> str:
+    """The state without a leading "<object> is"; a correction when it is not a short phrase."""
+    obj = obj.strip()
+    value = one_line(value).rstrip(".")
+    if obj:
+        value = re.sub(rf"^(the\s+)?{re.escape(obj)}\s+", "", value, flags=re.IGNORECASE)
+    value = re.sub(r"^is\s+", "", value, flags=re.IGNORECASE)
+    value = check_text(value, "the state")
+    words = len(value.split())
+    if words > MAX_WORDS:
+        raise ValueError(f"the state has {words} words; use at most {MAX_WORDS}, like \"being used to brew coffee\"")
+    return value
+
+
+def _state_of_the_object(value: str, inputs: ObjectStateInputs | None) -> str:
+    return check_state(value, inputs.object if inputs else "")
+
+
 class ObjectStateReply(Reply):
-    state: str = Field(max_length=80, description="what is happening to the object, e.g. 'being used to brew coffee'")
-
-    @field_validator("state")
-    @classmethod
-    def _check(cls, value: str, info: ValidationInfo) -> str:
-        obj = str(inputs_of(info).get("object", "")).strip()
-        value = one_line(value).rstrip(".")
-        if obj:
-            value = re.sub(rf"^(the\s+)?{re.escape(obj)}\s+", "", value, flags=re.IGNORECASE)
-        value = re.sub(r"^is\s+", "", value, flags=re.IGNORECASE)
-        value = check_text(value, "the state")
-        words = len(value.split())
-        if words > MAX_WORDS:
-            raise ValueError(f"the state has {words} words; use at most {MAX_WORDS}, like \"being used to brew coffee\"")
-        return value
+    state: Annotated[str, Checked(ObjectStateInputs, _state_of_the_object)] = Field(
+        max_length=80, description="what is happening to the object, e.g. 'being used to brew coffee'")
 
 
-def fail_safe(inputs: dict, choices: dict) -> ObjectStateReply:
-    name = first_name(str(inputs.get("name", ""))) or "someone"
+def fail_safe(inputs: ObjectStateInputs, choices: dict) -> ObjectStateReply:
+    name = first_name(inputs.name) or "someone"
     return ObjectStateReply(state=f"being used by {name}"[:80])
 
 
-register(
-    Task(
-        name="act_obj_desc",
-        schema=ObjectStateReply,
-        fail_safe=fail_safe,
-        used_in="plan: choosing the next action (the state of the object being used)",
-    )
-)
+ACT_OBJ_DESC = Task(name="act_obj_desc", inputs=ObjectStateInputs, schema=ObjectStateReply, fail_safe=fail_safe,
+                    used_in="plan: choosing the next action (the state of the object being used)")
 
 
 def act_obj_desc(llm, *, object_name: str, name: str, action_description: str) -> str:

@@ -7,9 +7,11 @@ The structured chain already turns ``choice_field`` values into an enum and chec
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Annotated, Any, Iterable
 
-from pydantic import ValidationInfo
+from pydantic import AfterValidator, ValidationInfo
+
+from reverie.llm.task import choice_field
 
 
 def choices_of(info: ValidationInfo, key: str) -> list[str] | None:
@@ -28,6 +30,13 @@ def check_choice(value: str, info: ValidationInfo, key: str) -> str:
         if option.lower() == value.strip().lower():
             return option
     raise ValueError(f"{value!r} is not one of: {', '.join(options)}; copy one of them exactly")
+
+
+def Choice(key: str, description: str) -> Any:
+    """A field taking one of the names passed at call time under ``key``: an enum in the
+    grammar's schema, and checked again by :func:`check_choice`."""
+    return Annotated[str, choice_field(key, description=description),
+                     AfterValidator(lambda value, info: check_choice(value, info, key))]
 
 
 def joined(options: Iterable[str]) -> str:

@@ -9,34 +9,31 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from reverie.llm.task import Task, register
+from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.common import Reply, Scale
 
 # A middling score: an unscored memory neither dominates retrieval nor stalls reflection.
 FAIL_SAFE_RATING = 4
 
 
+class PoignancyInputs(TaskInputs):
+    persona_name: str
+    identity: str
+    description: str
+
+
 class PoignancyReply(Reply):
     rating: Scale = Field(description="1 = ordinary routine, 10 = life-changing")
 
 
-register(
-    Task(
-        name="event_poignancy",
-        schema=PoignancyReply,
-        fail_safe=lambda inputs, choices: PoignancyReply(rating=FAIL_SAFE_RATING),
-        used_in="perceive (every new event) and reflect/converse (every new thought)",
-    )
-)
+def fail_safe(inputs: PoignancyInputs, choices: dict) -> PoignancyReply:
+    return PoignancyReply(rating=FAIL_SAFE_RATING)
 
-register(
-    Task(
-        name="chat_poignancy",
-        schema=PoignancyReply,
-        fail_safe=lambda inputs, choices: PoignancyReply(rating=FAIL_SAFE_RATING),
-        used_in="perceive (the persona's own finished conversation, scored on its summary)",
-    )
-)
+
+EVENT_POIGNANCY = Task(name="event_poignancy", inputs=PoignancyInputs, schema=PoignancyReply, fail_safe=fail_safe,
+                       used_in="perceive (every new event) and reflect/converse (every new thought)")
+CHAT_POIGNANCY = Task(name="chat_poignancy", inputs=PoignancyInputs, schema=PoignancyReply, fail_safe=fail_safe,
+                      used_in="perceive (the persona's own finished conversation, scored on its summary)")
 
 
 def event_poignancy(llm, *, persona_name: str, identity: str, description: str) -> int:

@@ -12,7 +12,7 @@ import unicodedata
 
 from pydantic import Field, field_validator
 
-from reverie.llm.task import Task, register
+from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.action_text import subtask
 from reverie.tasks.common import Reply
 
@@ -81,6 +81,10 @@ def emoji_clusters(text: str) -> list[str]:
     return clusters
 
 
+class PronunciatioInputs(TaskInputs):
+    action: str
+
+
 class PronunciatioReply(Reply):
     emoji: str = Field(max_length=24, description="one or two emoji for the action, nothing else")
 
@@ -104,18 +108,12 @@ def emoji_for(action: str) -> str:
     return DEFAULT_EMOJI
 
 
-def fail_safe(inputs: dict, choices: dict) -> PronunciatioReply:
-    return PronunciatioReply(emoji=emoji_for(str(inputs.get("action", ""))))
+def fail_safe(inputs: PronunciatioInputs, choices: dict) -> PronunciatioReply:
+    return PronunciatioReply(emoji=emoji_for(inputs.action))
 
 
-register(
-    Task(
-        name="pronunciatio",
-        schema=PronunciatioReply,
-        fail_safe=fail_safe,
-        used_in="plan: choosing the next action (emoji of the action and of the object's state)",
-    )
-)
+PRONUNCIATIO = Task(name="pronunciatio", inputs=PronunciatioInputs, schema=PronunciatioReply, fail_safe=fail_safe,
+                    used_in="plan: choosing the next action (emoji of the action and of the object's state)")
 
 
 def pronunciatio(llm, *, action_description: str, persona: str | None = None) -> str:

@@ -6,40 +6,41 @@ memories the next line draws on.
 
 from __future__ import annotations
 
-from pydantic import Field, ValidationInfo, field_validator
+from typing import Annotated
 
-from reverie.llm.task import Task, memories, register
-from reverie.tasks.common import Reply, bulleted, check_text, first_name, inputs_of
+from pydantic import Field
+
+from reverie.llm.task import Task, TaskInputs, memories
+from reverie.tasks.common import Checked, Reply, Text, bulleted, first_name, names
+
+
+class RelationshipInputs(TaskInputs):
+    speaker: str
+    listener: str
+    statements: str
+
+
+def _about_the_listener(value: str, inputs: RelationshipInputs | None) -> str:
+    listener = inputs.listener if inputs else ""
+    if listener and not names(value, listener):
+        raise ValueError(f"the summary must say how they relate to {listener}; mention {first_name(listener)} by name")
+    return value
 
 
 class RelationshipReply(Reply):
-    summary: str = Field(max_length=400, description="how the two relate: feelings and what one knows of the other")
-
-    @field_validator("summary")
-    @classmethod
-    def _summary(cls, value: str, info: ValidationInfo) -> str:
-        value = check_text(value, "the summary", min_words=4)
-        listener = inputs_of(info).get("listener")
-        if listener and listener.lower() not in value.lower() and first_name(listener).lower() not in value.lower():
-            raise ValueError(f"the summary must say how they relate to {listener}; mention {first_name(listener)} by name")
-        return value
+    summary: Annotated[Text("the summary", 400, min_words=4), Checked(RelationshipInputs, _about_the_listener)] = Field(
+        description="how the two relate: feelings and what one knows of the other")
 
 
-def _fail_safe(inputs, choices) -> RelationshipReply:
-    speaker = inputs.get("speaker") or "They"
-    listener = inputs.get("listener") or "the other person"
+def _fail_safe(inputs: RelationshipInputs, choices: dict) -> RelationshipReply:
+    speaker = inputs.speaker or "They"
+    listener = inputs.listener or "the other person"
     return RelationshipReply(summary=f"{speaker} does not know {listener} well yet.")
 
 
-register(
-    Task(
-        name="relationship_summary",
-        schema=RelationshipReply,
-        fail_safe=_fail_safe,
-        used_in="converse: before every utterance, the speaker's view of the listener",
-        trim=memories("statements"),
-    )
-)
+RELATIONSHIP_SUMMARY = Task(name="relationship_summary", inputs=RelationshipInputs, schema=RelationshipReply,
+                            fail_safe=_fail_safe, trim=memories("statements"),
+                            used_in="converse: before every utterance, the speaker's view of the listener")
 
 
 def relationship_summary(llm, *, speaker: str, listener: str, statements: list[str]) -> str:

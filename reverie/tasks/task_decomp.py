@@ -14,13 +14,22 @@ import re
 
 from pydantic import Field, ValidationInfo, model_validator
 
-from reverie.llm.task import Task, register
+from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.clock import format_minute
-from reverie.tasks.common import Reply, check_text, inputs_of, one_line
+from reverie.tasks.common import Reply, inputs_of, one_line, timed_step
 from reverie.tasks.hourly_schedule import strip_subject
 
 MAX_SUBTASKS = 12
 STEP = 5
+
+
+class TaskDecompInputs(TaskInputs):
+    identity: str
+    schedule_context: str
+    first_name: str
+    task: str
+    time_range: str
+    duration: str
 
 
 class Subtask(Reply):
@@ -33,13 +42,10 @@ class TaskDecompReply(Reply):
 
     @model_validator(mode="after")
     def _check(self, info: ValidationInfo) -> "TaskDecompReply":
-        inputs = inputs_of(info)
-        first = str(inputs.get("first_name", ""))
+        inputs = inputs_of(info, TaskDecompInputs)
+        first = inputs.first_name if inputs else ""
         for number, sub in enumerate(self.subtasks, 1):
-            sub.action = check_text(strip_subject(sub.action, first), f"subtask {number}")
-            if sub.minutes <= 0:
-                raise ValueError(f"subtask {number} \"{sub.action}\" lasts {sub.minutes} minutes; "
-                                 "give every subtask a rough positive number of minutes, like 15")
+            sub.action = timed_step("subtask", number, strip_subject(sub.action, first), sub.minutes, like=15)
         return self
 
 
@@ -57,19 +63,13 @@ def generic_steps(total: int) -> list[tuple[str, int]]:
     return [("working on it", max(total, 1))]
 
 
-def fail_safe(inputs: dict, choices: dict) -> TaskDecompReply:
-    total = _int(inputs.get("duration")) or 60
+def fail_safe(inputs: TaskDecompInputs, choices: dict) -> TaskDecompReply:
+    total = _int(inputs.duration) or 60
     return TaskDecompReply(subtasks=[Subtask(action=a, minutes=m) for a, m in generic_steps(total)])
 
 
-register(
-    Task(
-        name="task_decomp",
-        schema=TaskDecompReply,
-        fail_safe=fail_safe,
-        used_in="plan: choosing the next action, an hourly block of 60+ minutes about to start",
-    )
-)
+TASK_DECOMP = Task(name="task_decomp", inputs=TaskDecompInputs, schema=TaskDecompReply, fail_safe=fail_safe,
+                   used_in="plan: choosing the next action, an hourly block of 60+ minutes about to start")
 
 
 def fit_durations(items: list[tuple[str, int]], total: int, step: int = 1) -> list[tuple[str, int]]:

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from reverie.llm.task import Task, register
+from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.clock import WAKE_WORDS, format_hour, hour_after
 from reverie.tasks.common import Reply, inputs_of
 
@@ -43,6 +43,12 @@ def _hour_value(value: Any) -> Any:
     return hour
 
 
+class WakeUpInputs(TaskInputs):
+    identity: str
+    lifestyle: str
+    first_name: str
+
+
 class WakeUpHourReply(Reply):
     hour: Literal[HOURS] = Field(description="hour of waking up, 24-hour clock (0-23)")
 
@@ -57,31 +63,25 @@ class WakeUpHourReply(Reply):
     @field_validator("hour")
     @classmethod
     def _agrees_with_habits(cls, value: int, info: ValidationInfo) -> int:
-        inputs = inputs_of(info)
-        usual = hour_after(str(inputs.get("lifestyle", "")), WAKE_WORDS)
-        if usual is None:
+        inputs = inputs_of(info, WakeUpInputs)
+        usual = hour_after(inputs.lifestyle, WAKE_WORDS) if inputs else None
+        if inputs is None or usual is None:
             return value
         off = min((value - usual) % 24, (usual - value) % 24)
         if off > MAX_SHIFT:
-            name = str(inputs.get("first_name") or "the character")
+            name = inputs.first_name or "the character"
             raise ValueError(f"{name}'s habits say {name} wakes up around {format_hour(usual)}; {value} is {off} hours "
                              f"off: answer {usual} or an hour at most {MAX_SHIFT} away")
         return value
 
 
-def fail_safe(inputs: dict, choices: dict) -> WakeUpHourReply:
-    hour = hour_after(str(inputs.get("lifestyle", "")), WAKE_WORDS)
+def fail_safe(inputs: WakeUpInputs, choices: dict) -> WakeUpHourReply:
+    hour = hour_after(inputs.lifestyle, WAKE_WORDS)
     return WakeUpHourReply(hour=DEFAULT_WAKE_UP_HOUR if hour is None else hour)
 
 
-register(
-    Task(
-        name="wake_up_hour",
-        schema=WakeUpHourReply,
-        fail_safe=fail_safe,
-        used_in="plan: long-term planning, first step of every day",
-    )
-)
+WAKE_UP_HOUR = Task(name="wake_up_hour", inputs=WakeUpInputs, schema=WakeUpHourReply, fail_safe=fail_safe,
+                    used_in="plan: long-term planning, first step of every day")
 
 
 def wake_up_hour(llm, *, identity: str, lifestyle: str, first_name: str, persona: str | None = None) -> int:

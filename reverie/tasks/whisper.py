@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import re
 
-from pydantic import Field, ValidationInfo, field_validator
+from typing import Annotated
 
-from reverie.llm.task import Task, register
-from reverie.tasks.common import Reply, check_text, first_name, inputs_of, mentions_second_person, one_line
+from pydantic import Field
+
+from reverie.llm.task import Task, TaskInputs
+from reverie.tasks.common import Checked, Reply, Text, first_name, mentions_second_person, names, one_line
 
 # Second-person phrases, longest first, and their third-person replacements ({n} = name).
 _SWAPS = [
@@ -39,34 +41,31 @@ def third_person(whisper: str, name: str) -> str:
     return text[0].upper() + text[1:] + "."
 
 
+class WhisperInputs(TaskInputs):
+    persona_name: str
+    whisper: str
+
+
+def _about_the_persona(value: str, inputs: WhisperInputs | None) -> str:
+    name = inputs.persona_name if inputs else ""
+    if mentions_second_person(value):
+        raise ValueError(f"write it about {name or 'the persona'} in the third person; do not use 'you' or 'your'")
+    if name and not names(value, name):
+        raise ValueError(f"the statement must be about {name}; mention {first_name(name)} by name")
+    return value
+
+
 class WhisperReply(Reply):
-    thought: str = Field(max_length=300, description="the statement about the persona, in the third person")
-
-    @field_validator("thought")
-    @classmethod
-    def _thought(cls, value: str, info: ValidationInfo) -> str:
-        value = check_text(value, "the statement", min_words=3)
-        name = inputs_of(info).get("persona_name", "")
-        if mentions_second_person(value):
-            raise ValueError(f"write it about {name or 'the persona'} in the third person; do not use 'you' or 'your'")
-        if name and name.lower() not in value.lower() and first_name(name).lower() not in value.lower():
-            raise ValueError(f"the statement must be about {name}; mention {first_name(name)} by name")
-        return value
+    thought: Annotated[Text("the statement", 300, min_words=3), Checked(WhisperInputs, _about_the_persona)] = Field(
+        description="the statement about the persona, in the third person")
 
 
-def _fail_safe(inputs, choices) -> WhisperReply:
-    name = inputs.get("persona_name") or "The persona"
-    return WhisperReply(thought=third_person(inputs.get("whisper", ""), name)[:300])
+def _fail_safe(inputs: WhisperInputs, choices: dict) -> WhisperReply:
+    return WhisperReply(thought=third_person(inputs.whisper, inputs.persona_name or "The persona")[:300])
 
 
-register(
-    Task(
-        name="whisper_inner_thought",
-        schema=WhisperReply,
-        fail_safe=_fail_safe,
-        used_in="history loading: each whispered 'you ...' statement becomes the persona's thought",
-    )
-)
+WHISPER_INNER_THOUGHT = Task(name="whisper_inner_thought", inputs=WhisperInputs, schema=WhisperReply, fail_safe=_fail_safe,
+                             used_in="history loading: each whispered 'you ...' statement becomes the persona's thought")
 
 
 def whisper_inner_thought(llm, *, persona_name: str, whisper: str) -> str:

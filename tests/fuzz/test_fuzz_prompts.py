@@ -20,7 +20,7 @@ from reverie import PROJECT_ROOT
 from reverie.config import load_settings
 from reverie.llm import LLM
 from reverie.llm.fail_safe_guard import fail_safe as guarded_fail_safe
-from reverie.tasks import product_tasks
+from reverie.tasks.registry import product_tasks
 from reverie.tasks.fixtures import load_fixture
 
 TASKS = product_tasks()
@@ -51,7 +51,7 @@ def test_no_reply_escapes_an_ask(name, grammar, tmp_path):
     task, fixture = TASKS[name], load_fixture(name)
     model = FuzzChat(seed=zlib.crc32(f"{name}:{grammar}".encode()), valid=list(fixture.valid))
     ledger = tmp_path / "llm_calls.jsonl"
-    llm = LLM(_settings(grammar), chat_models={"strong": model, "cheap": model}, ledger_path=ledger)
+    llm = LLM(_settings(grammar), tasks=product_tasks(), chat_models={"strong": model, "cheap": model}, ledger_path=ledger)
     asks = 0
     while model.replies < REPLIES_PER_PROMPT:
         case = fixture.cases[asks % len(fixture.cases)]

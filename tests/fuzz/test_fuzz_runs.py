@@ -27,6 +27,7 @@ from reverie.config import load_settings
 from reverie.llm import LLM
 from reverie.simulation.simulation import Simulation
 from reverie.simulation.storage import SimStorage, fork
+from reverie.tasks.registry import product_tasks
 from tests.fuzz.fake_server import FakeServer
 from tests.fuzz.fuzz_model import FuzzChat
 
@@ -79,7 +80,7 @@ def test_two_fuzzed_days_of_the_default_town(tmp_path):
     settings = load_settings(config)
     # A seed whose fail-safe days bring the residents together, so every stage below is reached.
     model = FuzzChat(seed=3)
-    llm = LLM(settings, chat_models={"strong": model, "cheap": model}, ledger_path=storage.ledger_path)
+    llm = LLM(settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model}, ledger_path=storage.ledger_path)
     sim = Simulation.open(settings, "fuzzed", llm=llm)
     steps = 2 * DAY + 10
     slowest = 0.0
@@ -99,7 +100,7 @@ def test_two_fuzzed_days_of_the_default_town(tmp_path):
 
     again = FuzzChat(seed=14)
     resumed = Simulation.open(settings, "fuzzed", resume=True,
-                              llm=LLM(settings, chat_models={"strong": again, "cheap": again},
+                              llm=LLM(settings, tasks=product_tasks(), chat_models={"strong": again, "cheap": again},
                                       ledger_path=storage.ledger_path))
     assert resumed.step_no == checkpoint < killed_at
     after = len(ledger_steps(storage))

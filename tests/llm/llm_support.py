@@ -7,9 +7,16 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
-from reverie.llm.task import Task, choice_field, register
+from reverie.llm.task import Task, TaskInputs, choice_field
+from reverie.tasks.registry import product_tasks
 
 TASK = "llm_test_wake_up"
+
+
+class WakeUpInputs(TaskInputs):
+    name: str
+    lifestyle: str
+    earliest: int
 
 
 class WakeUp(BaseModel):
@@ -21,17 +28,19 @@ class WakeUp(BaseModel):
     @field_validator("hour")
     @classmethod
     def _not_before_rule(cls, hour, info):
-        earliest = (info.context or {}).get("inputs", {}).get("earliest", 0)
+        inputs = (info.context or {}).get("inputs")
+        earliest = inputs.earliest if inputs else 0
         if hour < earliest:
             raise ValueError(f"must be {earliest} or later")
         return hour
 
 
-def _fail_safe(inputs, choices) -> WakeUp:
+def _fail_safe(inputs: WakeUpInputs, choices) -> WakeUp:
     return WakeUp(hour=7, place=(choices.get("places") or ["bedroom"])[0])
 
 
-register(Task(name=TASK, schema=WakeUp, fail_safe=_fail_safe, used_in="tests only"))
+WAKE_UP_TASK = Task(name=TASK, inputs=WakeUpInputs, schema=WakeUp, fail_safe=_fail_safe, used_in="tests only")
+TASKS = product_tasks().with_(WAKE_UP_TASK)  # the shipped tasks and this one
 
 PROMPT = '''role = "cheap"
 description = "the hour a person wakes up and the room they start in"

@@ -13,6 +13,7 @@ from reverie.errors import UserError
 from reverie.llm import LLM
 from reverie.llm.chat_template import SystemRole, as_dicts, rendered_prompt
 from reverie.tasks.fixtures import load_fixture
+from reverie.tasks.registry import product_tasks
 
 TASK = "pronunciatio"  # a real task with a short prompt and a short reply
 TEMPLATES = template_files()
@@ -36,7 +37,7 @@ def settings_for(model_path, tmp_path) -> Settings:
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(TEMPLATES))
 def test_the_system_text_reaches_the_model_once_and_a_real_call_completes(name, tmp_path):
-    llm = LLM(settings_for(fixture_gguf(TEMPLATES[name]), tmp_path), ledger_path=tmp_path / "llm_calls.jsonl")
+    llm = LLM(settings_for(fixture_gguf(TEMPLATES[name]), tmp_path), tasks=product_tasks(), ledger_path=tmp_path / "llm_calls.jsonl")
     model = llm._model("cheap")
     report = model.template
     case = load_fixture(TASK).cases[0]
@@ -59,14 +60,14 @@ def test_the_system_text_reaches_the_model_once_and_a_real_call_completes(name, 
 @pytest.mark.slow
 def test_a_gguf_without_a_chat_template_needs_chat_format(tmp_path):
     bare = fixture_gguf(None)
-    llm = LLM(settings_for(bare, tmp_path), ledger_path=tmp_path / "llm_calls.jsonl")
+    llm = LLM(settings_for(bare, tmp_path), tasks=product_tasks(), ledger_path=tmp_path / "llm_calls.jsonl")
     with pytest.raises(UserError) as error:
         llm._model("strong")
     assert "[models.strong] chat_format" in str(error.value) and "no chat template" in str(error.value)
 
     settings = settings_for(bare, tmp_path)
     settings.models.strong.chat_format = settings.models.cheap.chat_format = "chatml"
-    forced = LLM(settings, ledger_path=tmp_path / "forced.jsonl")
+    forced = LLM(settings, tasks=product_tasks(), ledger_path=tmp_path / "forced.jsonl")
     assert forced._model("strong").template.chat_format == "chatml"
     case = load_fixture(TASK).cases[0]
     forced.ask(TASK, case.inputs, choices=case.choices)
@@ -79,7 +80,7 @@ def test_a_gguf_without_a_chat_template_needs_chat_format(tmp_path):
 def test_a_template_that_cannot_chat_is_one_line_naming_chat_format(name, tmp_path):
     template = llama_cpp_templates() / f"{name}.jinja"
     with pytest.raises(UserError) as error:
-        LLM(settings_for(fixture_gguf(template), tmp_path))._model("strong")
+        LLM(settings_for(fixture_gguf(template), tmp_path), tasks=product_tasks())._model("strong")
     assert "cannot render a conversation" in str(error.value) and "[models.strong] chat_format" in str(error.value)
 
 
@@ -87,6 +88,6 @@ def test_an_unknown_chat_format_is_one_line_naming_the_key(tmp_path):
     settings = settings_for("unused.gguf", tmp_path)
     settings.models.strong.chat_format = settings.models.cheap.chat_format = "mistral-instruct-v9"
     with pytest.raises(UserError) as error:
-        LLM(settings)._model("strong")
+        LLM(settings, tasks=product_tasks())._model("strong")
     assert "[models.strong] chat_format = 'mistral-instruct-v9' is not one of" in str(error.value)
     assert "\n" not in str(error.value)

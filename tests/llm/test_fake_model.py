@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import threading
 
-from llm_support import CHOICES, INPUTS, TASK, WakeUp
+from llm_support import CHOICES, INPUTS, TASK, TASKS, WakeUp
 from reverie.llm import LLM
 from reverie.llm.fake_model import NEVER_VALID, FakeChatModel
 
@@ -37,7 +37,7 @@ def test_a_rule_answers_from_the_call_and_none_means_never_valid():
 
 def test_fail_safe_only_ends_every_ask_in_its_fail_safe(settings, tmp_path):
     model = FakeChatModel()
-    llm = LLM(settings, chat_models={"strong": model, "cheap": model}, ledger_path=tmp_path / "calls.jsonl")
+    llm = LLM(settings, tasks=TASKS, chat_models={"strong": model, "cheap": model}, ledger_path=tmp_path / "calls.jsonl")
     answer = llm.ask(TASK, INPUTS, choices=CHOICES)
     assert answer == WakeUp(hour=7, place="bedroom")  # the test task's fail-safe
     assert model.call_count == settings.repair.max_attempts
@@ -46,7 +46,7 @@ def test_fail_safe_only_ends_every_ask_in_its_fail_safe(settings, tmp_path):
 
 def test_a_valid_scripted_reply_is_the_answer(settings):
     model = FakeChatModel(replies={TASK: [{"hour": 8, "place": "kitchen"}]})
-    llm = LLM(settings, chat_models={"strong": model, "cheap": model})
+    llm = LLM(settings, tasks=TASKS, chat_models={"strong": model, "cheap": model})
     assert llm.ask(TASK, INPUTS, choices=CHOICES) == WakeUp(hour=8, place="kitchen")
     assert model.call_count == 1 and model.calls[0].prompt == TASK and model.calls[0].schema
 

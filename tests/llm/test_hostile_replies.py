@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from llm_support import CHOICES, INPUTS, TASK, WakeUp
+from llm_support import CHOICES, INPUTS, TASK, TASKS, WakeUp
 from reverie.llm import LLM
 from reverie.llm.server_errors import BackendLost
 from tests.fuzz.fake_server import FakeServer
@@ -22,7 +22,7 @@ FAIL_SAFE = WakeUp(hour=7, place="bedroom")
 
 
 def make_llm(settings, model, **kwargs) -> LLM:
-    return LLM(settings, chat_models={"strong": model, "cheap": model}, **kwargs)
+    return LLM(settings, tasks=TASKS, chat_models={"strong": model, "cheap": model}, **kwargs)
 
 
 def ledger_lines(path) -> list[dict]:
@@ -80,7 +80,7 @@ def server_llm(settings, server: FakeServer, tmp_path, **backend) -> LLM:
     settings.backend.retry_pause_s, settings.backend.timeout_s = 0.01, 0.5
     for key, value in backend.items():
         setattr(settings.backend, key, value)
-    return LLM(settings, ledger_path=tmp_path / "calls.jsonl")
+    return LLM(settings, tasks=TASKS, ledger_path=tmp_path / "calls.jsonl")
 
 
 @pytest.mark.parametrize("failure", ["http_500", "http_503", "http_429", "no_choices", "null_choices", "not_json"])

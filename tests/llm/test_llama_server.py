@@ -7,7 +7,7 @@ import httpx
 import jsonschema
 import pytest
 
-from llm_support import CHOICES, INPUTS, TASK, WakeUp
+from llm_support import CHOICES, INPUTS, TASK, TASKS, WakeUp
 from reverie.llm import LLM
 from tests.loopback_server import llama_server
 
@@ -61,7 +61,7 @@ def test_the_json_schema_request_is_enforced_as_a_grammar(server):
 
 def test_auto_finds_llama_server_and_its_cached_tokens_are_reported(settings, server, tmp_path, capsys):
     settings.backend.kind, settings.backend.base_url, settings.backend.slot_pinning = "openai", server, True
-    llm = LLM(settings, ledger_path=tmp_path / "calls.jsonl")
+    llm = LLM(settings, tasks=TASKS, ledger_path=tmp_path / "calls.jsonl")
     llm.check_backend()
     said = capsys.readouterr().err
     print(f"\n{said.strip()}")

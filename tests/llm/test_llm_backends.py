@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from llm_support import CHOICES, INPUTS, TASK, WakeUp
+from llm_support import CHOICES, INPUTS, TASK, TASKS, WakeUp
 from tests.loopback_server import loopback_server
 from reverie.config import Settings
 from reverie.llm import LLM
@@ -36,7 +36,7 @@ def test_smollm_in_process_returns_a_valid_object_with_the_grammar(settings, loc
     assert local_models["strong"].client is local_models["cheap"].client, "same file and parameters: one Llama"
     assert local_models["cheap"].client.cache is not None, "prompt cache on"
     tape = tmp_path / "tape.jsonl"
-    llm = LLM(settings, chat_models=local_models, ledger_path=tmp_path / "calls.jsonl", record=tape)
+    llm = LLM(settings, tasks=TASKS, chat_models=local_models, ledger_path=tmp_path / "calls.jsonl", record=tape)
 
     answer = llm.ask(TASK, EASY, choices=CHOICES)
 
@@ -45,7 +45,7 @@ def test_smollm_in_process_returns_a_valid_object_with_the_grammar(settings, loc
     assert summary["fallbacks"] == 0 and summary["calls"] == 1
     assert summary["prompt_tokens"] > 50 and summary["completion_tokens"] > 5
 
-    replayed = LLM.from_settings(settings, replay=tape).ask(TASK, EASY, choices=CHOICES)
+    replayed = LLM.from_settings(settings, tasks=TASKS, replay=tape).ask(TASK, EASY, choices=CHOICES)
     assert replayed.model_dump_json() == answer.model_dump_json()
 
     llm.ask(TASK, EASY, choices=CHOICES)  # the same prompt again: its prefix is in the KV cache
@@ -60,7 +60,7 @@ def test_with_the_prompt_cache_off_every_prompt_is_evaluated_in_full(settings, t
         role.n_ctx, role.n_threads, role.max_tokens = 1024, 2, 48
     models = build_chat_models(settings)
     assert models["cheap"].client.cache is None
-    llm = LLM(settings, chat_models=models, ledger_path=tmp_path / "calls.jsonl")
+    llm = LLM(settings, tasks=TASKS, chat_models=models, ledger_path=tmp_path / "calls.jsonl")
     llm.ask(TASK, EASY, choices=CHOICES)
     llm.ask(TASK, EASY, choices=CHOICES)
     assert llm.ledger.last["cached_tokens"] == 0
@@ -80,7 +80,7 @@ def llama_server(tmp_path):
 def test_the_openai_compatible_backend_returns_a_valid_object(settings, llama_server):
     settings.backend.kind = "openai"
     settings.backend.base_url = llama_server
-    llm = LLM.from_settings(settings)
+    llm = LLM.from_settings(settings, tasks=TASKS)
 
     answer = llm.ask(TASK, EASY, choices=CHOICES)
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from llm_support import CHOICES, INPUTS, TASK
+from llm_support import CHOICES, INPUTS, TASK, TASKS
 from reverie.llm import LLM, CassetteMiss
 
 
@@ -14,14 +14,14 @@ def test_replay_gives_identical_answers_without_a_model(settings, scripted, tmp_
     """Scripted for the recording: a wrong reply, then valid ones (so a repair is replayed too)."""
     model = scripted('{"hour": 4, "place": "attic"}', '{"hour": 9, "place": "bathroom"}', '{"hour": 6, "place": "kitchen"}')
     tape = tmp_path / "calls.tape.jsonl"
-    recorder = LLM(settings, chat_models={"strong": model, "cheap": model}, record=tape)
+    recorder = LLM(settings, tasks=TASKS, chat_models={"strong": model, "cheap": model}, record=tape)
     other = dict(INPUTS, name="Klaus")
     recorded = [recorder.ask(TASK, INPUTS, choices=CHOICES), recorder.ask(TASK, other, choices=CHOICES)]
     assert len(model.calls) == 3
     assert [json.loads(line)["attempt"] for line in tape.read_text().splitlines()] == [1, 2, 1]
 
     settings.models.cheap.path = settings.models.strong.path = str(tmp_path / "no-such-model.gguf")
-    player = LLM.from_settings(settings, replay=tape)
+    player = LLM.from_settings(settings, tasks=TASKS, replay=tape)
     replayed = [player.ask(TASK, INPUTS, choices=CHOICES), player.ask(TASK, other, choices=CHOICES)]
 
     assert [r.model_dump_json() for r in replayed] == [r.model_dump_json() for r in recorded]

@@ -14,14 +14,14 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 
 from reverie.llm import LLM, StructuredOutputError
-from llm_support import CHOICES, INPUTS, TASK, WakeUp
+from llm_support import CHOICES, INPUTS, TASK, TASKS, WakeUp
 
 VALID = '{"hour": 8, "place": "kitchen"}'
 WRONG = '{"hour": 25, "place": "garden"}'
 
 
 def make_llm(settings, model, **kwargs) -> LLM:
-    return LLM(settings, chat_models={"strong": model, "cheap": model}, **kwargs)
+    return LLM(settings, tasks=TASKS, chat_models={"strong": model, "cheap": model}, **kwargs)
 
 
 def test_invalid_then_valid_reaches_the_model_with_the_errors(settings, scripted, tmp_path):

@@ -11,7 +11,7 @@ from reverie.config import Settings
 from reverie.doctor import LONG_RUN_LINES, long_run_inputs
 from reverie.llm import LLM
 from reverie.llm.prompt_size import Drop
-from reverie.tasks import product_tasks
+from reverie.tasks.registry import product_tasks
 from reverie.tasks.fixtures import load_fixture
 
 # The prompts whose inputs grow with the run; a prompt that loses its trim fails here.
@@ -37,7 +37,7 @@ def test_five_thousand_memories_and_a_long_chat_fit_at_n_ctx_2048(tmp_path):
     assert settings.models.strong.n_ctx == settings.models.cheap.n_ctx == 2048
     settings.repair.max_attempts = 1  # one full-window call per prompt is the point; repairs would only repeat it
     ledger = tmp_path / "llm_calls.jsonl"
-    llm = LLM(settings, ledger_path=ledger)
+    llm = LLM(settings, tasks=product_tasks(), ledger_path=ledger)
     sizes = {}
     for name in sorted(GROWING):
         case = load_fixture(name).cases[0]

@@ -12,7 +12,7 @@ import json
 import pytest
 
 from chat_templates import fixture_gguf, llama_cpp_templates
-from llm_support import CHOICES, INPUTS, TASK
+from llm_support import CHOICES, INPUTS, TASK, TASKS
 from reverie.llm import LLM
 from reverie.llm.reasoning import without_reasoning
 
@@ -26,14 +26,14 @@ QWEN3_EMPTY_THINK = '<think>\n\n</think>\n\n{"hour": 7, "place": "bathroom"}'
 def test_a_reply_that_thinks_first_is_valid_on_the_first_attempt(settings, scripted, reply, hour):
     settings.repair.grammar = False
     model = scripted(reply)
-    answer = LLM(settings, chat_models={"strong": model, "cheap": model}).ask(TASK, INPUTS, choices=CHOICES)
+    answer = LLM(settings, tasks=TASKS, chat_models={"strong": model, "cheap": model}).ask(TASK, INPUTS, choices=CHOICES)
     assert answer.hour == hour and len(model.calls) == 1
 
 
 def test_thinking_that_never_ends_is_sent_back_for_an_answer(settings, scripted):
     settings.repair.grammar = False
     model = scripted('<think>\nLet me consider {"hour": 5} first and', '{"hour": 7, "place": "kitchen"}')
-    answer = LLM(settings, chat_models={"strong": model, "cheap": model}).ask(TASK, INPUTS, choices=CHOICES)
+    answer = LLM(settings, tasks=TASKS, chat_models={"strong": model, "cheap": model}).ask(TASK, INPUTS, choices=CHOICES)
     assert answer.hour == 7 and len(model.calls) == 2
 
 
@@ -53,7 +53,7 @@ def test_with_the_grammar_on_a_reasoning_template_gets_json_at_once(tmp_path):
     for role in (settings.models.strong, settings.models.cheap):
         role.path, role.n_ctx, role.n_threads = str(fixture_gguf(template)), 1024, 2
     tape = tmp_path / "tape.jsonl"
-    llm = LLM(settings, ledger_path=tmp_path / "calls.jsonl", record=tape)
+    llm = LLM(settings, tasks=TASKS, ledger_path=tmp_path / "calls.jsonl", record=tape)
     case = load_fixture("pronunciatio").cases[0]
     llm.ask("pronunciatio", case.inputs, choices=case.choices)
     replies = [json.loads(line)["reply"] for line in tape.read_text(encoding="utf-8").splitlines()]

@@ -8,13 +8,12 @@ from __future__ import annotations
 import pytest
 
 import server_fakes
-from llm_support import CHOICES, INPUTS, TASK, WakeUp
+from llm_support import CHOICES, INPUTS, TASK, TASKS, WakeUp
 from reverie.llm import LLM
 from reverie.llm.schema import call_schema
 from reverie.llm.server_errors import BackendLost, ModelMissing, SchemaRefused
 from reverie.llm.server_probe import identify
 from reverie.llm.servers import current_persona  # noqa: F401  (the chain sets it; imported for clarity)
-from reverie.llm.task import get_task
 
 SERVERS = {
     "llama.cpp": (server_fakes.llama_server, "local"),
@@ -29,7 +28,7 @@ def server_llm(settings, fake, tmp_path, *, model: str, server: str = "auto") ->
     settings.backend.kind, settings.backend.base_url, settings.backend.server = "openai", fake.base_url, server
     settings.backend.retry_pause_s, settings.backend.timeout_s = 0.01, 5.0
     settings.models.strong.server_model = settings.models.cheap.server_model = model
-    return LLM(settings, ledger_path=tmp_path / "calls.jsonl")
+    return LLM(settings, tasks=TASKS, ledger_path=tmp_path / "calls.jsonl")
 
 
 @pytest.mark.parametrize("name", list(SERVERS))
@@ -44,7 +43,7 @@ def test_auto_recognises_each_server_and_sends_its_documented_structured_output_
     assert started.count("[backend]") == 1, "what was found is said once"
     assert answer == WakeUp(hour=8, place="kitchen")
     probe, request = fake.requests  # the start check, then the ask
-    schema = call_schema(get_task(TASK).schema, CHOICES)
+    schema = call_schema(TASKS[TASK].schema, CHOICES)
     sent = request["response_format"]
     if name == "llama-cpp-python":
         assert sent == {"type": "json_object", "schema": schema}
@@ -144,7 +143,7 @@ def test_no_server_at_the_address_is_backend_lost(settings, tmp_path):
 
     settings.backend.kind, settings.backend.base_url = "openai", f"http://127.0.0.1:{free_port()}/v1"
     settings.backend.retries, settings.backend.retry_pause_s = 0, 0.0
-    llm = LLM(settings, ledger_path=tmp_path / "calls.jsonl")
+    llm = LLM(settings, tasks=TASKS, ledger_path=tmp_path / "calls.jsonl")
     llm.check_backend()  # left to the first call, which saves and stops the run
     llm.ask(TASK, INPUTS, choices=CHOICES)
     assert type(llm.backend_lost) is BackendLost

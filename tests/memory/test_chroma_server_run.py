@@ -19,6 +19,7 @@ from reverie.llm import LLM
 from reverie.llm.fake_model import FakeChatModel
 from reverie.memory.vector_index import ChromaLost
 from reverie.simulation.simulation import Simulation
+from reverie.tasks.registry import product_tasks
 from tests.loopback_server import free_port, loopback_server
 
 BASE = "base_willow_creek"
@@ -43,7 +44,7 @@ def settings_for(root: Path, port: int):
 
 def llm_for(s, sim_dir: Path) -> LLM:
     model = FakeChatModel()  # fail-safe only: each ask ends in its fail-safe
-    return LLM(s, chat_models={"strong": model, "cheap": model}, ledger_path=sim_dir.parent.parent / "calls.jsonl")
+    return LLM(s, tasks=product_tasks(), chat_models={"strong": model, "cheap": model}, ledger_path=sim_dir.parent.parent / "calls.jsonl")
 
 
 def nodes_on_disk(sim_dir: Path) -> dict[str, int]:

@@ -27,6 +27,7 @@ from reverie.llm import LLM
 from reverie.llm.fake_model import FakeChatModel
 from reverie.simulation.simulation import Simulation
 from reverie.tasks.fixtures import fixture_names, load_fixture
+from reverie.tasks.registry import product_tasks
 from reverie.world import assets_import
 
 STEPS = 3
@@ -76,7 +77,7 @@ def prepare(base: str, root: Path):
 def test_every_base_forks_and_steps_on_the_fake_model(base, replies, start, tmp_path):
     s = prepare(base, tmp_path)
     model = FakeChatModel(replies=fixture_replies() if replies == "fixture_replies" else None)
-    sim = Simulation.fork(s, base, "smoke", start=start, llm=LLM(s, chat_models={"strong": model, "cheap": model},
+    sim = Simulation.fork(s, base, "smoke", start=start, llm=LLM(s, tasks=product_tasks(), chat_models={"strong": model, "cheap": model},
                                                                  ledger_path=tmp_path / "calls.jsonl"))
     first = sim.step_no
     try:

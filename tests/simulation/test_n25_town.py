@@ -24,6 +24,7 @@ from reverie.simulation.history import load_history
 from reverie.simulation.seeds import read_seeds
 from reverie.simulation.simulation import Simulation
 from reverie.simulation.storage import fork as fork_storage
+from reverie.tasks.registry import product_tasks
 
 from tests.simulation.town_chat import town_chat
 
@@ -48,7 +49,7 @@ def town_settings(base_settings, root: Path):
 
 def fake_llm(settings, sim_dir: Path) -> LLM:
     model = town_chat()
-    return LLM(settings, chat_models={"strong": model, "cheap": model},
+    return LLM(settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model},
                ledger_path=sim_dir / "reverie" / "llm_calls.jsonl")
 
 

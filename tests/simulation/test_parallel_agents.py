@@ -28,6 +28,7 @@ from reverie.llm.models import bundled_model_path
 from reverie.simulation.concurrency import cognition_workers, interaction_groups, run_groups
 from reverie.simulation.simulation import Simulation
 from reverie.world.maze import Maze
+from reverie.tasks.registry import product_tasks
 from tests.loopback_server import loopback_server
 
 BASE = "base_willow_creek"
@@ -226,7 +227,7 @@ def fake_run(base_settings, root: Path, *, kind: str, slots: int, steps: int = 2
     fail-safe); each call takes a few milliseconds, so calls in flight can overlap."""
     s = sim_settings(base_settings, root, kind=kind, slots=slots)
     model = FakeChatModel(delay_s=0.004)
-    llm = LLM(s, chat_models={"strong": model, "cheap": model}, ledger_path=root / "calls.jsonl")
+    llm = LLM(s, tasks=product_tasks(), chat_models={"strong": model, "cheap": model}, ledger_path=root / "calls.jsonl")
     sim = Simulation.fork(s, BASE, "fake", llm=llm)
     sim.run(steps)
     return sim, model

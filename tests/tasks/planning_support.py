@@ -13,6 +13,7 @@ from reverie.config import Settings
 from reverie.llm import LLM
 from reverie.llm.fake_model import FakeChatModel
 from reverie.tasks.evaluate import read_ledger
+from reverie.tasks.registry import product_tasks
 
 
 def scripted_llm(*replies: str, ledger_path=None) -> tuple[LLM, FakeChatModel]:
@@ -20,7 +21,7 @@ def scripted_llm(*replies: str, ledger_path=None) -> tuple[LLM, FakeChatModel]:
     settings = Settings()
     settings.paths.prompts = PROJECT_ROOT / "prompts"
     model = FakeChatModel(replies=list(replies))
-    return LLM(settings, chat_models={"strong": model, "cheap": model}, ledger_path=ledger_path), model
+    return LLM(settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model}, ledger_path=ledger_path), model
 
 
 def last_user_text(model: FakeChatModel, call: int = -1) -> str:

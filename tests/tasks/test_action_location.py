@@ -13,7 +13,11 @@ from reverie.tasks.action_location import (
     arena_fail_safe,
     object_fail_safe,
     sector_fail_safe,
+    ACTION_ARENA,
+    ACTION_OBJECT,
+    ACTION_SECTOR,
 )
+from reverie.tasks.fixtures import inputs_with
 from reverie.tasks.options import keep_own_private
 
 SECTORS = ["Hobbs Cafe", "Isabella Rodriguez's apartment", "Johnson Park"]
@@ -43,15 +47,15 @@ def test_other_peoples_houses_and_rooms_are_filtered():
 
 def test_sector_fail_safe_prefers_home_then_current():
     inputs = {"living_sector": "Isabella Rodriguez's apartment", "current_sector": "Hobbs Cafe"}
-    assert sector_fail_safe(inputs, {"sectors": SECTORS}).sector == "Isabella Rodriguez's apartment"
-    assert sector_fail_safe(inputs, {"sectors": ["Hobbs Cafe", "Johnson Park"]}).sector == "Hobbs Cafe"
-    assert sector_fail_safe(inputs, {"sectors": ["Johnson Park"]}).sector == "Johnson Park"
+    assert sector_fail_safe(inputs_with(ACTION_SECTOR, **inputs), {"sectors": SECTORS}).sector == "Isabella Rodriguez's apartment"
+    assert sector_fail_safe(inputs_with(ACTION_SECTOR, **inputs), {"sectors": ["Hobbs Cafe", "Johnson Park"]}).sector == "Hobbs Cafe"
+    assert sector_fail_safe(inputs_with(ACTION_SECTOR, **inputs), {"sectors": ["Johnson Park"]}).sector == "Johnson Park"
 
 
 def test_arena_fail_safe_prefers_own_room_and_is_a_known_option():
     arenas = ["garden", "Klaus Mueller's room", "common room"]
-    assert arena_fail_safe({"name": "Klaus Mueller"}, {"arenas": arenas}).arena == "Klaus Mueller's room"
-    assert arena_fail_safe({"name": "Maria Lopez"}, {"arenas": ["cafe"]}).arena == "cafe"
+    assert arena_fail_safe(inputs_with(ACTION_ARENA, name="Klaus Mueller"), {"arenas": arenas}).arena == "Klaus Mueller's room"
+    assert arena_fail_safe(inputs_with(ACTION_ARENA, name="Maria Lopez"), {"arenas": ["cafe"]}).arena == "cafe"
 
 
 @pytest.mark.parametrize(
@@ -60,7 +64,7 @@ def test_arena_fail_safe_prefers_own_room_and_is_a_known_option():
 )
 def test_object_fail_safe_matches_words_of_the_activity(activity, expected):
     objects = ["refrigerator", "bed", "behind the cafe counter", "piano"]
-    assert object_fail_safe({"activity": activity}, {"objects": objects}).object == expected
+    assert object_fail_safe(inputs_with(ACTION_OBJECT, activity=activity), {"objects": objects}).object == expected
 
 
 # --- through the facade (scripted chat model: fixed replies, not a real model) ----------

@@ -8,9 +8,10 @@ from pydantic import ValidationError
 from reverie import PROJECT_ROOT
 from reverie.config import load_settings
 from reverie.llm import LLM
-from reverie.tasks.action_packed import PackedActionReply, allowed_places, fail_safe, packed_action, render_places
+from reverie.tasks.action_packed import ACTION_PACKED, PackedActionReply, allowed_places, fail_safe, packed_action, render_places
 from reverie.tasks.evaluate import read_ledger
-from reverie.tasks.fixtures import load_fixture
+from reverie.tasks.fixtures import inputs_with, load_fixture
+from reverie.tasks.registry import product_tasks
 from tests.tasks.planning_support import call_schema, last_user_text, scripted_llm
 
 TREE = {
@@ -25,7 +26,7 @@ REPLY = {"sector": "Hobbs Cafe", "arena": "cafe", "object": "coffee machine", "e
 
 
 def check(reply: dict, tree=TREE, name="Isabella Rodriguez") -> PackedActionReply:
-    return PackedActionReply.model_validate(reply, context={"inputs": {"name": name, "place_tree": tree}})
+    return PackedActionReply.model_validate(reply, context={"inputs": inputs_with(ACTION_PACKED, name=name, place_tree=tree)})
 
 
 def test_a_consistent_reply_is_kept():
@@ -69,9 +70,9 @@ def test_other_peoples_houses_and_empty_areas_are_not_offered():
 def test_fail_safe_prefers_an_area_the_action_names():
     case = load_fixture("action_packed").cases[0]
     assert case.inputs["action"] == "opening Hobbs Cafe"
-    assert fail_safe(case.inputs, case.choices).sector == "Hobbs Cafe"
+    assert fail_safe(inputs_with(ACTION_PACKED, **case.inputs), case.choices).sector == "Hobbs Cafe"
     inputs = {**case.inputs, "action": "getting ready", "subtask": "brushing teeth"}
-    assert fail_safe(inputs, case.choices).sector == case.inputs["living_sector"]
+    assert fail_safe(inputs_with(ACTION_PACKED, **inputs), case.choices).sector == case.inputs["living_sector"]
 
 
 def _call(llm, places=TREE, description="working at Hobbs Cafe (brewing coffee)"):
@@ -107,7 +108,7 @@ def test_nowhere_known_gives_the_home_address_and_no_object(tmp_path):
 
 @pytest.mark.slow
 def test_the_bundled_model_gives_a_known_consistent_address(tmp_path):
-    llm = LLM.from_settings(load_settings(PROJECT_ROOT / "config.toml"), ledger_path=tmp_path / "ledger.jsonl")
+    llm = LLM.from_settings(load_settings(PROJECT_ROOT / "config.toml"), tasks=product_tasks(), ledger_path=tmp_path / "ledger.jsonl")
     result = _call(llm)
     world, sector, arena, obj = result.address.split(":")
     assert world == "the Ville" and sector in TREE and arena in TREE[sector]
@@ -123,15 +124,15 @@ def test_the_bundled_model_gives_a_known_consistent_address(tmp_path):
 def test_the_fail_safe_never_raises_on_an_activity_without_words(subtask):
     case = load_fixture("action_packed").cases[0]
     inputs = {**case.inputs, "subtask": subtask, "action": subtask}
-    reply = fail_safe(inputs, case.choices)
-    assert PackedActionReply.model_validate(reply.model_dump(), context={**case.context, "inputs": inputs}) == reply
+    reply = fail_safe(inputs_with(ACTION_PACKED, **inputs), case.choices)
+    assert PackedActionReply.model_validate(reply.model_dump(), context={**case.context(ACTION_PACKED), "inputs": inputs_with(ACTION_PACKED, **inputs)}) == reply
 
 
 def test_an_activity_naming_a_place_happens_there_whatever_area_the_model_chose():
     home = {**REPLY, "sector": "Isabella Rodriguez's apartment", "arena": "main room", "object": "bed"}
     inputs = {"name": "Isabella Rodriguez", "place_tree": TREE, "action": "opening Hobbs Cafe", "subtask": "unlocking the door"}
-    reply = PackedActionReply.model_validate(home, context={"inputs": inputs})
+    reply = PackedActionReply.model_validate(home, context={"inputs": inputs_with(ACTION_PACKED, **inputs)})
     assert (reply.sector, reply.arena) == ("Hobbs Cafe", "cafe") or reply.sector == "Hobbs Cafe" and reply.arena in TREE["Hobbs Cafe"]
     assert reply.object in TREE["Hobbs Cafe"][reply.arena]
     unnamed = {**inputs, "action": "sleeping", "subtask": "in bed"}
-    assert PackedActionReply.model_validate(home, context={"inputs": unnamed}).sector == "Isabella Rodriguez's apartment"
+    assert PackedActionReply.model_validate(home, context={"inputs": inputs_with(ACTION_PACKED, **unnamed)}).sector == "Isabella Rodriguez's apartment"

@@ -19,12 +19,12 @@ from reverie.llm.corrections import correction_message
 from reverie.llm.prompt_spec import load_prompt
 from reverie.llm.schema import call_schema
 from reverie.llm.structured import StructuredChain
-from reverie.tasks import product_tasks
+from reverie.tasks.registry import product_tasks
 from reverie.tasks.cli import render
 from reverie.tasks.fixtures import fixture_names, load_fixture
 
 PROMPTS_DIR = PROJECT_ROOT / "prompts"
-TASKS = product_tasks()  # other test modules register small tasks of their own
+TASKS = product_tasks()
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +60,7 @@ def _correction(name: str, reply, case) -> str | None:
     if not problems:
         return None
     try:
-        _validate(task.schema, reply, case.context)
+        _validate(task.schema, reply, case.context(task))
         raw = ""
     except ValidationError as exc:
         raw = str(exc)
@@ -103,6 +103,11 @@ def test_prompt_file_loads_and_its_examples_are_valid_answers(name):
 
 
 @pytest.mark.parametrize("name", NAMES)
+def test_prompt_file_lists_exactly_the_inputs_model_fields(name):
+    TASKS[name].check_prompt(load_prompt(PROMPTS_DIR / f"{name}.toml"))  # a UserError names the difference
+
+
+@pytest.mark.parametrize("name", NAMES)
 def test_every_fixture_case_renders(name, settings):
     spec = load_prompt(PROMPTS_DIR / f"{name}.toml")
     fixture = load_fixture(name)
@@ -120,8 +125,8 @@ def test_valid_examples_round_trip(name):
     assert fixture.valid, f"{fixture.path}: add at least one valid reply"
     case = fixture.cases[0]
     for reply in fixture.valid:
-        model = _validate(task.schema, reply, case.context)
-        again = task.schema.model_validate(json.loads(model.model_dump_json()), context=case.context)
+        model = _validate(task.schema, reply, case.context(task))
+        again = task.schema.model_validate(json.loads(model.model_dump_json()), context=case.context(task))
         assert again == model
 
 
@@ -139,10 +144,10 @@ def test_bad_replies_are_rejected_with_the_expected_message(name):
 def test_fail_safe_is_valid_for_every_case(name):
     task, fixture = TASKS[name], load_fixture(name)
     for case in fixture.cases:
-        fallback = task.fail_safe(case.inputs, case.choices)
+        fallback = task.fail_safe(task.typed(case.inputs), case.choices)
         assert isinstance(fallback, task.schema)
         assert _correction(name, fallback.model_dump(mode="json"), case) is None
-        again = task.schema.model_validate(json.loads(fallback.model_dump_json()), context=case.context)
+        again = task.schema.model_validate(json.loads(fallback.model_dump_json()), context=case.context(task))
         assert again == fallback
 
 

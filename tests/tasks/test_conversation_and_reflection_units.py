@@ -11,16 +11,19 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from reverie.llm.task import get_task
-from reverie.tasks.chat_utterance import NOT_STARTED, UtteranceReply, iterative_chat_utterance
-from reverie.tasks.conversation_summary import ConversationSummaryReply, summarize_conversation
+from reverie.tasks.chat_utterance import ITERATIVE_CHAT_UTTERANCE, NOT_STARTED, UtteranceReply, iterative_chat_utterance
+from reverie.tasks.conversation_summary import SUMMARIZE_CONVERSATION, ConversationSummaryReply, summarize_conversation
 from reverie.tasks.convo_thoughts import memo_on_convo, planning_thought_on_convo
-from reverie.tasks.focal_points import FocalPointsReply, focal_points
-from reverie.tasks.insights import InsightsReply, insights
+from reverie.tasks.fixtures import fixture_inputs
+from reverie.tasks.focal_points import FOCAL_POINTS, FocalPointsReply, focal_points
+from reverie.tasks.insights import INSIGHTS, InsightsReply, insights
 from reverie.tasks.interview import next_convo_line, safety_score, summarize_ideas
 from reverie.tasks.poignancy import PoignancyReply, chat_poignancy, event_poignancy
 from reverie.tasks.relationship_summary import relationship_summary
+from reverie.tasks.registry import product_tasks
 from reverie.tasks.whisper import third_person, whisper_inner_thought
+
+TASKS = product_tasks()
 
 
 class FallbackLLM:
@@ -31,14 +34,16 @@ class FallbackLLM:
 
     def ask(self, name, inputs, *, choices=None, persona=None):
         self.calls.append((name, inputs, persona))
-        return get_task(name).fail_safe(inputs, choices or {})
+        task = TASKS[name]
+        return task.fail_safe(task.typed(inputs), choices or {})
 
 
 ISABELLA, MARIA = "Isabella Rodriguez", "Maria Lopez"
 
 
-def ctx(**inputs):
-    return {"inputs": inputs, "choices": {}}
+def ctx(task, **inputs):
+    """A validation context: ``task``'s typed inputs (its first fixture case's, with ``inputs`` in place)."""
+    return {"inputs": fixture_inputs(task, **inputs), "choices": {}}
 
 
 # --- poignancy --------------------------------------------------------------------------
@@ -79,7 +84,7 @@ def test_summary_prefix_is_never_doubled():
 
 
 def test_summary_must_come_from_the_conversation():
-    context = ctx(conversation="Isabella Rodriguez: Come to my party tomorrow!\nMaria Lopez: I will!")
+    context = ctx(SUMMARIZE_CONVERSATION, conversation="Isabella Rodriguez: Come to my party tomorrow!\nMaria Lopez: I will!")
     assert ConversationSummaryReply.model_validate({"conversing_about": "Maria coming to the party"}, context=context)
     with pytest.raises(ValidationError, match="the topic must come from this conversation"):
         ConversationSummaryReply.model_validate({"conversing_about": "lunch at the diner at noon"}, context=context)
@@ -118,7 +123,7 @@ def test_insights_numbers_statements_from_zero_and_checks_the_range():
     assert result == [(f"{ISABELLA} has had a lot going on lately", [0, 1, 2])]
 
     with pytest.raises(ValidationError, match="evidence index 3 in insight 1 is out of range: statements are numbered 0 to 2"):
-        InsightsReply.model_validate({"insights": [{"insight": "Isabella loves her cafe", "evidence": [0, 3]}]}, context=ctx(**inputs))
+        InsightsReply.model_validate({"insights": [{"insight": "Isabella loves her cafe", "evidence": [0, 3]}]}, context=ctx(INSIGHTS, **inputs))
 
 
 def test_insights_drop_repeats_and_extras_instead_of_failing():
@@ -127,7 +132,7 @@ def test_insights_drop_repeats_and_extras_instead_of_failing():
         {"insights": [{"insight": "Isabella is busy today", "evidence": [1, 1, 0]},
                       {"insight": "isabella is busy today", "evidence": [0]},
                       {"insight": "Maria studies a lot", "evidence": [1]}]},
-        context=ctx(**inputs),
+        context=ctx(INSIGHTS, **inputs),
     )
     assert [(i.insight, i.evidence) for i in reply.insights] == [("Isabella is busy today", ["1", "0"])]
 
@@ -135,7 +140,7 @@ def test_insights_drop_repeats_and_extras_instead_of_failing():
 def test_focal_points_drop_repeats_and_extras():
     reply = FocalPointsReply.model_validate(
         {"questions": ["Who is coming to the party?", "who is coming to the party?", "What is Maria studying?", "Why is Klaus here?"]},
-        context=ctx(n=2),
+        context=ctx(FOCAL_POINTS, n=2),
     )
     assert reply.questions == ["Who is coming to the party?", "What is Maria studying?"]
 
@@ -156,15 +161,15 @@ def test_relationship_summary_fail_safe_is_a_sentence_about_both():
 
 def test_utterance_end_flag_is_a_real_boolean():
     inputs = {"speaker": ISABELLA, "listener": MARIA, "conversation": f"{MARIA}: Hi Isabella!"}
-    reply = UtteranceReply.model_validate({"utterance": "Bye, see you!", "end": True}, context=ctx(**inputs))
+    reply = UtteranceReply.model_validate({"utterance": "Bye, see you!", "end": True}, context=ctx(ITERATIVE_CHAT_UTTERANCE, **inputs))
     assert reply.end is True
     with pytest.raises(ValidationError, match="valid boolean"):
-        UtteranceReply.model_validate({"utterance": "Bye!", "end": "finished?"}, context=ctx(**inputs))
+        UtteranceReply.model_validate({"utterance": "Bye!", "end": "finished?"}, context=ctx(ITERATIVE_CHAT_UTTERANCE, **inputs))
 
 
 def test_utterance_loses_its_speaker_prefix_and_quotes():
     inputs = {"speaker": ISABELLA, "listener": MARIA, "conversation": NOT_STARTED}
-    reply = UtteranceReply.model_validate({"utterance": 'Isabella: "Hi Maria!"', "end": False}, context=ctx(**inputs))
+    reply = UtteranceReply.model_validate({"utterance": 'Isabella: "Hi Maria!"', "end": False}, context=ctx(ITERATIVE_CHAT_UTTERANCE, **inputs))
     assert reply.utterance == "Hi Maria!"
 
 

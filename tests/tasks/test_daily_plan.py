@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from reverie.tasks.daily_plan import DailyPlanReply, fail_safe, generic_day, wake_up_line
+from reverie.tasks.daily_plan import DAILY_PLAN, DailyPlanReply, fail_safe, generic_day, wake_up_line
+from reverie.tasks.fixtures import inputs_with
 
-CTX = {"inputs": {"wake_up_time": "6:00 am"}, "choices": {}}
+CTX = {"inputs": inputs_with(DAILY_PLAN, wake_up_time="6:00 am"), "choices": {}}
 
 
 def test_every_item_including_the_last_is_kept():
@@ -33,14 +34,14 @@ def test_first_item_must_be_waking_up_and_names_the_time():
 @pytest.mark.parametrize("wake", [0, 5, 6, 9, 11, 12, 15, 20, 23])
 def test_generic_day_is_valid_and_starts_once_with_waking_up(wake):
     items = generic_day(wake)
-    reply = DailyPlanReply.model_validate({"items": items}, context={"inputs": {"wake_up_time": "x"}})
+    reply = DailyPlanReply.model_validate({"items": items}, context={"inputs": inputs_with(DAILY_PLAN, wake_up_time="x")})
     assert reply.items[0] == wake_up_line(wake)
     assert sum("wake up" in item for item in reply.items) == 1
     assert reply.items[-1] == "go to bed at 11:00 pm"
 
 
 def test_fail_safe_uses_the_wake_up_hour_and_the_bed_time():
-    reply = fail_safe({"wake_up_time": "9:00 am", "lifestyle": "goes to bed around 2am, awakes up around 9am"}, {})
+    reply = fail_safe(inputs_with(DAILY_PLAN, wake_up_time="9:00 am", lifestyle="goes to bed around 2am, awakes up around 9am"), {})
     assert reply.items[0] == "wake up and complete the morning routine at 9:00 am"
     assert reply.items[-1] == "go to bed at 2:00 am"
     assert "eat breakfast at 10:00 am" in reply.items

@@ -10,8 +10,12 @@ from reverie.tasks.daily_plan import DailyPlanReply, with_wake_and_bed
 from reverie.tasks.day_rules import clock_minute, is_bed, plan_order_problem, without_clock
 from reverie.tasks.hourly_schedule import HourlyActivityReply, hourly_schedule
 from reverie.tasks.hourly_schedule_packed import packed_hourly_schedule
+from reverie.tasks.daily_plan import DAILY_PLAN
+from reverie.tasks.hourly_schedule import HOURLY_SCHEDULE
+from reverie.tasks.hourly_schedule_packed import HOURLY_SCHEDULE_PACKED
+from reverie.tasks.fixtures import inputs_with
 
-NORA = {"inputs": {"wake_up_time": "6:00 am", "lifestyle": "Nora goes to bed around 10pm, gets up around 6am."}}
+NORA = {"inputs": inputs_with(DAILY_PLAN, wake_up_time="6:00 am", lifestyle="Nora goes to bed around 10pm, gets up around 6am.")}
 
 
 @pytest.mark.parametrize("text, minute", [("at 1:30 pm", 810), ("from 12:00 am to 2:00 pm", 0), ("at 12:00 pm", 720),
@@ -57,7 +61,7 @@ def test_the_code_writes_the_first_and_last_items():
 
 
 def test_clock_times_are_taken_out_of_an_hourly_activity():
-    context = {"inputs": {"first_name": "Nora", "hour": "1:00 pm"}}
+    context = {"inputs": inputs_with(HOURLY_SCHEDULE, first_name="Nora", hour="1:00 pm")}
     assert HourlyActivityReply.model_validate({"activity": "opening the cafe at 12:00 am"}, context=context).activity == \
         "opening the cafe"
     assert without_clock("teaching from 8:00 am to 12:00 pm at the school") == "teaching at the school"
@@ -66,10 +70,10 @@ def test_clock_times_are_taken_out_of_an_hourly_activity():
 
 
 def test_sleeping_in_the_afternoon_is_sent_back_but_not_at_night():
-    context = {"inputs": {"first_name": "Nora", "hour": "2:00 pm", "wake_up_time": "6:00 am", "bed_time": "10:00 pm"}}
+    context = {"inputs": inputs_with(HOURLY_SCHEDULE, first_name="Nora", hour="2:00 pm", wake_up_time="6:00 am", bed_time="10:00 pm")}
     with pytest.raises(ValidationError, match='at 2:00 pm is "sleeping", but the character wakes up at 6:00 am'):
         HourlyActivityReply.model_validate({"activity": "sleeping"}, context=context)
-    night = {"inputs": {**context["inputs"], "hour": "9:00 pm"}}
+    night = {"inputs": context["inputs"].model_copy(update={"hour": "9:00 pm"})}
     assert HourlyActivityReply.model_validate({"activity": "getting ready for bed"}, context=night).activity
     assert HourlyActivityReply.model_validate({"activity": "taking a nap"}, context=context).activity == "taking a nap"
 
@@ -104,7 +108,7 @@ def test_the_fail_safe_day_keeps_the_persona_s_required_places_and_hours():
     inputs = {"identity": "Name: Theo Alvarez\nDaily plan requirement: Theo Alvarez works at Willow Creek Town Hall "
                           "from 9am to 5pm.", "lifestyle": "Theo goes to bed around 11pm, wakes up around 7am.",
               "first_name": "Theo", "wake_up_time": "7:00 am"}
-    items = fail_safe(inputs, {}).items
+    items = fail_safe(inputs_with(DAILY_PLAN, **inputs), {}).items
     assert "works at Willow Creek Town Hall from 9:00 am to 5:00 pm" in items
     assert items[0].endswith("at 7:00 am") and items[-1] == "go to bed at 11:00 pm"
     assert plan_order_problem(items, 7, 23) is None
@@ -141,5 +145,5 @@ def test_the_fail_safe_day_of_each_willow_creek_resident_is_coherent():
         labels = [format_hour(h) for h in awake]
         inputs = {"daily_plan": format_plan(plan), "hours": ", ".join(labels), "first_name": first,
                   "wake_up_hour": labels[0], "bed_time": "" if bed is None else format_hour(bed)}
-        hourly = merge_hours([SLEEPING] * wake + list(hourly_fail_safe(inputs, {}).activities) + [SLEEPING] * (24 - awake.stop))
+        hourly = merge_hours([SLEEPING] * wake + list(hourly_fail_safe(inputs_with(HOURLY_SCHEDULE_PACKED, **inputs), {}).activities) + [SLEEPING] * (24 - awake.stop))
         assert day_coherence(first, plan, hourly, bed_hour=bed).violations == [], person.name

@@ -13,6 +13,8 @@ from reverie.tasks.decide_reaction import (
     react_fail_safe,
     talk_fail_safe,
 )
+from reverie.tasks.decide_reaction import DECIDE_TO_REACT, DECIDE_TO_TALK
+from reverie.tasks.fixtures import inputs_with
 
 
 def test_answers_are_enums_for_the_grammar():
@@ -35,11 +37,11 @@ def test_answer_forms_are_read(raw, answer):
 )
 def test_talk_fail_safe_talks_only_at_a_first_meeting_of_awake_people(last_chat, init_status, answer):
     inputs = {"last_chat": last_chat, "init_status": init_status, "target_status": "Maria Lopez is eating lunch"}
-    assert talk_fail_safe(inputs, {}).start_conversation == answer
+    assert talk_fail_safe(inputs_with(DECIDE_TO_TALK, **inputs), {}).start_conversation == answer
 
 
 def test_react_fail_safe_carries_on():
-    assert react_fail_safe({}, {}).wait_or_continue == "continue"
+    assert react_fail_safe(inputs_with(DECIDE_TO_REACT), {}).wait_or_continue == "continue"
 
 
 def test_context_and_last_chat_sentences():

@@ -6,10 +6,12 @@ import pytest
 from pydantic import ValidationError
 
 from reverie.tasks.event_triple import TripleReply, fail_safe, split_statement
+from reverie.tasks.event_triple import EVENT_TRIPLE
+from reverie.tasks.fixtures import inputs_with
 
 
 def ctx(subject):
-    return {"inputs": {"subject": subject}}
+    return {"inputs": inputs_with(EVENT_TRIPLE, subject=subject)}
 
 
 def test_subject_repeated_in_the_predicate_is_removed():
@@ -35,7 +37,7 @@ def test_object_equal_to_subject_is_rejected():
 )
 def test_fail_safe_splits_the_statement(statement, subject, expected):
     assert split_statement(statement, subject) == expected
-    reply = fail_safe({"subject": subject, "statement": statement}, {})
+    reply = fail_safe(inputs_with(EVENT_TRIPLE, subject=subject, statement=statement), {})
     assert (reply.predicate, reply.target) == expected
     assert reply.predicate != subject and reply.target != subject  # never (name, name, "is")
 
@@ -73,6 +75,6 @@ def test_target_repeated_at_the_end_of_the_predicate_is_cut():
                                        "Nora Bennett is 42", "", "Nora Bennett is Nora Bennett"])
 def test_the_fail_safe_never_raises(statement):
     """Statements the engine can produce (a subtask with no letters, a placeholder)."""
-    reply = fail_safe({"subject": "Nora Bennett", "statement": statement}, {})
+    reply = fail_safe(inputs_with(EVENT_TRIPLE, subject="Nora Bennett", statement=statement), {})
     again = TripleReply.model_validate(reply.model_dump(), context=ctx("Nora Bennett"))
     assert again.predicate and again.target

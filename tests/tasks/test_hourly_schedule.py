@@ -10,13 +10,15 @@ from reverie.tasks.hourly_schedule import (
     merge_hours,
     plan_item_for_hour,
 )
+from reverie.tasks.hourly_schedule import HOURLY_SCHEDULE
+from reverie.tasks.fixtures import inputs_with
 
 PLAN = ["wake up and complete the morning routine at 6:00 am", "open Hobbs Cafe at 8:00 am", "have lunch at 12:00 pm",
         "work at the counter from 1:00 pm to 8:00 pm"]
 
 
 def test_subject_and_full_stop_are_removed():
-    ctx = {"inputs": {"first_name": "Isabella"}}
+    ctx = {"inputs": inputs_with(HOURLY_SCHEDULE, first_name="Isabella")}
     assert HourlyActivityReply.model_validate({"activity": "Isabella is opening the cafe."}, context=ctx).activity == "opening the cafe"
     assert HourlyActivityReply.model_validate({"activity": "Isabella Rodriguez is baking"}, context=ctx).activity == "baking"
 
@@ -36,18 +38,18 @@ def test_merge_hours_sums_to_a_day():
 
 def test_fail_safe_takes_the_plan_item_of_that_hour_without_its_time():
     assert plan_item_for_hour(format_plan(PLAN), "12:00 pm") == "have lunch"
-    reply = fail_safe({"daily_plan": format_plan(PLAN), "hour": "1:00 pm", "prior_schedule": "12:00 pm: having lunch"}, {})
+    reply = fail_safe(inputs_with(HOURLY_SCHEDULE, daily_plan=format_plan(PLAN), hour="1:00 pm", prior_schedule="12:00 pm: having lunch"), {})
     assert reply.activity == "work at the counter"
 
 
 def test_fail_safe_otherwise_continues_the_previous_hour_never_sleeps():
-    reply = fail_safe({"daily_plan": format_plan(PLAN), "hour": "10:00 am",
-                       "prior_schedule": "12:00 am to 5:00 am: sleeping\n9:00 am: serving customers"}, {})
+    reply = fail_safe(inputs_with(HOURLY_SCHEDULE, daily_plan=format_plan(PLAN), hour="10:00 am",
+                       prior_schedule="12:00 am to 5:00 am: sleeping\n9:00 am: serving customers"), {})
     assert reply.activity == "serving customers"
-    inside = fail_safe({"daily_plan": format_plan(PLAN), "hour": "3:00 pm",
-                        "prior_schedule": "12:00 am to 5:00 am: sleeping\n2:00 pm: serving customers"}, {})
+    inside = fail_safe(inputs_with(HOURLY_SCHEDULE, daily_plan=format_plan(PLAN), hour="3:00 pm",
+                        prior_schedule="12:00 am to 5:00 am: sleeping\n2:00 pm: serving customers"), {})
     assert inside.activity == "work at the counter"  # the plan item whose range covers the hour
-    assert fail_safe({"daily_plan": "", "hour": "3:00 pm", "prior_schedule": "(nothing decided yet)"}, {}).activity == "going about the day"
+    assert fail_safe(inputs_with(HOURLY_SCHEDULE, daily_plan="", hour="3:00 pm", prior_schedule="(nothing decided yet)"), {}).activity == "going about the day"
 
 
 # --- through the facade (scripted chat model: fixed replies, not a real model) ----------

@@ -7,8 +7,16 @@ from datetime import datetime
 import pytest
 from pydantic import ValidationError
 
-from reverie.llm.task import get_task
-from reverie.tasks.identity import CurrentlyReply, DailyReqReply, format_statements, join_items, split_numbered
+from reverie.tasks.fixtures import fixture_inputs, inputs_with
+from reverie.tasks.identity import (
+    IDENTITY_NEW_CURRENTLY,
+    IDENTITY_NEW_DAILY_REQ,
+    CurrentlyReply,
+    DailyReqReply,
+    format_statements,
+    join_items,
+    split_numbered,
+)
 
 IDENTITY = (
     "Name: Klaus Mueller\nAge: 20\nCurrently: Klaus Mueller is writing a research paper.\n"
@@ -19,7 +27,7 @@ IDENTITY = (
 
 
 def test_status_prefix_is_dropped_and_third_person_required():
-    ctx = {"inputs": {"name": "Klaus Mueller"}}
+    ctx = {"inputs": fixture_inputs(IDENTITY_NEW_CURRENTLY, name="Klaus Mueller")}
     reply = CurrentlyReply.model_validate({"status": "Status: Klaus Mueller is finishing his paper today."}, context=ctx)
     assert reply.status == "Klaus Mueller is finishing his paper today."
     with pytest.raises(ValidationError, match="third person"):
@@ -28,13 +36,13 @@ def test_status_prefix_is_dropped_and_third_person_required():
 
 def test_currently_fail_safe_keeps_yesterdays_status():
     old = "Klaus Mueller is writing a research paper on the effects of gentrification."
-    reply = get_task("identity_new_currently").fail_safe({"name": "Klaus Mueller", "currently": old}, {})
+    reply = IDENTITY_NEW_CURRENTLY.fail_safe(fixture_inputs(IDENTITY_NEW_CURRENTLY, name="Klaus Mueller", currently=old), {})
     assert reply.status == old
 
 
 def test_daily_req_fail_safe_keeps_the_old_requirement_between_waking_and_bed():
-    inputs = {"identity": IDENTITY, "wake_up_time": "7:00 am", "name": "Klaus Mueller"}
-    reply = get_task("identity_new_daily_req").fail_safe(inputs, {})
+    inputs = fixture_inputs(IDENTITY_NEW_DAILY_REQ, identity=IDENTITY, wake_up_time="7:00 am", name="Klaus Mueller")
+    reply = IDENTITY_NEW_DAILY_REQ.fail_safe(inputs, {})
     DailyReqReply.model_validate(reply.model_dump(), context={"inputs": inputs})
     assert reply.items[0] == "wake up and complete the morning routine at 7:00 am"
     assert reply.items[1].startswith("Klaus Mueller goes to the library")
@@ -47,7 +55,7 @@ def test_daily_req_fail_safe_reads_back_a_numbered_requirement():
         "1) wake up and complete the morning routine at 6:00 am, 2) write at the library from 8:00 am to 12:00 pm, "
         "3) go to bed at 11:00 pm",
     )
-    reply = get_task("identity_new_daily_req").fail_safe({"identity": identity, "wake_up_time": "7:00 am"}, {})
+    reply = IDENTITY_NEW_DAILY_REQ.fail_safe(fixture_inputs(IDENTITY_NEW_DAILY_REQ, identity=identity, wake_up_time="7:00 am"), {})
     assert reply.items == ["wake up and complete the morning routine at 7:00 am",
                            "write at the library from 8:00 am to 12:00 pm", "go to bed at 11:00 pm"]
 
@@ -92,4 +100,4 @@ def test_revise_identity_runs_four_prompts_and_stores_plain_values():
                                   "Klaus Mueller says I'm writing all day."])
 def test_first_person_words_are_caught_at_any_position(text):
     with pytest.raises(ValidationError, match="third person"):
-        CurrentlyReply.model_validate({"status": text}, context={"inputs": {"name": "Klaus Mueller"}})
+        CurrentlyReply.model_validate({"status": text}, context={"inputs": inputs_with(IDENTITY_NEW_CURRENTLY, name="Klaus Mueller")})

@@ -6,6 +6,8 @@ import pytest
 from pydantic import ValidationError
 
 from reverie.tasks.new_decomp_schedule import NewScheduleReply, fail_safe, plan_lines, read_plan_lines, resume_plan
+from reverie.tasks.new_decomp_schedule import NEW_DECOMP_SCHEDULE
+from reverie.tasks.fixtures import inputs_with
 
 ORIGINAL = [("reading", 60), ("taking notes", 60), ("writing", 60)]
 
@@ -17,7 +19,7 @@ def test_plan_lines_round_trip():
 
 
 def test_rough_minutes_need_not_fill_what_is_left():
-    ctx = {"inputs": {"remaining_minutes": "135", "resume_at": "09:45", "window_end": "12:00"}}
+    ctx = {"inputs": inputs_with(NEW_DECOMP_SCHEDULE, remaining_minutes="135", resume_at="09:45", window_end="12:00")}
     reply = NewScheduleReply.model_validate({"items": [{"activity": "notes", "minutes": 60}, {"activity": "writing", "minutes": 60}]},
                                             context=ctx)
     assert [i.minutes for i in reply.items] == [60, 60]
@@ -41,7 +43,7 @@ def test_resume_plan_starts_where_the_inserted_activity_ends(offset, remaining, 
 
 def test_fail_safe_is_the_rest_of_the_original_plan():
     inputs = {"original_plan": plan_lines(540, ORIGINAL), "remaining_minutes": "135"}
-    reply = fail_safe(inputs, {})
+    reply = fail_safe(inputs_with(NEW_DECOMP_SCHEDULE, **inputs), {})
     assert [(i.activity, i.minutes) for i in reply.items] == [("reading", 15), ("taking notes", 60), ("writing", 60)]
 
 
@@ -95,6 +97,6 @@ def test_the_fail_safe_never_raises_on_plans_without_words():
 
     plan = "09:00 to 10:00 (60 min): (1)\n10:00 to 11:00 (60 min): ..."
     for remaining in ("90", "abc", "-5"):
-        reply = fail_safe({"original_plan": plan, "remaining_minutes": remaining}, {})
+        reply = fail_safe(inputs_with(NEW_DECOMP_SCHEDULE, original_plan=plan, remaining_minutes=remaining), {})
         assert NewScheduleReply.model_validate(reply.model_dump()) == reply
         assert all(item.activity[0].isalpha() for item in reply.items)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from reverie.tasks.object_state import ObjectStateReply, fail_safe
+from reverie.tasks.object_state import ACT_OBJ_DESC
+from reverie.tasks.fixtures import inputs_with
 
 
 @pytest.mark.parametrize(
@@ -15,11 +17,11 @@ from reverie.tasks.object_state import ObjectStateReply, fail_safe
      ("is warming up", "warming up")],
 )
 def test_object_and_verb_prefix_are_removed(raw, expected):
-    assert ObjectStateReply.model_validate({"state": raw}, context={"inputs": {"object": "coffee machine"}}).state == expected
+    assert ObjectStateReply.model_validate({"state": raw}, context={"inputs": inputs_with(ACT_OBJ_DESC, object="coffee machine")}).state == expected
 
 
 def test_fail_safe_names_the_user():
-    assert fail_safe({"object": "bed", "name": "Maria Lopez"}, {}).state == "being used by Maria"
+    assert fail_safe(inputs_with(ACT_OBJ_DESC, object="bed", name="Maria Lopez"), {}).state == "being used by Maria"
 
 
 # --- through the facade (scripted chat model: fixed replies, not a real model) ----------

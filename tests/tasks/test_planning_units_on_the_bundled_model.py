@@ -27,6 +27,7 @@ from reverie.tasks.object_state import act_obj_desc
 from reverie.tasks.pronunciatio import pronunciatio
 from reverie.tasks.task_decomp import task_decomp
 from reverie.tasks.wake_up_hour import wake_up_hour
+from reverie.tasks.registry import product_tasks
 from tests.tasks.planning_support import answered
 
 pytestmark = pytest.mark.slow
@@ -38,7 +39,7 @@ SECTORS = ["Oak Hill College", "Dorm for Oak Hill College", "Hobbs Cafe", "Johns
 @pytest.fixture(scope="module")
 def llm(tmp_path_factory):
     settings = load_settings(PROJECT_ROOT / "config.toml")
-    return LLM.from_settings(settings, ledger_path=tmp_path_factory.mktemp("ledger") / "llm_calls.jsonl")
+    return LLM.from_settings(settings, tasks=product_tasks(), ledger_path=tmp_path_factory.mktemp("ledger") / "llm_calls.jsonl")
 
 
 @pytest.fixture(scope="module")

@@ -6,6 +6,8 @@ import pytest
 from pydantic import ValidationError
 
 from reverie.tasks.pronunciatio import DEFAULT_EMOJI, PronunciatioReply, emoji_clusters, emoji_for, fail_safe
+from reverie.tasks.pronunciatio import PRONUNCIATIO
+from reverie.tasks.fixtures import inputs_with
 
 
 @pytest.mark.parametrize(
@@ -34,7 +36,7 @@ def test_words_and_punctuation_are_rejected(text):
 )
 def test_fail_safe_picks_by_keyword_and_is_valid(action, emoji):
     assert emoji_for(action) == emoji
-    reply = fail_safe({"action": action}, {})
+    reply = fail_safe(inputs_with(PRONUNCIATIO, action=action), {})
     assert PronunciatioReply.model_validate(reply.model_dump()).emoji == emoji
 
 

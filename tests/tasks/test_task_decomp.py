@@ -6,10 +6,12 @@ import pytest
 from pydantic import ValidationError
 
 from reverie.tasks.task_decomp import TaskDecompReply, describe_schedule, fail_safe, fit_durations, generic_steps
+from reverie.tasks.task_decomp import TASK_DECOMP
+from reverie.tasks.fixtures import inputs_with
 
 
 def ctx(duration):
-    return {"inputs": {"duration": str(duration), "first_name": "Klaus"}}
+    return {"inputs": inputs_with(TASK_DECOMP, duration=str(duration), first_name="Klaus")}
 
 
 def test_rough_minutes_are_accepted_whatever_their_sum():
@@ -62,7 +64,7 @@ def test_fit_durations_sums_exactly(items, total, expected):
 
 @pytest.mark.parametrize("total", [5, 15, 30, 60, 180, 240, 62])
 def test_fail_safe_is_valid_for_any_block(total):
-    reply = fail_safe({"duration": str(total)}, {})
+    reply = fail_safe(inputs_with(TASK_DECOMP, duration=str(total)), {})
     TaskDecompReply.model_validate(reply.model_dump(), context=ctx(total))
     assert sum(m for _, m in generic_steps(total)) == total
 

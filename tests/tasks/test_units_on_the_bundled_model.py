@@ -21,6 +21,7 @@ from reverie.tasks.interview import next_convo_line, safety_score, summarize_ide
 from reverie.tasks.poignancy import chat_poignancy, event_poignancy
 from reverie.tasks.relationship_summary import relationship_summary
 from reverie.tasks.whisper import whisper_inner_thought
+from reverie.tasks.registry import product_tasks
 from tests.tasks.planning_support import answered
 
 pytestmark = pytest.mark.slow
@@ -43,7 +44,7 @@ CHAT = [
 def llm(tmp_path_factory):
     settings = load_settings(PROJECT_ROOT / "config.toml")
     ledger = tmp_path_factory.mktemp("ledger") / "llm_calls.jsonl"
-    return LLM.from_settings(settings, ledger_path=ledger)
+    return LLM.from_settings(settings, tasks=product_tasks(), ledger_path=ledger)
 
 
 @pytest.fixture(scope="module")

@@ -9,6 +9,8 @@ from pydantic import ValidationError
 
 from reverie.tasks.clock import WAKE_WORDS, hour_after
 from reverie.tasks.wake_up_hour import WakeUpHourReply, fail_safe
+from reverie.tasks.wake_up_hour import WAKE_UP_HOUR
+from reverie.tasks.fixtures import inputs_with
 
 
 @pytest.mark.parametrize(
@@ -48,7 +50,7 @@ def test_range_is_an_enum_for_the_grammar():
     ],
 )
 def test_fail_safe_reads_the_lifestyle(lifestyle, hour):
-    assert fail_safe({"lifestyle": lifestyle}, {}).hour == hour
+    assert fail_safe(inputs_with(WAKE_UP_HOUR, lifestyle=lifestyle), {}).hour == hour
 
 
 def test_hour_after_ignores_bed_time_when_looking_for_waking():
