@@ -28,7 +28,7 @@ def past_context(speaker, listener) -> str:
 
 
 def location_of(persona, maze) -> str:
-    tile = maze.access_tile(tuple(persona.scratch.curr_tile))
+    tile = maze.access_tile(persona.scratch.curr_tile)
     return f"{tile['arena'] or 'outside'} in {tile['sector'] or tile['world']}"
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import asdict
 
 from reverie.memory.day_cache import places_digest
+from reverie.memory.scratch import NewAction
 from reverie.persona.action_details import ActionDetails, describe_action
-from reverie.persona.clock import ceil_minute, minutes_of_day
+from reverie.clock import ceil_minute, minutes_of_day
 from reverie.persona.events import event_action
 from reverie.persona.location import choose_address
-from reverie.persona.modes import packed_mode, reuse_answers
 from reverie.persona.packed_action import packed_address_and_details
 from reverie.persona.sleep import sleep_action
 from reverie.tasks.clock import format_minute
@@ -71,9 +71,10 @@ def determine_action(persona, maze, llm) -> None:
     duration = max(1, int(round(block_end - minutes_of_day(ceil_minute(s.curr_time)))))
 
     address, details = address_and_details(persona, maze, description, llm)
-    s.add_new_action(address, duration, description, details.pronunciatio, details.event,
-                     None, None, None, None,
-                     details.obj_description, details.obj_pronunciatio, details.obj_event)
+    s.add_new_action(NewAction(address=address, duration=duration, description=description,
+                               pronunciatio=details.pronunciatio, event=details.event,
+                               obj_description=details.obj_description, obj_pronunciatio=details.obj_pronunciatio,
+                               obj_event=details.obj_event))
 
 
 def address_and_details(persona, maze, description: str, llm) -> tuple[str, ActionDetails]:
@@ -86,10 +87,10 @@ def address_and_details(persona, maze, description: str, llm) -> tuple[str, Acti
     if planned and planned[0] in maze.address_tiles:
         return planned
     cache, places = persona.memory.todays_answers(), places_digest(persona.s_mem.tree)
-    hit = cache.action(description, places) if reuse_answers(llm) else None
+    hit = cache.action(description, places) if persona.options.reuse_answers else None
     if hit and (hit["address"] in maze.address_tiles or "<" in hit["address"]):
         return hit["address"], ActionDetails(**hit["details"])
-    if packed_mode(llm):
+    if persona.options.packed_actions:
         address, details = packed_address_and_details(persona, maze, description, llm)
     else:
         address = choose_address(persona, maze, description, llm)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 from reverie.persona.events import add_to_day
-from reverie.persona.modes import packed_mode
 from reverie.persona.retrieve import retrieve_scored
 from reverie.tasks import identity
 from reverie.tasks.daily_plan import bed_hour_of, daily_plan
@@ -25,7 +24,7 @@ def plan_new_day(persona, new_day: str, llm) -> None:
                              first_name=s.first_name, wake_up_hour=wake, persona=s.name)
     about = dict(identity=s.identity(), first_name=s.first_name, date=s.curr_date_str(), daily_plan=s.daily_req,
                  wake_up_hour=wake, persona=s.name, bed_hour=bed_hour_of(s.lifestyle))
-    if packed_mode(llm):
+    if persona.options.packed_actions:
         schedule = packed_hourly_schedule(llm, **about)
     else:
         schedule = hourly_schedule(llm, **about, max_passes=llm.settings.simulation.schedule_passes)

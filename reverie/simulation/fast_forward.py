@@ -21,7 +21,7 @@ import re
 from datetime import datetime, timedelta
 
 from reverie.errors import UserError
-from reverie.persona.clock import format_time, parse_time
+from reverie.clock import format_time, parse_time
 from reverie.simulation.storage import SimStorage
 
 

@@ -13,12 +13,12 @@ import re
 
 from pydantic import ValidationInfo, field_validator
 
+from reverie.address import RANDOM as NO_OBJECT
 from reverie.llm.task import Task, choice_field, register
 from reverie.tasks.action_text import main_action, subtask
 from reverie.tasks.common import Reply
 from reverie.tasks.options import check_choice, joined, keep_own_private, unique
 
-NO_OBJECT = "<random>"
 HOUSE_MARKER = "'s house"
 ROOM_MARKER = "'s room"
 

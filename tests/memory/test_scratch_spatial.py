@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from reverie.memory import Scratch, SpatialMemory
+from reverie.memory.scratch import NewAction
 
 
 @pytest.fixture
@@ -45,9 +46,10 @@ def test_action_finishes_for_any_step_length(isabella, sec_per_step):
     """The original compared HH:MM:SS exactly, so steps that skip the end second never finished."""
     start = datetime(2023, 2, 13, 8, 0, 3)  # seconds -> the action starts at the next whole minute
     isabella.curr_time = start
-    isabella.add_new_action("the Ville:Hobbs Cafe:cafe:cafe customer seating", 5, "drinking coffee", "☕",
-                            ["Isabella Rodriguez", "drink", "coffee"], None, None, None, None,
-                            "cup is being used", "☕", ["cup", "is", "used"])
+    isabella.add_new_action(NewAction(
+        address="the Ville:Hobbs Cafe:cafe:cafe customer seating", duration=5, description="drinking coffee",
+        pronunciatio="☕", event=["Isabella Rodriguez", "drink", "coffee"],
+        obj_description="cup is being used", obj_pronunciatio="☕", obj_event=["cup", "is", "used"]))
     assert isabella.act_start_time == start and not isabella.act_path_set
     end = datetime(2023, 2, 13, 8, 6, 0)
     now, finished_at = start, None
@@ -61,10 +63,11 @@ def test_action_finishes_for_any_step_length(isabella, sec_per_step):
 
 def test_chat_end_and_no_action(isabella):
     assert isabella.act_check_finished()  # no act_address yet
-    isabella.add_new_action("<persona> Klaus Mueller", 10, "chatting with Klaus", "💬",
-                            ["Isabella Rodriguez", "chat with", "Klaus Mueller"], "Klaus Mueller",
-                            [["Isabella Rodriguez", "Hi"]], {"Klaus Mueller": 800},
-                            datetime(2023, 2, 13, 8, 32), None, None, [None, None, None])
+    isabella.add_new_action(NewAction(
+        address="<persona> Klaus Mueller", duration=10, description="chatting with Klaus", pronunciatio="💬",
+        event=["Isabella Rodriguez", "chat with", "Klaus Mueller"], chatting_with="Klaus Mueller",
+        chat=[["Isabella Rodriguez", "Hi"]], chatting_with_buffer={"Klaus Mueller": 800},
+        chatting_end_time=datetime(2023, 2, 13, 8, 32)))
     assert isabella.chatting_with_buffer == {"Klaus Mueller": 800}
     assert not isabella.act_check_finished()
     isabella.curr_time = datetime(2023, 2, 13, 8, 32)

@@ -24,7 +24,8 @@ from reverie.errors import UserError
 from reverie.simulation import bench
 from reverie.simulation.bench_figures import ROW_KEYS, figures, row, totals
 from reverie.simulation.fast_forward import fast_forward, target_time
-from reverie.simulation.storage import SimStorage, fork, read_json
+from reverie.jsonio import read_json
+from reverie.simulation.storage import SimStorage, fork
 from reverie.tasks.evaluate import read_ledger
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tasks"))
