@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from reverie.address import Address, PersonaAt, Place, WaitingAt
 from reverie.memory.scratch import Tile
 from reverie.world.pathfinding import find_path
 
+if TYPE_CHECKING:
+    from reverie.persona.persona import Persona
+    from reverie.world.maze import Maze
 
-def execute(persona, maze, personas: dict, plan_address: Address,
+
+def execute(persona: Persona, maze: Maze, personas: dict, plan_address: Address,
             rng: random.Random) -> tuple[Tile, str | None, str]:
     """Return ``(next_tile, pronunciatio, "<description> @ <address>")`` for this step."""
     s = persona.scratch
@@ -28,7 +33,7 @@ def execute(persona, maze, personas: dict, plan_address: Address,
     return next_tile, s.act_pronunciatio, description
 
 
-def target_tiles(persona, maze, personas: dict, address: Address, rng: random.Random) -> list[Tile]:
+def target_tiles(persona: Persona, maze: Maze, personas: dict, address: Address, rng: random.Random) -> list[Tile]:
     s = persona.scratch
     here = s.curr_tile
     if isinstance(address, PersonaAt):
@@ -49,7 +54,7 @@ def target_tiles(persona, maze, personas: dict, address: Address, rng: random.Ra
     return sorted(known_tiles(maze, address.text, s.living_area) or [here])
 
 
-def known_tiles(maze, address: str, living_area: str | None) -> set:
+def known_tiles(maze: Maze, address: str, living_area: str | None) -> set:
     """Tiles of ``address``; an invented place falls back to its nearest known parent."""
     # Fix: the original raised KeyError on an unknown (model-invented) address and aborted the step.
     candidate = address
@@ -67,12 +72,12 @@ def known_tiles(maze, address: str, living_area: str | None) -> set:
     return set()
 
 
-def occupied(maze, tile: Tile, personas: dict) -> bool:
+def occupied(maze: Maze, tile: Tile, personas: dict) -> bool:
     x, y = tile
     return any(event[0] in personas for event in maze.tiles[y][x]["events"])
 
 
-def shortest_path_to_any(maze, start: Tile, targets: list[Tile], personas: dict,
+def shortest_path_to_any(maze: Maze, start: Tile, targets: list[Tile], personas: dict,
                          rng: random.Random) -> list[Tile]:
     """Path (without the start tile) to the nearest of up to 4 sampled, preferably free, targets."""
     if not targets:

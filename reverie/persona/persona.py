@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 from reverie.memory import AssociativeMemory, Embedder, PersonaMemory, SpatialMemory, VectorIndex
 from reverie.memory.scratch import Scratch, Tile
-from reverie.persona.options import CognitionOptions
 from reverie.persona.execute import execute
+from reverie.persona.options import CognitionOptions
 from reverie.persona.perceive import perceive
 from reverie.persona.plan import plan
 from reverie.persona.reflect import reflect

@@ -9,8 +9,8 @@ from reverie.address import Address
 from reverie.memory.scratch import Scratch
 from reverie.persona.plan_action import determine_action
 from reverie.persona.plan_day import plan_new_day
-from reverie.persona.reactions import ChatWith, WaitUntil
 from reverie.persona.react import chat_react, choose_retrieved, should_react, wait_react
+from reverie.persona.reactions import ChatWith, WaitUntil
 
 if TYPE_CHECKING:
     from reverie.llm import LLM

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from reverie.persona.events import add_to_day
 from reverie.persona.retrieve import retrieve_scored
@@ -12,8 +13,12 @@ from reverie.tasks.hourly_schedule import hourly_schedule
 from reverie.tasks.hourly_schedule_packed import packed_hourly_schedule
 from reverie.tasks.wake_up_hour import wake_up_hour
 
+if TYPE_CHECKING:
+    from reverie.llm import LLM
+    from reverie.persona.persona import Persona
 
-def plan_new_day(persona, new_day: str, llm) -> None:
+
+def plan_new_day(persona: Persona, new_day: str, llm: LLM) -> None:
     """Wake-up hour, the day's broad plan, the hourly schedule, and a plan thought."""
     s = persona.scratch
     wake = wake_up_hour(llm, identity=s.identity(), lifestyle=s.lifestyle, first_name=s.first_name, persona=s.name)
@@ -38,7 +43,7 @@ def plan_new_day(persona, new_day: str, llm) -> None:
                               thought, {"plan"}, 5, thought, None)
 
 
-def revise_identity(persona, llm, wake: int) -> None:
+def revise_identity(persona: Persona, llm: LLM, wake: int) -> None:
     """A new day: rewrite ``currently`` and ``daily_plan_req`` from recent memories."""
     s = persona.scratch
     focal = [f"{s.name}'s plan for {s.curr_date_str()}.", f"Important recent events for {s.name}'s life."]

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from reverie.persona.persona import Persona
     from reverie.world.maze import Maze
 
+
 CHAT_BUFFER = 800  # steps before the same pair may talk again
 CHAT_EMOJI = "\U0001f4ac"
 WAIT_EMOJI = "\u231b"
