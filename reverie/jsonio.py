@@ -6,7 +6,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from reverie.errors import UserError
 
@@ -54,6 +54,19 @@ def read_json(path: Path) -> Any:
             return json.load(fh)
         except json.JSONDecodeError as exc:
             raise BadJSON(path, exc) from None
+
+
+def read_json_or(path: Path, *, missing: Callable[[], Exception],
+                 unreadable: Callable[[str], Exception]) -> Any:
+    """The JSON in ``path``; a missing file raises ``missing()``, one that cannot be read as JSON
+    ``unreadable(<the error's class name>)``: callers word the one line for their user."""
+    try:
+        with Path(path).open(encoding="utf-8") as fh:
+            return json.load(fh)
+    except FileNotFoundError:
+        raise missing() from None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise unreadable(exc.__class__.__name__) from None
 
 
 def jsonl_lines(text: str) -> Iterator[tuple[str, Any]]:

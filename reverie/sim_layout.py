@@ -31,46 +31,22 @@ def is_sim_name(name: object) -> bool:
 
 
 class SimLayout:
-    """The paths of one simulation folder ``dir``."""
+    """The paths of one simulation folder ``sim_dir``."""
 
     def __init__(self, sim_dir: Path):
         self.dir = Path(sim_dir)
-
-    @property
-    def meta_path(self) -> Path:
-        return self.dir / META
-
-    @property
-    def ledger_path(self) -> Path:
-        return self.dir / "reverie" / LEDGER
-
-    @property
-    def lock_path(self) -> Path:
-        return self.dir / "reverie" / LOCK_NAME
-
-    @property
-    def timeline_path(self) -> Path:
-        return self.dir / TIMELINE
-
-    @property
-    def chroma_dir(self) -> Path:
-        return self.dir / CHROMA
-
-    @property
-    def personas_dir(self) -> Path:
-        return self.dir / PERSONAS
+        self.meta_path = self.dir / META
+        self.ledger_path = self.dir / "reverie" / LEDGER
+        self.lock_path = self.dir / "reverie" / LOCK_NAME
+        self.timeline_path = self.dir / TIMELINE
+        self.chroma_dir = self.dir / CHROMA
+        self.personas_dir = self.dir / PERSONAS
+        self.environment_dir = self.dir / ENVIRONMENT
+        self.movement_dir = self.dir / MOVEMENT
 
     def persona_dir(self, name: str) -> Path:
         """``personas/<name>/bootstrap_memory``: the persona's saved state."""
         return self.personas_dir / name / BOOTSTRAP_MEMORY
-
-    @property
-    def environment_dir(self) -> Path:
-        return self.dir / ENVIRONMENT
-
-    @property
-    def movement_dir(self) -> Path:
-        return self.dir / MOVEMENT
 
     def environment_path(self, step: int) -> Path:
         return self.environment_dir / f"{step}.json"

@@ -245,16 +245,6 @@ class Scratch:
         """For "<task> (<subtask>)" the subtask, else the whole description."""
         return subtask(self.act_description or "")
 
-    def act_summary(self) -> dict:
-        return {
-            "persona": self.name,
-            "address": self.act_address,
-            "start_datetime": self.act_start_time,
-            "duration": self.act_duration,
-            "description": self.act_description,
-            "pronunciatio": self.act_pronunciatio,
-        }
-
     def act_summary_str(self) -> str:
         """A few readable lines about the current action (for logs and `print` commands)."""
         return (

@@ -12,7 +12,6 @@ built in a temporary folder and moved into place, so a reader never sees half of
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import shutil
@@ -21,7 +20,7 @@ from pathlib import Path
 
 from reverie.config import Settings
 from reverie.errors import UserError
-from reverie.jsonio import write_json_atomic
+from reverie.jsonio import read_json_or, write_json_atomic
 from reverie.sim_layout import META, PERSONAS, SimLayout
 
 FIELDS = ("movement", "pronunciatio", "description", "chat")
@@ -39,13 +38,8 @@ def main(args, settings: Settings) -> int:
 
 
 def _read_json(path: Path, what: str):
-    try:
-        with path.open(encoding="utf-8") as fh:
-            return json.load(fh)
-    except FileNotFoundError:
-        raise UserError(f"{what} is missing: {path}") from None
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise UserError(f"{what} cannot be read ({exc.__class__.__name__}): {path}") from None
+    return read_json_or(path, missing=lambda: UserError(f"{what} is missing: {path}"),
+                        unreadable=lambda why: UserError(f"{what} cannot be read ({why}): {path}"))
 
 
 def _sim_folder(settings: Settings, sim_code: str) -> Path:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from datetime import datetime, timedelta
 from pathlib import Path
 
 from reverie.clock import TIME_FMT
+from reverie.jsonio import read_json_or
 from reverie.sim_layout import SimLayout
 from translator.sources import NotFound, numbered_files, paths, sim_dir, storage_sims
 
@@ -18,13 +18,8 @@ class BrokenFile(Exception):
 
 
 def read_json(path: Path):
-    try:
-        with path.open(encoding="utf-8") as fh:
-            return json.load(fh)
-    except FileNotFoundError:
-        raise NotFound(f"{path.name} is missing in {path.parent.name}.") from None
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise BrokenFile(f"{path.parent.name}/{path.name} cannot be read ({exc.__class__.__name__}).") from None
+    return read_json_or(path, missing=lambda: NotFound(f"{path.name} is missing in {path.parent.name}."),
+                        unreadable=lambda why: BrokenFile(f"{path.parent.name}/{path.name} cannot be read ({why})."))
 
 
 def read_meta(sim_path: Path) -> dict:
