@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timedelta
 
 import pytest
 
+from reverie.address import PersonaAt, Place, WaitingAt, parse_address
 from reverie.memory import Scratch, SpatialMemory
 from reverie.memory.scratch import NewAction
 
@@ -100,3 +102,37 @@ def test_spatial_lists_strings_and_growth(base_personas, tmp_path):
     assert spatial.accessible_sectors_str("the Ville").endswith("Hobbs Cafe, Artist's co-living space, Town Square")
     spatial.save(tmp_path / "s.json")
     assert SpatialMemory.load(tmp_path / "s.json").tree == spatial.tree
+
+
+def test_the_tile_is_a_tuple_in_memory_and_a_list_in_the_file(isabella, tmp_path):
+    """curr_tile and the planned path are (x, y) tuples however they are set; scratch.json keeps
+    the original's lists, and a saved file loads back equal."""
+    isabella.curr_tile = (72, 14)
+    isabella.planned_path = [(72, 15), (72, 16)]
+    isabella.save(tmp_path / "scratch.json")
+    saved = json.loads((tmp_path / "scratch.json").read_text(encoding="utf-8"))
+    assert saved["curr_tile"] == [72, 14] and saved["planned_path"] == [[72, 15], [72, 16]]
+    again = Scratch.load(tmp_path / "scratch.json")
+    assert again.curr_tile == (72, 14) and again.planned_path == [(72, 15), (72, 16)]
+    assert again == isabella
+    assert Scratch(curr_tile=[3, 4]).curr_tile == (3, 4)
+
+
+def test_unknown_keys_are_ignored_and_nulls_take_the_defaults():
+    s = Scratch.from_json({"name": "Ada", "act_event": None, "daily_req": None, "not_a_field": 1})
+    assert s.name == "Ada" and s.act_event == [None, None, None] and s.daily_req == []
+    assert "not_a_field" not in s.to_json()
+
+
+def test_the_address_is_parsed(isabella):
+    isabella.act_address = "<waiting> 20 14"
+    assert isabella.address() == WaitingAt((20, 14)) and str(isabella.address()) == "<waiting> 20 14"
+    isabella.act_address = "<persona> Klaus Mueller"
+    assert isabella.address() == PersonaAt("Klaus Mueller")
+    isabella.act_address = "the Ville:Hobbs Cafe:cafe:<random>"
+    place = isabella.address()
+    assert isinstance(place, Place) and place.is_random and place.arena == "the Ville:Hobbs Cafe:cafe"
+    isabella.act_address = "the Ville:Hobbs Cafe:cafe:piano"
+    assert not isabella.address().is_random and isabella.address().object == "piano"
+    assert parse_address("<waiting> nowhere") == WaitingAt(None)
+    assert parse_address(None) == Place("")
