@@ -7,14 +7,14 @@ from typing import TYPE_CHECKING
 
 from reverie.address import Address, PersonaAt, Place, WaitingAt
 from reverie.memory.scratch import Tile
+from reverie.persona.agent import Agent
 from reverie.world.pathfinding import find_path
 
 if TYPE_CHECKING:
-    from reverie.persona.persona import Persona
     from reverie.world.maze import Maze
 
 
-def execute(persona: Persona, maze: Maze, personas: dict, plan_address: Address,
+def execute(persona: Agent, maze: Maze, personas: dict, plan_address: Address,
             rng: random.Random) -> tuple[Tile, str | None, str]:
     """Return ``(next_tile, pronunciatio, "<description> @ <address>")`` for this step."""
     s = persona.scratch
@@ -33,7 +33,7 @@ def execute(persona: Persona, maze: Maze, personas: dict, plan_address: Address,
     return next_tile, s.act_pronunciatio, description
 
 
-def target_tiles(persona: Persona, maze: Maze, personas: dict, address: Address, rng: random.Random) -> list[Tile]:
+def target_tiles(persona: Agent, maze: Maze, personas: dict, address: Address, rng: random.Random) -> list[Tile]:
     s = persona.scratch
     here = s.curr_tile
     if isinstance(address, PersonaAt):

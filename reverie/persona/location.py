@@ -5,22 +5,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from reverie.address import random_spot
+from reverie.persona.agent import Agent
 from reverie.tasks.action_location import action_arena, action_object, action_sector
 
 if TYPE_CHECKING:
     from reverie.llm import LLM
-    from reverie.persona.persona import Persona
     from reverie.world.maze import Maze
 
 
-def whereabouts(persona: Persona, maze: Maze) -> tuple[dict, str, str]:
+def whereabouts(persona: Agent, maze: Maze) -> tuple[dict, str, str]:
     """The persona's tile, its world, and its home sector (the current one when it has no home)."""
     here = maze.access_tile(persona.scratch.curr_tile)
     living = (persona.scratch.living_area or "").split(":")
     return here, here["world"], living[1] if len(living) > 1 else here["sector"]
 
 
-def choose_address(persona: Persona, maze: Maze, description: str, llm: LLM) -> str:
+def choose_address(persona: Agent, maze: Maze, description: str, llm: LLM) -> str:
     """``world:sector:arena:object`` for ``description`` (object ``<random>`` when none is known)."""
     s, places = persona.scratch, persona.s_mem
     here, world, living_sector = whereabouts(persona, maze)

@@ -6,19 +6,19 @@ import math
 from typing import Callable, TYPE_CHECKING
 
 from reverie.action_text import subtask
+from reverie.persona.agent import Agent
 from reverie.persona.sleep import asleep
 from reverie.tasks.poignancy import chat_poignancy, event_poignancy
 
 if TYPE_CHECKING:
     from reverie.llm import LLM
-    from reverie.persona.persona import Persona
     from reverie.world.maze import Maze
 
 
 MUNDANE = 1
 
 
-def perceive(persona: Persona, maze: Maze, llm: LLM) -> list:
+def perceive(persona: Agent, maze: Maze, llm: LLM) -> list:
     """Update spatial memory, then return the newly stored event nodes (max ``att_bandwidth``)."""
     s = persona.scratch
     here = s.curr_tile
@@ -50,7 +50,7 @@ def perceive(persona: Persona, maze: Maze, llm: LLM) -> list:
     return stored
 
 
-def remember_event(persona: Persona, llm: LLM, subject: str, predicate: str, obj: str, desc: str):
+def remember_event(persona: Agent, llm: LLM, subject: str, predicate: str, obj: str, desc: str):
     s = persona.scratch
     keywords = {subject.split(":")[-1], obj.split(":")[-1]}
     key = subtask(desc) if "(" in desc else desc
@@ -76,7 +76,7 @@ def remember_event(persona: Persona, llm: LLM, subject: str, predicate: str, obj
     return node
 
 
-def rated(persona: Persona, llm: LLM, kind: str, description: str, ask: Callable[[], int]) -> int:
+def rated(persona: Agent, llm: LLM, kind: str, description: str, ask: Callable[[], int]) -> int:
     """The poignancy of ``description``: asked once a day, then remembered."""
     table = persona.memory.todays_answers().poignancy
     key = f"{kind}:{description}"

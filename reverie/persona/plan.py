@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from reverie.address import Address
 from reverie.memory.scratch import Scratch
+from reverie.persona.agent import Agent
 from reverie.persona.plan_action import determine_action
 from reverie.persona.plan_day import plan_new_day
 from reverie.persona.react import chat_react, choose_retrieved, should_react, wait_react
@@ -14,11 +15,10 @@ from reverie.persona.reactions import ChatWith, WaitUntil
 
 if TYPE_CHECKING:
     from reverie.llm import LLM
-    from reverie.persona.persona import Persona
     from reverie.world.maze import Maze
 
 
-def plan(persona: Persona, maze: Maze, personas: dict[str, Persona], new_day: str | bool, retrieved: dict,
+def plan(persona: Agent, maze: Maze, personas: dict[str, Agent], new_day: str | bool, retrieved: dict,
          llm: LLM, rng: random.Random) -> Address:
     """Return the address the persona is heading to this step."""
     s = persona.scratch

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
+from reverie.persona.agent import Agent
 from reverie.persona.events import add_to_day
 from reverie.persona.retrieve import retrieve_scored
 from reverie.tasks import identity
@@ -15,10 +16,9 @@ from reverie.tasks.wake_up_hour import wake_up_hour
 
 if TYPE_CHECKING:
     from reverie.llm import LLM
-    from reverie.persona.persona import Persona
 
 
-def plan_new_day(persona: Persona, new_day: str, llm: LLM) -> None:
+def plan_new_day(persona: Agent, new_day: str, llm: LLM) -> None:
     """Wake-up hour, the day's broad plan, the hourly schedule, and a plan thought."""
     s = persona.scratch
     wake = wake_up_hour(llm, identity=s.identity(), lifestyle=s.lifestyle, first_name=s.first_name, persona=s.name)
@@ -43,7 +43,7 @@ def plan_new_day(persona: Persona, new_day: str, llm: LLM) -> None:
                               thought, {"plan"}, 5, thought, None)
 
 
-def revise_identity(persona: Persona, llm: LLM, wake: int) -> None:
+def revise_identity(persona: Agent, llm: LLM, wake: int) -> None:
     """A new day: rewrite ``currently`` and ``daily_plan_req`` from recent memories."""
     s = persona.scratch
     focal = [f"{s.name}'s plan for {s.curr_date_str()}.", f"Important recent events for {s.name}'s life."]

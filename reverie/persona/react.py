@@ -11,6 +11,7 @@ from reverie.address import PersonaAt, WaitingAt
 from reverie.clock import ceil_minute, duration_minutes
 from reverie.memory.scratch import NewAction, Scratch
 from reverie.persona import reaction_inputs
+from reverie.persona.agent import Agent
 from reverie.persona.converse import generate_convo, transcript_length
 from reverie.persona.reactions import ChatWith, Reaction, WaitUntil
 from reverie.tasks.conversation_summary import summarize_conversation
@@ -18,7 +19,6 @@ from reverie.tasks.new_decomp_schedule import new_decomp_schedule
 
 if TYPE_CHECKING:
     from reverie.llm import LLM
-    from reverie.persona.persona import Persona
     from reverie.world.maze import Maze
 
 
@@ -27,7 +27,7 @@ CHAT_EMOJI = "\U0001f4ac"
 WAIT_EMOJI = "\u231b"
 
 
-def choose_retrieved(persona: Persona, retrieved: dict, rng: random.Random) -> dict | None:
+def choose_retrieved(persona: Agent, retrieved: dict, rng: random.Random) -> dict | None:
     """The perceived event to focus on: another persona first, else anything not idle."""
     others = [r for r in retrieved.values() if r["curr_event"].subject != persona.name]
     people = [r for r in others if ":" not in r["curr_event"].subject]
@@ -37,7 +37,7 @@ def choose_retrieved(persona: Persona, retrieved: dict, rng: random.Random) -> d
     return rng.choice(busy) if busy else None
 
 
-def _awake_and_busy(a: Persona, b: Persona) -> bool:
+def _awake_and_busy(a: Agent, b: Agent) -> bool:
     sa, sb = a.scratch, b.scratch
     if not (sa.act_address and sa.act_description and sb.act_address and sb.act_description):
         return False
@@ -46,7 +46,7 @@ def _awake_and_busy(a: Persona, b: Persona) -> bool:
     return sa.curr_time.hour != 23
 
 
-def lets_talk(persona: Persona, other: Persona, focused: dict, llm: LLM) -> bool:
+def lets_talk(persona: Agent, other: Agent, focused: dict, llm: LLM) -> bool:
     s, o = persona.scratch, other.scratch
     if not _awake_and_busy(persona, other):
         return False
@@ -57,7 +57,7 @@ def lets_talk(persona: Persona, other: Persona, focused: dict, llm: LLM) -> bool
     return reaction_inputs.decide_to_talk(persona, other, focused, llm)
 
 
-def lets_react(persona: Persona, other: Persona, focused: dict, llm: LLM) -> WaitUntil | None:
+def lets_react(persona: Agent, other: Agent, focused: dict, llm: LLM) -> WaitUntil | None:
     s, o = persona.scratch, other.scratch
     if not _awake_and_busy(persona, other):
         return None
@@ -68,7 +68,7 @@ def lets_react(persona: Persona, other: Persona, focused: dict, llm: LLM) -> Wai
     return WaitUntil(ceil_minute(o.act_start_time) + timedelta(minutes=o.act_duration) - timedelta(minutes=1))
 
 
-def should_react(persona: Persona, focused: dict, personas: dict[str, Persona], llm: LLM) -> Reaction | None:
+def should_react(persona: Agent, focused: dict, personas: dict[str, Agent], llm: LLM) -> Reaction | None:
     s = persona.scratch
     if s.chatting_with or isinstance(s.address(), WaitingAt):
         return None
@@ -81,7 +81,7 @@ def should_react(persona: Persona, focused: dict, personas: dict[str, Persona], 
     return lets_react(persona, other, focused, llm)
 
 
-def chat_react(maze: Maze, persona: Persona, other: Persona, llm: LLM) -> None:
+def chat_react(maze: Maze, persona: Agent, other: Agent, llm: LLM) -> None:
     convo = generate_convo(maze, persona, other, llm)
     minutes = duration_minutes(transcript_length(convo))
     summary = summarize_conversation(llm, utterances=[tuple(x) for x in convo], persona_name=persona.name)
@@ -93,7 +93,7 @@ def chat_react(maze: Maze, persona: Persona, other: Persona, llm: LLM) -> None:
             chatting_with_buffer={you.name: CHAT_BUFFER}, chatting_end_time=end), llm)
 
 
-def wait_react(persona: Persona, reaction: WaitUntil, llm: LLM) -> None:
+def wait_react(persona: Agent, reaction: WaitUntil, llm: LLM) -> None:
     s = persona.scratch
     doing = subtask(s.act_description)
     end = reaction.until
@@ -115,7 +115,7 @@ def reaction_window(s: Scratch) -> tuple[int, int]:
     return start, min(start + length, 24 * 60)
 
 
-def create_react(persona: Persona, action: NewAction, llm: LLM) -> None:
+def create_react(persona: Agent, action: NewAction, llm: LLM) -> None:
     """Rewrite the schedule around the inserted activity (``action``) and start it now."""
     s = persona.scratch
     inserted, minutes = action.description, action.duration

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from reverie.persona.agent import Agent
 from reverie.persona.retrieve import retrieve_scored
 from reverie.persona.thoughts import add_thought
 from reverie.tasks.convo_thoughts import memo_on_convo, planning_thought_on_convo
@@ -14,10 +15,9 @@ from reverie.tasks.insights import insights
 if TYPE_CHECKING:
     from reverie.llm import LLM
     from reverie.memory.scratch import Scratch
-    from reverie.persona.persona import Persona
 
 
-def reflect(persona: Persona, llm: LLM, previous_time: datetime | None) -> None:
+def reflect(persona: Agent, llm: LLM, previous_time: datetime | None) -> None:
     s = persona.scratch
     if reflection_due(persona):
         run_reflect(persona, llm)
@@ -27,12 +27,12 @@ def reflect(persona: Persona, llm: LLM, previous_time: datetime | None) -> None:
         reflect_on_chat(persona, llm)
 
 
-def reflection_due(persona: Persona) -> bool:
+def reflection_due(persona: Agent) -> bool:
     s = persona.scratch
     return s.importance_trigger_curr <= 0 and bool(persona.a_mem.seq_event or persona.a_mem.seq_thought)
 
 
-def run_reflect(persona: Persona, llm: LLM) -> None:
+def run_reflect(persona: Agent, llm: LLM) -> None:
     """Three questions about recent memories, up to five insights each, stored as thoughts."""
     s, a_mem = persona.scratch, persona.a_mem
     recent = sorted((n for n in a_mem.seq_event + a_mem.seq_thought if "idle" not in n.embedding_key),
@@ -54,7 +54,7 @@ def chat_ends_this_step(s: Scratch, previous_time: datetime | None) -> bool:
     return s.curr_time < s.chatting_end_time <= s.curr_time + step
 
 
-def reflect_on_chat(persona: Persona, llm: LLM) -> None:
+def reflect_on_chat(persona: Agent, llm: LLM) -> None:
     s = persona.scratch
     partner = s.chatting_with
     utterances = [tuple(x) for x in (s.chat or [])]

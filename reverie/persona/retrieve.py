@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from reverie.persona.agent import Agent
 
 
-if TYPE_CHECKING:
-    from reverie.persona.persona import Persona
-
-
-def retrieve_perceived(persona: Persona, perceived: list) -> dict:
+def retrieve_perceived(persona: Agent, perceived: list) -> dict:
     """Keyword retrieval for newly perceived events: ``{description: {curr_event, events, thoughts}}``.
 
     Memory lower-cases keywords at lookup too (the original's case bug is fixed there).
@@ -17,7 +13,7 @@ def retrieve_perceived(persona: Persona, perceived: list) -> dict:
     return persona.a_mem.retrieve_events_thoughts(perceived)
 
 
-def retrieve_scored(persona: Persona, focal_points: list[str], n: int = 30) -> dict:
+def retrieve_scored(persona: Agent, focal_points: list[str], n: int = 30) -> dict:
     """Scored retrieval (recency, importance, relevance): ``{focal_point: [nodes]}``.
 
     Recency ranks the most recently accessed memories first (memory fixes the original's inversion).

@@ -10,14 +10,10 @@ mundane (poignancy 1) instead of being rated by the model, and it does not react
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from reverie.memory.scratch import Scratch
 from reverie.persona.action_details import ActionDetails
-
-if TYPE_CHECKING:
-    from reverie.persona.persona import Persona
-
+from reverie.persona.agent import Agent
 
 _SLEEP = re.compile(r"\b(sleeping|asleep|sleep)\b")
 SLEEP_EMOJI = "\U0001f634"
@@ -36,7 +32,7 @@ def asleep(scratch: Scratch) -> bool:
     return bool(scratch.act_address) and is_sleep(scratch.act_description)
 
 
-def sleep_action(persona: Persona, description: str) -> tuple[str, ActionDetails] | None:
+def sleep_action(persona: Agent, description: str) -> tuple[str, ActionDetails] | None:
     """The address and details of sleeping in the persona's bed (None: no bed known at home)."""
     s = persona.scratch
     if not is_sleep(description) or not s.living_area or s.living_area.count(":") != 2:
