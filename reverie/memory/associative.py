@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Iterable
 
 from reverie.action_text import subtask
+from reverie.jsonio import read_json, write_json_atomic
 from reverie.memory.concept_node import ConceptNode, node_number
 from reverie.memory.vector_index import ChromaLost
-from reverie.jsonio import read_json, write_json_atomic
 
 NODES_FILE = "nodes.json"
 KW_STRENGTH_FILE = "kw_strength.json"

@@ -17,14 +17,14 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Callable
 
+from reverie.clock import format_time, parse_time
 from reverie.config import Settings
 from reverie.errors import UserError
-from reverie.clock import format_time, parse_time
+from reverie.sim_layout import is_sim_name
 from reverie.simulation import checkpoint
 from reverie.simulation.concurrency import cognition_workers, interaction_groups, run_groups
 from reverie.simulation.ledger_rollback import rollback_ledger
 from reverie.simulation.lock import SimLock
-from reverie.sim_layout import is_sim_name
 from reverie.simulation.storage import DamagedFile, SimStorage, check_sim_name, fork as fork_storage, refuse_base
 from reverie.simulation.seeds import attach_events, read_seeds, whisper_seeds
 from reverie.simulation.timeline import Timeline
