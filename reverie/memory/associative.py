@@ -13,9 +13,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Iterable
 
+from reverie.action_text import subtask
+from reverie.jsonio import read_json, write_json_atomic
 from reverie.memory.concept_node import ConceptNode, node_number
 from reverie.memory.vector_index import ChromaLost
-from reverie.simulation.storage import read_json, write_json_atomic
 
 NODES_FILE = "nodes.json"
 KW_STRENGTH_FILE = "kw_strength.json"
@@ -138,7 +139,7 @@ class AssociativeMemory:
                   filling: list | None = None, *, embedding: list[float] | None = None) -> ConceptNode:
         """A perceived event. A description with "(" keeps its first three words + the parenthetical."""
         if "(" in description:
-            description = " ".join(description.split()[:3]) + " " + description.split("(")[-1][:-1]
+            description = " ".join(description.split()[:3]) + " " + subtask(description)
         return self._add("event", self.seq_event, created, expiration, s, p, o, description, keywords,
                          poignancy, embedding_key, filling, embedding)
 

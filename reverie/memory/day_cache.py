@@ -20,7 +20,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reverie.simulation.storage import write_json_atomic
+from reverie.jsonio import write_json_atomic
 
 DAY_CACHE_FILE = "day_cache.json"
 

@@ -6,70 +6,130 @@ Field names and the file layout are the original's. Times are datetimes in memor
 
 from __future__ import annotations
 
-import copy
+from dataclasses import dataclass, field, fields
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from reverie.persona.clock import DAY_FMT, ceil_minute, format_time, parse_time
-from reverie.simulation.storage import read_json, write_json_atomic
+from reverie.action_text import subtask
+from reverie.address import Address, parse_address
+from reverie.clock import DAY_FMT, ceil_minute, format_time, parse_time
+from reverie.jsonio import read_json, write_json_atomic
 
-# Every key of scratch.json in the original's order, with the class defaults.
-DEFAULTS: dict[str, Any] = {
-    "vision_r": 4, "att_bandwidth": 3, "retention": 5,
-    "curr_time": None, "curr_tile": None, "daily_plan_req": None,
-    "name": None, "first_name": None, "last_name": None, "age": None, "innate": None,
-    "learned": None, "currently": None, "lifestyle": None, "living_area": None,
-    "concept_forget": 100, "daily_reflection_time": 60 * 3, "daily_reflection_size": 5,
-    "overlap_reflect_th": 2, "kw_strg_event_reflect_th": 4, "kw_strg_thought_reflect_th": 4,
-    "recency_w": 1, "relevance_w": 1, "importance_w": 1, "recency_decay": 0.99,
-    "importance_trigger_max": 150, "importance_trigger_curr": 150, "importance_ele_n": 0,
-    "thought_count": 5,
-    "daily_req": [], "f_daily_schedule": [], "f_daily_schedule_hourly_org": [],
-    "act_address": None, "act_start_time": None, "act_duration": None, "act_description": None,
-    "act_pronunciatio": None, "act_event": [None, None, None], "act_obj_description": None,
-    "act_obj_pronunciatio": None, "act_obj_event": [None, None, None],
-    "chatting_with": None, "chat": None, "chatting_with_buffer": {}, "chatting_end_time": None,
-    "act_path_set": False, "planned_path": [],
-}
+Tile = tuple[int, int]
+Triple = list  # [subject, predicate, object], each a str or None
 TIME_KEYS = ("curr_time", "act_start_time", "chatting_end_time")
+LIST_KEYS = ("act_event", "act_obj_event", "daily_req", "f_daily_schedule", "f_daily_schedule_hourly_org",
+             "chatting_with_buffer")  # null in a file where the code needs a list or a dict: the default
 SCRATCH_FILE = "scratch.json"
 
 
-class Scratch:
-    """Attribute access to every scratch.json key, plus the helpers cognition needs."""
+def _no_event() -> Triple:
+    return [None, None, None]
 
-    def __init__(self, **values: Any):
-        for key, default in DEFAULTS.items():
-            setattr(self, key, copy.deepcopy(values.get(key, default)))
+
+@dataclass(frozen=True)
+class NewAction:
+    """What :meth:`Scratch.add_new_action` starts: the action, its looks, and the chat it is (if any)."""
+
+    address: str
+    duration: int  # minutes
+    description: str
+    pronunciatio: str
+    event: Triple
+    obj_description: str | None = None
+    obj_pronunciatio: str | None = None
+    obj_event: Triple = field(default_factory=_no_event)
+    chatting_with: str | None = None
+    chat: list | None = None
+    chatting_with_buffer: dict[str, int] | None = None
+    chatting_end_time: datetime | None = None
+    start_time: datetime | None = None  # None: now
+
+
+@dataclass
+class Scratch:
+    """Every scratch.json key (in the file's order, with the original's defaults), plus the
+    helpers cognition needs."""
+
+    vision_r: int = 4
+    att_bandwidth: int = 3
+    retention: int = 5
+    curr_time: datetime | None = None
+    curr_tile: Tile | None = None
+    daily_plan_req: str | None = None
+    name: str | None = None
+    first_name: str | None = None
+    last_name: str | None = None
+    age: int | None = None
+    innate: str | None = None
+    learned: str | None = None
+    currently: str | None = None
+    lifestyle: str | None = None
+    living_area: str | None = None
+    concept_forget: int = 100
+    daily_reflection_time: int = 60 * 3
+    daily_reflection_size: int = 5
+    overlap_reflect_th: int = 2
+    kw_strg_event_reflect_th: int = 4
+    kw_strg_thought_reflect_th: int = 4
+    recency_w: float = 1
+    relevance_w: float = 1
+    importance_w: float = 1
+    recency_decay: float = 0.99
+    importance_trigger_max: int = 150
+    importance_trigger_curr: int = 150
+    importance_ele_n: int = 0
+    thought_count: int = 5
+    daily_req: list[str] = field(default_factory=list)
+    f_daily_schedule: list[list] = field(default_factory=list)  # [[activity, minutes], ...] from midnight
+    f_daily_schedule_hourly_org: list[list] = field(default_factory=list)
+    act_address: str | None = None
+    act_start_time: datetime | None = None
+    act_duration: int | None = None
+    act_description: str | None = None
+    act_pronunciatio: str | None = None
+    act_event: Triple = field(default_factory=_no_event)
+    act_obj_description: str | None = None
+    act_obj_pronunciatio: str | None = None
+    act_obj_event: Triple = field(default_factory=_no_event)
+    chatting_with: str | None = None
+    chat: list | None = None  # [[speaker, utterance], ...]
+    chatting_with_buffer: dict[str, int] = field(default_factory=dict)
+    chatting_end_time: datetime | None = None
+    act_path_set: bool = False
+    planned_path: list[Tile] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.curr_tile is not None:
+            self.curr_tile = _tile(self.curr_tile)
+        self.planned_path = [_tile(t) for t in self.planned_path]
 
     # -- file --------------------------------------------------------------------------
     @classmethod
     def from_json(cls, data: dict) -> Scratch:
-        values = dict(data)
+        known = {f.name for f in fields(cls)}
+        values = {key: value for key, value in data.items() if key in known}
         # Each time is read on its own (the original reset curr_time when act_start_time was null).
         for key in TIME_KEYS:
             values[key] = parse_time(values[key]) if values.get(key) else None
-        for key in ("act_event", "act_obj_event", "daily_req", "f_daily_schedule", "f_daily_schedule_hourly_org",
-                    "chatting_with_buffer"):
+        for key in LIST_KEYS:
             if values.get(key) is None:
-                values.pop(key, None)  # null where the code needs a list or a dict: the default
-        if values.get("curr_tile") is not None:
-            values["curr_tile"] = tuple(values["curr_tile"])
-        values["planned_path"] = [tuple(t) for t in values.get("planned_path") or []]
+                values.pop(key, None)
+        values["planned_path"] = values.get("planned_path") or []
         return cls(**values)
 
     def to_json(self) -> dict:
-        out = {}
-        for key in DEFAULTS:
-            value = getattr(self, key)
-            if key in TIME_KEYS:
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name in TIME_KEYS:
                 value = format_time(value) if value else None
-            elif key == "curr_tile" and value is not None:
+            elif f.name == "curr_tile" and value is not None:
                 value = list(value)
-            elif key == "planned_path":
+            elif f.name == "planned_path":
                 value = [list(t) for t in value]
-            out[key] = value
+            out[f.name] = value
         return out
 
     @classmethod
@@ -139,27 +199,27 @@ class Scratch:
         return self._schedule_lines(self.f_daily_schedule_hourly_org)
 
     # -- the current action ----------------------------------------------------------------
-    def add_new_action(self, action_address: str, action_duration: int, action_description: str,
-                       action_pronunciatio: str, action_event: list, chatting_with: str | None,
-                       chat: list | None, chatting_with_buffer: dict | None, chatting_end_time: datetime | None,
-                       act_obj_description: str | None, act_obj_pronunciatio: str | None,
-                       act_obj_event: list, act_start_time: datetime | None = None) -> None:
-        """Start an action now (or at ``act_start_time``); the path is planned afresh."""
-        self.act_address = action_address
-        self.act_duration = action_duration
-        self.act_description = action_description
-        self.act_pronunciatio = action_pronunciatio
-        self.act_event = list(action_event)
-        self.chatting_with = chatting_with
-        self.chat = chat
-        if chatting_with_buffer:
-            self.chatting_with_buffer.update(chatting_with_buffer)
-        self.chatting_end_time = chatting_end_time
-        self.act_obj_description = act_obj_description
-        self.act_obj_pronunciatio = act_obj_pronunciatio
-        self.act_obj_event = list(act_obj_event)
-        self.act_start_time = act_start_time or self.curr_time
+    def add_new_action(self, action: NewAction) -> None:
+        """Start ``action`` now (or at its ``start_time``); the path is planned afresh."""
+        self.act_address = action.address
+        self.act_duration = action.duration
+        self.act_description = action.description
+        self.act_pronunciatio = action.pronunciatio
+        self.act_event = list(action.event)
+        self.chatting_with = action.chatting_with
+        self.chat = action.chat
+        if action.chatting_with_buffer:
+            self.chatting_with_buffer.update(action.chatting_with_buffer)
+        self.chatting_end_time = action.chatting_end_time
+        self.act_obj_description = action.obj_description
+        self.act_obj_pronunciatio = action.obj_pronunciatio
+        self.act_obj_event = list(action.obj_event)
+        self.act_start_time = action.start_time or self.curr_time
         self.act_path_set = False
+
+    def address(self) -> Address:
+        """``act_address`` parsed."""
+        return parse_address(self.act_address)
 
     def act_end_time(self) -> datetime | None:
         """When the current action ends: the chat's end, else start (next whole minute) + duration."""
@@ -183,20 +243,7 @@ class Scratch:
 
     def act_subtask(self) -> str:
         """For "<task> (<subtask>)" the subtask, else the whole description."""
-        desc = self.act_description or ""
-        if "(" in desc:
-            return desc.split("(")[-1].split(")")[0]
-        return desc
-
-    def act_summary(self) -> dict:
-        return {
-            "persona": self.name,
-            "address": self.act_address,
-            "start_datetime": self.act_start_time,
-            "duration": self.act_duration,
-            "description": self.act_description,
-            "pronunciatio": self.act_pronunciatio,
-        }
+        return subtask(self.act_description or "")
 
     def act_summary_str(self) -> str:
         """A few readable lines about the current action (for logs and `print` commands)."""
@@ -218,3 +265,8 @@ class Scratch:
         if not self.act_address:
             return ("", None, None, None)
         return (self.act_address, self.act_obj_event[1], self.act_obj_event[2], self.act_obj_description)
+
+
+def _tile(value: Any) -> Tile:
+    x, y = value
+    return (int(x), int(y))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reverie.simulation.storage import read_json, write_json_atomic
+from reverie.jsonio import read_json, write_json_atomic
 
 SPATIAL_FILE = "spatial_memory.json"
 

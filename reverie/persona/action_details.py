@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from reverie.persona.agent import Agent
 from reverie.tasks.event_triple import act_obj_event_triple, event_triple
 from reverie.tasks.object_state import act_obj_desc
 from reverie.tasks.pronunciatio import pronunciatio
+
+if TYPE_CHECKING:
+    from reverie.llm import LLM
 
 
 @dataclass
@@ -18,7 +23,7 @@ class ActionDetails:
     obj_event: list
 
 
-def describe_action(persona, description: str, address: str, llm) -> ActionDetails:
+def describe_action(persona: Agent, description: str, address: str, llm: LLM) -> ActionDetails:
     s = persona.scratch
     emoji = pronunciatio(llm, action_description=description, persona=s.name)
     event = list(event_triple(llm, name=s.name, action_description=description))

@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from reverie.persona.agent import Agent
 from reverie.persona.retrieve import retrieve_scored
 from reverie.tasks.chat_utterance import iterative_chat_utterance
 from reverie.tasks.relationship_summary import relationship_summary
+
+if TYPE_CHECKING:
+    from reverie.llm import LLM
+    from reverie.world.maze import Maze
+
 
 MAX_ROUNDS = 8  # each round: the initiator speaks, then the partner
 RECENT_CHAT_MINUTES = 480
@@ -14,7 +22,7 @@ def _keys(retrieved: dict) -> list[str]:
     return list(dict.fromkeys(node.embedding_key for nodes in retrieved.values() for node in nodes))
 
 
-def past_context(speaker, listener) -> str:
+def past_context(speaker: Agent, listener: Agent) -> str:
     """A note about their last conversation if it was in the last 8 hours."""
     # Fix: the original looked at the speaker's *oldest* chat; memory gives the newest with this listener.
     last = speaker.a_mem.get_last_chat(listener.name)
@@ -27,12 +35,13 @@ def past_context(speaker, listener) -> str:
             "This conversation takes place after that one.")
 
 
-def location_of(persona, maze) -> str:
-    tile = maze.access_tile(tuple(persona.scratch.curr_tile))
+def location_of(persona: Agent, maze: Maze) -> str:
+    tile = maze.access_tile(persona.scratch.curr_tile)
     return f"{tile['arena'] or 'outside'} in {tile['sector'] or tile['world']}"
 
 
-def one_utterance(maze, speaker, listener, initiator, partner, convo: list, llm) -> tuple[str, bool]:
+def one_utterance(maze: Maze, speaker: Agent, listener: Agent, initiator: Agent, partner: Agent,
+                  convo: list, llm: LLM) -> tuple[str, bool]:
     about_listener = retrieve_scored(speaker, [listener.name], 50)
     relationship = relationship_summary(llm, speaker=speaker.name, listener=listener.name,
                                         statements=_keys(about_listener))
@@ -50,7 +59,7 @@ def one_utterance(maze, speaker, listener, initiator, partner, convo: list, llm)
     )
 
 
-def generate_convo(maze, initiator, partner, llm) -> list[list[str]]:
+def generate_convo(maze: Maze, initiator: Agent, partner: Agent, llm: LLM) -> list[list[str]]:
     """The whole transcript ``[[speaker, utterance], ...]`` (at most 16 lines)."""
     convo: list[list[str]] = []
     for _ in range(MAX_ROUNDS):

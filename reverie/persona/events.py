@@ -4,8 +4,11 @@ makes room for them, and their place is known, so no model call chooses it."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterable
 
+from reverie.memory.scratch import Scratch
 from reverie.persona.action_details import ActionDetails
+from reverie.persona.agent import Agent
 
 PARTY_EMOJI = "\U0001f389"
 
@@ -30,7 +33,7 @@ def fmt(minutes: int) -> str:
     return f"{(h - 1) % 12 + 1}:{m:02d} {'am' if h < 12 else 'pm'}"
 
 
-def todays(events, scratch) -> list[PlannedEvent]:
+def todays(events: Iterable[PlannedEvent], scratch: Scratch) -> list[PlannedEvent]:
     day = scratch.curr_time.strftime("%B %d, %Y") if scratch.curr_time else ""
     return [e for e in events if e.day == day]
 
@@ -57,7 +60,7 @@ def splice(schedule: list[list], event: PlannedEvent) -> list[list]:
     return [[a, m] for a, m in out if m > 0]
 
 
-def add_to_day(persona, events) -> list[PlannedEvent]:
+def add_to_day(persona: Agent, events: Iterable[PlannedEvent]) -> list[PlannedEvent]:
     """Put today's events into the persona's day plan and schedule; returns them."""
     s = persona.scratch
     today = todays(events, s)
@@ -70,7 +73,7 @@ def add_to_day(persona, events) -> list[PlannedEvent]:
     return today
 
 
-def event_action(persona, description: str) -> tuple[str, ActionDetails] | None:
+def event_action(persona: Agent, description: str) -> tuple[str, ActionDetails] | None:
     """Address and looks of a schedule entry that is one of the persona's events."""
     s = persona.scratch
     for event in todays(getattr(persona, "events", ()), s):

@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from reverie.address import random_spot
+from reverie.persona.agent import Agent
 from reverie.tasks.action_location import action_arena, action_object, action_sector
 
+if TYPE_CHECKING:
+    from reverie.llm import LLM
+    from reverie.world.maze import Maze
 
-def whereabouts(persona, maze) -> tuple[dict, str, str]:
+
+def whereabouts(persona: Agent, maze: Maze) -> tuple[dict, str, str]:
     """The persona's tile, its world, and its home sector (the current one when it has no home)."""
-    here = maze.access_tile(tuple(persona.scratch.curr_tile))
+    here = maze.access_tile(persona.scratch.curr_tile)
     living = (persona.scratch.living_area or "").split(":")
     return here, here["world"], living[1] if len(living) > 1 else here["sector"]
 
 
-def choose_address(persona, maze, description: str, llm) -> str:
+def choose_address(persona: Agent, maze: Maze, description: str, llm: LLM) -> str:
     """``world:sector:arena:object`` for ``description`` (object ``<random>`` when none is known)."""
     s, places = persona.scratch, persona.s_mem
     here, world, living_sector = whereabouts(persona, maze)
@@ -26,7 +34,7 @@ def choose_address(persona, maze, description: str, llm) -> str:
     arena = action_arena(llm, name=s.name, action_description=description, sector=sector, arenas=arenas)
     if not arena:
         # No arena known in that sector: fall back to the persona's home area.
-        return f"{s.living_area}:<random>" if s.living_area else f"{world}:{sector}:<random>"
+        return random_spot(s.living_area) if s.living_area else random_spot(f"{world}:{sector}")
     obj = action_object(llm, action_description=description, objects=places.objects(f"{world}:{sector}:{arena}"),
                         persona=s.name)
     return f"{world}:{sector}:{arena}:{obj}"

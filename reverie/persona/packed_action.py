@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from reverie.persona.action_details import ActionDetails
+from reverie.persona.agent import Agent
 from reverie.persona.location import whereabouts
 from reverie.tasks.action_packed import packed_action
 
+if TYPE_CHECKING:
+    from reverie.llm import LLM
+    from reverie.world.maze import Maze
 
-def packed_address_and_details(persona, maze, description: str, llm) -> tuple[str, ActionDetails]:
+
+def packed_address_and_details(persona: Agent, maze: Maze, description: str, llm: LLM) -> tuple[str, ActionDetails]:
     """The address and details the faithful 8-call pipeline would give, from one call."""
     s, places = persona.scratch, persona.s_mem
     here, world, living_sector = whereabouts(persona, maze)

@@ -3,18 +3,25 @@
 from __future__ import annotations
 
 import math
+from typing import Callable, TYPE_CHECKING
 
-from reverie.persona.modes import reuse_answers
+from reverie.action_text import subtask
+from reverie.persona.agent import Agent
 from reverie.persona.sleep import asleep
 from reverie.tasks.poignancy import chat_poignancy, event_poignancy
+
+if TYPE_CHECKING:
+    from reverie.llm import LLM
+    from reverie.world.maze import Maze
+
 
 MUNDANE = 1
 
 
-def perceive(persona, maze, llm) -> list:
+def perceive(persona: Agent, maze: Maze, llm: LLM) -> list:
     """Update spatial memory, then return the newly stored event nodes (max ``att_bandwidth``)."""
     s = persona.scratch
-    here = tuple(s.curr_tile)
+    here = s.curr_tile
     nearby = maze.get_nearby_tiles(here, s.vision_r)
     for tile in nearby:
         persona.s_mem.add_tile_info(maze.access_tile(tile))
@@ -43,10 +50,10 @@ def perceive(persona, maze, llm) -> list:
     return stored
 
 
-def remember_event(persona, llm, subject: str, predicate: str, obj: str, desc: str):
+def remember_event(persona: Agent, llm: LLM, subject: str, predicate: str, obj: str, desc: str):
     s = persona.scratch
     keywords = {subject.split(":")[-1], obj.split(":")[-1]}
-    key = desc.split("(")[1].rstrip(")").strip() if "(" in desc else desc
+    key = subtask(desc) if "(" in desc else desc
     if "is idle" in key or asleep(s):
         poignancy = MUNDANE  # asleep, nothing is rated (and the model is not asked)
     else:
@@ -69,10 +76,10 @@ def remember_event(persona, llm, subject: str, predicate: str, obj: str, desc: s
     return node
 
 
-def rated(persona, llm, kind: str, description: str, ask) -> int:
+def rated(persona: Agent, llm: LLM, kind: str, description: str, ask: Callable[[], int]) -> int:
     """The poignancy of ``description``: asked once a day, then remembered."""
     table = persona.memory.todays_answers().poignancy
     key = f"{kind}:{description}"
-    if key not in table or not reuse_answers(llm):
+    if key not in table or not persona.options.reuse_answers:
         table[key] = int(ask())
     return table[key]

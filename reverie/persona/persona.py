@@ -5,36 +5,45 @@ from __future__ import annotations
 import random
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from reverie.memory import PersonaMemory
+from reverie.memory import AssociativeMemory, Embedder, PersonaMemory, SpatialMemory, VectorIndex
+from reverie.memory.scratch import Scratch, Tile
 from reverie.persona.execute import execute
+from reverie.persona.options import CognitionOptions
 from reverie.persona.perceive import perceive
 from reverie.persona.plan import plan
 from reverie.persona.reflect import reflect
 from reverie.persona.retrieve import retrieve_perceived
 
+if TYPE_CHECKING:
+    from reverie.llm import LLM
+    from reverie.world.maze import Maze
+
 
 class Persona:
-    def __init__(self, name: str, memory: PersonaMemory):
+    def __init__(self, name: str, memory: PersonaMemory, options: CognitionOptions = CognitionOptions()):
         self.name = name
         self.memory = memory
+        self.options = options
 
     # The original's attribute names, used throughout cognition.
     @property
-    def scratch(self):
+    def scratch(self) -> Scratch:
         return self.memory.scratch
 
     @property
-    def s_mem(self):
+    def s_mem(self) -> SpatialMemory:
         return self.memory.spatial
 
     @property
-    def a_mem(self):
+    def a_mem(self) -> AssociativeMemory:
         return self.memory.associative
 
     @classmethod
-    def load(cls, name: str, folder: Path, *, embedder=None, index=None) -> "Persona":
-        return cls(name, PersonaMemory.load(folder, embedder=embedder, index=index))
+    def load(cls, name: str, folder: Path, *, embedder: Embedder | None = None, index: VectorIndex | None = None,
+             options: CognitionOptions = CognitionOptions()) -> Persona:
+        return cls(name, PersonaMemory.load(folder, embedder=embedder, index=index), options)
 
     def save(self, folder: Path) -> None:
         self.memory.save(folder)
@@ -48,11 +57,11 @@ class Persona:
     def object_event(self) -> tuple:
         return self.scratch.curr_obj_event()
 
-    def move(self, maze, personas: dict, tile: tuple[int, int], curr_time: datetime, *,
-             rng: random.Random, llm) -> tuple[tuple[int, int], str, str]:
+    def move(self, maze: Maze, personas: dict[str, Persona], tile: Tile, curr_time: datetime, *,
+             rng: random.Random, llm: LLM) -> tuple[Tile, str | None, str]:
         """One step of cognition: perceive → retrieve → plan → reflect → execute."""
         s = self.scratch
-        s.curr_tile = tuple(tile)
+        s.curr_tile = tile
         if s.curr_time is None:
             new_day = "First day"
         elif s.curr_time.strftime("%A %B %d") != curr_time.strftime("%A %B %d"):

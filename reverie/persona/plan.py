@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+import random
+from typing import TYPE_CHECKING
+
+from reverie.address import Address
+from reverie.memory.scratch import Scratch
+from reverie.persona.agent import Agent
 from reverie.persona.plan_action import determine_action
 from reverie.persona.plan_day import plan_new_day
 from reverie.persona.react import chat_react, choose_retrieved, should_react, wait_react
+from reverie.persona.reactions import ChatWith, WaitUntil
+
+if TYPE_CHECKING:
+    from reverie.llm import LLM
+    from reverie.world.maze import Maze
 
 
-def plan(persona, maze, personas: dict, new_day, retrieved: dict, llm, rng) -> str:
+def plan(persona: Agent, maze: Maze, personas: dict[str, Agent], new_day: str | bool, retrieved: dict,
+         llm: LLM, rng: random.Random) -> Address:
     """Return the address the persona is heading to this step."""
     s = persona.scratch
     if new_day:
@@ -17,17 +29,17 @@ def plan(persona, maze, personas: dict, new_day, retrieved: dict, llm, rng) -> s
 
     focused = choose_retrieved(persona, retrieved, rng) if retrieved else None
     if focused is not None:
-        reaction = should_react(persona, focused, personas, llm)
-        if reaction and reaction.startswith("chat with"):
-            chat_react(maze, persona, personas[focused["curr_event"].subject], llm)
-        elif reaction and reaction.startswith("wait"):
-            wait_react(persona, reaction, llm)
+        match should_react(persona, focused, personas, llm):
+            case ChatWith(partner):
+                chat_react(maze, persona, personas[partner], llm)
+            case WaitUntil() as wait:
+                wait_react(persona, wait, llm)
 
     end_chat_state(s)
-    return s.act_address
+    return s.address()
 
 
-def end_chat_state(s) -> None:
+def end_chat_state(s: Scratch) -> None:
     """Clear chat fields once not chatting; count down the other partners' buffers."""
     if (s.act_event or [None, None])[1] != "chat with":
         s.chatting_with = None

@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 from dataclasses import asdict
+from typing import TYPE_CHECKING
 
+from reverie.clock import ceil_minute, minutes_of_day
 from reverie.memory.day_cache import places_digest
+from reverie.memory.scratch import NewAction
 from reverie.persona.action_details import ActionDetails, describe_action
-from reverie.persona.clock import ceil_minute, minutes_of_day
+from reverie.persona.agent import Agent
 from reverie.persona.events import event_action
 from reverie.persona.location import choose_address
-from reverie.persona.modes import packed_mode, reuse_answers
 from reverie.persona.packed_action import packed_address_and_details
 from reverie.persona.sleep import sleep_action
 from reverie.tasks.clock import format_minute
 from reverie.tasks.task_decomp import describe_schedule, task_decomp
+
+if TYPE_CHECKING:
+    from reverie.llm import LLM
+    from reverie.world.maze import Maze
+
 
 DAY_MINUTES = 24 * 60
 
@@ -27,7 +34,7 @@ def should_decompose(description: str, minutes: int) -> bool:
     return minutes <= 60
 
 
-def decompose(persona, index: int, llm) -> None:
+def decompose(persona: Agent, index: int, llm: LLM) -> None:
     """Replace ``f_daily_schedule[index]`` by its subtasks when it is long and decomposable."""
     s = persona.scratch
     if not 0 <= index < len(s.f_daily_schedule):
@@ -47,7 +54,7 @@ def decompose(persona, index: int, llm) -> None:
     s.f_daily_schedule[index:index + 1] = [[name, int(dur)] for name, dur in steps]
 
 
-def determine_action(persona, maze, llm) -> None:
+def determine_action(persona: Agent, maze: Maze, llm: LLM) -> None:
     """Decompose what is coming, pick the current entry, find where and how to do it."""
     s = persona.scratch
     i = s.get_f_daily_schedule_index()
@@ -71,12 +78,13 @@ def determine_action(persona, maze, llm) -> None:
     duration = max(1, int(round(block_end - minutes_of_day(ceil_minute(s.curr_time)))))
 
     address, details = address_and_details(persona, maze, description, llm)
-    s.add_new_action(address, duration, description, details.pronunciatio, details.event,
-                     None, None, None, None,
-                     details.obj_description, details.obj_pronunciatio, details.obj_event)
+    s.add_new_action(NewAction(address=address, duration=duration, description=description,
+                               pronunciatio=details.pronunciatio, event=details.event,
+                               obj_description=details.obj_description, obj_pronunciatio=details.obj_pronunciatio,
+                               obj_event=details.obj_event))
 
 
-def address_and_details(persona, maze, description: str, llm) -> tuple[str, ActionDetails]:
+def address_and_details(persona: Agent, maze: Maze, description: str, llm: LLM) -> tuple[str, ActionDetails]:
     """Where and how: sleep in one's bed; else today's answer for the same description, while
     the persona knows the same places; else the model (packed or faithful pipeline)."""
     sleeping = sleep_action(persona, description)
@@ -86,10 +94,10 @@ def address_and_details(persona, maze, description: str, llm) -> tuple[str, Acti
     if planned and planned[0] in maze.address_tiles:
         return planned
     cache, places = persona.memory.todays_answers(), places_digest(persona.s_mem.tree)
-    hit = cache.action(description, places) if reuse_answers(llm) else None
+    hit = cache.action(description, places) if persona.options.reuse_answers else None
     if hit and (hit["address"] in maze.address_tiles or "<" in hit["address"]):
         return hit["address"], ActionDetails(**hit["details"])
-    if packed_mode(llm):
+    if persona.options.packed_actions:
         address, details = packed_address_and_details(persona, maze, description, llm)
     else:
         address = choose_address(persona, maze, description, llm)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
+from reverie.persona.agent import Agent
 from reverie.persona.events import add_to_day
-from reverie.persona.modes import packed_mode
 from reverie.persona.retrieve import retrieve_scored
 from reverie.tasks import identity
 from reverie.tasks.daily_plan import bed_hour_of, daily_plan
@@ -13,8 +14,11 @@ from reverie.tasks.hourly_schedule import hourly_schedule
 from reverie.tasks.hourly_schedule_packed import packed_hourly_schedule
 from reverie.tasks.wake_up_hour import wake_up_hour
 
+if TYPE_CHECKING:
+    from reverie.llm import LLM
 
-def plan_new_day(persona, new_day: str, llm) -> None:
+
+def plan_new_day(persona: Agent, new_day: str, llm: LLM) -> None:
     """Wake-up hour, the day's broad plan, the hourly schedule, and a plan thought."""
     s = persona.scratch
     wake = wake_up_hour(llm, identity=s.identity(), lifestyle=s.lifestyle, first_name=s.first_name, persona=s.name)
@@ -25,7 +29,7 @@ def plan_new_day(persona, new_day: str, llm) -> None:
                              first_name=s.first_name, wake_up_hour=wake, persona=s.name)
     about = dict(identity=s.identity(), first_name=s.first_name, date=s.curr_date_str(), daily_plan=s.daily_req,
                  wake_up_hour=wake, persona=s.name, bed_hour=bed_hour_of(s.lifestyle))
-    if packed_mode(llm):
+    if persona.options.packed_actions:
         schedule = packed_hourly_schedule(llm, **about)
     else:
         schedule = hourly_schedule(llm, **about, max_passes=llm.settings.simulation.schedule_passes)
@@ -39,7 +43,7 @@ def plan_new_day(persona, new_day: str, llm) -> None:
                               thought, {"plan"}, 5, thought, None)
 
 
-def revise_identity(persona, llm, wake: int) -> None:
+def revise_identity(persona: Agent, llm: LLM, wake: int) -> None:
     """A new day: rewrite ``currently`` and ``daily_plan_req`` from recent memories."""
     s = persona.scratch
     focal = [f"{s.name}'s plan for {s.curr_date_str()}.", f"Important recent events for {s.name}'s life."]

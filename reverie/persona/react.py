@@ -2,19 +2,32 @@
 
 from __future__ import annotations
 
+import random
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
-from reverie.persona.clock import ceil_minute, duration_minutes, parse_time, TIME_FMT
-from reverie.persona.converse import generate_convo, transcript_length
+from reverie.action_text import subtask
+from reverie.address import PersonaAt, WaitingAt
+from reverie.clock import ceil_minute, duration_minutes
+from reverie.memory.scratch import NewAction, Scratch
 from reverie.persona import reaction_inputs
-from reverie.tasks.new_decomp_schedule import new_decomp_schedule
+from reverie.persona.agent import Agent
+from reverie.persona.converse import generate_convo, transcript_length
+from reverie.persona.reactions import ChatWith, Reaction, WaitUntil
 from reverie.tasks.conversation_summary import summarize_conversation
+from reverie.tasks.new_decomp_schedule import new_decomp_schedule
+
+if TYPE_CHECKING:
+    from reverie.llm import LLM
+    from reverie.world.maze import Maze
+
 
 CHAT_BUFFER = 800  # steps before the same pair may talk again
-WAITING = "<waiting>"
+CHAT_EMOJI = "\U0001f4ac"
+WAIT_EMOJI = "\u231b"
 
 
-def choose_retrieved(persona, retrieved: dict, rng):
+def choose_retrieved(persona: Agent, retrieved: dict, rng: random.Random) -> dict | None:
     """The perceived event to focus on: another persona first, else anything not idle."""
     others = [r for r in retrieved.values() if r["curr_event"].subject != persona.name]
     people = [r for r in others if ":" not in r["curr_event"].subject]
@@ -24,7 +37,7 @@ def choose_retrieved(persona, retrieved: dict, rng):
     return rng.choice(busy) if busy else None
 
 
-def _awake_and_busy(a, b) -> bool:
+def _awake_and_busy(a: Agent, b: Agent) -> bool:
     sa, sb = a.scratch, b.scratch
     if not (sa.act_address and sa.act_description and sb.act_address and sb.act_description):
         return False
@@ -33,18 +46,18 @@ def _awake_and_busy(a, b) -> bool:
     return sa.curr_time.hour != 23
 
 
-def lets_talk(persona, other, focused, llm) -> bool:
+def lets_talk(persona: Agent, other: Agent, focused: dict, llm: LLM) -> bool:
     s, o = persona.scratch, other.scratch
     if not _awake_and_busy(persona, other):
         return False
-    if WAITING in (o.act_address or "") or s.chatting_with or o.chatting_with:
+    if isinstance(o.address(), WaitingAt) or s.chatting_with or o.chatting_with:
         return False
     if s.chatting_with_buffer.get(other.name, 0) > 0:
         return False
     return reaction_inputs.decide_to_talk(persona, other, focused, llm)
 
 
-def lets_react(persona, other, focused, llm) -> str | None:
+def lets_react(persona: Agent, other: Agent, focused: dict, llm: LLM) -> WaitUntil | None:
     s, o = persona.scratch, other.scratch
     if not _awake_and_busy(persona, other):
         return None
@@ -52,46 +65,46 @@ def lets_react(persona, other, focused, llm) -> str | None:
         return None
     if not reaction_inputs.decide_to_react(persona, other, focused, llm):
         return None
-    end = ceil_minute(o.act_start_time) + timedelta(minutes=o.act_duration) - timedelta(minutes=1)
-    return f"wait: {end.strftime(TIME_FMT)}"
+    return WaitUntil(ceil_minute(o.act_start_time) + timedelta(minutes=o.act_duration) - timedelta(minutes=1))
 
 
-def should_react(persona, focused, personas: dict, llm) -> str | None:
+def should_react(persona: Agent, focused: dict, personas: dict[str, Agent], llm: LLM) -> Reaction | None:
     s = persona.scratch
-    if s.chatting_with or WAITING in (s.act_address or ""):
+    if s.chatting_with or isinstance(s.address(), WaitingAt):
         return None
     subject = focused["curr_event"].subject
     other = personas.get(subject)
     if ":" in subject or other is None:
         return None
     if lets_talk(persona, other, focused, llm):
-        return f"chat with {subject}"
+        return ChatWith(subject)
     return lets_react(persona, other, focused, llm)
 
 
-def chat_react(maze, persona, other, llm) -> None:
+def chat_react(maze: Maze, persona: Agent, other: Agent, llm: LLM) -> None:
     convo = generate_convo(maze, persona, other, llm)
     minutes = duration_minutes(transcript_length(convo))
     summary = summarize_conversation(llm, utterances=[tuple(x) for x in convo], persona_name=persona.name)
     end = ceil_minute(other.scratch.curr_time) + timedelta(minutes=minutes)
     for me, you in ((persona, other), (other, persona)):
-        create_react(me, summary, minutes, f"<persona> {you.name}", [me.name, "chat with", you.name],
-                     you.name, convo, {you.name: CHAT_BUFFER}, end, "💬", None, None, [None, None, None], llm)
+        create_react(me, NewAction(
+            address=str(PersonaAt(you.name)), duration=minutes, description=summary, pronunciatio=CHAT_EMOJI,
+            event=[me.name, "chat with", you.name], chatting_with=you.name, chat=convo,
+            chatting_with_buffer={you.name: CHAT_BUFFER}, chatting_end_time=end), llm)
 
 
-def wait_react(persona, reaction: str, llm) -> None:
+def wait_react(persona: Agent, reaction: WaitUntil, llm: LLM) -> None:
     s = persona.scratch
-    doing = s.act_description.split("(")[-1].rstrip(")") if "(" in s.act_description else s.act_description
-    end = parse_time(reaction[len("wait:"):].strip())
+    doing = subtask(s.act_description)
+    end = reaction.until
     now_min = s.curr_time.hour * 60 + s.curr_time.minute
     minutes = max(1, end.hour * 60 + end.minute - now_min + 1)
-    x, y = s.curr_tile
-    create_react(persona, f"waiting to start {doing}", minutes, f"{WAITING} {x} {y}",
-                 [persona.name, "waiting to start", doing], None, None, None, None, "⌛", None, None,
-                 [None, None, None], llm)
+    create_react(persona, NewAction(
+        address=str(WaitingAt(s.curr_tile)), duration=minutes, description=f"waiting to start {doing}",
+        pronunciatio=WAIT_EMOJI, event=[persona.name, "waiting to start", doing]), llm)
 
 
-def reaction_window(s) -> tuple[int, int]:
+def reaction_window(s: Scratch) -> tuple[int, int]:
     """Minutes [start, end) of the schedule to rewrite around the inserted activity."""
     hourly = s.f_daily_schedule_hourly_org
     idx = min(s.get_f_daily_schedule_hourly_org_index(), max(len(hourly) - 1, 0))
@@ -102,10 +115,10 @@ def reaction_window(s) -> tuple[int, int]:
     return start, min(start + length, 24 * 60)
 
 
-def create_react(persona, inserted, minutes, address, event, chatting_with, chat, buffer, chat_end,
-                 emoji, obj_desc, obj_emoji, obj_event, llm) -> None:
-    """Rewrite the schedule around the inserted activity and start it now."""
+def create_react(persona: Agent, action: NewAction, llm: LLM) -> None:
+    """Rewrite the schedule around the inserted activity (``action``) and start it now."""
     s = persona.scratch
+    inserted, minutes = action.description, action.duration
     if s.f_daily_schedule_hourly_org and s.f_daily_schedule:
         start, end = reaction_window(s)
         now = s.curr_time.hour * 60 + s.curr_time.minute
@@ -127,5 +140,4 @@ def create_react(persona, inserted, minutes, address, event, chatting_with, chat
                                       inserted_act=inserted, inserted_act_dur=minutes)
             if new:
                 s.f_daily_schedule[lo:hi] = [[a, int(d)] for a, d in new]
-    s.add_new_action(address, minutes, inserted, emoji, event, chatting_with, chat, buffer, chat_end,
-                     obj_desc, obj_emoji, obj_event)
+    s.add_new_action(action)

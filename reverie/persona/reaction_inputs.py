@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from reverie.persona.agent import Agent
 from reverie.tasks.action_text import subtask
 from reverie.tasks.decide_reaction import decide_to_react as ask_react, decide_to_talk as ask_talk, describe_retrieved
+
+if TYPE_CHECKING:
+    from reverie.llm import LLM
 
 
 def context_of(focused: dict) -> str:
@@ -12,7 +18,7 @@ def context_of(focused: dict) -> str:
                               [n.description for n in focused.get("thoughts", [])])
 
 
-def status(persona, *, with_place: bool = False) -> str:
+def status(persona: Agent, *, with_place: bool = False) -> str:
     """"X is already <doing>" (arrived), "X is <waiting ...>" or "X is on the way to <doing>"."""
     s = persona.scratch
     doing = subtask(s.act_description or "")
@@ -27,7 +33,7 @@ def status(persona, *, with_place: bool = False) -> str:
     return f"{s.name} is on the way to {doing}{place}"
 
 
-def decide_to_talk(persona, other, focused: dict, llm) -> bool:
+def decide_to_talk(persona: Agent, other: Agent, focused: dict, llm: LLM) -> bool:
     s = persona.scratch
     last = persona.a_mem.get_last_chat(other.name)
     return ask_talk(
@@ -40,7 +46,7 @@ def decide_to_talk(persona, other, focused: dict, llm) -> bool:
     )
 
 
-def decide_to_react(persona, other, focused: dict, llm) -> bool:
+def decide_to_react(persona: Agent, other: Agent, focused: dict, llm: LLM) -> bool:
     """True: wait until the other has finished (the original's option 1)."""
     s = persona.scratch
     return ask_react(

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
+from reverie.persona.agent import Agent
 from reverie.persona.retrieve import retrieve_scored
 from reverie.persona.thoughts import add_thought
 from reverie.tasks.convo_thoughts import memo_on_convo, planning_thought_on_convo
 from reverie.tasks.focal_points import focal_points
 from reverie.tasks.insights import insights
 
+if TYPE_CHECKING:
+    from reverie.llm import LLM
+    from reverie.memory.scratch import Scratch
 
-def reflect(persona, llm, previous_time) -> None:
+
+def reflect(persona: Agent, llm: LLM, previous_time: datetime | None) -> None:
     s = persona.scratch
     if reflection_due(persona):
         run_reflect(persona, llm)
@@ -21,12 +27,12 @@ def reflect(persona, llm, previous_time) -> None:
         reflect_on_chat(persona, llm)
 
 
-def reflection_due(persona) -> bool:
+def reflection_due(persona: Agent) -> bool:
     s = persona.scratch
     return s.importance_trigger_curr <= 0 and bool(persona.a_mem.seq_event or persona.a_mem.seq_thought)
 
 
-def run_reflect(persona, llm) -> None:
+def run_reflect(persona: Agent, llm: LLM) -> None:
     """Three questions about recent memories, up to five insights each, stored as thoughts."""
     s, a_mem = persona.scratch, persona.a_mem
     recent = sorted((n for n in a_mem.seq_event + a_mem.seq_thought if "idle" not in n.embedding_key),
@@ -39,7 +45,7 @@ def run_reflect(persona, llm) -> None:
             add_thought(persona, llm, insight, ids)
 
 
-def chat_ends_this_step(s, previous_time) -> bool:
+def chat_ends_this_step(s: Scratch, previous_time: datetime | None) -> bool:
     """True on the last step before the conversation's end time."""
     if not s.chatting_end_time or not s.chatting_with:
         return False
@@ -48,7 +54,7 @@ def chat_ends_this_step(s, previous_time) -> bool:
     return s.curr_time < s.chatting_end_time <= s.curr_time + step
 
 
-def reflect_on_chat(persona, llm) -> None:
+def reflect_on_chat(persona: Agent, llm: LLM) -> None:
     s = persona.scratch
     partner = s.chatting_with
     utterances = [tuple(x) for x in (s.chat or [])]

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import re
 
+from reverie.memory.scratch import Scratch
 from reverie.persona.action_details import ActionDetails
+from reverie.persona.agent import Agent
 
 _SLEEP = re.compile(r"\b(sleeping|asleep|sleep)\b")
 SLEEP_EMOJI = "\U0001f634"
@@ -25,12 +27,12 @@ def is_sleep(description: str | None) -> bool:
     return bool(_SLEEP.search(activity))
 
 
-def asleep(scratch) -> bool:
+def asleep(scratch: Scratch) -> bool:
     """The persona's current action is sleep."""
     return bool(scratch.act_address) and is_sleep(scratch.act_description)
 
 
-def sleep_action(persona, description: str) -> tuple[str, ActionDetails] | None:
+def sleep_action(persona: Agent, description: str) -> tuple[str, ActionDetails] | None:
     """The address and details of sleeping in the persona's bed (None: no bed known at home)."""
     s = persona.scratch
     if not is_sleep(description) or not s.living_area or s.living_area.count(":") != 2:

@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
+from reverie.persona.agent import Agent
 from reverie.tasks.event_triple import event_triple
 from reverie.tasks.poignancy import event_poignancy
+
+if TYPE_CHECKING:
+    from reverie.llm import LLM
+    from reverie.memory.concept_node import ConceptNode
+
 
 THOUGHT_LIFETIME = timedelta(days=30)
 
 
-def add_thought(persona, llm, text: str, evidence: list, *, score_text: str | None = None, now=None):
+def add_thought(persona: Agent, llm: LLM, text: str, evidence: list, *, score_text: str | None = None,
+                now: datetime | None = None) -> ConceptNode:
     """A thought node; ``score_text`` (default the thought) is what its poignancy is judged on."""
     s = persona.scratch
     now = now or s.curr_time

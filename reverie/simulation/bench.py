@@ -25,9 +25,9 @@ from pathlib import Path
 
 from reverie.config import BUNDLED, Settings
 from reverie.errors import UserError
+from reverie.jsonio import write_json_atomic
 from reverie.simulation.bench_figures import compare, figures, load_report, row, totals
 from reverie.simulation.fast_forward import parse_hhmm
-from reverie.simulation.storage import write_json_atomic
 
 SIM_NAME = "bench"
 # Asked once a game day, when it starts (a bench from --start plans the day at its first step).

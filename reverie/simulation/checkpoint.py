@@ -10,7 +10,9 @@ from __future__ import annotations
 import os
 import shutil
 
-from reverie.simulation.storage import SimStorage, write_json_atomic
+from reverie.jsonio import write_json_atomic
+from reverie.sim_layout import BOOTSTRAP_MEMORY
+from reverie.simulation.storage import SimStorage
 
 SAVING = ".personas.saving"
 OLD = ".personas.old"
@@ -22,7 +24,7 @@ def save(storage: SimStorage, personas: dict, meta: dict) -> None:
     staging = storage.dir / SAVING
     shutil.rmtree(staging, ignore_errors=True)
     for name, persona in personas.items():
-        persona.save(staging / name / "bootstrap_memory")
+        persona.save(staging / name / BOOTSTRAP_MEMORY)
     pending = storage.meta_path.with_name(PENDING)
     write_json_atomic(pending, meta)
     old = storage.dir / OLD

@@ -53,6 +53,9 @@ _PERSONA_PRINTS = [
     ("print persona spatial memory", "print_spatial"),
 ]
 _TILE_PRINTS = [("print tile event", "print_tile_event"), ("print tile details", "print_tile_details")]
+# call -- <verb> <argument>: (verb, command, the Command field the argument fills, usage of the argument)
+_CALLS = [("load history", "load_history", "path", "<csv path relative to the assets folder>"),
+          ("analysis", "interview", "persona", "<Full Name>")]
 _MEMORY = re.compile(r"^print persona associative memory \((event|thought|chat)\)\s*(.*)$")
 
 
@@ -107,18 +110,13 @@ def parse_command(line: str) -> Command:
     for prefix, name in _TILE_PRINTS:
         if low == prefix or low.startswith(prefix + " "):
             return Command(name, tile=_tile(raw[len(prefix):], prefix))
-    m = re.match(r"^call\s*--\s*load history(.*)$", low)
-    if m:
-        path = raw[len(raw) - len(m.group(1)):].strip() if m.group(1) else ""
-        if not path:
-            raise _hint("usage: call -- load history <csv path relative to the assets folder>")
-        return Command("load_history", path=path)
-    m = re.match(r"^call\s*--\s*analysis(.*)$", low)
-    if m:
-        persona = raw[len(raw) - len(m.group(1)):].strip() if m.group(1) else ""
-        if not persona:
-            raise _hint("usage: call -- analysis <Full Name>")
-        return Command("interview", persona=persona)
+    for verb, name, field, what in _CALLS:
+        m = re.match(rf"^call\s*--\s*{verb}(.*)$", low)
+        if m:
+            argument = raw[len(raw) - len(m.group(1)):].strip() if m.group(1) else ""
+            if not argument:
+                raise _hint(f"usage: call -- {verb} {what}")
+            return Command(name, **{field: argument})
     raise _hint(f"unknown command '{raw[:60]}'")
 
 

@@ -12,7 +12,6 @@ built in a temporary folder and moved into place, so a reader never sees half of
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import shutil
@@ -21,7 +20,8 @@ from pathlib import Path
 
 from reverie.config import Settings
 from reverie.errors import UserError
-from reverie.simulation.storage import write_json_atomic
+from reverie.jsonio import read_json_or, write_json_atomic
+from reverie.sim_layout import META, PERSONAS, SimLayout
 
 FIELDS = ("movement", "pronunciatio", "description", "chat")
 STEP_FILE = re.compile(r"[0-9]+\.json")
@@ -38,13 +38,8 @@ def main(args, settings: Settings) -> int:
 
 
 def _read_json(path: Path, what: str):
-    try:
-        with path.open(encoding="utf-8") as fh:
-            return json.load(fh)
-    except FileNotFoundError:
-        raise UserError(f"{what} is missing: {path}") from None
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise UserError(f"{what} cannot be read ({exc.__class__.__name__}): {path}") from None
+    return read_json_or(path, missing=lambda: UserError(f"{what} is missing: {path}"),
+                        unreadable=lambda why: UserError(f"{what} cannot be read ({why}): {path}"))
 
 
 def _sim_folder(settings: Settings, sim_code: str) -> Path:
@@ -57,7 +52,7 @@ def _sim_folder(settings: Settings, sim_code: str) -> Path:
 
 def persona_names(sim: Path, meta: dict) -> list[str]:
     """Folders under personas/ (like the original), else the names in meta.json."""
-    folder = sim / "personas"
+    folder = SimLayout(sim).personas_dir
     if folder.is_dir():
         names = sorted(p.name for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
         if names:
@@ -105,19 +100,20 @@ def master_movement(movement_dir: Path, names: list[str]) -> dict[str, dict]:
 
 def first_step(sim: Path) -> int:
     """The first step with a movement file (0 unless the clock was moved forward before the run)."""
-    steps = [int(p.stem) for p in (sim / "movement").glob("*.json") if STEP_FILE.fullmatch(p.name)]
+    steps = [int(p.stem) for p in SimLayout(sim).movement_dir.glob("*.json") if STEP_FILE.fullmatch(p.name)]
     return min(steps, default=0)
 
 
 def compress(settings: Settings, sim_code: str) -> Path:
     """Write compressed_storage/<sim_code>/ and return its path (an existing one is replaced)."""
     sim = _sim_folder(settings, sim_code)
-    meta_path = sim / "reverie" / "meta.json"
-    meta = _read_json(meta_path, "reverie/meta.json")
+    layout = SimLayout(sim)
+    meta_path = layout.meta_path
+    meta = _read_json(meta_path, META)
     if not isinstance(meta, dict):
         raise UserError(f"{meta_path} is not a JSON object")
     names = persona_names(sim, meta)
-    master = master_movement(sim / "movement", names)
+    master = master_movement(layout.movement_dir, names)
 
     root = settings.paths.compressed_storage
     root.mkdir(parents=True, exist_ok=True)
@@ -126,8 +122,8 @@ def compress(settings: Settings, sim_code: str) -> Path:
     try:
         write_json_atomic(work / "master_movement.json", master)
         shutil.copyfile(meta_path, work / "meta.json")
-        if (sim / "personas").is_dir():
-            shutil.copytree(sim / "personas", work / "personas")
+        if layout.personas_dir.is_dir():
+            shutil.copytree(layout.personas_dir, work / PERSONAS)
         old = None
         if target.exists():
             old = root / f".{sim_code}.old-{os.getpid()}"

@@ -46,7 +46,7 @@ def in_reach(persona, maze, personas: dict) -> set[str]:
     """Other personas whose event lies within this persona's vision radius, and its chat partner."""
     s = persona.scratch
     near = set()
-    for tile in maze.get_nearby_tiles(tuple(s.curr_tile), s.vision_r):
+    for tile in maze.get_nearby_tiles(s.curr_tile, s.vision_r):
         for event in maze.access_tile(tile)["events"]:
             if event[0] in personas and event[0] != persona.name:
                 near.add(event[0])

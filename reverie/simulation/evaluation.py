@@ -22,12 +22,12 @@ import json
 from datetime import timedelta
 from pathlib import Path
 
+from reverie.clock import parse_time
 from reverie.config import Settings
 from reverie.errors import UserError
-from reverie.persona.clock import parse_time
+from reverie.jsonio import write_json_atomic
 from reverie.simulation.evaluation_figures import attendance, density, diffusion
 from reverie.simulation.seeds import Seed, read_seeds
-from reverie.simulation.storage import write_json_atomic
 
 EVALUATION_FILE = "evaluation.json"
 

@@ -20,8 +20,8 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
+from reverie.clock import format_time, parse_time
 from reverie.errors import UserError
-from reverie.persona.clock import format_time, parse_time
 from reverie.simulation.storage import SimStorage
 
 

@@ -31,9 +31,9 @@ from pathlib import Path
 
 from reverie.config import BUNDLED, Settings, load_settings
 from reverie.errors import UserError
+from reverie.jsonio import write_json_atomic
 from reverie.simulation.bench import DAY_PLANNING
 from reverie.simulation.bench_figures import totals
-from reverie.simulation.storage import write_json_atomic
 
 # The interview prompts: asked by `evaluate` only, never by a step of the simulation.
 EVALUATION_PROMPTS = frozenset({"interview_judge", "safety_score", "summarize_ideas", "next_convo_line"})

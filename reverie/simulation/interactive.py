@@ -135,7 +135,7 @@ class Server:
                 self.say(printing.schedule(persona.scratch.f_daily_schedule))
                 self.say("---")
         elif c.name == "print_tile":
-            self.say(str(tuple(self.persona(c).scratch.curr_tile)))
+            self.say(str(self.persona(c).scratch.curr_tile))
         elif c.name == "print_buffer":
             self.say(printing.buffer(self.persona(c).scratch))
         elif c.name == "print_memory":

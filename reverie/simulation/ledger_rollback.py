@@ -8,26 +8,21 @@ kill is dropped. The file is rewritten atomically.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from reverie.simulation.storage import write_text_atomic
+from reverie.jsonio import jsonl_lines, write_text_atomic
 
 
 def rollback_ledger(path: Path, checkpoint_step: int) -> tuple[int, int]:
     """Drop the lines of steps ``>= checkpoint_step``; returns (lines before, lines after)."""
     path = Path(path)
     try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        text = path.read_text(encoding="utf-8", errors="replace")
     except FileNotFoundError:
         return 0, 0
-    kept = []
-    for line in lines:
-        if not line.strip():
-            continue
-        try:
-            entry = json.loads(line)
-        except ValueError:
+    lines, kept = text.splitlines(), []
+    for line, entry in jsonl_lines(text):
+        if entry is None:
             continue  # a line cut short by a kill
         step = entry.get("step") if isinstance(entry, dict) else None
         if isinstance(step, int) and step >= checkpoint_step:

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 from reverie.errors import UserError
-from reverie.simulation.storage import LOCK_NAME, SimStorage
+from reverie.simulation.storage import SimStorage
 
 try:
     import fcntl
@@ -27,7 +27,7 @@ class SimulationInUse(UserError):
 class SimLock:
     def __init__(self, storage: SimStorage):
         self.storage = storage
-        self.path: Path = storage.dir / "reverie" / LOCK_NAME
+        self.path: Path = storage.lock_path
         self._fd: int | None = None
 
     def acquire(self) -> "SimLock":

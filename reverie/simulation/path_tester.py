@@ -7,7 +7,7 @@ import math
 import time
 from pathlib import Path
 
-from reverie.simulation.storage import write_json_atomic
+from reverie.jsonio import write_json_atomic
 
 RADIUS = 8
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from reverie.address import PERSONA
 from reverie.simulation.storage import SimStorage
 
 TOPIC_CHARS = 70
@@ -28,7 +29,7 @@ def place_of(description: str) -> str | None:
     if " @ " not in str(description):
         return None
     address = str(description).split(" @ ", 1)[1].strip()
-    if address.startswith("<persona>"):
+    if address.startswith(PERSONA):
         return None  # talking to someone where they stand: the conversation is listed on its own
     parts = [p.strip() for p in address.split(":") if p.strip()]
     if len(parts) >= 2:

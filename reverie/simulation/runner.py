@@ -20,7 +20,7 @@ DISCLAIMER = (
 
 def generated_name(fork_sim_code: str) -> str:
     """"base_willow_creek" -> "willow_creek-20230213-081500" (names starting with "base_" are kept for bases)."""
-    from reverie.simulation.storage import BASE_PREFIX
+    from reverie.sim_layout import BASE_PREFIX
 
     stem = fork_sim_code[len(BASE_PREFIX):] if fork_sim_code.startswith(BASE_PREFIX) else fork_sim_code
     return f"{stem or 'run'}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"

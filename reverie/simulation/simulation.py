@@ -17,15 +17,15 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Callable
 
+from reverie.clock import format_time, parse_time
 from reverie.config import Settings
 from reverie.errors import UserError
-from reverie.persona.clock import format_time, parse_time
+from reverie.sim_layout import is_sim_name
 from reverie.simulation import checkpoint
 from reverie.simulation.concurrency import cognition_workers, interaction_groups, run_groups
 from reverie.simulation.ledger_rollback import rollback_ledger
 from reverie.simulation.lock import SimLock
-from reverie.simulation.storage import (DamagedFile, SimStorage, check_sim_name, fork as fork_storage, is_sim_name,
-                                        refuse_base)
+from reverie.simulation.storage import DamagedFile, SimStorage, check_sim_name, fork as fork_storage, refuse_base
 from reverie.simulation.seeds import attach_events, read_seeds, whisper_seeds
 from reverie.simulation.timeline import Timeline
 
@@ -133,6 +133,7 @@ class Simulation:
 
     def _load_personas(self) -> None:
         from reverie.memory import Embedder, VectorIndex
+        from reverie.persona.options import CognitionOptions
         from reverie.persona.persona import Persona
 
         env = self.storage.read_environment(self.step_no)
@@ -140,18 +141,21 @@ class Simulation:
             raise UserError(f"{self.storage.environment_path(self.step_no)} is missing or unreadable — the simulation cannot start at step {self.step_no}")
         embedder = Embedder(self.settings)
         index = self.vector_index = VectorIndex(self.settings, self.storage.dir)
+        options = CognitionOptions(packed_actions=self.settings.simulation.packed_actions,
+                                   reuse_answers=self.settings.simulation.reuse_answers)
         for name in self.persona_names:
             if name not in env:
                 raise UserError(f"{self.storage.environment_path(self.step_no)} has no position for '{name}'")
             try:
-                persona = Persona.load(name, self.storage.persona_dir(name), embedder=embedder, index=index)
+                persona = Persona.load(name, self.storage.persona_dir(name), embedder=embedder, index=index,
+                                       options=options)
             except (ValueError, KeyError, TypeError) as exc:
                 if isinstance(exc, UserError):
                     raise
                 raise DamagedFile(self.storage.persona_dir(name), f"{type(exc).__name__}: {exc}") from None
             self.personas[name] = persona
             tile = (int(env[name]["x"]), int(env[name]["y"]))
-            persona.scratch.curr_tile = list(tile)
+            persona.scratch.curr_tile = tile
             self.maze.add_event_to_tile(persona.current_event(), tile)
         attach_events(read_seeds(self.storage.dir), self.personas)
 
@@ -221,7 +225,7 @@ class Simulation:
         # Everyone's event onto the tile the environment reports.
         for name, persona in self.personas.items():
             new_tile = (int(env[name]["x"]), int(env[name]["y"]))
-            old_tile = tuple(persona.scratch.curr_tile)
+            old_tile = persona.scratch.curr_tile
             self.maze.remove_subject_events_from_tile(name, old_tile)
             self.maze.add_event_to_tile(persona.current_event(), new_tile)
             if not persona.scratch.planned_path and persona.scratch.act_address:
@@ -230,7 +234,7 @@ class Simulation:
                 blank = (persona.scratch.act_address, None, None, None)
                 self.maze.remove_event_from_tile(blank, new_tile)
                 self.game_obj_cleanup[obj_event] = new_tile
-            persona.scratch.curr_tile = list(new_tile)
+            persona.scratch.curr_tile = new_tile
 
         # Cognition, persona by persona (later ones see earlier ones' changes); with a
         # multi-slot server, groups of personas that cannot meet this step run side by side.
@@ -264,7 +268,7 @@ class Simulation:
         """One persona's cognition for this step, as its entry of ``movement/<step>.json``."""
         persona = self.personas[name]
         rng = random.Random(f"{self.step_no}:{name}")
-        next_tile, emoji, description = persona.move(self.maze, self.personas, tuple(persona.scratch.curr_tile),
+        next_tile, emoji, description = persona.move(self.maze, self.personas, persona.scratch.curr_tile,
                                                      self.curr_time, rng=rng, llm=self.llm)
         return {
             "movement": [int(next_tile[0]), int(next_tile[1])],

@@ -1,71 +1,19 @@
-"""Simulation folders in the original layout, and every write made atomic.
+"""Simulation folders (the layout of :mod:`reverie.sim_layout`): read, fork, and written atomically.
 
-``storage/<sim>/`` holds ``reverie/meta.json``, ``environment/<step>.json``,
-``movement/<step>.json`` and ``personas/<Name>/bootstrap_memory/``; beside them we add
-``reverie/llm_calls.jsonl``, ``timeline.md`` and ``chroma/``. Nothing else in the
-package writes simulation files.
+Nothing else in the package writes simulation files.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import stat
-import tempfile
 from pathlib import Path
-from typing import Any
 
 from reverie.errors import UserError
-
-_SIM_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
-LOCK_NAME = ".lock"  # reverie/.lock: the PID of the process running the simulation
-
-
-def write_text_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so readers see the old file or the new one, never half."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-
-
-def write_json_atomic(path: Path, data: Any, *, indent: int | None = 2) -> None:
-    """JSON like the original writes it (indent 2, non-ASCII escaped), atomically."""
-    write_text_atomic(path, json.dumps(data, indent=indent, ensure_ascii=True))
-
-
-class BadJSON(UserError, json.JSONDecodeError):
-    """A file that is not valid JSON (truncated, edited by hand): still a ``JSONDecodeError``
-    for callers that expect one, and one line naming the file for the user."""
-
-    def __init__(self, path: Path, exc: json.JSONDecodeError):
-        json.JSONDecodeError.__init__(self, exc.msg, exc.doc, exc.pos)
-        self.path = Path(path)
-
-    def __str__(self) -> str:
-        return (f"{self.path} is damaged (not valid JSON: {self.msg} at line {self.lineno}) — "
-                "restore it from a copy, or fork the simulation's base again")
-
-
-def read_json(path: Path) -> Any:
-    with open(path, encoding="utf-8") as fh:
-        try:
-            return json.load(fh)
-        except json.JSONDecodeError as exc:
-            raise BadJSON(path, exc) from None
+from reverie.jsonio import read_json, write_json_atomic
+from reverie.sim_layout import BASE_PREFIX, LOCK_NAME, META, PER_RUN_EXTRAS, SimLayout, is_sim_name
 
 
 class DamagedFile(UserError):
@@ -79,11 +27,6 @@ class DamagedFile(UserError):
         super().__init__(f"{path} cannot be read ({problem}) — restore it from a copy, or fork the simulation's base again")
 
 
-def is_sim_name(name) -> bool:
-    """True for a name usable as a simulation folder (letters, digits, '.', '_', '-'; no leading dot)."""
-    return isinstance(name, str) and _SIM_NAME.fullmatch(name) is not None
-
-
 def check_sim_name(name: str) -> str:
     """A simulation name usable as a folder name; one-line error otherwise."""
     if not is_sim_name(name):
@@ -92,9 +35,6 @@ def check_sim_name(name: str) -> str:
             f"{name!r} is not a usable simulation name — use letters, digits, '.', '_' or '-' (no spaces or slashes)"
         )
     return name
-
-
-BASE_PREFIX = "base_"
 
 
 def is_base(storage: "SimStorage") -> bool:
@@ -116,44 +56,14 @@ def refuse_base(storage: "SimStorage", doing: str) -> None:
         )
 
 
-class SimStorage:
+class SimStorage(SimLayout):
     """The files of one simulation ``<storage>/<sim_code>/``."""
 
     def __init__(self, storage_root: Path, sim_code: str, temp_storage: Path | None = None):
+        super().__init__(Path(storage_root) / sim_code)
         self.root = Path(storage_root)
         self.sim_code = sim_code
-        self.dir = self.root / sim_code
         self.temp_storage = Path(temp_storage) if temp_storage else None
-
-    # -- paths -------------------------------------------------------------------
-    @property
-    def meta_path(self) -> Path:
-        return self.dir / "reverie" / "meta.json"
-
-    @property
-    def ledger_path(self) -> Path:
-        return self.dir / "reverie" / "llm_calls.jsonl"
-
-    @property
-    def timeline_path(self) -> Path:
-        return self.dir / "timeline.md"
-
-    @property
-    def chroma_dir(self) -> Path:
-        return self.dir / "chroma"
-
-    @property
-    def personas_dir(self) -> Path:
-        return self.dir / "personas"
-
-    def persona_dir(self, name: str) -> Path:
-        return self.personas_dir / name / "bootstrap_memory"
-
-    def environment_path(self, step: int) -> Path:
-        return self.dir / "environment" / f"{step}.json"
-
-    def movement_path(self, step: int) -> Path:
-        return self.dir / "movement" / f"{step}.json"
 
     def exists(self) -> bool:
         return self.meta_path.is_file()
@@ -231,7 +141,7 @@ def fork(storage_root: Path, fork_sim_code: str, sim_code: str, *, overwrite: bo
     if sim_code.startswith(BASE_PREFIX):
         raise UserError(f"names starting with '{BASE_PREFIX}' are kept for base simulations — choose another name for '{sim_code}'")
     if not src.exists():
-        known = ", ".join(sorted(p.name for p in Path(storage_root).glob("*") if (p / "reverie/meta.json").is_file()))
+        known = ", ".join(sorted(p.name for p in Path(storage_root).glob("*") if (p / META).is_file()))
         raise UserError(f"no simulation '{fork_sim_code}' to fork in {storage_root} — known: {known or 'none'}")
     if src.dir.resolve() == dst.dir.resolve():
         raise UserError(f"cannot fork '{fork_sim_code}' onto itself — choose another new name")
@@ -245,8 +155,7 @@ def fork(storage_root: Path, fork_sim_code: str, sim_code: str, *, overwrite: bo
         shutil.rmtree(staging)
     try:
         # Our per-run extras (ledger, timeline, vector index) belong to the source run.
-        shutil.copytree(src.dir, staging, ignore=shutil.ignore_patterns("llm_calls.jsonl", "timeline.md", "chroma",
-                                                                        ".*.tmp", LOCK_NAME))
+        shutil.copytree(src.dir, staging, ignore=shutil.ignore_patterns(*PER_RUN_EXTRAS, ".*.tmp", LOCK_NAME))
         _make_writable(staging)  # a read-only source (e.g. an installed base) must give a writable fork
         os.replace(staging, dst.dir)
     except BaseException:

@@ -1,17 +1,3 @@
-"""Parts of an action description: decomposed actions read "<task> (<subtask>)"."""
+"""Parts of an action description (kept here for the prompt units; see :mod:`reverie.action_text`)."""
 
-from __future__ import annotations
-
-
-def main_action(description: str) -> str:
-    """"writing a paper (reading sources)" -> "writing a paper"."""
-    return description.split("(")[0].strip() or description.strip()
-
-
-def subtask(description: str) -> str:
-    """"writing a paper (reading sources)" -> "reading sources"; no parentheses -> the whole text."""
-    if "(" in description:
-        inner = description.rsplit("(", 1)[1].split(")")[0].strip()
-        if inner:
-            return inner
-    return description.strip()
+from reverie.action_text import main_action, subtask  # noqa: F401

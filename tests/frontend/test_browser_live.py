@@ -15,7 +15,7 @@ import time
 import pytest
 from selenium.webdriver.support.ui import WebDriverWait
 
-from reverie.simulation.storage import write_json_atomic
+from reverie.jsonio import write_json_atomic
 from tests.frontend import synthetic
 
 pytestmark = pytest.mark.slow

@@ -18,6 +18,7 @@ import pytest
 
 from reverie import PROJECT_ROOT
 from reverie.config import load_settings
+from reverie.memory.scratch import NewAction
 from reverie.persona.react import chat_react
 from reverie.simulation.fast_forward import fast_forward
 from reverie.simulation.simulation import Simulation
@@ -38,8 +39,8 @@ def plan_the_day(persona, sim, address: str, activity: str) -> None:
     s.daily_req = [activity]
     s.f_daily_schedule = [list(item) for item in DAY]
     s.f_daily_schedule_hourly_org = [list(item) for item in DAY]
-    s.add_new_action(address, 120, activity, "\u2615", [s.name, "is", activity], None, None, None, None,
-                     None, None, [None, None, None], act_start_time=sim.curr_time - timedelta(minutes=30))
+    s.add_new_action(NewAction(address=address, duration=120, description=activity, pronunciatio="\u2615",
+                               event=[s.name, "is", activity], start_time=sim.curr_time - timedelta(minutes=30)))
 
 
 def side_by_side(maze) -> tuple[tuple[int, int], tuple[int, int]]:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timedelta
 
 import pytest
 
+from reverie.address import PersonaAt, Place, WaitingAt, parse_address
 from reverie.memory import Scratch, SpatialMemory
+from reverie.memory.scratch import NewAction
 
 
 @pytest.fixture
@@ -45,9 +48,10 @@ def test_action_finishes_for_any_step_length(isabella, sec_per_step):
     """The original compared HH:MM:SS exactly, so steps that skip the end second never finished."""
     start = datetime(2023, 2, 13, 8, 0, 3)  # seconds -> the action starts at the next whole minute
     isabella.curr_time = start
-    isabella.add_new_action("the Ville:Hobbs Cafe:cafe:cafe customer seating", 5, "drinking coffee", "☕",
-                            ["Isabella Rodriguez", "drink", "coffee"], None, None, None, None,
-                            "cup is being used", "☕", ["cup", "is", "used"])
+    isabella.add_new_action(NewAction(
+        address="the Ville:Hobbs Cafe:cafe:cafe customer seating", duration=5, description="drinking coffee",
+        pronunciatio="☕", event=["Isabella Rodriguez", "drink", "coffee"],
+        obj_description="cup is being used", obj_pronunciatio="☕", obj_event=["cup", "is", "used"]))
     assert isabella.act_start_time == start and not isabella.act_path_set
     end = datetime(2023, 2, 13, 8, 6, 0)
     now, finished_at = start, None
@@ -61,10 +65,11 @@ def test_action_finishes_for_any_step_length(isabella, sec_per_step):
 
 def test_chat_end_and_no_action(isabella):
     assert isabella.act_check_finished()  # no act_address yet
-    isabella.add_new_action("<persona> Klaus Mueller", 10, "chatting with Klaus", "💬",
-                            ["Isabella Rodriguez", "chat with", "Klaus Mueller"], "Klaus Mueller",
-                            [["Isabella Rodriguez", "Hi"]], {"Klaus Mueller": 800},
-                            datetime(2023, 2, 13, 8, 32), None, None, [None, None, None])
+    isabella.add_new_action(NewAction(
+        address="<persona> Klaus Mueller", duration=10, description="chatting with Klaus", pronunciatio="💬",
+        event=["Isabella Rodriguez", "chat with", "Klaus Mueller"], chatting_with="Klaus Mueller",
+        chat=[["Isabella Rodriguez", "Hi"]], chatting_with_buffer={"Klaus Mueller": 800},
+        chatting_end_time=datetime(2023, 2, 13, 8, 32)))
     assert isabella.chatting_with_buffer == {"Klaus Mueller": 800}
     assert not isabella.act_check_finished()
     isabella.curr_time = datetime(2023, 2, 13, 8, 32)
@@ -97,3 +102,37 @@ def test_spatial_lists_strings_and_growth(base_personas, tmp_path):
     assert spatial.accessible_sectors_str("the Ville").endswith("Hobbs Cafe, Artist's co-living space, Town Square")
     spatial.save(tmp_path / "s.json")
     assert SpatialMemory.load(tmp_path / "s.json").tree == spatial.tree
+
+
+def test_the_tile_is_a_tuple_in_memory_and_a_list_in_the_file(isabella, tmp_path):
+    """curr_tile and the planned path are (x, y) tuples however they are set; scratch.json keeps
+    the original's lists, and a saved file loads back equal."""
+    isabella.curr_tile = (72, 14)
+    isabella.planned_path = [(72, 15), (72, 16)]
+    isabella.save(tmp_path / "scratch.json")
+    saved = json.loads((tmp_path / "scratch.json").read_text(encoding="utf-8"))
+    assert saved["curr_tile"] == [72, 14] and saved["planned_path"] == [[72, 15], [72, 16]]
+    again = Scratch.load(tmp_path / "scratch.json")
+    assert again.curr_tile == (72, 14) and again.planned_path == [(72, 15), (72, 16)]
+    assert again == isabella
+    assert Scratch(curr_tile=[3, 4]).curr_tile == (3, 4)
+
+
+def test_unknown_keys_are_ignored_and_nulls_take_the_defaults():
+    s = Scratch.from_json({"name": "Ada", "act_event": None, "daily_req": None, "not_a_field": 1})
+    assert s.name == "Ada" and s.act_event == [None, None, None] and s.daily_req == []
+    assert "not_a_field" not in s.to_json()
+
+
+def test_the_address_is_parsed(isabella):
+    isabella.act_address = "<waiting> 20 14"
+    assert isabella.address() == WaitingAt((20, 14)) and str(isabella.address()) == "<waiting> 20 14"
+    isabella.act_address = "<persona> Klaus Mueller"
+    assert isabella.address() == PersonaAt("Klaus Mueller")
+    isabella.act_address = "the Ville:Hobbs Cafe:cafe:<random>"
+    place = isabella.address()
+    assert isinstance(place, Place) and place.is_random and place.arena == "the Ville:Hobbs Cafe:cafe"
+    isabella.act_address = "the Ville:Hobbs Cafe:cafe:piano"
+    assert not isabella.address().is_random and isabella.address().object == "piano"
+    assert parse_address("<waiting> nowhere") == WaitingAt(None)
+    assert parse_address(None) == Place("")

@@ -27,7 +27,7 @@ def persona(name, tile, address, description="sleeping"):
 def walk(p, maze, personas, steps):
     tiles = []
     for i in range(steps):
-        tile, emoji, description = execute(p, maze, personas, p.scratch.act_address, random.Random(i))
+        tile, emoji, description = execute(p, maze, personas, p.scratch.address(), random.Random(i))
         tiles.append(tile)
         p.scratch.curr_tile = tile
     return tiles, emoji, description
@@ -70,7 +70,7 @@ def test_waiting_stays_and_chat_partners_meet_in_the_middle(maze):
     b = persona("Maria Lopez", (72, 19), "<persona> Isabella Rodriguez")
     personas = {a.name: a, b.name: b}
     path = find_path(maze, (72, 14), (72, 19))
-    execute(a, maze, personas, a.scratch.act_address, random.Random(0))
+    execute(a, maze, personas, a.scratch.address(), random.Random(0))
     target = tuple(a.scratch.planned_path[-1]) if a.scratch.planned_path else (72, 14)
     assert target in (path[len(path) // 2], path[len(path) // 2 + 1])
 

@@ -1,11 +1,15 @@
 """Rules of planning and reflecting that need no model (fixed quirks of the original included)."""
 
 from datetime import datetime, timedelta
+from types import SimpleNamespace
 
+from reverie.address import PersonaAt, WaitingAt
 from reverie.memory import Scratch
+from reverie.memory.scratch import NewAction
 from reverie.persona.plan import end_chat_state
 from reverie.persona.plan_action import should_decompose
-from reverie.persona.react import reaction_window
+from reverie.persona.react import create_react, reaction_window, should_react, wait_react
+from reverie.persona.reactions import WaitUntil
 from reverie.persona.reflect import chat_ends_this_step
 
 
@@ -47,3 +51,33 @@ def test_reaction_window_spans_the_current_hourly_block():
     assert reaction_window(s) == (540, 720)
     s.curr_time = datetime(2023, 2, 13, 8, 30)
     assert reaction_window(s) == (480, 720)  # a one-hour block takes the next one too
+
+
+def test_waiting_stands_still_until_the_other_has_finished():
+    """A WaitUntil reaction becomes a waiting action on the persona's own tile that ends at the
+    given minute; a waiting persona reacts to nobody. (No schedule to rewrite: no model call.)"""
+    now = datetime(2023, 2, 13, 9, 30, 20)
+    s = Scratch(name="Maria Lopez", curr_time=now, curr_tile=(20, 14), act_address="the Ville:Hobbs Cafe:cafe:counter",
+                act_description="getting coffee (waiting in line)", planned_path=[(21, 14)])
+    maria = SimpleNamespace(name="Maria Lopez", scratch=s)
+    wait_react(maria, WaitUntil(datetime(2023, 2, 13, 9, 44)), llm=None)
+    assert s.address() == WaitingAt((20, 14)) and s.act_address == "<waiting> 20 14"
+    assert s.act_description == "waiting to start waiting in line" and s.act_duration == 15
+    assert s.act_event == ["Maria Lopez", "waiting to start", "waiting in line"] and not s.act_path_set
+    assert s.act_start_time == now and s.chatting_with is None
+    klaus = SimpleNamespace(name="Klaus Mueller", scratch=Scratch(name="Klaus Mueller"))
+    focused = {"curr_event": SimpleNamespace(subject="Klaus Mueller")}
+    assert should_react(maria, focused, {"Klaus Mueller": klaus}, llm=None) is None
+
+
+def test_create_react_starts_the_new_action_now():
+    now = datetime(2023, 2, 13, 9, 30)
+    s = Scratch(name="Maria Lopez", curr_time=now, chatting_with_buffer={"Ayesha Khan": 3})
+    action = NewAction(address=str(PersonaAt("Klaus Mueller")), duration=4, description="talking about the party",
+                       pronunciatio="\U0001f4ac", event=["Maria Lopez", "chat with", "Klaus Mueller"],
+                       chatting_with="Klaus Mueller", chat=[["Maria Lopez", "Hi"]],
+                       chatting_with_buffer={"Klaus Mueller": 800}, chatting_end_time=now + timedelta(minutes=4))
+    create_react(SimpleNamespace(name="Maria Lopez", scratch=s), action, llm=None)
+    assert s.address() == PersonaAt("Klaus Mueller") and s.chatting_with == "Klaus Mueller"
+    assert s.chatting_with_buffer == {"Ayesha Khan": 3, "Klaus Mueller": 800}
+    assert s.act_end_time() == now + timedelta(minutes=4) and s.act_obj_event == [None, None, None]

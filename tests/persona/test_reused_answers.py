@@ -15,6 +15,8 @@ import pytest
 from reverie.config import load_settings
 from reverie.memory import Embedder
 from reverie.memory.day_cache import DAY_CACHE_FILE, DayCache
+from reverie.memory.scratch import NewAction
+from reverie.persona.options import CognitionOptions
 from reverie.persona.perceive import remember_event
 from reverie.persona.persona import Persona
 from reverie.persona.plan_action import address_and_details
@@ -97,8 +99,10 @@ def test_a_repeated_perception_is_rated_once_and_nothing_is_rated_in_sleep(world
     assert asks(llm) == 1
 
     address, details = address_and_details(nora, maze, "sleeping", llm)
-    nora.scratch.add_new_action(address, 480, "sleeping", details.pronunciatio, details.event, None, None, None,
-                                None, details.obj_description, details.obj_pronunciatio, details.obj_event)
+    nora.scratch.add_new_action(NewAction(
+        address=address, duration=480, description="sleeping", pronunciatio=details.pronunciatio, event=details.event,
+        obj_description=details.obj_description, obj_pronunciatio=details.obj_pronunciatio,
+        obj_event=details.obj_event))
     assert asleep(nora.scratch)
     node = remember_event(nora, llm, "Theo Alvarez", "is", "singing", "Theo Alvarez is singing loudly")
     assert asks(llm) == 1 and node.poignancy == 1
@@ -123,7 +127,7 @@ def test_the_cache_is_saved_with_the_persona_and_survives_a_reload(world, nora, 
 def test_with_reuse_switched_off_every_question_is_asked(world, nora):
     _settings, maze = world
     llm, _model = scripted_llm("no idea")
-    llm.settings.simulation.reuse_answers = False
+    nora.options = CognitionOptions(reuse_answers=False)
     address_and_details(nora, maze, "reading a novel", llm)
     n = asks(llm)
     address_and_details(nora, maze, "reading a novel", llm)

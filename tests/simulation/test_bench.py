@@ -24,8 +24,9 @@ from reverie.errors import UserError
 from reverie.simulation import bench
 from reverie.simulation.bench_figures import ROW_KEYS, figures, row, totals
 from reverie.simulation.fast_forward import fast_forward, target_time
-from reverie.simulation.storage import SimStorage, fork, read_json
+from reverie.jsonio import read_json
 from reverie.llm.fake_model import FakeChatModel
+from reverie.simulation.storage import SimStorage, fork
 from reverie.tasks.evaluate import read_ledger
 
 BASE = "base_willow_creek"

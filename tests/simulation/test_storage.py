@@ -11,7 +11,8 @@ import pytest
 
 from reverie.errors import UserError
 from reverie.simulation import checkpoint
-from reverie.simulation.storage import SimStorage, fork, write_json_atomic
+from reverie.jsonio import write_json_atomic
+from reverie.simulation.storage import SimStorage, fork
 
 BASE = "base_the_ville_isabella_maria_klaus"
 

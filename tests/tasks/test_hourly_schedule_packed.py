@@ -15,6 +15,7 @@ from tests.tasks.planning_support import scripted_llm
 from reverie import PROJECT_ROOT
 from reverie.config import load_settings
 from reverie.memory import Embedder
+from reverie.persona.options import CognitionOptions
 from reverie.persona.persona import Persona
 from reverie.persona.plan_day import plan_new_day
 from reverie.tasks.hourly_schedule_packed import packed_hourly_schedule
@@ -47,7 +48,7 @@ def test_packed_mode_plans_the_new_day_with_one_schedule_call(tmp_path):
     nora = Persona.load("Nora Bennett", folder, embedder=Embedder(settings))
     nora.scratch.curr_time = datetime(2023, 2, 13, 0, 0)
     llm, _model = scripted_llm(json.dumps({"activities": DAY + DAY}))  # only this prompt's answer is valid
-    llm.settings.simulation.packed_actions = True
+    nora.options = CognitionOptions(packed_actions=True)
 
     plan_new_day(nora, "First day", llm)
 

@@ -7,6 +7,7 @@ from collections import defaultdict
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from reverie.jsonio import jsonl_lines
 from translator.simfiles import parse_time
 
 BIN_MINUTES = (1, 5, 10, 15, 30, 60, 120, 180, 360, 720, 1440, 2880, 10080)
@@ -21,22 +22,14 @@ def read(path: Path) -> tuple[list[dict], int]:
     """(records, number of unreadable lines)."""
     records, bad = [], 0
     try:
-        fh = path.open(encoding="utf-8", errors="replace")
+        text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return [], 0
-    with fh:
-        for line in fh:
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except ValueError:
-                bad += 1
-                continue
-            if isinstance(rec, dict) and isinstance(rec.get("prompt"), str):
-                records.append(rec)
-            else:
-                bad += 1
+    for _line, rec in jsonl_lines(text):
+        if isinstance(rec, dict) and isinstance(rec.get("prompt"), str):
+            records.append(rec)
+        else:
+            bad += 1
     return records, bad
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from reverie.sim_layout import BOOTSTRAP_MEMORY, SCRATCH
 from translator.simfiles import read_json, read_meta
 
 NODE_TYPES = ("event", "chat", "thought")
@@ -47,8 +48,8 @@ def nodes_by_type(nodes) -> dict[str, list[dict]]:
 
 
 def load(persona_dir: Path) -> dict:
-    memory = persona_dir / "bootstrap_memory"
-    scratch = read_json(memory / "scratch.json")
+    memory = persona_dir / BOOTSTRAP_MEMORY
+    scratch = read_json(memory / SCRATCH)
     if not isinstance(scratch, dict):
         scratch = {}
     nodes_file = memory / "associative_memory" / "nodes.json"

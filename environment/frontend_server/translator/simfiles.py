@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from reverie.clock import TIME_FMT
+from reverie.jsonio import read_json_or
+from reverie.sim_layout import SimLayout
 from translator.sources import NotFound, numbered_files, paths, sim_dir, storage_sims
 
-TIME_FORMATS = ("%B %d, %Y, %H:%M:%S", "%B %d, %Y %H:%M:%S", "%Y-%m-%d %H:%M:%S")
+TIME_FORMATS = (TIME_FMT, "%B %d, %Y %H:%M:%S", "%Y-%m-%d %H:%M:%S")
 
 
 class BrokenFile(Exception):
@@ -16,18 +18,13 @@ class BrokenFile(Exception):
 
 
 def read_json(path: Path):
-    try:
-        with path.open(encoding="utf-8") as fh:
-            return json.load(fh)
-    except FileNotFoundError:
-        raise NotFound(f"{path.name} is missing in {path.parent.name}.") from None
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise BrokenFile(f"{path.parent.name}/{path.name} cannot be read ({exc.__class__.__name__}).") from None
+    return read_json_or(path, missing=lambda: NotFound(f"{path.name} is missing in {path.parent.name}."),
+                        unreadable=lambda why: BrokenFile(f"{path.parent.name}/{path.name} cannot be read ({why})."))
 
 
 def read_meta(sim_path: Path) -> dict:
     """reverie/meta.json of a storage simulation, or meta.json of a compressed one."""
-    for candidate in (sim_path / "reverie" / "meta.json", sim_path / "meta.json"):
+    for candidate in (SimLayout(sim_path).meta_path, sim_path / "meta.json"):
         if candidate.is_file():
             meta = read_json(candidate)
             if not isinstance(meta, dict):
@@ -86,13 +83,13 @@ def current_simulation() -> tuple[str, int] | None:
 
 def live_start(sim_code: str, announced: int) -> int:
     """The step the live page should wait for: the newest environment file (a reload resumes)."""
-    envs = numbered_files(sim_dir(sim_code) / "environment")
+    envs = numbered_files(SimLayout(sim_dir(sim_code)).environment_dir)
     newest = max(envs) if envs else announced
     return max(announced, newest)
 
 
 def movement(sim_path: Path, step: int) -> dict | None:
-    path = numbered_files(sim_path / "movement").get(step)
+    path = numbered_files(SimLayout(sim_path).movement_dir).get(step)
     if path is None:
         return None
     data = read_json(path)

@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from reverie.config import Settings, config_path, load_settings
-from reverie.simulation.storage import is_sim_name
+from reverie.sim_layout import SimLayout, is_sim_name
 
 STEP_RE = re.compile(r"[0-9]{1,9}")  # ASCII digits only
 
@@ -101,7 +101,7 @@ def step_file(folder: Path, step: int) -> Path:
 
 def persona_folders(sim_path: Path) -> list[str]:
     """Persona names ("First Last") with a folder under <sim>/personas."""
-    return _listed_dirs(sim_path / "personas")
+    return _listed_dirs(SimLayout(sim_path).personas_dir)
 
 
 def underscore(name: str) -> str:

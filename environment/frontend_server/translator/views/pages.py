@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.shortcuts import render
 
+from reverie.sim_layout import SimLayout
 from translator import gamepage
 from translator.simfiles import current_simulation, live_start, numbered_files, positions, read_json, read_meta
 from translator.sources import sim_dir, storage_sims
@@ -28,7 +29,7 @@ def home(request):
     meta = read_meta(sim_path)
     names = gamepage.persona_names(sim_path, meta)
     step = live_start(sim_code, announced)
-    envs = numbered_files(sim_path / "environment")
+    envs = numbered_files(SimLayout(sim_path).environment_dir)
     pos = positions(read_json(envs[step]), names) if step in envs else {}
     ctx = gamepage.build(request, mode="simulate", sim_code=sim_code, sim_path=sim_path, step=step,
                          names=names, pos=pos, meta=meta, frames_per_step=8)

@@ -8,7 +8,7 @@ from django.middleware.csrf import get_token
 from django.urls import reverse
 
 from translator import bodies, maps
-from reverie.simulation.storage import write_json_atomic
+from reverie.jsonio import write_json_atomic
 from translator.simfiles import current_simulation, read_meta
 from translator.sources import NotFound, maze_names, paths, reverie_settings, sim_dir, storage_sims
 from translator.views.errors import endpoint, json_error, page

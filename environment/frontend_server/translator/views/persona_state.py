@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
 
+from reverie.sim_layout import SCRATCH, SimLayout
 from translator import maps, persona_state
 from translator.sources import (NotFound, compressed_sims, parse_step, paths, persona_by_underscore,
                                 persona_folders, storage_sims)
@@ -26,8 +27,8 @@ def persona_dir(sim_code: str, wanted: str):
             name = persona_by_underscore(names, wanted)
         except NotFound:
             continue
-        folder = root / "personas" / name
-        if (folder / "bootstrap_memory" / "scratch.json").is_file():
+        folder = SimLayout(root).personas_dir / name
+        if (SimLayout(root).persona_dir(name) / SCRATCH).is_file():
             return root, name, folder
     raise NotFound("This simulation has no saved state for that persona. Names are written First_Last.")
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 from django.http import HttpResponse, JsonResponse
 
 from translator import bodies, gamepage, maps
-from reverie.simulation.storage import write_json_atomic
+from reverie.jsonio import write_json_atomic
+from reverie.sim_layout import SimLayout
 from translator.simfiles import current_simulation, movement, read_meta
 from translator.sources import numbered_files, sim_dir
 from translator.views.errors import endpoint, json_error
@@ -31,9 +32,9 @@ def process_environment(request):
     step, posted_sim, env = bodies.environment_request(data, names, maze, size["width"], size["height"])
     if posted_sim != sim_code:
         return json_error(f"only the running simulation ({sim_code}) accepts positions", 403)
-    if step in numbered_files(sim_path / "movement"):
+    if step in numbered_files(SimLayout(sim_path).movement_dir):
         return json_error(f"step {step} has already been simulated; its positions are fixed", 409)
-    folder = sim_path / "environment"
+    folder = SimLayout(sim_path).environment_dir
     try:
         folder.mkdir(exist_ok=True)
         write_json_atomic(folder / f"{step}.json", env)

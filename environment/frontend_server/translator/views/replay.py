@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.shortcuts import render
 
+from reverie.sim_layout import SimLayout
 from translator import gamepage
 from translator.simfiles import movement, numbered_files, positions, read_json, read_meta
 from translator.sources import NotFound, parse_step, sim_dir
@@ -12,7 +13,7 @@ from translator.views.errors import page
 
 def start_positions(sim_path, step: int, names: list[str]) -> dict[str, list[int]]:
     """Where the agents stand when `step` begins: environment/<step>, else movement/<step-1>."""
-    envs = numbered_files(sim_path / "environment")
+    envs = numbered_files(SimLayout(sim_path).environment_dir)
     if step in envs:
         return positions(read_json(envs[step]), names)
     prev = movement(sim_path, step - 1) if step > 0 else None
@@ -29,7 +30,7 @@ def start_positions(sim_path, step: int, names: list[str]) -> dict[str, list[int
 def replay(request, sim_code: str, step: str):
     sim_path = sim_dir(sim_code)
     step_n = parse_step(step)
-    steps = numbered_files(sim_path / "movement")
+    steps = numbered_files(SimLayout(sim_path).movement_dir)
     if step_n not in steps:
         if not steps:
             raise NotFound(f"{sim_code} has no recorded steps yet. Run the simulation first.")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.shortcuts import render
 
+from reverie.sim_layout import SimLayout
 from translator import charts, evaluation, ledger, markdown_lite
 from translator.simfiles import BrokenFile, read_meta
 from translator.sources import NotFound, compressed_sims, numbered_files, sim_dir, storage_sims
@@ -18,7 +19,7 @@ def run_summary(sim_code: str) -> dict:
         meta = read_meta(path)
     except (NotFound, BrokenFile):
         meta = {}
-    steps = sorted(numbered_files(path / "movement"))
+    steps = sorted(numbered_files(SimLayout(path).movement_dir))
     return {
         "sim_code": sim_code,
         "meta": meta,
@@ -27,8 +28,8 @@ def run_summary(sim_code: str) -> dict:
         "last_step": steps[-1] if steps else None,
         "n_steps": len(steps),
         "compressed": sim_code in compressed_sims(),
-        "has_ledger": (path / "reverie" / "llm_calls.jsonl").is_file(),
-        "has_timeline": (path / "timeline.md").is_file(),
+        "has_ledger": SimLayout(path).ledger_path.is_file(),
+        "has_timeline": SimLayout(path).timeline_path.is_file(),
     }
 
 
@@ -66,12 +67,12 @@ def run_detail(request, sim_code: str):
     run = run_summary(sim_code)
     path = sim_dir(sim_code)
     timeline = None
-    tl = path / "timeline.md"
+    tl = SimLayout(path).timeline_path
     if tl.is_file():
         with tl.open(encoding="utf-8", errors="replace") as fh:
             text = fh.read(MAX_TIMELINE_BYTES)
         timeline = markdown_lite.render(text)
-    summary = ledger.summary(path / "reverie" / "llm_calls.jsonl")
+    summary = ledger.summary(SimLayout(path).ledger_path)
     return render(request, "runs/detail.html", {
         "run": run,
         "timeline": timeline,

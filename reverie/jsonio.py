@@ -1,0 +1,81 @@
+"""JSON files written atomically and read with a one-line error: every layer's file I/O."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from reverie.errors import UserError
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so readers see the old file or the new one, never half."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def write_json_atomic(path: Path, data: Any, *, indent: int | None = 2) -> None:
+    """JSON like the original writes it (indent 2, non-ASCII escaped), atomically."""
+    write_text_atomic(path, json.dumps(data, indent=indent, ensure_ascii=True))
+
+
+class BadJSON(UserError, json.JSONDecodeError):
+    """A file that is not valid JSON (truncated, edited by hand): still a ``JSONDecodeError``
+    for callers that expect one, and one line naming the file for the user."""
+
+    def __init__(self, path: Path, exc: json.JSONDecodeError):
+        json.JSONDecodeError.__init__(self, exc.msg, exc.doc, exc.pos)
+        self.path = Path(path)
+
+    def __str__(self) -> str:
+        return (f"{self.path} is damaged (not valid JSON: {self.msg} at line {self.lineno}) — "
+                "restore it from a copy, or fork the simulation's base again")
+
+
+def read_json(path: Path) -> Any:
+    with open(path, encoding="utf-8") as fh:
+        try:
+            return json.load(fh)
+        except json.JSONDecodeError as exc:
+            raise BadJSON(path, exc) from None
+
+
+def read_json_or(path: Path, *, missing: Callable[[], Exception],
+                 unreadable: Callable[[str], Exception]) -> Any:
+    """The JSON in ``path``; a missing file raises ``missing()``, one that cannot be read as JSON
+    ``unreadable(<the error's class name>)``: callers word the one line for their user."""
+    try:
+        with Path(path).open(encoding="utf-8") as fh:
+            return json.load(fh)
+    except FileNotFoundError:
+        raise missing() from None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise unreadable(exc.__class__.__name__) from None
+
+
+def jsonl_lines(text: str) -> Iterator[tuple[str, Any]]:
+    """``(line, value)`` for each non-blank line of a JSON-lines text; ``value`` is None for a
+    line that is not JSON (one cut short by a kill)."""
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        try:
+            yield line, json.loads(line)
+        except ValueError:
+            yield line, None

@@ -1,0 +1,11 @@
+"""Switches of the cognitive loop, handed to each persona by the simulation (``[simulation]``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class CognitionOptions:
+    packed_actions: bool = False  # one structured call for the whole action pipeline and for the day's schedule
+    reuse_answers: bool = True  # today's answers are reused for the same question

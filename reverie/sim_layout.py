@@ -1,0 +1,55 @@
+"""Where a simulation's files lie (the original layout plus our extras), for the engine and the pages.
+
+``<storage>/<sim>/`` holds ``reverie/meta.json``, ``environment/<step>.json``,
+``movement/<step>.json`` and ``personas/<Name>/bootstrap_memory/``; beside them we add
+``reverie/llm_calls.jsonl``, ``reverie/.lock``, ``timeline.md`` and ``chroma/``.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+SIM_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+BASE_PREFIX = "base_"  # a shipped starting point: forked, never written
+META = "reverie/meta.json"
+LEDGER = "llm_calls.jsonl"
+TIMELINE = "timeline.md"
+CHROMA = "chroma"
+LOCK_NAME = ".lock"  # reverie/.lock: the PID of the process running the simulation
+ENVIRONMENT = "environment"
+MOVEMENT = "movement"
+PERSONAS = "personas"
+BOOTSTRAP_MEMORY = "bootstrap_memory"
+SCRATCH = "scratch.json"
+PER_RUN_EXTRAS = (LEDGER, TIMELINE, CHROMA)  # belong to one run: a fork does not copy them
+
+
+def is_sim_name(name: object) -> bool:
+    """True for a name usable as a simulation folder (letters, digits, '.', '_', '-'; no leading dot)."""
+    return isinstance(name, str) and SIM_NAME.fullmatch(name) is not None
+
+
+class SimLayout:
+    """The paths of one simulation folder ``sim_dir``."""
+
+    def __init__(self, sim_dir: Path):
+        self.dir = Path(sim_dir)
+        self.meta_path = self.dir / META
+        self.ledger_path = self.dir / "reverie" / LEDGER
+        self.lock_path = self.dir / "reverie" / LOCK_NAME
+        self.timeline_path = self.dir / TIMELINE
+        self.chroma_dir = self.dir / CHROMA
+        self.personas_dir = self.dir / PERSONAS
+        self.environment_dir = self.dir / ENVIRONMENT
+        self.movement_dir = self.dir / MOVEMENT
+
+    def persona_dir(self, name: str) -> Path:
+        """``personas/<name>/bootstrap_memory``: the persona's saved state."""
+        return self.personas_dir / name / BOOTSTRAP_MEMORY
+
+    def environment_path(self, step: int) -> Path:
+        return self.environment_dir / f"{step}.json"
+
+    def movement_path(self, step: int) -> Path:
+        return self.movement_dir / f"{step}.json"
