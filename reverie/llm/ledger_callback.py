@@ -73,3 +73,13 @@ class LedgerCallback(BaseCallbackHandler):
             **data, prompt_tokens=tokens.prompt, completion_tokens=tokens.completion,
             cached_tokens=tokens.cached if data.get("attempts") else None,
         )
+
+    def on_chain_end(self, outputs: Any, *, run_id: UUID, **kwargs: Any) -> None:
+        self._forget(run_id)
+
+    def on_chain_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
+        self._forget(run_id)  # e.g. a replay that misses: no line, as no answer came
+
+    def _forget(self, run_id: UUID) -> None:
+        with self._lock:
+            self._tokens.pop(run_id, None)
