@@ -19,7 +19,7 @@ from typing import Any, Callable
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.runnables import Runnable, RunnableConfig
-from langchain_core.runnables.config import ensure_config, patch_config
+from langchain_core.runnables.config import ensure_config
 from pydantic import BaseModel
 
 from reverie.config import Settings
@@ -78,8 +78,7 @@ class RepairLoop(Runnable[dict, Outcome]):
                 return outcome
             outcome.attempts = attempt
             conversation = [*base, *exchanges]  # what a cassette keys on, trimmed or not
-            attempt_config = patch_config(config, callbacks=config.get("callbacks"))
-            attempt_config["metadata"] = {**config.get("metadata", {}), "prompt": self.spec.name, "attempt": attempt}
+            attempt_config = self._attempt_config(config, attempt)
             try:
                 sent, shown = self._fit(input, exchanges, outcome)
                 reply = self._call(sent, conversation, attempt, attempt_config)
@@ -104,6 +103,12 @@ class RepairLoop(Runnable[dict, Outcome]):
         return outcome
 
     # -- the parts of one attempt --------------------------------------------------------
+
+    def _attempt_config(self, config: RunnableConfig, attempt: int) -> RunnableConfig:
+        """The caller's config for one attempt's runs: its own run's id and name left out."""
+        kept = {key: value for key, value in config.items() if key not in ("run_id", "run_name", "metadata")}
+        metadata = {**(config.get("metadata") or {}), "prompt": self.spec.name, "attempt": attempt}
+        return RunnableConfig(**kept, metadata=metadata)
 
     def _call(self, sent: list[BaseMessage], conversation: list[BaseMessage], attempt: int,
               config: RunnableConfig) -> AIMessage:
