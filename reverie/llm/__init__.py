@@ -4,7 +4,10 @@
     answer = llm.ask("wake_up_hour", {"identity": ..., "first_name": ...}, persona="Isabella Rodriguez")
 
 Everything else (prompt files, grammar, repair, fail-safe, accounting, record/replay)
-happens inside; see :mod:`reverie.llm.structured`.
+happens inside; see :mod:`reverie.llm.structured`. Each ask is a LangChain run: a
+``config={"callbacks": [...], "metadata": {...}}`` given to ``ask`` reaches every model
+call; the ledger is such a handler (:mod:`reverie.llm.ledger_callback`) and the cassette
+a chat model wrapping the real one (:mod:`reverie.llm.cassette_model`).
 """
 
 from __future__ import annotations
@@ -15,11 +18,14 @@ import threading
 from pathlib import Path
 
 from langchain_core.language_models import BaseChatModel
+from langchain_core.runnables import RunnableConfig
 from pydantic import BaseModel
 
 from reverie.config import Settings
 from reverie.llm.cassette import Cassette, CassetteMiss
+from reverie.llm.cassette_model import taped_model
 from reverie.llm.ledger import Ledger
+from reverie.llm.ledger_callback import LedgerCallback
 from reverie.llm.prompt_spec import PromptStore
 from reverie.llm.structured import StructuredChain, StructuredOutputError
 from reverie.llm.task import TaskRegistry
@@ -45,18 +51,19 @@ class LLM:
             raise ValueError("record and replay cannot both be set")
         self.settings, self.tasks = settings, tasks
         self.ledger = Ledger(ledger_path)
+        self._ledger_handler = LedgerCallback(self.ledger)
         self._models = dict(chat_models) if chat_models else None
         self._models_lock = threading.Lock()
-        self._clock: tuple[int | None, str | None] = (None, None)
-        cassette = Cassette(record, "record") if record else Cassette(replay, "replay") if replay else None
+        self._metadata: dict = {}  # merged into every ask's metadata (the clock)
+        self.cassette = Cassette(record, "record") if record else Cassette(replay, "replay") if replay else None
+        self._taped: dict[str, BaseChatModel] = {}
         self.chain = StructuredChain(
             settings,
-            models=self._model,
+            models=self._chat_model,
             prompts=PromptStore(settings.paths.prompts),
-            ledger=self.ledger,
-            cassette=cassette,
+            replaying=self.replaying,
             tasks=tasks,
-            clock=lambda: self._clock,
+            defaults=lambda: {"callbacks": [self._ledger_handler], "metadata": self._metadata},
         )
 
     @classmethod
@@ -76,6 +83,16 @@ class LLM:
                 self._announce_templates()
         return self._models[role]
 
+    def _chat_model(self, role: str) -> BaseChatModel:
+        """What the chain calls for ``role``: the model, wrapped in the cassette when there is one."""
+        if self.cassette is None:
+            return self._model(role)
+        if role not in self._taped:
+            inner = None if self.cassette.replaying else self._model(role)
+            with self._models_lock:
+                self._taped.setdefault(role, taped_model(inner, self.cassette))
+        return self._taped[role]
+
     def _announce_templates(self) -> None:
         """Say once how each role's chat template treats the system text, and keep it
         beside the ledger (``chat_templates.json``)."""
@@ -94,9 +111,16 @@ class LLM:
         *,
         choices: dict[str, list[str]] | None = None,
         persona: str | None = None,
+        config: RunnableConfig | None = None,
     ) -> BaseModel:
-        """The task's schema instance (fail-safe when the model never gets it right)."""
-        return self.chain.ask(name, inputs, choices=choices, persona=persona)
+        """The task's schema instance (fail-safe when the model never gets it right).
+
+        ``persona`` is a shortcut for ``config={"metadata": {"persona": ...}}``; ``config``
+        (callbacks, tags, metadata) reaches every model call of this ask."""
+        if persona is not None:
+            config = dict(config or {})
+            config["metadata"] = {**(config.get("metadata") or {}), "persona": persona}
+        return self.chain.ask(name, inputs, choices=choices, config=config)
 
     @property
     def backend_lost(self):
@@ -128,8 +152,9 @@ class LLM:
     @property
     def replaying(self) -> bool:
         """Answers come from a recording: no model is called."""
-        return bool(self.chain.cassette and self.chain.cassette.replaying)
+        return bool(self.cassette and self.cassette.replaying)
 
     def set_clock(self, step: int, game_time: str) -> None:
-        """Tag the following ledger lines with the simulation step and game time."""
-        self._clock = (step, game_time)
+        """The simulation step and game time of the following asks: merged into their
+        metadata (``"step"``, ``"game_time"``), so the ledger lines and callbacks see them."""
+        self._metadata = {"step": step, "game_time": game_time}

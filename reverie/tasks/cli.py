@@ -75,12 +75,8 @@ def _list(args, settings: Settings) -> int:
 def render(settings: Settings, name: str, inputs: dict, choices: dict) -> list:
     """The messages the structured chain sends for this call (no model is loaded)."""
     from reverie.llm import LLM
-    from reverie.llm.schema import call_schema
 
-    llm = LLM(settings, tasks=product_tasks())
-    spec = llm.chain.prompts.get(name)
-    schema = call_schema(product_tasks()[name].schema, choices)
-    return llm.chain._render(spec, inputs, schema)
+    return LLM(settings, tasks=product_tasks()).chain.render(name, inputs, choices=choices)
 
 
 def _show(args, settings: Settings) -> int:

@@ -36,3 +36,26 @@ def test_replay_gives_identical_answers_without_a_model(settings, scripted, tmp_
     }
     with pytest.raises(CassetteMiss, match="no recorded reply for prompt 'llm_test_wake_up'"):
         player.ask(TASK, dict(INPUTS, name="Isabella"), choices=CHOICES)
+
+
+def test_a_call_cut_to_the_context_window_replays_from_its_untrimmed_conversation(settings, scripted, tmp_path):
+    """Scripted for the recording: a long wrong reply whose repair exchange must be cut to fit, then a valid one."""
+    from reverie.llm.prompt_size import estimate_tokens
+
+    first = LLM(settings, tasks=TASKS).chain.render(TASK, INPUTS, choices=CHOICES)
+    for role in (settings.models.strong, settings.models.cheap):
+        role.n_ctx = estimate_tokens(first) + role.max_tokens + 240
+    model = scripted('{"hour": 4, "place": "attic"} ' + "and so on " * 60, '{"hour": 9, "place": "bathroom"}')
+    tape = tmp_path / "calls.tape.jsonl"
+    recorder = LLM(settings, tasks=TASKS, chat_models={"strong": model, "cheap": model}, record=tape)
+    recorded = recorder.ask(TASK, INPUTS, choices=CHOICES)
+    assert recorded.hour == 9 and recorder.ledger.last["trimmed_tokens"] > 0
+    taped = [json.loads(line) for line in tape.read_text().splitlines()]
+    sent = [{"role": m.type, "content": m.content} for m in model.calls[1][0]]
+    assert taped[1]["messages"] != sent, "the model got the cut conversation"
+    assert len(taped[1]["messages"]) == len(sent) and taped[1]["messages"][-1] == sent[-1]
+
+    settings.models.cheap.path = settings.models.strong.path = str(tmp_path / "no-such-model.gguf")
+    player = LLM.from_settings(settings, tasks=TASKS, replay=tape)
+    assert player.ask(TASK, INPUTS, choices=CHOICES) == recorded
+    assert player.ledger.last["attempts"] == 2 and player._models is None

@@ -13,7 +13,6 @@ from reverie.llm import LLM
 from reverie.llm.schema import call_schema
 from reverie.llm.server_errors import BackendLost, ModelMissing, SchemaRefused
 from reverie.llm.server_probe import identify
-from reverie.llm.servers import current_persona  # noqa: F401  (the chain sets it; imported for clarity)
 
 SERVERS = {
     "llama.cpp": (server_fakes.llama_server, "local"),

@@ -10,15 +10,13 @@ import json
 import re
 
 import pytest
-from langchain_core.messages import AIMessage
 from pydantic import BaseModel, ValidationError
 
 from reverie import PROJECT_ROOT
 from reverie.config import load_settings
-from reverie.llm.corrections import correction_message
 from reverie.llm.prompt_spec import load_prompt
 from reverie.llm.schema import call_schema
-from reverie.llm.structured import StructuredChain
+from reverie.llm.reply_parser import ReplyParser, ReplyProblems
 from reverie.tasks.registry import product_tasks
 from reverie.tasks.cli import render
 from reverie.tasks.fixtures import fixture_names, load_fixture
@@ -55,9 +53,13 @@ def _correction(name: str, reply, case) -> str | None:
     followed by pydantic's own wording of the same errors (fixtures may quote either)."""
     task = TASKS[name]
     text = reply if isinstance(reply, str) else json.dumps(reply)
-    schema = call_schema(task.schema, case.choices)
-    result, problems = StructuredChain._check(task, schema, AIMessage(content=text), case.inputs, case.choices)
-    if not problems:
+    parser = ReplyParser(reply_model=task.schema, call_schema=call_schema(task.schema, case.choices),
+                         inputs=case.inputs, choices=case.choices or {}, task_name=name, task=task)
+    try:
+        parser.parse(text)
+    except ReplyProblems as exc:
+        correction = exc.observation
+    else:
         return None
     try:
         _validate(task.schema, reply, case.context(task))
@@ -66,7 +68,7 @@ def _correction(name: str, reply, case) -> str | None:
         raw = str(exc)
     except ValueError as exc:  # not JSON at all
         raw = str(exc)
-    return correction_message(problems) + "\n" + raw
+    return correction + "\n" + raw
 
 
 # The original's 31 live prompt sites (23 reached by `run`, the four new-day identity

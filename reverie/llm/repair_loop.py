@@ -1,0 +1,165 @@
+"""The repair loop of one call: ``prompt | model.bind(...) | parser``, again with corrections.
+
+Each attempt renders the prompt (stable text first, the format line and the variable user
+text last), cuts it to the context window, calls the role's chat model bound to
+``max_tokens``, the temperature and, with ``[repair] grammar``, the JSON-schema grammar,
+and hands the reply to the call's :class:`~reverie.llm.reply_parser.ReplyParser`. A reply
+the parser refuses goes back to the model, followed by the parser's correction, up to
+``[repair] max_attempts``; retries sample a little hotter. The caller's ``RunnableConfig``
+(callbacks, tags, metadata) reaches the chat model and the parser on every attempt, with
+``"prompt"`` and ``"attempt"`` added to its metadata.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.runnables import Runnable, RunnableConfig
+from langchain_core.runnables.config import ensure_config
+from pydantic import BaseModel
+
+from reverie.config import Settings
+from reverie.llm.cassette_model import CassetteModel, Taped
+from reverie.llm.prompt_size import Fitted, estimate_tokens, fit
+from reverie.llm.prompt_spec import PromptSpec
+from reverie.llm.reply_parser import ReplyParser, ReplyProblems
+from reverie.llm.safe_text import clean
+from reverie.llm.schema import format_instruction
+from reverie.llm.server_errors import BackendLost, call_with_retries
+from reverie.llm.task import Task
+
+log = logging.getLogger("reverie.llm")
+
+# Temperature added per retry (capped at 1.2).
+RETRY_WARMING = 0.3
+
+
+def render_messages(spec: PromptSpec, inputs: dict, schema: dict) -> list[BaseMessage]:
+    """The prompt's messages for these inputs, the format line put before the last user text."""
+    messages = spec.template().format_messages(**{key: inputs[key] for key in spec.inputs})
+    user = messages[-1]
+    messages[-1] = HumanMessage(content=f"{format_instruction(schema)}\n\n{user.content}")
+    return messages
+
+
+@dataclass
+class Outcome:
+    result: BaseModel | None = None
+    attempts: int = 0
+    errors: list[str] = field(default_factory=list)
+    trimmed_tokens: int = 0  # prompt tokens cut so that the prompt fits the context window
+    lost: BackendLost | None = None  # the model server could not be reached
+
+
+class RepairLoop(Runnable[dict, Outcome]):
+    """``invoke(inputs, config) -> Outcome`` for one prompt, schema and set of choices.
+
+    It opens no run of its own: the chat model's and the parser's runs are children of
+    whatever run ``config`` belongs to (the structured chain's ask)."""
+
+    def __init__(self, settings: Settings, *, task: Task, spec: PromptSpec, schema: dict, choices: dict,
+                 model: Callable[[], BaseChatModel], replaying: bool = False,
+                 backend_lost: Callable[[], BackendLost | None] = lambda: None):
+        self.settings, self.task, self.spec, self.schema, self.choices = settings, task, spec, schema, choices
+        self.model, self.replaying, self.backend_lost = model, replaying, backend_lost
+
+    def invoke(self, input: dict, config: RunnableConfig | None = None, **kwargs: Any) -> Outcome:
+        config = ensure_config(config)
+        outcome = Outcome()
+        base = render_messages(self.spec, input, self.schema)
+        exchanges: list[BaseMessage] = []  # the replies so far, each followed by its correction
+        for attempt in range(1, self.settings.repair.max_attempts + 1):
+            if self.backend_lost() is not None:
+                outcome.errors.append(f"attempt {attempt}: not asked, the model server is unreachable")
+                return outcome
+            outcome.attempts = attempt
+            conversation = [*base, *exchanges]  # what a cassette keys on, trimmed or not
+            attempt_config = self._attempt_config(config, attempt)
+            try:
+                sent, shown = self._fit(input, exchanges, outcome)
+                reply = self._call(sent, conversation, attempt, attempt_config)
+            except ValueError as exc:  # e.g. instructions alone longer than the context window, a server's 400
+                outcome.errors.append(f"attempt {attempt}: model call failed: {exc}")
+                return outcome
+            except BackendLost as exc:
+                outcome.lost = exc
+                outcome.errors.append(f"attempt {attempt}: model call failed: {exc}")
+                return outcome
+            parser = ReplyParser(reply_model=self.task.schema, call_schema=self.schema, inputs=shown,
+                                 choices=self.choices, task_name=self.task.name, task=self.task)
+            try:
+                outcome.result = parser.invoke(reply, config=attempt_config)
+            except ReplyProblems as problems:
+                log.debug("prompt %s attempt %d: %r -> %s", self.spec.name, attempt, reply.content, problems.problems)
+                outcome.errors += [f"attempt {attempt}: {p}" for p in problems.problems]
+                exchanges = [*exchanges, AIMessage(content=clean(reply.content)), HumanMessage(content=problems.observation)]
+                continue
+            log.debug("prompt %s attempt %d: %r -> valid", self.spec.name, attempt, reply.content)
+            return outcome
+        return outcome
+
+    # -- the parts of one attempt --------------------------------------------------------
+
+    def _attempt_config(self, config: RunnableConfig, attempt: int) -> RunnableConfig:
+        """The caller's config for one attempt's runs: its own run's id and name left out."""
+        kept = {key: value for key, value in config.items() if key not in ("run_id", "run_name", "metadata")}
+        metadata = {**(config.get("metadata") or {}), "prompt": self.spec.name, "attempt": attempt}
+        return RunnableConfig(**kept, metadata=metadata)
+
+    def _call(self, sent: list[BaseMessage], conversation: list[BaseMessage], attempt: int,
+              config: RunnableConfig) -> AIMessage:
+        """``sent`` goes to the model; a cassette keys on the untrimmed ``conversation``."""
+        model = self.model()
+        params = self.warmer(attempt)
+        if isinstance(model, CassetteModel):
+            params["taped"] = Taped(self.spec.name, attempt, tuple(conversation))
+        bound = model.bind(**params)
+        if self.replaying:
+            return bound.invoke(sent, config=config)
+        backend = self.settings.backend
+        return call_with_retries(lambda: bound.invoke(sent, config=config),
+                                 server=backend.kind == "openai", where=backend.base_url,
+                                 retries=backend.retries, first_pause_s=backend.retry_pause_s)
+
+    def _fit(self, inputs: dict, exchanges: list[BaseMessage], outcome: Outcome) -> tuple[list[BaseMessage], dict]:
+        """The messages to send and the inputs they show, cut to the context window."""
+        if self.replaying:
+            return [*render_messages(self.spec, inputs, self.schema), *exchanges], inputs
+        fitted = self.fitted(inputs, exchanges)
+        if fitted.trimmed_tokens:
+            log.info("prompt %s: %d tokens of growing inputs cut to fit the context window", self.spec.name,
+                     fitted.trimmed_tokens)
+        outcome.trimmed_tokens = max(outcome.trimmed_tokens, fitted.trimmed_tokens)
+        return fitted.messages, fitted.inputs
+
+    def fitted(self, inputs: dict, exchanges: list[BaseMessage]) -> Fitted:
+        """The prompt with ``exchanges`` after it, cut to the context window (loads the model)."""
+        model = self.model()
+        count = getattr(model, "count_prompt_tokens", None) or estimate_tokens
+        budget = getattr(self.settings.models, self.spec.role).n_ctx - self.params()["max_tokens"]
+        return fit(lambda shown: render_messages(self.spec, shown, self.schema), inputs, self.task.trim,
+                   exchanges, count, budget)
+
+    def max_tokens(self) -> int:
+        return self.spec.max_tokens or getattr(self.settings.models, self.spec.role).max_tokens
+
+    def params(self) -> dict:
+        """What the model is bound to on a first attempt."""
+        params: dict[str, Any] = {"max_tokens": self.max_tokens()}
+        if self.spec.temperature is not None:
+            params["temperature"] = self.spec.temperature
+        if self.settings.repair.grammar:
+            params["response_format"] = {"type": "json_object", "schema": self.schema, "name": self.spec.name}
+        return params
+
+    def warmer(self, attempt: int) -> dict:
+        """Retries sample a little hotter: a small model otherwise repeats its invalid reply."""
+        params = self.params()
+        if attempt == 1:
+            return params
+        base = params.get("temperature", getattr(self.settings.models, self.spec.role).temperature)
+        return {**params, "temperature": min(1.2, base + RETRY_WARMING * (attempt - 1))}

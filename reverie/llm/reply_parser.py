@@ -1,0 +1,118 @@
+"""One call's output parser: a model's reply -> the task's Pydantic object, or the correction.
+
+:class:`ReplyParser` is a LangChain output parser. It strips reasoning, finds the JSON
+object, cleans its text, maps choice values written in another case or spacing onto the
+allowed ones, checks the choices and validates the object against the task's schema (with
+``{"inputs", "choices"}`` as pydantic's validation context). A reply that fails raises
+:class:`ReplyProblems`, an ``OutputParserException`` whose ``observation`` is the
+correction message the model gets next, with ``send_to_llm=True``.
+
+Choices are checked here only: a choice field's wrong value is reported once, in the
+words of :func:`reverie.llm.corrections.not_a_choice`, even when the schema's own
+validators object to the same field.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from langchain_core.exceptions import OutputParserException
+from langchain_core.messages import AIMessage
+from langchain_core.output_parsers import BaseOutputParser
+from langchain_core.outputs import ChatGeneration, Generation
+from pydantic import BaseModel, ValidationError
+
+from reverie.llm.corrections import WHOLE, Problem, correction_message, from_validation_error, not_json
+from reverie.llm.reasoning import without_reasoning
+from reverie.llm.safe_text import clean
+from reverie.llm.schema import canonical_choices, choice_problems
+
+log = logging.getLogger("reverie.llm")
+
+# Anything a schema's validator may raise on odd data: a correction for the model, never a crash.
+_UNREADABLE = (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError, RecursionError)
+UNREADABLE = Problem(WHOLE, "this reply could not be read as the object described; "
+                            "answer with one JSON object with exactly the fields asked for")
+
+
+def extract_json(text: str) -> str:
+    """The JSON object in a reply (tolerates code fences and text around it)."""
+    text = text.strip()
+    if text.startswith("```"):
+        text = text.strip("`").removeprefix("json").strip()
+    start, end = text.find("{"), text.rfind("}")
+    candidate = text[start : end + 1] if start != -1 and end > start else text
+    try:
+        json.loads(candidate, strict=False)  # raises ValueError with the position of the problem
+    except RecursionError:
+        raise ValueError("the JSON is nested too deeply; answer with one flat object") from None
+    return candidate
+
+
+class ReplyProblems(OutputParserException):
+    """A reply that is not the object asked for; ``problems`` are what the correction lists."""
+
+    def __init__(self, problems: list[Problem], reply: str):
+        self.problems = list(problems)
+        message = correction_message(self.problems)
+        super().__init__(" | ".join(str(p) for p in self.problems), observation=message, llm_output=reply,
+                         send_to_llm=True)
+
+
+class ReplyParser(BaseOutputParser[BaseModel]):
+    """``parser.invoke(ai_message) -> the task's schema instance`` (raises :class:`ReplyProblems`).
+
+    ``schema`` is the call's JSON schema (choices as enums, see :func:`reverie.llm.schema.call_schema`);
+    ``inputs`` are the inputs the prompt showed (after any cut to the context window)."""
+
+    reply_model: Any  # type[BaseModel]: the task's schema class
+    call_schema: dict
+    inputs: dict = {}
+    choices: dict = {}
+    task_name: str = ""
+    task: Any = None  # the Task, when known: its inputs model types the inputs in the validation context
+
+    @property
+    def _type(self) -> str:
+        return "reverie_reply"
+
+    def parse(self, text: str) -> BaseModel:
+        return self.parse_result([Generation(text=text)])
+
+    def parse_result(self, result: list[Generation], *, partial: bool = False) -> BaseModel:
+        generation = result[0]
+        message = generation.message if isinstance(generation, ChatGeneration) else AIMessage(content=generation.text)
+        outcome, problems = self.check(message)
+        if problems:
+            raise ReplyProblems(problems, message.content if isinstance(message.content, str) else json.dumps(message.content))
+        return outcome
+
+    def check(self, reply: AIMessage) -> tuple[BaseModel | None, list[Problem]]:
+        """The object, or None and the problems a correction would list."""
+        content = reply.content if isinstance(reply.content, str) else json.dumps(reply.content)
+        try:
+            # strict=False: the grammar lets raw newlines into strings; they are harmless text here.
+            data = clean(json.loads(extract_json(without_reasoning(content)), strict=False))
+        except ValueError as exc:
+            cut_off = (reply.response_metadata or {}).get("finish_reason") == "length"
+            return None, [not_json(str(exc), cut_off)]
+        context = {"inputs": self.inputs, "choices": self.choices}
+        try:
+            data = canonical_choices(self.call_schema, data, self.choices)
+            choice_errors = choice_problems(self.call_schema, data, self.choices)
+            result = (self.task.validate(data, self.inputs, self.choices) if self.task is not None
+                      else self.reply_model.model_validate(data, context=context))
+        except ValidationError as exc:
+            return None, _merged(from_validation_error(exc), choice_errors)
+        except _UNREADABLE as exc:
+            log.warning("prompt %s: reply could not be checked (%s: %s)", self.task_name, type(exc).__name__, exc)
+            return None, [UNREADABLE]
+        return (None if choice_errors else result), choice_errors
+
+
+def _merged(schema_errors: list[Problem], choice_errors: list[Problem]) -> list[Problem]:
+    """Each field's problem once: a choice field's is the choice check's."""
+    chosen = {p.path for p in choice_errors}
+    return [p for p in schema_errors if p.path not in chosen] + choice_errors
