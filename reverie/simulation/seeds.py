@@ -71,8 +71,9 @@ def attach_events(seeds: list[Seed], personas: dict) -> None:
 
 
 def whisper_seeds(sim) -> dict[str, int]:
-    """Whisper each seed to its persona. Called at step 0 only: a run resumed from step 0
-    starts again from the memories without them."""
+    """Whisper each seed to its persona. Called before any persona's first step (at step 0,
+    or at the time ``--start`` moved a fresh fork to): a run resumed from there starts again
+    from the memories without them."""
     from reverie.persona.thoughts import add_thought
     from reverie.tasks.whisper import whisper_inner_thought
 

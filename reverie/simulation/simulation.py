@@ -175,8 +175,8 @@ class Simulation:
         check_backend = getattr(self.llm, "check_backend", None)
         if check_backend is not None:
             check_backend()  # a model server that cannot serve this run stops it before its first step
-        if self.step_no == 0 and steps > 0:
-            whisper_seeds(self)
+        if steps > 0 and not any(p.scratch.curr_time for p in self.personas.values()):
+            whisper_seeds(self)  # before anyone's first step, at step 0 or after `--start` moved the clock
         every = self.settings.simulation.autosave_every
         done = 0
         for _ in range(steps):

@@ -19,6 +19,7 @@ import pytest
 from reverie import PROJECT_ROOT
 from reverie.config import load_settings
 from reverie.llm import LLM
+from reverie.llm.fake_model import FakeChatModel
 from reverie.simulation import evaluation
 from reverie.simulation.history import load_history
 from reverie.simulation.seeds import read_seeds
@@ -163,17 +164,35 @@ def test_evaluating_again_at_the_same_step_replaces_the_checkpoint(town, tmp_pat
 @pytest.mark.slow
 @pytest.mark.timeout(3600)
 def test_the_town_steps_twice_on_the_bundled_model(base_settings, tmp_path):
-    """25 agents, two steps, bundled model, packed actions (the fastest path)."""
+    """25 agents, two steps of a morning on the bundled model, packed actions (the fastest path).
+
+    The day is planned first, in one step at 08:00 on the fake model (every prompt on its
+    fail-safe: the seeds' whispers and the party still go in); the bundled model then runs
+    two steps of the morning: perception, reactions and any conversation it starts."""
     settings = town_settings(base_settings, tmp_path)
     settings.simulation.packed_actions = True
-    sim = Simulation.fork(settings, BASE, "real")
+    planner = LLM(settings, tasks=product_tasks(), chat_models={"strong": FakeChatModel(), "cheap": FakeChatModel()},
+                  ledger_path=tmp_path / "planning.jsonl")
+    sim = Simulation.fork(settings, BASE, "real", start="08:00", llm=planner)
     try:
+        assert sim.run(1) == 1
+        sim.save()
+    finally:
+        sim.close()
+    planning = [json.loads(line) for line in (tmp_path / "planning.jsonl").read_text().splitlines()]
+    assert sum(1 for e in planning if e["prompt"] == "whisper_inner_thought") == 2
+
+    sim = Simulation.open(settings, "real")
+    try:
+        first = sim.step_no
         assert sim.run(2) == 2
-        movement = json.loads((sim.storage.dir / "movement" / "1.json").read_text())
-        assert len(movement["persona"]) == 25
+        for step in (first, first + 1):
+            movement = json.loads((sim.storage.dir / "movement" / f"{step}.json").read_text())
+            assert len(movement["persona"]) == 25
         plan = sim.personas["Nora Bennett"].scratch.f_daily_schedule
         assert any("party" in activity for activity, _ in plan)
-        ledger = (sim.storage.dir / "reverie" / "llm_calls.jsonl").read_text().splitlines()
-        assert sum(1 for line in ledger if json.loads(line)["prompt"] == "whisper_inner_thought") == 2
+        ledger = [json.loads(line) for line in (sim.storage.dir / "reverie" / "llm_calls.jsonl").read_text().splitlines()]
+        assert ledger and all(e["attempts"] >= 1 for e in ledger), "the morning's calls went to the bundled model"
+        assert any(not e["fallback"] for e in ledger), "some of the bundled model's answers were taken"
     finally:
         sim.close()
