@@ -19,7 +19,7 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 from reverie.llm.task import Task, TaskInputs, memories
 from reverie.tasks.clock import BED_WORDS, format_hour, hour_after, hour_of
 from reverie.tasks.common import Reply, Text, check_text, first_name as first_name_of, inputs_of, one_line
-from reverie.tasks.daily_plan import check_plan_items, is_waking_up, wake_up_line
+from reverie.tasks.daily_plan import bed_hour_of, check_plan_items, is_waking_up, wake_up_line
 
 NOTE_MAX = 500
 MIN_NOTE_WORDS = 5
@@ -84,7 +84,8 @@ class DailyReqReply(Reply):
     @model_validator(mode="after")
     def _check(self, info: ValidationInfo) -> "DailyReqReply":
         inputs = inputs_of(info, DailyReqInputs)
-        self.items = check_plan_items(self.items, inputs.wake_up_time if inputs else None, MIN_ITEMS)
+        bed = bed_hour_of(_identity_line(inputs.identity, "Lifestyle")) if inputs else None
+        self.items = check_plan_items(self.items, inputs.wake_up_time if inputs else None, MIN_ITEMS, bed_hour=bed)
         return self
 
 

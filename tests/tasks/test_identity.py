@@ -91,7 +91,7 @@ def test_revise_identity_runs_four_prompts_and_stores_plain_values():
                                      wake_up_hour=7)
     assert currently == "Klaus Mueller is finishing the methods section of his paper today."
     assert req == ("1) wake up and complete the morning routine at 7:00 am, 2) write at the library from 8:00 am to 12:00 pm, "
-                   "3) go to the party at 5:00 pm")
+                   "3) go to the party at 5:00 pm, 4) go to bed at 11:00 pm")  # the lifestyle's bedtime, written by the code
     assert len(model.calls) == 4
     assert "Currently: Klaus Mueller is finishing the methods section" in str(model.calls[3][0][-1].content)
 
