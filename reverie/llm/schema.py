@@ -131,8 +131,9 @@ def _walk(node: dict, root: dict, value: Any, choices: dict, path: tuple) -> lis
     if CHOICES_KEY in node:
         allowed = list(dict.fromkeys(str(v) for v in choices.get(node[CHOICES_KEY], [])))
         items = list(enumerate(value)) if isinstance(value, list) else [(None, value)]
+        shown = [int(a) for a in allowed] if node.get("type") == "integer" else allowed
         return [
-            not_a_choice(field_path(path + ((i,) if i is not None else ())), v, allowed)
+            not_a_choice(field_path(path + ((i,) if i is not None else ())), v, shown)
             for i, v in items
             if _checked_choice(node, v) and str(v) not in allowed
         ]
