@@ -91,7 +91,9 @@ def check_plan_items(items: list[str], wake_up_time: str | None, min_items: int 
             kept.append(item)
     if len(kept) < min_items:
         repeats = f" ({len(ordered) - len(kept)} repeated)" if len(kept) < len(ordered) else ""
-        raise ValueError(f"list at least {min_items} different activities; yours has {len(kept)}{repeats}")
+        beds = sum(is_bed(item) for item in cleaned)
+        bed_once = f"; going to bed is one item, the last (yours has {beds})" if beds > 1 else ""
+        raise ValueError(f"list at least {min_items} different activities; yours has {len(kept)}{repeats}{bed_once}")
     problem = plan_order_problem(kept, wake if wake >= 0 else None, bed_hour)
     if problem:
         raise ValueError(problem)

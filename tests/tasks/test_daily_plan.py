@@ -103,3 +103,11 @@ def test_exact_repeats_are_dropped_but_enough_must_remain():
         "wake up and complete the morning routine at 6:00 am", "open the cafe at 8:00 am", "lunch at noon", "bed at 11:00 pm"]
     with pytest.raises(ValidationError, match="list at least 4 different activities; yours has 3 \\(2 repeated\\)"):
         DailyPlanReply.model_validate({"items": ["wake up at 6:00 am", "work", "work", "work", "bed"]}, context=CTX)
+
+
+def test_a_plan_of_bedtimes_is_sent_back_saying_bed_comes_once():
+    """The bundled model's answer for Klaus: "go to bed at ..." for most items."""
+    items = ["wake up at 6:00 am", "eat dinner at 7:30 pm", "go to bed at 11:00 am", "go to bed at 12:30 pm",
+             "go to bed at 2:00 pm"]
+    with pytest.raises(ValidationError, match="yours has 3; going to bed is one item, the last \\(yours has 3\\)"):
+        DailyPlanReply.model_validate({"items": items}, context=CTX)
