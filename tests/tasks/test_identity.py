@@ -118,3 +118,20 @@ def test_daily_req_in_the_first_person_is_sent_back():
     with pytest.raises(ValidationError, match="item 1 \"I'm planning to write at 9:00 am\" is written as the character speaking"):
         DailyReqReply.model_validate({"items": ["I'm planning to write at 9:00 am", "lunch at 12:00 pm", "read at 3:00 pm"]},
                                      context=ctx)
+
+
+@pytest.mark.parametrize("status, expected", [
+    ("I am hosting the party at Hobbs Cafe today from 5pm to 7pm.",
+     "Klaus Mueller is hosting the party at Hobbs Cafe today from 5pm to 7pm."),
+    ("I'll finish the methods section of the paper today.", "Klaus Mueller will finish the methods section of the paper today."),
+])
+def test_a_status_opening_with_i_am_is_written_with_the_name(status, expected):
+    """The bundled model's answer: it copies yesterday's first-person thought; the code puts the name in front."""
+    ctx = {"inputs": fixture_inputs(IDENTITY_NEW_CURRENTLY, name="Klaus Mueller")}
+    assert CurrentlyReply.model_validate({"status": status}, context=ctx).status == expected
+
+
+def test_first_person_words_after_the_opening_are_still_sent_back():
+    ctx = {"inputs": fixture_inputs(IDENTITY_NEW_CURRENTLY, name="Klaus Mueller")}
+    with pytest.raises(ValidationError, match="write the status in the third person"):
+        CurrentlyReply.model_validate({"status": "I am finishing my paper at the library today."}, context=ctx)
