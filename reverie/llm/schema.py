@@ -1,7 +1,8 @@
 """The JSON schema of one call: the task's schema with choices as enums, bounded.
 
 - A field declared with ``choice_field(key)`` (marked ``x-choices``) gets
-  ``enum = choices[key]``; for a list of strings the enum goes on its items.
+  ``enum = choices[key]``; for a list of strings the enum goes on its items; an integer
+  field's choices ("6", "7") become whole numbers.
 - Every object forbids extra keys; strings and lists without bounds get generous ones,
   so a grammar can never run away (``max_tokens`` is the last guard).
 - :func:`format_instruction` describes the shape in one line for the prompt.
@@ -37,7 +38,7 @@ def _children(node: dict):
             yield node[key]
 
 
-def _set_enum(node: dict, values: list[str]) -> None:
+def _set_enum(node: dict, values: list) -> None:
     if node.get("type") == "array" and isinstance(node.get("items"), dict):
         _set_enum(node["items"], values)
     elif "anyOf" in node:
@@ -55,9 +56,11 @@ def _bound(node: dict, choices: dict[str, list[str]]) -> None:
         key = node[CHOICES_KEY]
         if key not in choices:
             raise ValueError(f"this task needs choices[{key!r}] (the allowed values) at call time")
-        values = list(dict.fromkeys(str(v) for v in choices[key]))
+        values: list = list(dict.fromkeys(str(v) for v in choices[key]))
         if not values:
             raise NoChoices(f"no allowed values were given for {key!r}")
+        if node.get("type") == "integer":  # whole-number choices ("6", "7") stay numbers in the grammar
+            values = [int(v) for v in values]
         _set_enum(node, values)
     if node.get("type") == "object" and "properties" in node:
         node.setdefault("additionalProperties", False)
@@ -115,15 +118,24 @@ def choice_problems(schema: dict, data: Any, choices: dict[str, list[str]], path
     return _walk(schema, schema, data, choices or {}, path)
 
 
+def _checked_choice(node: dict, value: Any) -> bool:
+    """A value the choice check reads: a string, or a whole number for an integer field (whose
+    strings, like "6am", are read by the field's own validator)."""
+    if node.get("type") == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, str)
+
+
 def _walk(node: dict, root: dict, value: Any, choices: dict, path: tuple) -> list[Problem]:
     node = _resolve(node, root)
     if CHOICES_KEY in node:
         allowed = list(dict.fromkeys(str(v) for v in choices.get(node[CHOICES_KEY], [])))
         items = list(enumerate(value)) if isinstance(value, list) else [(None, value)]
+        shown = [int(a) for a in allowed] if node.get("type") == "integer" else allowed
         return [
-            not_a_choice(field_path(path + ((i,) if i is not None else ())), v, allowed)
+            not_a_choice(field_path(path + ((i,) if i is not None else ())), v, shown)
             for i, v in items
-            if isinstance(v, str) and v not in allowed
+            if _checked_choice(node, v) and str(v) not in allowed
         ]
     problems: list[Problem] = []
     if isinstance(value, dict):

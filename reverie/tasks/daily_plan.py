@@ -2,10 +2,10 @@
 
 Used on the first day (``scratch.daily_req``). The reply is a JSON list, so nothing is
 lost in parsing (the original dropped the last item and items before a two-digit index).
-The first item must be waking up; the code then writes it in one fixed wording with the
-real wake-up hour, once (the original's fail-safe carried it twice). The items' times must
-move forward from the wake-up hour, nothing may fall outside the waking day, and going to
-bed comes last; the code writes the bed item itself at the lifestyle's bedtime.
+The code writes the first item in one fixed wording with the real wake-up hour, once (the
+original's fail-safe carried it twice), puts the model's items in the order of their times
+and the bed item last, at the lifestyle's bedtime: a small model writes the activities but
+does not keep a clock. Nothing may fall outside the waking day, and repeats are dropped.
 """
 
 from __future__ import annotations
@@ -18,10 +18,12 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.clock import BED_WORDS, format_hour, hour_after, hour_of
 from reverie.tasks.common import Reply, check_text, inputs_of, one_line
-from reverie.tasks.day_rules import clock_minute, is_bed, plan_order_problem, since_wake
+from reverie.tasks.day_rules import (clock_minute, is_bed, outside_day_problem, plan_order_problem, since_wake,
+                                    without_clock)
 
 MIN_ITEMS, MAX_ITEMS = 4, 10
 _WAKING = re.compile(r"\b(wak\w*|awake\w*|gets? up|getting up|rises?|morning routine)\b", re.IGNORECASE)
+_FIRST_PERSON = re.compile(r"\bI(?:'m|'ve|'ll|'d)?\b|\b(?i:me|my|myself|we|our)\b")
 _NUMBERING = re.compile(r"^\s*(?:\d+\s*[.):-]|[-*•])\s*")
 
 PlanItem = Annotated[str, Field(max_length=120)]
@@ -53,32 +55,61 @@ def check_plan_items(items: list[str], wake_up_time: str | None, min_items: int 
                      bed_hour: int | None = None) -> list[str]:
     """Semantic checks shared with the identity revision's daily requirement.
 
-    Exact repeats are dropped (small models loop); what is left must still be ``min_items``.
-    Times move forward from the wake-up hour and bed comes last (see :mod:`day_rules`)."""
+    The model writes the activities; the code keeps the day's clock. With the wake-up time known,
+    the code writes the first item itself (waking-up items the reply has elsewhere are dropped) and
+    puts the items in the order of their times (an item without a time stays after the one it
+    followed); going to bed comes last, at the lifestyle's bedtime when it is known. Repeats (the
+    same activity at another time too) are dropped; what is left must still be ``min_items``, and
+    an item outside the waking day is sent back (see :mod:`day_rules`)."""
     cleaned: list[str] = []
-    seen: set[str] = set()
     for number, item in enumerate(items, 1):
         item = check_text(_NUMBERING.sub("", item), f"item {number}")
-        key = item.lower().rstrip(".")
+        if _FIRST_PERSON.search(item):
+            raise ValueError(f'item {number} "{item}" is written as the character speaking; write only the activity, '
+                             'like "have lunch at 12:00 pm"')
+        cleaned.append(item)
+    wake = hour_of(wake_up_time, default=-1) if wake_up_time else -1
+    for number, item in enumerate(cleaned, 1):  # numbered as the reply has them
+        outside = outside_day_problem(number, item, wake, bed_hour) if wake >= 0 and not is_waking_up(item) else None
+        if outside:
+            raise ValueError(outside)
+    if wake < 0:
+        if cleaned and not is_waking_up(cleaned[0]):
+            raise ValueError(f"the first item must be waking up; yours is {cleaned[0]!r}")
+        ordered = cleaned
+    else:
+        beds = [item for item in cleaned if is_bed(item)]
+        middle = in_time_order([item for item in cleaned if not is_waking_up(item) and not is_bed(item)], wake)
+        last = [bed_line(bed_hour)] if bed_hour is not None else beds[-1:]
+        ordered = [wake_up_line(wake)] + middle + last
+    kept: list[str] = []
+    seen: set[str] = set()
+    for item in ordered:
+        key = (without_clock(item) or item).lower().rstrip(".")
         if key not in seen:
             seen.add(key)
-            cleaned.append(item)
-    if cleaned and not is_waking_up(cleaned[0]):
-        when = f" at {wake_up_time}" if wake_up_time else ""
-        raise ValueError(f"the first item must be waking up{when}; yours is {cleaned[0]!r}")
-    if len(cleaned) < min_items:
-        repeats = f" ({len(items) - len(cleaned)} repeated)" if len(cleaned) < len(items) else ""
-        raise ValueError(f"list at least {min_items} different activities; yours has {len(cleaned)}{repeats}")
-    wake = hour_of(wake_up_time, default=-1) if wake_up_time else -1
-    # The code writes the first item (at the wake-up hour) and, when the bedtime is known, the bed item:
-    # their times in the reply do not count.
-    checked = [wake_up_line(wake) if wake >= 0 else cleaned[0]] + cleaned[1:]
-    if bed_hour is not None and is_bed(checked[-1]):
-        checked[-1] = bed_line(bed_hour)
-    problem = plan_order_problem(checked, wake if wake >= 0 else None, bed_hour)
+            kept.append(item)
+    if len(kept) < min_items:
+        repeats = f" ({len(ordered) - len(kept)} repeated)" if len(kept) < len(ordered) else ""
+        beds = sum(is_bed(item) for item in cleaned)
+        bed_once = f"; going to bed is one item, the last (yours has {beds})" if beds > 1 else ""
+        raise ValueError(f"list at least {min_items} different activities; yours has {len(kept)}{repeats}{bed_once}")
+    problem = plan_order_problem(kept, wake if wake >= 0 else None, bed_hour)
     if problem:
         raise ValueError(problem)
-    return cleaned
+    return kept
+
+
+def in_time_order(items: list[str], wake_hour: int) -> list[str]:
+    """``items`` sorted by their clock times from the wake-up hour on; an item without a time keeps
+    its place after the item before it."""
+    keys, last = [], 0
+    for index, item in enumerate(items):
+        minute = clock_minute(item)
+        if minute is not None:
+            last = since_wake(minute, wake_hour)
+        keys.append((last, index))
+    return [item for _key, item in sorted(zip(keys, items))]
 
 
 class DailyPlanInputs(TaskInputs):

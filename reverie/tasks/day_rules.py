@@ -99,14 +99,26 @@ def plan_order_problem(items: list[str], wake_hour: int | None, bed_hour: int | 
         if minute is None:
             continue
         offset = since_wake(minute, wake_hour)
-        if bed_offset and offset >= bed_offset + 60 and not is_bed(item):
-            return (f'item {number} "{item}" is outside the waking day ({format_hour(wake_hour)} to '
-                    f'{format_hour(bed_hour)}); give it a time between waking up and going to bed')
+        outside = outside_day_problem(number, item, wake_hour, bed_hour)
+        if outside:
+            return outside
         if previous is not None and offset < previous[0]:
             return (f'item {previous[2]} "{previous[1]}" comes before "{item}", which is earlier in the day; '
                     f"times must move forward from {format_hour(wake_hour)} and bed comes last")
         previous = (offset, item, number)
     return None
+
+
+def outside_day_problem(number: int, item: str, wake_hour: int, bed_hour: int | None) -> str | None:
+    """Plan item ``number`` at a time after bedtime (and before waking), with what to do instead (None: fine)."""
+    minute = clock_minute(item)
+    if bed_hour is None or minute is None or is_bed(item):
+        return None
+    bed_offset = since_wake(bed_hour * 60, wake_hour)
+    if not bed_offset or since_wake(minute, wake_hour) < bed_offset + 60:
+        return None
+    return (f'item {number} "{item}" is outside the waking day ({format_hour(wake_hour)} to '
+            f'{format_hour(bed_hour)}); give it a time between waking up and going to bed')
 
 
 def activity_clock_problem(activity: str, what: str = "the activity") -> str | None:

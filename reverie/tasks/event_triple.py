@@ -3,6 +3,8 @@
 ``event_triple`` turns "<persona> is <action>" into the persona's event (also used for new
 thoughts and whispers); ``act_obj_event_triple`` turns "<object> is <state>" into the
 object's event. The subject is fixed by the code, the model gives predicate and object.
+A predicate longer than a short verb is not sent back: the code keeps its verb and moves
+the rest into the target (the triple still reads as the same sentence).
 The fail-safe splits the statement itself ("eating breakfast" -> ("eating", "breakfast"),
 "sleeping" -> ("is", "sleeping")) and is returned as is: the original re-wrapped it into
 (name, name, "is").
@@ -43,14 +45,25 @@ class TripleReply(Reply):
         if predicate.lower().endswith(" " + self.target.lower()):  # "is covered with notes" + "notes"
             predicate = predicate[: -len(self.target)].strip()
         self.predicate = check_text(predicate, "the predicate")
-        words = len(self.predicate.split())
-        if words > MAX_PREDICATE_WORDS:
-            raise ValueError(
-                f"the predicate has {words} words; use a short verb of at most {MAX_PREDICATE_WORDS} words, like \"is eating\""
-            )
+        if self.predicate.split()[0].lower() in _NOT_VERBS or self.predicate.lower() == self.target.lower():
+            raise ValueError(f"the predicate {self.predicate!r} is not a verb; write a short verb like \"is eating\"")
+        if len(self.predicate.split()) > MAX_PREDICATE_WORDS:
+            self.predicate, self.target = shorter_predicate(self.predicate, self.target)
         if subject and self.target.lower() == subject.lower():
             raise ValueError(f"the target repeats the subject {subject!r}; give what {subject} acts on")
         return self
+
+
+_NOT_VERBS = {"the", "a", "an", "this", "that", "these", "those", "my", "his", "her", "their", "its", "our"}
+_AUXILIARIES = {"is", "are", "was", "were", "will", "has", "have", "had", "can", "does", "am", "be"}
+
+
+def shorter_predicate(predicate: str, target: str) -> tuple[str, str]:
+    """A long predicate's verb stays the predicate and the rest of it goes in front of the target, so
+    the triple still reads as the same sentence: ("is going to open the", "cafe") -> ("is going", "to open the cafe")."""
+    words = predicate.split()
+    keep = 2 if words[0].lower() in _AUXILIARIES else 1
+    return " ".join(words[:keep]), f"{' '.join(words[keep:])} {target}".strip()
 
 
 def split_statement(statement: str, subject: str) -> tuple[str, str]:

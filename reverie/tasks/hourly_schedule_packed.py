@@ -5,7 +5,8 @@ asks for the activities of every waking hour at once (from the wake-up hour to t
 before the lifestyle's bedtime, else to 11:00 pm), each checked like the faithful one's (no
 subject, no clock time, at most 12 words, real words, no sleeping in the waking day). A reply with
 too few hours is sent back with the count; extra hours are dropped. The fail-safe is the
-faithful fail-safe hour by hour: the plan item naming that hour, else the hour before's.
+faithful fail-safe hour by hour: the plan item naming that hour, else the hour before's, but
+an activity the plan does not extend gives way to a break after 4 hours (day coherence).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from reverie.llm.task import NotShown, Task, TaskInputs
 from reverie.tasks.clock import format_hour
 from reverie.tasks.common import Reply, content_words, inputs_of, unlist
 from reverie.tasks.day_rules import awake_hours, clock_minute, is_bed, without_clock
-from reverie.tasks.hourly_schedule import FILLER, SLEEPING, check_activity, fallback_activity, format_plan, known_hour, merge_hours
+from reverie.tasks.hourly_schedule import (FILLER, SLEEPING, check_activity, fallback_activity, format_plan, known_hour,
+                                          merge_hours, plan_item_for_hour)
 
 HOURS_IN_DAY = 24
 
@@ -82,11 +84,21 @@ def plan_not_followed(plan: list[str], hours: list[str], activities: list[str]) 
     return None
 
 
+# What the fail-safe does once an activity the plan does not extend has lasted the longest a waking
+# activity may (day coherence): the next of these.
+BREAKS = (FILLER, "running errands", "relaxing for a while")
+
+
 def fail_safe(inputs: DayScheduleInputs, choices: dict) -> DayScheduleReply:
+    from reverie.tasks.day_coherence import LONGEST_AWAKE_MINUTES
+
     activities: list[str] = []
     wake, bed = known_hour(inputs.wake_up_hour), known_hour(inputs.bed_time)
     for label in inputs.hour_labels():
         activity = fallback_activity(inputs.daily_plan, label, activities[-1] if activities else None)
+        run = len(activities) - next((i + 1 for i in range(len(activities) - 1, -1, -1) if activities[i] != activity), 0)
+        if run >= LONGEST_AWAKE_MINUTES // 60 and plan_item_for_hour(inputs.daily_plan, label) is None:
+            activity = BREAKS[(BREAKS.index(activity) + 1) % len(BREAKS)] if activity in BREAKS else BREAKS[0]
         try:
             activity = check_activity(activity, inputs.first_name, hour=known_hour(label), wake_hour=wake, bed_hour=bed)
         except ValueError:

@@ -2,7 +2,8 @@
 identity_new_currently, identity_new_daily_req).
 
 From the persona's recent memories: a planning note and a feelings note (first person),
-then a new ``currently`` (third person; stored without the original's "Status:" prefix)
+then a new ``currently`` (third person; stored without the original's "Status:" prefix; an
+opening "I am" / "I have" / "I will" is rewritten with the name by the code)
 and a new ``daily_plan_req`` (a numbered plan starting with waking up). Fail-safes keep
 what the persona had: the old ``currently``, and the old requirement framed by the
 wake-up and bed-time items.
@@ -19,7 +20,7 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 from reverie.llm.task import Task, TaskInputs, memories
 from reverie.tasks.clock import BED_WORDS, format_hour, hour_after, hour_of
 from reverie.tasks.common import Reply, Text, check_text, first_name as first_name_of, inputs_of, one_line
-from reverie.tasks.daily_plan import check_plan_items, is_waking_up, wake_up_line
+from reverie.tasks.daily_plan import bed_hour_of, check_plan_items, is_waking_up, wake_up_line
 
 NOTE_MAX = 500
 MIN_NOTE_WORDS = 5
@@ -68,11 +69,26 @@ class CurrentlyReply(Reply):
         value = check_text(value, "the status", min_words=MIN_NOTE_WORDS)
         inputs = inputs_of(info, CurrentlyInputs)
         first = first_name_of(inputs.name) if inputs else ""
+        if inputs and inputs.name.strip():
+            value = in_third_person(value, inputs.name.strip())
         if _FIRST_PERSON.search(value):
             raise ValueError(f"write the status in the third person (\"{first} is ...\"), not with I/me/my")
         if first and first.lower() not in value.lower():
             raise ValueError(f"mention {first} by name: write the status in the third person, like \"{first} is ...\"")
         return value
+
+
+_I_START = {"i am": "is", "i'm": "is", "i have": "has", "i've": "has", "i will": "will", "i'll": "will"}
+
+
+def in_third_person(status: str, name: str) -> str:
+    """A status that opens with "I am" / "I have" / "I will" opens with the name instead
+    ("I am hosting the party" -> "Isabella Rodriguez is hosting the party"); other first-person
+    words are left for the check to send back."""
+    found = re.match(r"^(i am|i'm|i have|i've|i will|i'll)\b\s*", status, flags=re.IGNORECASE)
+    if not found:
+        return status
+    return f"{name} {_I_START[found.group(1).lower()]} {status[found.end():]}".strip()
 
 
 PlanItem = Annotated[str, Field(max_length=ITEM_MAX)]
@@ -84,7 +100,8 @@ class DailyReqReply(Reply):
     @model_validator(mode="after")
     def _check(self, info: ValidationInfo) -> "DailyReqReply":
         inputs = inputs_of(info, DailyReqInputs)
-        self.items = check_plan_items(self.items, inputs.wake_up_time if inputs else None, MIN_ITEMS)
+        bed = bed_hour_of(_identity_line(inputs.identity, "Lifestyle")) if inputs else None
+        self.items = check_plan_items(self.items, inputs.wake_up_time if inputs else None, MIN_ITEMS, bed_hour=bed)
         return self
 
 

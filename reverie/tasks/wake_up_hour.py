@@ -3,7 +3,10 @@
 The reply is ``{"hour": 0..23}``: an enum, so a grammar enforces the range; without a
 grammar "6am", "6:30 am" or "18:00" are read as hours too (the original accepted only a
 bare "6am"). An hour more than 1 hour from the one the lifestyle names is sent back with
-that hour, so the day's sleeping hours agree with the persona's habits. The fail-safe reads the hour out of the persona's lifestyle text
+that hour, so the day's sleeping hours agree with the persona's habits. The code knows those
+hours before the call: :func:`allowed_hours` passes them as the call's ``hours`` choice, so a
+grammar offers only them (the bundled model answered "13" for a 6am habit, again after the
+correction). The fail-safe reads the hour out of the persona's lifestyle text
 ("... awakes up around 7am ..."), else 8.
 """
 
@@ -14,7 +17,7 @@ from typing import Any, Literal
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from reverie.llm.task import Task, TaskInputs
+from reverie.llm.task import CHOICES_KEY, Task, TaskInputs
 from reverie.tasks.clock import WAKE_WORDS, format_hour, hour_after
 from reverie.tasks.common import Reply, inputs_of
 
@@ -50,7 +53,8 @@ class WakeUpInputs(TaskInputs):
 
 
 class WakeUpHourReply(Reply):
-    hour: Literal[HOURS] = Field(description="hour of waking up, 24-hour clock (0-23)")
+    hour: Literal[HOURS] = Field(description="hour of waking up, 24-hour clock (0-23)",
+                                 json_schema_extra={CHOICES_KEY: "hours"})
 
     @field_validator("hour", mode="before")
     @classmethod
@@ -75,6 +79,14 @@ class WakeUpHourReply(Reply):
         return value
 
 
+def allowed_hours(lifestyle: str) -> list[int]:
+    """The hours a day's wake-up may take: the lifestyle's hour and those at most ``MAX_SHIFT`` away, else any."""
+    usual = hour_after(lifestyle, WAKE_WORDS)
+    if usual is None:
+        return list(HOURS)
+    return [(usual + shift) % 24 for shift in range(-MAX_SHIFT, MAX_SHIFT + 1)]
+
+
 def fail_safe(inputs: WakeUpInputs, choices: dict) -> WakeUpHourReply:
     hour = hour_after(inputs.lifestyle, WAKE_WORDS)
     return WakeUpHourReply(hour=DEFAULT_WAKE_UP_HOUR if hour is None else hour)
@@ -87,4 +99,5 @@ WAKE_UP_HOUR = Task(name="wake_up_hour", inputs=WakeUpInputs, schema=WakeUpHourR
 def wake_up_hour(llm, *, identity: str, lifestyle: str, first_name: str, persona: str | None = None) -> int:
     """The hour (0..23) the persona wakes up today."""
     inputs = {"identity": identity, "lifestyle": lifestyle, "first_name": first_name}
-    return int(llm.ask("wake_up_hour", inputs, persona=persona or first_name).hour)
+    choices = {"hours": [str(hour) for hour in allowed_hours(lifestyle)]}
+    return int(llm.ask("wake_up_hour", inputs, choices=choices, persona=persona or first_name).hour)

@@ -54,3 +54,17 @@ def test_format_instruction_shows_the_shape():
     line = format_instruction(call_schema(Plan, CHOICES))
     assert line.startswith('Answer with only one JSON object of this shape: {"objects": ["bed" | "desk", ...]')
     assert '"arena": "kitchen" | "cafe"' in line
+
+
+class Hour(BaseModel):
+    hour: int = Field(json_schema_extra={"x-choices": "hours"})
+
+
+def test_whole_number_choices_stay_numbers_and_are_checked():
+    schema = call_schema(Hour, {"hours": ["5", "6", "7"]})
+    assert schema["properties"]["hour"]["enum"] == [5, 6, 7]
+    assert format_instruction(schema) == 'Answer with only one JSON object of this shape: {"hour": 5 | 6 | 7}'
+    assert [p.path for p in choice_problems(schema, {"hour": 13}, {"hours": ["5", "6", "7"]})] == ["hour"]
+    assert choice_problems(schema, {"hour": 6}, {"hours": ["5", "6", "7"]}) == []
+    # a grammar-less "6am" is left to the field's own validator, which reads clock forms
+    assert choice_problems(schema, {"hour": "6am"}, {"hours": ["5", "6", "7"]}) == []

@@ -46,9 +46,17 @@ def test_an_item_before_waking_is_outside_the_day():
     assert "outside the waking day (6:00 am to 10:00 pm)" in plan_order_problem(items, 6, 22)
 
 
-def test_daily_plan_reply_refuses_the_issue_day():
-    reply = {"items": ["wake up at 6:00 am", "open the cafe at 8:00 am", "go to bed at 1:00 pm", "grade homework at 2:00 pm"]}
-    with pytest.raises(ValidationError, match='item 3 "go to bed at 1:00 pm" comes before "grade homework at 2:00 pm"'):
+def test_daily_plan_reply_puts_the_issue_day_in_order_with_bed_last():
+    """The code keeps the clock: the items go in the order of their times and bed comes last, at bedtime."""
+    reply = {"items": ["wake up at 6:00 am", "grade homework at 2:00 pm", "go to bed at 1:00 pm", "open the cafe at 8:00 am"]}
+    assert DailyPlanReply.model_validate(reply, context=NORA).items == [
+        "wake up and complete the morning routine at 6:00 am", "open the cafe at 8:00 am", "grade homework at 2:00 pm",
+        "go to bed at 10:00 pm"]
+
+
+def test_daily_plan_reply_sends_back_an_item_outside_the_waking_day():
+    reply = {"items": ["wake up at 6:00 am", "open the cafe at 8:00 am", "grade homework at 2:00 pm", "teach at 3:00 am"]}
+    with pytest.raises(ValidationError, match='item 4 "teach at 3:00 am" is outside the waking day'):
         DailyPlanReply.model_validate(reply, context=NORA)
 
 

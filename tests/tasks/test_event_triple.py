@@ -78,3 +78,20 @@ def test_the_fail_safe_never_raises(statement):
     reply = fail_safe(inputs_with(EVENT_TRIPLE, subject="Nora Bennett", statement=statement), {})
     again = TripleReply.model_validate(reply.model_dump(), context=ctx("Nora Bennett"))
     assert again.predicate and again.target
+
+
+@pytest.mark.parametrize("predicate, target, expected", [
+    ("is going to go and unlock", "the door", ("is going", "to go and unlock the door")),
+    ("brews a fresh pot of", "coffee", ("brews", "a fresh pot of coffee")),
+])
+def test_a_long_predicate_keeps_its_verb_and_the_rest_goes_into_the_target(predicate, target, expected):
+    """The triple still reads as the same sentence; nothing is sent back."""
+    reply = TripleReply.model_validate({"predicate": predicate, "target": target}, context=ctx("Isabella Rodriguez"))
+    assert (reply.predicate, reply.target) == expected
+
+
+def test_a_predicate_that_is_no_verb_is_sent_back():
+    """The bundled model's answer in the packed action: a place name in every field."""
+    with pytest.raises(ValidationError, match="the predicate 'The Rose and Crown Pub' is not a verb; write a short verb"):
+        TripleReply.model_validate({"predicate": "The Rose and Crown Pub", "target": "The Rose and Crown Pub"},
+                                   context=ctx("Isabella Rodriguez"))

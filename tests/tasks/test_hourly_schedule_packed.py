@@ -56,3 +56,22 @@ def test_packed_mode_plans_the_new_day_with_one_schedule_call(tmp_path):
     assert calls.get("hourly_schedule_packed") == 1 and "hourly_schedule" not in calls
     assert sum(m for _, m in nora.scratch.f_daily_schedule) == 24 * 60
     assert nora.scratch.f_daily_schedule[0][0] == "sleeping"
+
+
+def test_the_fail_safe_day_does_not_keep_a_one_hour_item_all_afternoon():
+    """A thin plan (lunch at noon, then nothing until bed): lunch may not last the afternoon (day coherence)."""
+    from reverie.tasks.day_coherence import day_coherence
+    from reverie.tasks.hourly_schedule import merge_hours
+    from reverie.tasks.hourly_schedule_packed import HOURLY_SCHEDULE_PACKED, fail_safe
+    from reverie.tasks.clock import format_hour
+    from reverie.tasks.fixtures import inputs_with
+
+    plan = ["wake up and complete the morning routine at 6:00 am", "open the cafe at 8:00 am", "have lunch at 12:00 pm",
+            "go to bed at 11:00 pm"]
+    labels = [format_hour(hour) for hour in range(6, 23)]
+    inputs = inputs_with(HOURLY_SCHEDULE_PACKED, first_name="Nora", daily_plan="\n".join(plan), wake_up_hour="6:00 am",
+                         hours=", ".join(labels), count=len(labels), bed_time="11:00 pm")
+    day = fail_safe(inputs, {}).activities
+    assert day[6:10] == ["have lunch"] * 4 and day[10] == "going about the day"
+    hourly = merge_hours(["sleeping"] * 6 + day + ["sleeping"])
+    assert day_coherence("Nora", plan, hourly, bed_hour=23).violations == []

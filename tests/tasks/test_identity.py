@@ -91,7 +91,7 @@ def test_revise_identity_runs_four_prompts_and_stores_plain_values():
                                      wake_up_hour=7)
     assert currently == "Klaus Mueller is finishing the methods section of his paper today."
     assert req == ("1) wake up and complete the morning routine at 7:00 am, 2) write at the library from 8:00 am to 12:00 pm, "
-                   "3) go to the party at 5:00 pm")
+                   "3) go to the party at 5:00 pm, 4) go to bed at 11:00 pm")  # the lifestyle's bedtime, written by the code
     assert len(model.calls) == 4
     assert "Currently: Klaus Mueller is finishing the methods section" in str(model.calls[3][0][-1].content)
 
@@ -101,3 +101,37 @@ def test_revise_identity_runs_four_prompts_and_stores_plain_values():
 def test_first_person_words_are_caught_at_any_position(text):
     with pytest.raises(ValidationError, match="third person"):
         CurrentlyReply.model_validate({"status": text}, context={"inputs": inputs_with(IDENTITY_NEW_CURRENTLY, name="Klaus Mueller")})
+
+
+def test_daily_req_is_put_in_time_order_between_waking_and_the_lifestyle_s_bedtime():
+    """The code keeps the clock: waking first (written by the code), items by their times, bed last at 11pm."""
+    ctx = {"inputs": inputs_with(IDENTITY_NEW_DAILY_REQ, identity=IDENTITY, name="Klaus Mueller", wake_up_time="7:00 am")}
+    reply = DailyReqReply.model_validate({"items": ["eat at Hobbs Cafe at 12:00 pm", "go to bed at 9:00 am",
+                                                    "write at the library at 8:00 am"]}, context=ctx)
+    assert reply.items == ["wake up and complete the morning routine at 7:00 am", "write at the library at 8:00 am",
+                           "eat at Hobbs Cafe at 12:00 pm", "go to bed at 11:00 pm"]
+
+
+def test_daily_req_in_the_first_person_is_sent_back():
+    """The bundled model's answer: sentences spoken by the character."""
+    ctx = {"inputs": inputs_with(IDENTITY_NEW_DAILY_REQ, identity=IDENTITY, name="Klaus Mueller", wake_up_time="7:00 am")}
+    with pytest.raises(ValidationError, match="item 1 \"I'm planning to write at 9:00 am\" is written as the character speaking"):
+        DailyReqReply.model_validate({"items": ["I'm planning to write at 9:00 am", "lunch at 12:00 pm", "read at 3:00 pm"]},
+                                     context=ctx)
+
+
+@pytest.mark.parametrize("status, expected", [
+    ("I am hosting the party at Hobbs Cafe today from 5pm to 7pm.",
+     "Klaus Mueller is hosting the party at Hobbs Cafe today from 5pm to 7pm."),
+    ("I'll finish the methods section of the paper today.", "Klaus Mueller will finish the methods section of the paper today."),
+])
+def test_a_status_opening_with_i_am_is_written_with_the_name(status, expected):
+    """The bundled model's answer: it copies yesterday's first-person thought; the code puts the name in front."""
+    ctx = {"inputs": fixture_inputs(IDENTITY_NEW_CURRENTLY, name="Klaus Mueller")}
+    assert CurrentlyReply.model_validate({"status": status}, context=ctx).status == expected
+
+
+def test_first_person_words_after_the_opening_are_still_sent_back():
+    ctx = {"inputs": fixture_inputs(IDENTITY_NEW_CURRENTLY, name="Klaus Mueller")}
+    with pytest.raises(ValidationError, match="write the status in the third person"):
+        CurrentlyReply.model_validate({"status": "I am finishing my paper at the library today."}, context=ctx)

@@ -117,4 +117,8 @@ def test_every_call_is_in_the_ledger(llm):
     prompts = {line["prompt"] for line in read_ledger(llm.ledger.path)}
     assert {"wake_up_hour", "task_decomp", "action_sector", "decide_to_talk", "identity_new_daily_req"} <= prompts
     fallbacks = {line["prompt"] for line in read_ledger(llm.ledger.path) if line["fallback"]}
-    assert fallbacks <= {"wake_up_hour", "daily_plan", "identity_new_daily_req"}, "the small model's own answers elsewhere"
+    # wake_up_hour cannot fall back with a grammar (it offers only the hours the lifestyle allows). The code puts
+    # a plan's items in order, but this model writes "go to bed at ..." for most of them (daily_plan), or plan
+    # items in the first person (identity_new_daily_req).
+    assert "wake_up_hour" not in fallbacks
+    assert fallbacks <= {"daily_plan", "identity_new_daily_req"}, "the small model's own answers elsewhere"

@@ -59,7 +59,7 @@ def test_hour_after_ignores_bed_time_when_looking_for_waking():
 
 # --- through the facade (scripted chat model: fixed replies, not a real model) ----------
 
-from tests.tasks.planning_support import scripted_llm  # noqa: E402
+from tests.tasks.planning_support import last_user_text, scripted_llm  # noqa: E402
 
 from reverie.tasks.wake_up_hour import wake_up_hour  # noqa: E402
 
@@ -78,3 +78,31 @@ def test_function_falls_back_to_the_lifestyle_hour():
     llm, model = scripted_llm('{"hour": 31}', "seven", '{"hour": "late"}')
     assert wake_up_hour(llm, identity="Name: Klaus Mueller", lifestyle=LIFESTYLE, first_name="Klaus") == 7
     assert len(model.calls) == 3
+
+
+# --- the hours the lifestyle allows are the call's choices ------------------------------
+
+from reverie.llm.schema import call_schema  # noqa: E402
+from reverie.tasks.wake_up_hour import WakeUpHourReply as _Reply, allowed_hours  # noqa: E402
+
+
+@pytest.mark.parametrize("lifestyle, hours", [
+    (LIFESTYLE, [6, 7, 8]),
+    ("Works nights; goes to bed at 4am and gets up around 12am.", [23, 0, 1]),
+    ("Likes long walks.", list(range(24))),
+])
+def test_allowed_hours_are_the_lifestyle_s_hour_and_its_neighbours(lifestyle, hours):
+    assert allowed_hours(lifestyle) == hours
+
+
+def test_the_grammar_offers_only_the_allowed_hours():
+    schema = call_schema(_Reply, {"hours": [str(h) for h in allowed_hours(LIFESTYLE)]})
+    assert schema["properties"]["hour"]["enum"] == [6, 7, 8]
+
+
+def test_function_asks_with_the_allowed_hours_and_a_grammar_less_hour_outside_them_is_sent_back():
+    """Scripted: "13" (the bundled model's answer before the choice existed), then 7."""
+    llm, model = scripted_llm('{"hour": 13}', '{"hour": 7}')
+    assert wake_up_hour(llm, identity="Name: Klaus Mueller", lifestyle=LIFESTYLE, first_name="Klaus") == 7
+    assert len(model.calls) == 2
+    assert "13 is not one of the allowed values; choose one of: 6, 7, 8" in last_user_text(model)
