@@ -28,7 +28,7 @@ from reverie.errors import UserError
 from reverie.llm.fail_safe_guard import fail_safe as guarded_fail_safe
 from reverie.llm.ledger_callback import ASKED
 from reverie.llm.prompt_size import Fitted
-from reverie.llm.prompt_spec import PromptStore
+from reverie.llm.prompt_spec import PromptSpec, PromptStore
 from reverie.llm.repair_loop import RepairLoop, render_messages
 from reverie.llm.reply_parser import ReplyParser, extract_json
 from reverie.llm.schema import NoChoices, call_schema
@@ -63,6 +63,7 @@ class StructuredChain(Runnable[dict, BaseModel]):
     ):
         self.settings, self.models, self.prompts, self.tasks = settings, models, prompts, tasks
         self.replaying, self.defaults = replaying, defaults
+        self._checked: dict[str, PromptSpec] = {}  # the prompt files checked against their task's inputs
         # Set once the model server cannot be reached: later asks use their fail-safe at once
         # and the run saves and stops after the step (see reverie.llm.server_errors).
         self.backend_lost: BackendLost | None = None
@@ -71,7 +72,10 @@ class StructuredChain(Runnable[dict, BaseModel]):
         """The task of prompt ``name`` (the one place the chain looks tasks up), its prompt
         file checked to list exactly the task's inputs."""
         task = self.tasks[name]
-        task.check_prompt(self.prompts.get(name))
+        spec = self.prompts.get(name)
+        if self._checked.get(name) is not spec:  # once per loaded prompt file (an edited file loads anew)
+            task.check_prompt(spec)
+            self._checked[name] = spec
         return task
 
     def invoke(self, input: dict, config: RunnableConfig | None = None, **kwargs: Any) -> BaseModel:
