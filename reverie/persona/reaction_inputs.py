@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from reverie.action_text import subtask
 from reverie.persona.agent import Agent
-from reverie.tasks.action_text import subtask
 from reverie.tasks.decide_reaction import decide_to_react as ask_react, decide_to_talk as ask_talk, describe_retrieved
 
 if TYPE_CHECKING:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 
+from reverie.action_text import main_action, subtask
 from reverie.address import RANDOM as NO_OBJECT
 from reverie.llm.task import Task, TaskInputs
-from reverie.tasks.action_text import main_action, subtask
 from reverie.tasks.common import Reply
 from reverie.tasks.options import Choice, joined, keep_own_private, unique
 

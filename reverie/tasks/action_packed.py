@@ -22,9 +22,9 @@ from typing import Annotated
 
 from pydantic import Field, ValidationError, ValidationInfo, field_validator, model_validator
 
+from reverie.action_text import main_action, subtask
 from reverie.llm.task import NotShown, Task, TaskInputs, choice_field
 from reverie.tasks.action_location import HOUSE_MARKER, NO_OBJECT, ROOM_MARKER, pick_arena, pick_object, pick_sector
-from reverie.tasks.action_text import main_action, subtask
 from reverie.tasks.common import Reply, first_name, inputs_of, one_line
 from reverie.tasks.event_triple import TripleInputs, TripleReply, event_triple, split_statement
 from reverie.tasks.object_state import check_state

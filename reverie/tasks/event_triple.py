@@ -16,8 +16,8 @@ import re
 
 from pydantic import Field, ValidationError, ValidationInfo, model_validator
 
+from reverie.action_text import subtask
 from reverie.llm.task import Task, TaskInputs
-from reverie.tasks.action_text import subtask
 from reverie.tasks.common import Reply, check_text, inputs_of, one_line
 
 MAX_PREDICATE_WORDS = 4

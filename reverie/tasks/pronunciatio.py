@@ -12,8 +12,8 @@ import unicodedata
 
 from pydantic import Field, field_validator
 
+from reverie.action_text import subtask
 from reverie.llm.task import Task, TaskInputs
-from reverie.tasks.action_text import subtask
 from reverie.tasks.common import Reply
 
 MAX_EMOJI = 2
