@@ -1,12 +1,15 @@
 """`python -m reverie evaluate SIM`: the paper's measurements on a simulation, now.
 
-Every persona is interviewed the way ``call -- analysis`` does it (safety check, the
-memories that bear on the question, the persona's answer) and the answer is judged yes or
-no with the words that decide it (prompt ``interview_judge``):
+Every persona is interviewed the way ``call -- analysis`` does it (the memories that bear on
+the question, the persona's answer; the safety check is left out, as the questions are the
+code's own) and the answer is judged yes or no with the words that decide it (prompt
+``interview_judge``):
 
 * diffusion: "Did you know ...?" for each seeded fact (``reverie/seeds.json``);
 * relationships: "Do you know <name>?" for every other resident; the network density is
-  the share of pairs where at least one knows the other;
+  the share of pairs where at least one knows the other. With ``--pairs K`` only K pairs
+  drawn at random are asked (both ways): at 25 residents all 300 pairs are 600 interviews,
+  hours on a CPU; the density is then the sample's, with its 95 % interval;
 * coordination: who stood in the seeded event's place during its time window, from the
   movement files.
 
@@ -26,7 +29,8 @@ from reverie.clock import parse_time
 from reverie.config import Settings
 from reverie.errors import UserError
 from reverie.jsonio import write_json_atomic
-from reverie.simulation.evaluation_figures import attendance, density, diffusion
+from reverie.simulation.concurrency import cognition_workers, run_groups
+from reverie.simulation.evaluation_figures import all_pairs, attendance, density, diffusion, sample_pairs
 from reverie.simulation.seeds import Seed, read_seeds
 
 EVALUATION_FILE = "evaluation.json"
@@ -41,8 +45,8 @@ def ask(sim, persona, question: str) -> dict:
     from reverie.simulation.interview import answer
     from reverie.tasks.interview_judge import judge_answer
 
-    reply = answer(sim, persona, [], question)
-    if reply is None:   # the safety check declined to answer
+    reply = answer(sim, persona, [], question, safety_check=False)
+    if reply is None:   # a safety check declined to answer (not asked for these questions)
         return {"question": question, "answer": None, "verdict": "no", "evidence": ""}
     judged = judge_answer(sim.llm, persona_name=persona.name, question=question, answer=reply)
     return {"question": question, "answer": reply, "verdict": judged.verdict, "evidence": judged.evidence}
@@ -81,32 +85,50 @@ def coordination(sim, seed: Seed, invited: list[str]) -> dict:
     }
 
 
-def evaluate(sim, *, say=print) -> dict:
+def evaluate(sim, *, say=print, pairs: int | None = None) -> dict:
     """Interview everyone, judge, measure; returns the checkpoint (not yet saved).
 
     Retrieval marks the memories it returns as just accessed; the interviews put the old
-    times back, so a run that goes on after an evaluation is the run it would have been."""
+    times back, so a run that goes on after an evaluation is the run it would have been.
+    ``pairs``: ask about that many random pairs of residents only (see the module's text)."""
     accessed = [(node, node.last_accessed) for p in sim.personas.values() for node in p.a_mem.nodes()]
     try:
-        return _evaluate(sim, say)
+        return _evaluate(sim, say, pairs)
     finally:
         for node, when in accessed:
             node.last_accessed = when
 
 
-def _evaluate(sim, say) -> dict:
+def _evaluate(sim, say, pairs: int | None = None) -> dict:
     names = list(sim.persona_names)
+    if pairs is not None and pairs < 1:
+        raise UserError("--pairs must be at least 1")
+    asked = sample_pairs(names, pairs) if pairs is not None else all_pairs(names)
+    about: dict[str, list[str]] = {name: [] for name in names}
+    for a, b in asked:
+        about[a].append(b)
+        about[b].append(a)
     seeds = read_seeds(sim.storage.dir)
     sim.llm.set_clock(sim.step_no, sim.curr_time_str)
     fact_answers: dict[str, dict[str, dict]] = {s.fact: {} for s in seeds}
     rel_answers: dict[str, dict[str, dict]] = {}
-    for i, name in enumerate(names, 1):
+
+    def interview(name: str) -> tuple[dict[str, dict], dict[str, dict]]:
+        """One persona's answers: {fact: answer}, {other: answer}."""
         persona = sim.personas[name]
-        for seed in seeds:
-            fact_answers[seed.fact][name] = ask(sim, persona, seed.question)
-        rel_answers[name] = {other: ask(sim, persona, know_question(other)) for other in names if other != name}
+        facts = {seed.fact: ask(sim, persona, seed.question) for seed in seeds}
+        return facts, {other: ask(sim, persona, know_question(other)) for other in names if other in about[name]}
+
+    # On a multi-slot server several personas are interviewed at once (each its questions in order);
+    # nothing is written to a memory, so the answers are those of one persona after another.
+    workers = cognition_workers(sim.settings.backend, replaying=sim.llm.replaying)
+    done = run_groups([[name] for name in names], interview, workers)
+    for i, name in enumerate(names, 1):
+        facts, rel_answers[name] = done[name]
+        for fact, answer in facts.items():
+            fact_answers[fact][name] = answer
         known = sum(a["verdict"] == "yes" for a in rel_answers[name].values())
-        say(f"[{i}/{len(names)}] {name}: knows {known} of {len(names) - 1} residents; "
+        say(f"[{i}/{len(names)}] {name}: knows {known} of {len(rel_answers[name])} residents asked about; "
             + ", ".join(f"{s.fact}: {fact_answers[s.fact][name]['verdict']}" for s in seeds))
     diffusion_rows = []
     coordination_rows = []
@@ -122,7 +144,7 @@ def _evaluate(sim, say) -> dict:
     return {
         "step": sim.step_no, "time": sim.curr_time_str, "personas": names,
         "diffusion": diffusion_rows,
-        "relationships": {**density(names, knows), "answers": rel_answers},
+        "relationships": {**density(names, knows, None if pairs is None else asked), "answers": rel_answers},
         "coordination": coordination_rows,
     }
 
@@ -152,7 +174,12 @@ def summary_lines(checkpoint: dict) -> list[str]:
     for row in checkpoint["diffusion"]:
         lines.append(f"  diffusion  {row['fact']}: {row['count']}/{row['total']} ({row['share']:.0%}) know")
     rel = checkpoint["relationships"]
-    lines.append(f"  relationships  density {rel['density']:.3f} ({rel['known_pairs']} of {rel['pairs']} pairs)")
+    if rel.get("sampled"):
+        low, high = rel["interval"]
+        lines.append(f"  relationships  density {rel['density']:.3f} ({rel['known_pairs']} of {rel['pairs_asked']} "
+                     f"pairs asked, of {rel['pairs']}; 95 % interval {low:.3f}-{high:.3f})")
+    else:
+        lines.append(f"  relationships  density {rel['density']:.3f} ({rel['known_pairs']} of {rel['pairs']} pairs)")
     for row in checkpoint["coordination"]:
         lines.append(f"  coordination  {row['fact']} at {row['place']} {row['window'][0]}-{row['window'][1][-5:]}: "
                      f"{len(row['invited'])} heard of it, {len(row['attended'])} came "
@@ -162,6 +189,8 @@ def summary_lines(checkpoint: dict) -> list[str]:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("sim", help="simulation folder name under [paths] storage")
+    parser.add_argument("--pairs", type=int, metavar="K",
+                        help="ask about K random pairs of residents, both ways (default: every pair)")
 
 
 def main(args, settings: Settings, *, llm=None, say=print) -> int:
@@ -169,7 +198,7 @@ def main(args, settings: Settings, *, llm=None, say=print) -> int:
 
     sim = Simulation.open(settings, args.sim, llm=llm)
     try:
-        checkpoint = evaluate(sim, say=say)
+        checkpoint = evaluate(sim, say=say, pairs=getattr(args, "pairs", None))
         save_checkpoint(sim.storage.dir, args.sim, checkpoint)
     finally:
         sim.close()

@@ -6,6 +6,8 @@ Pure functions over plain data, so they can be checked on hand-made answer sets.
 
 from __future__ import annotations
 
+import math
+import random
 from itertools import combinations
 
 
@@ -16,13 +18,42 @@ def diffusion(knows: dict[str, bool]) -> dict:
     return {"count": count, "total": total, "share": round(count / total, 4) if total else 0.0}
 
 
-def density(names: list[str], knows: dict[str, dict[str, bool]]) -> dict:
+def all_pairs(names: list[str]) -> list[tuple[str, str]]:
+    return list(combinations(sorted(names), 2))
+
+
+def sample_pairs(names: list[str], k: int, seed: int = 0) -> list[tuple[str, str]]:
+    """``k`` unordered pairs drawn at random (the same ``seed``, the same pairs), in name order."""
+    pairs = all_pairs(names)
+    return sorted(random.Random(seed).sample(pairs, min(k, len(pairs))))
+
+
+def density(names: list[str], knows: dict[str, dict[str, bool]],
+            pairs: list[tuple[str, str]] | None = None) -> dict:
     """The paper's network density: the share of unordered pairs where at least one of the
-    two said they know the other. ``knows[a][b]``: a's answer to "Do you know b?"."""
-    pairs = list(combinations(sorted(names), 2))
-    edges = [[a, b] for a, b in pairs if knows.get(a, {}).get(b) or knows.get(b, {}).get(a)]
-    return {"pairs": len(pairs), "known_pairs": len(edges),
-            "density": round(len(edges) / len(pairs), 4) if pairs else 0.0, "edges": edges}
+    two said they know the other. ``knows[a][b]``: a's answer to "Do you know b?".
+
+    ``pairs``: a random sample of the pairs, both asked about each other; the density is then
+    the sample's share, an estimate, with its 95 % (Wilson) interval."""
+    everyone = all_pairs(names)
+    asked = everyone if pairs is None else [tuple(sorted(p)) for p in pairs]
+    edges = [[a, b] for a, b in asked if knows.get(a, {}).get(b) or knows.get(b, {}).get(a)]
+    share = len(edges) / len(asked) if asked else 0.0
+    out = {"pairs": len(everyone), "known_pairs": len(edges), "density": round(share, 4), "edges": edges}
+    if pairs is not None:
+        low, high = wilson(len(edges), len(asked))
+        out.update(sampled=True, pairs_asked=len(asked), interval=[round(low, 4), round(high, 4)])
+    return out
+
+
+def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a share ``hits``/``n``."""
+    if n == 0:
+        return 0.0, 1.0
+    p = hits / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def attendance(frames, place_of, window: tuple, names: list[str]) -> dict[str, int]:

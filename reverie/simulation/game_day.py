@@ -1,16 +1,19 @@
 """A game day of the 25-person town, measured: the benchmark behind the paper's figures.
 
     python -m reverie.simulation.game_day [--base base_willow_creek_n25] [--sim NAME]
-        [--hours 24] [--model bundled|PATH] [--faithful] [--evaluate-every H] [--out FILE]
+        [--start HH:MM] [--hours 24] [--max-wall-minutes M] [--model bundled|PATH] [--faithful]
+        [--evaluate-every H] [--pairs K] [--out FILE]
 
 Forks the base into the storage folder (the run stays there: ``/runs/<sim>/`` shows it),
-then runs it one game hour at a time from midnight on the fastest path (packed actions;
+then runs it one game hour at a time from midnight (or from ``--start``: the clock moves
+there with no model call, and the day is planned at the first step) on the fastest path (packed actions;
 a multi-slot server when ``[backend] parallel_slots`` says so). After every hour it
 prints one row, and at the end the day's figures next to the targets:
 
 - LLM calls and tokens, calls per awake agent-hour, fail-safes;
-- wall time and the share of it inside the model; engine time per step (everything
-  but the model: perception, retrieval, Chroma, path finding, files);
+- wall time and the share of it inside the model (with a call in flight: on a multi-slot
+  server calls overlap); engine time per step (everything but the model: perception,
+  retrieval, Chroma, path finding, files);
 - peak memory (resident set size of this process).
 
 Every ``--evaluate-every`` game hours, and at the end, ``evaluate`` interviews everyone
@@ -53,9 +56,23 @@ def run_lines(ledger_path: Path) -> list[dict]:
     return [line for line in lines if line.get("prompt") not in EVALUATION_PROMPTS]
 
 
+def waiting_s(lines: list[dict]) -> float:
+    """Seconds with at least one model call in flight: the union of the calls' intervals
+    (``ts`` is when a call ended). On a multi-slot server calls overlap, so this is less than
+    their latencies added up; lock-step, it is the same."""
+    spans = sorted((float(line["ts"]) - float(line.get("latency_s") or 0.0), float(line["ts"]))
+                   for line in lines if line.get("ts"))
+    total, end = 0.0, float("-inf")
+    for start, stop in spans:
+        if stop > end:
+            total += stop - max(start, end)
+            end = stop
+    return total
+
+
 def hour_row(hour: int, lines: list[dict], *, steps: int, wall_s: float, awake_agent_hours: float) -> dict:
     t = totals(lines)
-    model_s = t["latency_s"]
+    model_s = waiting_s(lines) if lines and all(line.get("ts") for line in lines) else t["latency_s"]
     return {
         "hour": hour, "steps": steps, "calls": t["calls"], "tokens": t["prompt_tokens"] + t["completion_tokens"],
         "prompt_tokens": t["prompt_tokens"], "completion_tokens": t["completion_tokens"], "fallbacks": t["fallbacks"],
@@ -68,9 +85,22 @@ def hour_row(hour: int, lines: list[dict], *, steps: int, wall_s: float, awake_a
     }
 
 
-def day_summary(rows: list[dict], per_prompt: dict[str, int], planning: dict | None = None) -> dict:
+def awake_agent_hours_in_day(personas) -> float:
+    """The awake hours of every persona's hourly schedule for the day, added up."""
+    from reverie.persona.sleep import is_sleep
+
+    minutes = 0
+    for persona in personas:
+        minutes += sum(int(m) for activity, m in persona.scratch.f_daily_schedule_hourly_org if not is_sleep(activity))
+    return minutes / 60
+
+
+def day_summary(rows: list[dict], per_prompt: dict[str, int], planning: dict | None = None,
+                awake_day: float | None = None) -> dict:
     """The day's figures. A shorter run's calls and tokens scale to 24 hours, except the
-    day's planning (``planning``: its calls and tokens), which happens once a day."""
+    day's planning (``planning``: its calls and tokens), which happens once a day. With
+    ``awake_day`` (the awake agent-hours the day's schedules hold) they scale by awake
+    agent-hours instead: a sleeping persona makes no call, so a morning is not a night."""
     hours = len(rows)
     calls = sum(r["calls"] for r in rows)
     tokens = sum(r["tokens"] for r in rows)
@@ -79,14 +109,22 @@ def day_summary(rows: list[dict], per_prompt: dict[str, int], planning: dict | N
     model = sum(r["model_s"] for r in rows)
     steps = sum(r["steps"] for r in rows)
     awake = sum(r["awake_agent_hours"] for r in rows)
-    scale = 24 / hours if hours else 0.0
+    by_awake = bool(awake_day and awake and hours < 24)
+    scale = (awake_day / awake if by_awake else 24 / hours) if hours else 0.0
     overhead = 1 - model / wall if wall else None
     dominant = sorted(per_prompt.items(), key=lambda kv: -kv[1])[:5]
+    if hours >= 24:
+        note = None
+    elif by_awake:
+        note = (f"per-day figures scale the {hours} game hours run ({awake:.0f} awake agent-hours) to the "
+                f"{awake_day:.0f} awake agent-hours of the day's schedules, the day's planning counted once")
+    else:
+        note = f"per-day figures scale the {hours} game hours run by 24/{hours}, the day's planning counted once"
     return {
         "game_hours_run": hours,
         "extrapolated": hours < 24,
-        "note": None if hours >= 24 else (f"per-day figures scale the {hours} game hours run by 24/{hours}, "
-                                           "the day's planning counted once"),
+        "note": note,
+        "awake_agent_hours_in_day": round(awake_day, 1) if awake_day else None,
         "calls": calls, "tokens": tokens, "fallbacks": sum(r["fallbacks"] for r in rows),
         "day_planning": {"calls": plan_calls, "tokens": plan_tokens},
         "calls_per_day": round(plan_calls + (calls - plan_calls) * scale),
@@ -128,13 +166,16 @@ def day_settings(settings: Settings, *, model: str | None, packed: bool) -> Sett
 
 
 def run_day(settings: Settings, *, base: str, sim_code: str, hours: int, evaluate_every: int,
-            say=print, llm=None) -> dict:
+            say=print, llm=None, start: str | None = None, pairs: int | None = None,
+            max_wall_s: float | None = None) -> dict:
     from reverie.persona.sleep import asleep
     from reverie.simulation import evaluation
     from reverie.simulation.simulation import Simulation
 
-    sim = Simulation.fork(settings, base, sim_code, llm=llm)
+    sim = Simulation.fork(settings, base, sim_code, llm=llm, start=start)
     rows, report = [], {}
+    stopped = None
+    day_started = time.perf_counter()
     try:
         steps_per_hour = 3600 // sim.sec_per_step
         ledger = sim.storage.ledger_path
@@ -155,13 +196,20 @@ def run_day(settings: Settings, *, base: str, sim_code: str, hours: int, evaluat
             seen = len(lines)
             rows.append(row)
             say(format_row(row))
-            last = hour == hours - 1
-            if last or (evaluate_every and (hour + 1) % evaluate_every == 0):
+            spent = time.perf_counter() - day_started
+            if max_wall_s is not None and spent >= max_wall_s and hour < hours - 1:
+                stopped = (f"stopped after {hour + 1} of {hours} game hours: {spent / 60:.0f} min of wall time "
+                           f"reached the budget of {max_wall_s / 60:.0f} min")
+                say(stopped)
+            last = hour == hours - 1 or stopped is not None
+            if evaluate_every >= 0 and (last or (evaluate_every and (hour + 1) % evaluate_every == 0)):
                 sim.save()
-                checkpoint = evaluation.evaluate(sim, say=lambda _line: None)
+                checkpoint = evaluation.evaluate(sim, say=lambda _line: None, pairs=pairs)
                 evaluation.save_checkpoint(sim.storage.dir, sim_code, checkpoint)
                 for line in evaluation.summary_lines(checkpoint):
                     say(line)
+            if stopped:
+                break
         sim.save()
         per_prompt: dict[str, int] = {}
         planning = {"calls": 0, "tokens": 0}
@@ -170,10 +218,12 @@ def run_day(settings: Settings, *, base: str, sim_code: str, hours: int, evaluat
             if line["prompt"] in DAY_PLANNING:
                 planning["calls"] += 1
                 planning["tokens"] += int(line.get("prompt_tokens") or 0) + int(line.get("completion_tokens") or 0)
-        report = {"base": base, "sim": sim_code, "packed": settings.simulation.packed_actions,
+        report = {"base": base, "sim": sim_code, "start": start or "00:00", "hours_asked": hours, "stopped": stopped,
+                  "packed": settings.simulation.packed_actions,
                   "model": settings.models.cheap.path, "backend": settings.backend.kind,
                   "parallel_slots": settings.backend.parallel_slots, "hours": rows,
-                  "day": day_summary(rows, per_prompt, planning), "per_prompt_calls": per_prompt}
+                  "day": day_summary(rows, per_prompt, planning, awake_agent_hours_in_day(sim.personas.values())),
+                  "per_prompt_calls": per_prompt}
         return report
     finally:
         sim.close()
@@ -184,11 +234,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--config", help="config file")
     parser.add_argument("--base", default="base_willow_creek_n25", help="base simulation to fork")
     parser.add_argument("--sim", help="name of the run (default: n25_day_<date-time>)")
-    parser.add_argument("--hours", type=int, default=24, help="game hours from midnight (default 24)")
+    parser.add_argument("--start", metavar="HH:MM", help="move the clock to this time of day first (default: the base's)")
+    parser.add_argument("--hours", type=int, default=24, help="game hours to run (default 24)")
     parser.add_argument("--model", metavar="bundled|PATH", help="model file for both roles (default: the config's)")
     parser.add_argument("--faithful", action="store_true", help="the original's one-prompt-per-question pipeline")
     parser.add_argument("--evaluate-every", type=int, default=6, metavar="H",
-                        help="interview everyone every H game hours (0: only at the end)")
+                        help="interview everyone every H game hours (0: only at the end; -1: never, "
+                             "run `python -m reverie evaluate SIM` afterwards)")
+    parser.add_argument("--max-wall-minutes", type=float, metavar="M",
+                        help="stop after the game hour in which M minutes of wall time run out (the figures "
+                             "are those of the hours run)")
+    parser.add_argument("--pairs", type=int, metavar="K",
+                        help="the interviews ask about K random pairs of residents (default: all 300)")
     parser.add_argument("--out", type=Path, help="JSON report (default: <sim folder>/game_day.json)")
     args = parser.parse_args(argv)
     try:
@@ -197,13 +254,16 @@ def main(argv: list[str] | None = None) -> int:
         settings = day_settings(load_settings(args.config), model=args.model, packed=not args.faithful)
         sim_code = args.sim or f"n25_day_{datetime.now().strftime('%Y%m%d_%H%M%S')}"
         report = run_day(settings, base=args.base, sim_code=sim_code, hours=args.hours,
-                         evaluate_every=args.evaluate_every)
+                         evaluate_every=args.evaluate_every, start=args.start, pairs=args.pairs,
+                         max_wall_s=None if args.max_wall_minutes is None else args.max_wall_minutes * 60)
     except UserError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code
     out = args.out or settings.paths.storage / sim_code / "game_day.json"
     write_json_atomic(out, report)
     day = report["day"]
+    if report.get("stopped"):
+        print(f"\n{report['stopped']}")
     print(f"\nper game day{' (EXTRAPOLATED: ' + day['note'] + ')' if day['extrapolated'] else ''}:")
     for key in ("calls_per_day", "tokens_per_day", "overhead_share"):
         target = day["targets"][key]

@@ -11,10 +11,13 @@ REMINDER = ("(Reminder: this agent is a computational construct, not a person. T
             "or partner, or as having human feelings, may not be appropriate.)")
 
 
-def answer(sim, persona, convo: list, line: str) -> str | None:
-    """The persona's reply to ``line`` (None when the safety check declines); extends ``convo``."""
+def answer(sim, persona, convo: list, line: str, *, safety_check: bool = True) -> str | None:
+    """The persona's reply to ``line`` (None when the safety check declines); extends ``convo``.
+
+    ``safety_check=False`` for questions the code itself wrote (``evaluate``): the check is there
+    for what a person types."""
     llm = sim.llm
-    if safety_score(llm, comment=line, persona_name=persona.name) >= SAFETY_LIMIT:
+    if safety_check and safety_score(llm, comment=line, persona_name=persona.name) >= SAFETY_LIMIT:
         return None
     retrieved = retrieve_scored(persona, [line], 50)
     statements = list(dict.fromkeys(n.embedding_key for nodes in retrieved.values() for n in nodes))

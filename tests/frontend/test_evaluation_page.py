@@ -44,6 +44,16 @@ def test_the_run_page_shows_the_evaluation(client, world):
     assert "Who knows whom at step 6 (2 pairs)" in graph
 
 
+def test_a_sampled_evaluation_says_how_many_pairs_were_asked_and_its_interval(client, world):
+    cp = checkpoint(6, [[NAMES[0], NAMES[1]]], [NAMES[0]])
+    cp["relationships"].update(pairs=300, pairs_asked=2, density=0.5, sampled=True, interval=[0.0946, 0.9054])
+    (world / "storage" / SIM / "evaluation.json").write_text(json.dumps({"sim_code": SIM, "checkpoints": [cp]}))
+    html = client.get(f"/runs/{SIM}/").content.decode()
+    row = html[html.index("<h2>Evaluation</h2>"):html.index("<h2>Timeline</h2>")].split("<tr>")[2]
+    assert "<td>0.500 (95 % interval 0.095–0.905)</td>" in row
+    assert "<td>1 / 2 asked, a sample of 300</td>" in row
+
+
 def test_a_run_not_evaluated_says_how_and_a_broken_file_is_named(client, world):
     html = client.get(f"/runs/{SIM}/").content.decode()
     assert f"python -m reverie evaluate {SIM}" in html

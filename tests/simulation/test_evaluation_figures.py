@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from reverie.simulation.evaluation_figures import attendance, density, diffusion
+from reverie.simulation.evaluation_figures import attendance, density, diffusion, sample_pairs, wilson
 
 
 def test_diffusion_counts_who_knows():
@@ -40,6 +40,32 @@ def test_density_of_the_papers_start_and_everyone_knowing_everyone():
     assert (got["pairs"], got["known_pairs"], got["density"]) == (300, 50, 0.1667)
     everyone = {a: {b: True for b in names if b != a} for a in names}
     assert density(names, everyone)["density"] == 1.0
+
+
+def test_a_sample_of_pairs_is_drawn_without_repeats_and_the_same_for_the_same_seed():
+    names = [f"P{i:02d}" for i in range(25)]
+    pairs = sample_pairs(names, 40)
+    assert len(pairs) == len(set(pairs)) == 40
+    assert all(a < b and a in names and b in names for a, b in pairs)
+    assert sample_pairs(list(reversed(names)), 40) == pairs   # the names' order does not matter
+    assert sample_pairs(names, 40, seed=1) != pairs
+    assert len(sample_pairs(names, 1000)) == 300               # never more than every pair
+
+
+def test_a_sampled_density_counts_the_asked_pairs_only_and_gives_its_interval():
+    names = ["Ann", "Bob", "Cy", "Dee"]
+    knows = {"Ann": {"Bob": True, "Dee": False}, "Bob": {"Ann": False},
+             "Dee": {"Ann": False}, "Cy": {}}
+    # Asked: Ann-Bob (Ann knows Bob) and Ann-Dee (neither); Cy-Dee known but never asked.
+    got = density(names, knows, [("Bob", "Ann"), ("Ann", "Dee")])
+    assert (got["pairs"], got["pairs_asked"], got["known_pairs"], got["density"]) == (6, 2, 1, 0.5)
+    assert got["sampled"] is True and got["edges"] == [["Ann", "Bob"]]
+    low, high = got["interval"]
+    assert low < 0.5 < high
+    # Wilson's interval: 50 of 100 -> 0.404-0.596; never outside 0-1.
+    assert [round(x, 3) for x in wilson(50, 100)] == [0.404, 0.596]
+    assert wilson(0, 20)[0] == 0.0 and 0 < wilson(0, 20)[1] < 0.2
+    assert wilson(20, 20)[1] == 1.0
 
 
 def test_attendance_counts_steps_at_the_place_inside_the_window_only():

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+import shutil
 
-from reverie.simulation.game_day import day_summary, hour_row, run_lines
+from reverie.simulation.game_day import day_summary, hour_row, run_lines, waiting_s
 
 
 def _line(prompt, tokens=(100, 10), latency=0.5, fallback=False):
@@ -37,9 +38,68 @@ def test_an_hour_row_and_a_day_extrapolated_from_six_hours():
     assert day["targets"]["calls_per_day"]["met"] and day["targets"]["tokens_per_day"]["met"]
 
 
+def test_a_morning_scales_by_awake_agent_hours_when_the_schedules_are_known():
+    row = hour_row(7, [_line("action_packed")] * 10, steps=360, wall_s=10.0, awake_agent_hours=20.0)
+    rows = [dict(row, hour=h) for h in range(6)]              # 60 calls in 120 awake agent-hours
+    day = day_summary(rows, {"action_packed": 60}, {"calls": 0, "tokens": 0}, awake_day=400.0)
+    assert day["calls_per_day"] == 60 * 400 // 120 == 200     # not 60 * 24/6 = 240
+    assert "400 awake agent-hours" in day["note"] and day["awake_agent_hours_in_day"] == 400.0
+
+
 def test_a_whole_day_is_not_extrapolated():
     row = hour_row(0, [_line("a")] * 200, steps=360, wall_s=100.0, awake_agent_hours=25.0)
     day = day_summary([dict(row, hour=h) for h in range(24)], {"a": 4800})
     assert not day["extrapolated"] and day["note"] is None
     assert day["calls_per_day"] == 4800 and day["targets"]["calls_per_day"]["met"] is False
     assert day["top_prompts_by_calls"] == [("a", 4800)]
+
+
+def test_awake_agent_hours_add_up_the_schedules_waking_hours():
+    from types import SimpleNamespace
+
+    from reverie.simulation.game_day import awake_agent_hours_in_day
+
+    day = [["sleeping", 360], ["opening the cafe", 600], ["reading", 360], ["sleeping", 120]]
+    night_owl = [["asleep", 600], ["painting", 840]]
+    personas = [SimpleNamespace(scratch=SimpleNamespace(f_daily_schedule_hourly_org=s)) for s in (day, night_owl)]
+    assert awake_agent_hours_in_day(personas) == (960 + 840) / 60
+
+
+def test_time_inside_the_model_counts_overlapping_calls_once():
+    lock_step = [{"ts": 10.0, "latency_s": 2.0}, {"ts": 13.0, "latency_s": 3.0}]
+    assert waiting_s(lock_step) == 5.0
+    # Four slots: calls 8-10, 9-12, 9.5-10.5 overlap (4 s in flight); 20-21 is apart.
+    slots = [{"ts": 12.0, "latency_s": 3.0}, {"ts": 10.0, "latency_s": 2.0}, {"ts": 10.5, "latency_s": 1.0},
+             {"ts": 21.0, "latency_s": 1.0}]
+    assert waiting_s(slots) == 5.0
+    row = hour_row(8, [dict(line, prompt="action_packed") for line in slots], steps=10, wall_s=20.0,
+                   awake_agent_hours=1.0)
+    assert row["model_s"] == 5.0 and row["engine_ms_per_step"] == 1500.0
+
+
+def test_a_wall_budget_stops_after_the_hour_it_runs_out_in_and_keeps_that_hours_figures(tmp_path):
+    """Fake model, fail-safe only (a fast smoke test of the loop): the default town with steps of
+    ten game minutes, three hours asked, a budget already spent after the first."""
+    from reverie.config import load_settings
+    from reverie.llm import LLM
+    from reverie.llm.fake_model import FakeChatModel
+    from reverie.simulation.game_day import run_day
+    from reverie.tasks.registry import product_tasks
+    from tests.fuzz.test_fuzz_runs import town
+
+    config, storage = town(tmp_path, "quick_base")
+    settings = load_settings(config)
+    model = FakeChatModel()
+    llm = LLM(settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model},
+              ledger_path=settings.paths.storage / "day" / "reverie" / "llm_calls.jsonl")
+    shutil.rmtree(settings.paths.storage / "day")  # the ledger's folder: the fork makes it again
+    said: list[str] = []
+    report = run_day(settings, base="quick_base", sim_code="day", hours=3, evaluate_every=0, say=said.append,
+                     llm=llm, start="07:00", max_wall_s=0.0)
+    assert [row["hour"] for row in report["hours"]] == [0] and report["hours"][0]["steps"] == 6
+    assert report["stopped"].startswith("stopped after 1 of 3 game hours") and report["stopped"] in said
+    assert report["day"]["game_hours_run"] == 1 and report["day"]["extrapolated"]
+    assert report["day"]["calls"] == report["hours"][0]["calls"] > 0
+    # The interviews ran at the stop, and the run was saved there.
+    assert any(line.startswith("evaluation at step") for line in said)
+    assert json.loads((settings.paths.storage / "day" / "evaluation.json").read_text())["checkpoints"]

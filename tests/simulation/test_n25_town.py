@@ -136,6 +136,27 @@ def test_evaluation_figures_match_the_recorded_answers(town):
     # The judge's calls are in the run's ledger.
     ledger = [json.loads(line) for line in (sim_dir / "reverie" / "llm_calls.jsonl").read_text().splitlines()]
     assert sum(1 for e in ledger if e.get("prompt") == "interview_judge") == 25 * 26
+    # The questions are the code's own: no safety check is asked for them.
+    assert not any(e.get("prompt") == "safety_score" for e in ledger)
+
+
+def test_a_sampled_evaluation_asks_both_ways_about_the_drawn_pairs_only(town):
+    settings, sim_dir, _ = town
+    sim = Simulation.open(settings, "town", llm=fake_llm(settings, sim_dir))
+    try:
+        cp = evaluation.evaluate(sim, say=lambda _line: None, pairs=30)
+    finally:
+        sim.close()
+    rel = cp["relationships"]
+    asked = sorted({tuple(sorted((a, b))) for a, row in rel["answers"].items() for b in row})
+    assert len(asked) == rel["pairs_asked"] == 30 and rel["pairs"] == 300
+    assert all(b in rel["answers"][a] and a in rel["answers"][b] for a, b in asked)   # both ways
+    edges = [[a, b] for a, b in asked
+             if rel["answers"][a][b]["verdict"] == "yes" or rel["answers"][b][a]["verdict"] == "yes"]
+    assert rel["edges"] == edges and rel["density"] == round(len(edges) / 30, 4)
+    assert rel["interval"][0] <= rel["density"] <= rel["interval"][1]
+    assert all(row["total"] == 25 for row in cp["diffusion"])     # the seeded facts: still everyone
+    assert "pairs asked" in evaluation.summary_lines(cp)[-2 if cp["coordination"] else -1]
 
 
 def test_an_evaluation_leaves_the_memories_as_they_were(town):
@@ -150,6 +171,27 @@ def test_an_evaluation_leaves_the_memories_as_they_were(town):
         sim.close()
     assert before and after == before
     assert checkpoint["relationships"]["known_pairs"] > 0
+
+
+def test_on_a_multi_slot_server_personas_are_interviewed_at_once_with_the_same_answers(town):
+    """Fake model answering like a 4-slot server (each call takes a moment, so calls overlap)."""
+    settings, sim_dir, _ = town
+    answers = []
+    for slots in (1, 4):
+        s = settings.model_copy(deep=True)
+        s.backend.kind, s.backend.parallel_slots = "openai", slots
+        model = town_chat()
+        model.delay_s = 0.01
+        llm = LLM(s, tasks=product_tasks(), chat_models={"strong": model, "cheap": model},
+                  ledger_path=sim_dir / "reverie" / "llm_calls.jsonl")
+        sim = Simulation.open(s, "town", llm=llm)
+        try:
+            cp = evaluation.evaluate(sim, say=lambda _line: None, pairs=12)
+        finally:
+            sim.close()
+        answers.append((cp["diffusion"], cp["relationships"]))
+        assert model.peak_in_flight == (1 if slots == 1 else 4)
+    assert answers[0] == answers[1]
 
 
 def test_evaluating_again_at_the_same_step_replaces_the_checkpoint(town, tmp_path):

@@ -37,7 +37,10 @@ def section(sim_path: Path) -> dict | None:
         shares = {d.get("fact"): d for d in c.get("diffusion", [])}
         rows.append({
             "step": c["step"], "time": c.get("time", ""), "personas": len(c.get("personas", [])),
-            "density": rel.get("density"), "known_pairs": rel.get("known_pairs"), "pairs": rel.get("pairs"),
+            "density": rel.get("density"), "known_pairs": rel.get("known_pairs"),
+            # a sampled evaluation: the known pairs are out of the pairs asked, the density an estimate
+            "pairs": rel.get("pairs_asked") or rel.get("pairs"), "sampled": bool(rel.get("sampled")),
+            "all_pairs": rel.get("pairs"), "interval": rel.get("interval"),
             "diffusion": [shares.get(f, {}) for f in facts],
             "coordination": c.get("coordination", []),
         })
