@@ -4,10 +4,13 @@ The faithful mode asks up to eight prompts per new action: sector, arena, object
 action's emoji and event triple, the object's state, its triple and its emoji. The packed
 mode asks for all of them in one JSON object. Sector, arena and object are
 ``choice_field``s (a grammar can only produce known names); a validator checks that the
-arena lies in the chosen sector and the object in the chosen arena, and the other fields
+arena lies in the chosen sector and the object in the chosen arena. The place is the
+reply's decision and a wrong one is sent back. The other fields restate the activity and
 get the same checks as their single-prompt units (emoji only, short predicates, a real
-object state). :func:`packed_action` returns what the faithful pipeline returns:
-the address and the five details of ``add_new_action``.
+object state), but one that fails them is not sent back: the code says it from the
+activity, as the fail-safe would (a small model copies a place name into all of them, and
+would otherwise lose a good place with them). :func:`packed_action` returns what the
+faithful pipeline returns: the address and the five details of ``add_new_action``.
 
 The place tree ``{sector: {arena: [objects]}}`` travels in the inputs as ``place_tree``
 (not shown to the model as such; ``places`` is its text form) so validators and the
@@ -99,13 +102,29 @@ class PackedActionReply(Reply):
         if inputs and tree:
             self._check_place(tree)
             self._go_where_the_activity_says(tree, inputs)
-        self.event_predicate, self.event_target = _triple("event", name, self.event_predicate, self.event_target)
+        activity = inputs.activity() if inputs else ""
+        try:
+            self.event_predicate, self.event_target = _triple("event", name, self.event_predicate, self.event_target)
+        except ValueError:
+            if inputs is None:
+                raise
+            # A triple that does not read as "<name> <verb> <target>" (a place name copied into every
+            # field) is not sent back: like the emoji, the code says it from the activity it already has.
+            self.event_predicate, self.event_target = split_statement(f"{name} is {activity}", name)
         try:
             self.object_state = check_state(self.object_state, self.object)
-        except ValueError as exc:
-            raise ValueError(f"object_state: {exc}") from None
-        self.object_predicate, self.object_target = _triple("object", self.object, self.object_predicate,
-                                                            self.object_target)
+        except ValueError:
+            if inputs is None:
+                raise
+            self.object_state = _used_by(name)
+        try:
+            self.object_predicate, self.object_target = _triple("object", self.object, self.object_predicate,
+                                                                self.object_target)
+        except ValueError:
+            if inputs is None:
+                raise
+            self.object_predicate, self.object_target = split_statement(f"{self.object} is {self.object_state}",
+                                                                        self.object)
         if not self.emoji:
             self.emoji = emoji_for((inputs.activity() if inputs else "") or self.event_target)
         if not self.object_emoji:
@@ -154,6 +173,10 @@ def _match(value: str, options: list[str]) -> str | None:
     return next((o for o in options if o.lower() == lowered), None)
 
 
+def _used_by(name: str) -> str:
+    return f"being used by {first_name(name) or 'someone'}"
+
+
 def fail_safe(inputs: PackedActionInputs, choices: dict) -> PackedActionReply:
     """An area the action names, else home, else where the persona is; keyword emoji; triples
     split out of the sentences; the object "being used by <first name>"."""
@@ -167,7 +190,7 @@ def fail_safe(inputs: PackedActionInputs, choices: dict) -> PackedActionReply:
     objects = tree.get(sector, {}).get(arena, [])
     obj = pick_object(objects, activity) if objects else NO_OBJECT
     predicate, target = split_statement(f"{name} is {activity}", name)
-    state = f"being used by {first_name(name) or 'someone'}"
+    state = _used_by(name)
     obj_predicate, obj_target = split_statement(f"{obj} is {state}", obj)
     return PackedActionReply(
         sector=sector, arena=arena, object=obj, emoji=emoji_for(activity),

@@ -18,8 +18,8 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.clock import BED_WORDS, format_hour, hour_after, hour_of
 from reverie.tasks.common import Reply, check_text, inputs_of, one_line
-from reverie.tasks.day_rules import (clock_minute, is_bed, outside_day_problem, plan_order_problem, since_wake,
-                                    without_clock)
+from reverie.tasks.day_rules import (clock_minute, is_bed, meridiem_fixed, outside_day_problem, plan_order_problem,
+                                    since_wake, without_clock)
 
 MIN_ITEMS, MAX_ITEMS = 4, 10
 _WAKING = re.compile(r"\b(wak\w*|awake\w*|gets? up|getting up|rises?|morning routine)\b", re.IGNORECASE)
@@ -27,6 +27,25 @@ _FIRST_PERSON = re.compile(r"\bI(?:'m|'ve|'ll|'d)?\b|\b(?i:me|my|myself|we|our)\
 _NUMBERING = re.compile(r"^\s*(?:\d+\s*[.):-]|[-*•])\s*")
 
 PlanItem = Annotated[str, Field(max_length=120)]
+
+# "I'm planning to have lunch" -> "have lunch": the intent in the first person is the activity.
+_INTENT = re.compile(r"^(?:i\s+am|i'm|i\s+will|i'll|i\s+(?:plan|want|need|have|hope)\s+to)\s+"
+                     r"(?:(?:planning|going|hoping|trying|about)\s+to\s+)?", re.IGNORECASE)
+# "Today is Tuesday February 14": a statement about the day, not an activity.
+_DAY_STATEMENT = re.compile(r"^(?:today|tomorrow|it|this)\s+(?:is|will\s+be)\b", re.IGNORECASE)
+
+
+def as_activity(item: str) -> str | None:
+    """The activity an item names (its first sentence), with a first-person intent put as the
+    activity itself ("I'm going to open my cafe" -> "open the cafe"); None for a statement
+    about the day."""
+    if _DAY_STATEMENT.match(item):
+        return None
+    item = re.split(r"(?<=[a-z0-9])\.\s+(?=[A-Z])", item, maxsplit=1)[0]  # one activity: its first sentence
+    stripped = _INTENT.sub("", item)
+    if stripped != item:
+        stripped = re.sub(r"\bmy\b", "the", stripped, flags=re.IGNORECASE)
+    return stripped
 
 
 def wake_up_line(hour: int) -> str:
@@ -63,12 +82,16 @@ def check_plan_items(items: list[str], wake_up_time: str | None, min_items: int 
     an item outside the waking day is sent back (see :mod:`day_rules`)."""
     cleaned: list[str] = []
     for number, item in enumerate(items, 1):
-        item = check_text(_NUMBERING.sub("", item), f"item {number}")
+        item = as_activity(check_text(_NUMBERING.sub("", item), f"item {number}"))
+        if item is None:
+            continue
         if _FIRST_PERSON.search(item):
             raise ValueError(f'item {number} "{item}" is written as the character speaking; write only the activity, '
                              'like "have lunch at 12:00 pm"')
         cleaned.append(item)
     wake = hour_of(wake_up_time, default=-1) if wake_up_time else -1
+    if wake >= 0:
+        cleaned = [item if is_waking_up(item) else meridiem_fixed(item, wake, bed_hour) for item in cleaned]
     for number, item in enumerate(cleaned, 1):  # numbered as the reply has them
         outside = outside_day_problem(number, item, wake, bed_hour) if wake >= 0 and not is_waking_up(item) else None
         if outside:

@@ -121,6 +121,19 @@ def outside_day_problem(number: int, item: str, wake_hour: int, bed_hour: int | 
             f'{format_hour(bed_hour)}); give it a time between waking up and going to bed')
 
 
+def meridiem_fixed(item: str, wake_hour: int, bed_hour: int | None) -> str:
+    """A plan item whose time falls outside the waking day, but whose twelve-hour twin does not,
+    at that twin: "teach from 2:00 am to 5:00 pm" in a day from 7 am to 11 pm -> "teach from
+    2:00 pm to 5:00 pm" (a small model mixes up am and pm; the code keeps the clock)."""
+    found = _CLOCK.search(item)
+    if found is None or outside_day_problem(0, item, wake_hour, bed_hour) is None:
+        return item
+    suffix = found.group(3)
+    twin = {"am": "pm", "pm": "am", "a.m.": "p.m.", "p.m.": "a.m."}[suffix.lower()]
+    fixed = item[:found.start(3)] + (twin.upper() if suffix.isupper() else twin) + item[found.end(3):]
+    return fixed if outside_day_problem(0, fixed, wake_hour, bed_hour) is None else item
+
+
 def activity_clock_problem(activity: str, what: str = "the activity") -> str | None:
     """A clock time inside an hourly activity, with the wording to use instead (None: none)."""
     phrase = clock_phrase(activity)

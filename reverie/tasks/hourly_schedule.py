@@ -102,12 +102,17 @@ class HourlyActivityReply(Reply):
 
 
 def plan_item_for_hour(plan_text: str, hour_text: str) -> str | None:
-    """The plan item that names ``hour_text`` (e.g. "12:00 pm"), without its time phrase."""
+    """The plan item that starts in the hour ``hour_text`` (e.g. "12:00 pm"), else one that names it,
+    else one whose time range covers it, without its time phrase."""
     named = re.compile(rf"(?<![\d:]){re.escape(hour_text.strip())}\b", re.IGNORECASE)
     items = unlist(plan_text)
     hour = known_hour(hour_text)
     starting = [item for item in items if hour is not None and (clock_minute(item) or -60) // 60 == hour]
-    for item in starting + items:  # an item starting at the hour before one that ends there
+    for item in starting:  # an item starting in the hour ("eat breakfast at 8:30 am" at 8:00 am) first
+        activity = _TIME_PHRASE.sub("", item).strip(" ,.")
+        if activity:
+            return activity
+    for item in items:
         if hour_text.strip() and named.search(item):
             activity = _TIME_PHRASE.sub("", item).strip(" ,.")
             if activity:

@@ -4,13 +4,16 @@ The faithful planner (:mod:`reverie.tasks.hourly_schedule`) asks once per awake 
 asks for the activities of every waking hour at once (from the wake-up hour to the hour
 before the lifestyle's bedtime, else to 11:00 pm), each checked like the faithful one's (no
 subject, no clock time, at most 12 words, real words, no sleeping in the waking day). A reply with
-too few hours is sent back with the count; extra hours are dropped. The fail-safe is the
+too few hours is sent back with the count; extra hours are dropped, and so is a count after a
+phrase ("morning routine 3"). A reply is sent back when the hour a plan item starts is about
+something else, or when one activity goes on past 4 hours (day coherence). The fail-safe is the
 faithful fail-safe hour by hour: the plan item naming that hour, else the hour before's, but
-an activity the plan does not extend gives way to a break after 4 hours (day coherence).
+an activity gives way to a break after 4 hours (day coherence).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Annotated
 
 from pydantic import Field, ValidationInfo, field_validator
@@ -20,7 +23,7 @@ from reverie.tasks.clock import format_hour
 from reverie.tasks.common import Reply, content_words, inputs_of, unlist
 from reverie.tasks.day_rules import awake_hours, clock_minute, is_bed, without_clock
 from reverie.tasks.hourly_schedule import (FILLER, SLEEPING, check_activity, fallback_activity, format_plan, known_hour,
-                                          merge_hours, plan_item_for_hour)
+                                          merge_hours)
 
 HOURS_IN_DAY = 24
 
@@ -57,10 +60,23 @@ class DayScheduleReply(Reply):
         if hours and len(cleaned) < len(hours):
             raise ValueError(f"give exactly {len(hours)} activities, one for each hour from {hours[0]} to "
                              f"{hours[-1]}; you gave {len(cleaned)}")
-        problem = plan_not_followed(unlist(inputs.daily_plan), hours, cleaned) if inputs else None
+        if not inputs:
+            return unnumbered(cleaned)
+        cleaned = unnumbered(cleaned)
+        problem = (plan_not_followed(unlist(inputs.daily_plan), hours, cleaned)
+                   or too_long(cleaned, hours))
         if problem:
             raise ValueError(problem)
         return cleaned
+
+
+def unnumbered(activities: list[str]) -> list[str]:
+    """"morning routine 2", "morning routine 3" -> "morning routine": a count is not an activity."""
+    out = []
+    for activity in activities:
+        bare = re.sub(r"\s*#?\d{1,2}\.?$", "", activity).strip()
+        out.append(bare if bare and any(ch.isalpha() for ch in bare) else activity)
+    return out
 
 
 def plan_not_followed(plan: list[str], hours: list[str], activities: list[str]) -> str | None:
@@ -89,16 +105,36 @@ def plan_not_followed(plan: list[str], hours: list[str], activities: list[str]) 
 BREAKS = (FILLER, "running errands", "relaxing for a while")
 
 
-def fail_safe(inputs: DayScheduleInputs, choices: dict) -> DayScheduleReply:
+def with_break(activities: list[str], activity: str) -> str:
+    """``activity`` for the next hour after ``activities``, or a break when it has already lasted
+    the longest a waking activity may (a plan's "work from 1:00 pm to 8:00 pm" too: the work
+    goes on after the break)."""
     from reverie.tasks.day_coherence import LONGEST_AWAKE_MINUTES
 
+    run = len(activities) - next((i + 1 for i in range(len(activities) - 1, -1, -1) if activities[i] != activity), 0)
+    if run >= LONGEST_AWAKE_MINUTES // 60:
+        return BREAKS[(BREAKS.index(activity) + 1) % len(BREAKS)] if activity in BREAKS else BREAKS[0]
+    return activity
+
+
+def too_long(activities: list[str], labels: list[str]) -> str | None:
+    """The first activity that lasts longer than a waking activity may (day coherence), as a correction."""
+    for index, (label, activity) in enumerate(zip(labels, activities)):
+        if with_break(activities[:index], activity) != activity:
+            start = index
+            while start > 0 and activities[start - 1] == activity:
+                start -= 1
+            return (f'activity {index + 1} (at {label}) is "{activity}" again, since {labels[start]}: '
+                    f"after 4 hours of one activity write what comes next, like \"{BREAKS[1]}\"")
+    return None
+
+
+def fail_safe(inputs: DayScheduleInputs, choices: dict) -> DayScheduleReply:
     activities: list[str] = []
     wake, bed = known_hour(inputs.wake_up_hour), known_hour(inputs.bed_time)
     for label in inputs.hour_labels():
         activity = fallback_activity(inputs.daily_plan, label, activities[-1] if activities else None)
-        run = len(activities) - next((i + 1 for i in range(len(activities) - 1, -1, -1) if activities[i] != activity), 0)
-        if run >= LONGEST_AWAKE_MINUTES // 60 and plan_item_for_hour(inputs.daily_plan, label) is None:
-            activity = BREAKS[(BREAKS.index(activity) + 1) % len(BREAKS)] if activity in BREAKS else BREAKS[0]
+        activity = with_break(activities, activity)
         try:
             activity = check_activity(activity, inputs.first_name, hour=known_hour(label), wake_hour=wake, bed_hour=bed)
         except ValueError:

@@ -17,6 +17,8 @@ from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.common import Checked, Reply, check_text, first_name, one_line
 
 MAX_WORDS = 10
+# "The Rose and Crown Pub": a name or a thing, where a state ("being used", "open") belongs.
+_NOT_A_STATE = {"the", "a", "an", "this", "that", "these", "those"}
 
 
 class ObjectStateInputs(TaskInputs):
@@ -33,6 +35,9 @@ def check_state(value: str, obj: str) -> str:
         value = re.sub(rf"^(the\s+)?{re.escape(obj)}\s+", "", value, flags=re.IGNORECASE)
     value = re.sub(r"^is\s+", "", value, flags=re.IGNORECASE)
     value = check_text(value, "the state")
+    if value.split()[0].lower() in _NOT_A_STATE:
+        raise ValueError(f"{value!r} is a thing, not what happens to the {obj or 'object'}; "
+                         "write something like \"being used to brew coffee\"")
     words = len(value.split())
     if words > MAX_WORDS:
         raise ValueError(f"the state has {words} words; use at most {MAX_WORDS}, like \"being used to brew coffee\"")

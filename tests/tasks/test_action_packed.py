@@ -55,9 +55,25 @@ def test_an_arena_without_objects_gets_the_random_object():
 
 def test_the_other_fields_get_the_single_prompt_checks():
     assert check({**REPLY, "object_emoji": "cup"}).object_emoji not in ("", "cup")  # the code picks one
-    with pytest.raises(ValidationError, match="event_predicate/event_target: the target repeats the subject"):
-        check({**REPLY, "event_target": "Isabella Rodriguez"})
     assert check({**REPLY, "object_state": "The coffee machine is brewing coffee."}).object_state == "brewing coffee"
+
+
+def test_a_place_name_copied_into_every_other_field_keeps_the_place_and_restates_the_activity():
+    """What the bundled model does: the place is its decision and stays; the fields that should
+    restate the activity get the fail-safe's wording of it instead of sending the place back."""
+    pub = "The Rose and Crown Pub"
+    copied = {**REPLY, **{k: pub for k in ("emoji", "event_predicate", "event_target", "object_state",
+                                             "object_predicate", "object_target", "object_emoji")}}
+    inputs = inputs_with(ACTION_PACKED, name="Isabella Rodriguez", place_tree=TREE)
+    reply = PackedActionReply.model_validate(copied, context={"inputs": inputs})
+    safe = fail_safe(inputs, {})
+    assert (reply.sector, reply.arena, reply.object) == ("Hobbs Cafe", "cafe", "coffee machine")
+    assert (reply.event_predicate, reply.event_target) == (safe.event_predicate, safe.event_target)
+    assert reply.object_state == safe.object_state == "being used by Isabella"
+    assert pub not in reply.model_dump_json()
+    # The subject as the target, too, is restated rather than sent back.
+    again = check({**REPLY, "event_target": "Isabella Rodriguez"})
+    assert (again.event_predicate, again.event_target) == (safe.event_predicate, safe.event_target)
 
 
 def test_other_peoples_houses_and_empty_areas_are_not_offered():

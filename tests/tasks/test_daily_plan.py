@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from reverie.tasks.daily_plan import DAILY_PLAN, DailyPlanReply, fail_safe, generic_day, wake_up_line
+from reverie.tasks.daily_plan import DAILY_PLAN, DailyPlanReply, as_activity, fail_safe, generic_day, wake_up_line
 from reverie.tasks.fixtures import inputs_with
 
 CTX = {"inputs": inputs_with(DAILY_PLAN, wake_up_time="6:00 am"), "choices": {}}
@@ -43,9 +43,31 @@ def test_the_same_activity_at_other_times_is_a_repeat():
 
 
 def test_an_item_in_the_first_person_is_sent_back():
-    items = ["wake up at 6:00 am", "I'm opening the cafe at 8:00 am", "have lunch at 12:00 pm", "read at 3:00 pm"]
-    with pytest.raises(ValidationError, match='item 2 "I\'m opening the cafe at 8:00 am" is written as the character speaking'):
+    items = ["wake up at 6:00 am", "meet my sister at the cafe at 8:00 am", "have lunch at 12:00 pm", "read at 3:00 pm"]
+    with pytest.raises(ValidationError, match='item 2 "meet my sister at the cafe at 8:00 am" is written as the character speaking'):
         DailyPlanReply.model_validate({"items": items}, context=CTX)
+
+
+@pytest.mark.parametrize("item, activity", [
+    ("I'm opening the cafe at 8:00 am", "opening the cafe at 8:00 am"),
+    ("I'm planning to have a party at Hobbs Cafe at 5pm.", "have a party at Hobbs Cafe at 5pm."),
+    ("I am going to make people feel welcome at my cafe", "make people feel welcome at the cafe"),
+    ("I will read at 3:00 pm. I'm going to read a lot.", "read at 3:00 pm"),
+    ("Today is Tuesday February 14", None),
+    ("It is a day of dreams", None),
+    ("meet my sister at 8:00 am", "meet my sister at 8:00 am"),  # no intent to put plainly: sent back
+])
+def test_an_intent_in_the_first_person_is_the_activity_and_a_statement_about_the_day_is_left_out(item, activity):
+    assert as_activity(item) == activity
+
+
+def test_the_bundled_models_first_person_plan_keeps_its_activities():
+    """The bundled model's new-day requirement: a date, then intents spoken by the character."""
+    items = ["Today is Tuesday February 14", "I'm planning to have a party at Hobbs Cafe at 5pm.",
+             "I'm going to make people feel welcome at my cafe today.", "I'm going to have a party at Hobbs Cafe at 5pm.",
+             "go to bed at 10:00 pm"]
+    reply = DailyPlanReply.model_validate({"items": items}, context=CTX)
+    assert reply.items[1:-1] == ["have a party at Hobbs Cafe at 5pm.", "make people feel welcome at the cafe today."]
 
 
 @pytest.mark.parametrize("wake", [0, 5, 6, 9, 11, 12, 15, 20, 23])

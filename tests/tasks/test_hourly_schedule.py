@@ -96,3 +96,13 @@ def test_plan_hour_match_is_exact():
     plan = format_plan(["wake up at 7:00 am", "go to bed at 11:00 pm"])
     assert plan_item_for_hour(plan, "1:00 pm") is None
     assert plan_item_for_hour(plan, "11:00 pm") == "go to bed"
+
+
+def test_an_item_at_half_past_is_the_plan_item_of_its_hour():
+    """The bundled model's plans put meals at half past: the fail-safe day must still have them."""
+    plan = format_plan(["wake up at 7:00 am", "eat breakfast at 8:30 am", "go to the beach at 1:30 pm",
+                        "go to the church at 2:00 pm", "go to bed at 11:00 pm"])
+    assert plan_item_for_hour(plan, "8:00 am") == "eat breakfast"
+    assert plan_item_for_hour(plan, "1:00 pm") == "go to the beach"
+    assert plan_item_for_hour(plan, "2:00 pm") == "go to the church"
+    assert plan_item_for_hour(plan, "9:00 am") is None

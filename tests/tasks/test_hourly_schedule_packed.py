@@ -20,7 +20,9 @@ from reverie.persona.persona import Persona
 from reverie.persona.plan_day import plan_new_day
 from reverie.tasks.hourly_schedule_packed import packed_hourly_schedule
 
-DAY = ["waking up", "eating breakfast", "opening the cafe"] + ["serving customers"] * 14 + ["reading", "going to bed"]
+SERVING = ["serving customers"] * 4
+DAY = (["waking up", "eating breakfast", "opening the cafe"] + SERVING + ["having lunch"] + SERVING
+       + ["cleaning the tables"] + SERVING + ["reading", "going to bed"])
 
 
 def test_one_call_gives_the_whole_day_in_minutes():
@@ -29,8 +31,19 @@ def test_one_call_gives_the_whole_day_in_minutes():
                                       daily_plan=["open the cafe at 8:00 am"], wake_up_hour=7, persona="Nora Bennett")
     assert len(model.calls) == 1
     assert schedule[0] == ("sleeping", 7 * 60) and sum(m for _, m in schedule) == 24 * 60
-    assert ("serving customers", 14 * 60) in schedule
+    assert [m for a, m in schedule if a == "serving customers"] == [240, 240, 240]
     assert "7:00 am, 8:00 am" in str(model.calls[0][0][-1].content) and "11:00 pm" in str(model.calls[0][0][-1].content)
+
+
+def test_one_activity_all_day_is_sent_back_with_the_hour_it_went_on_too_long():
+    day = ["waking up", "eating breakfast", "opening the cafe"] + ["serving customers"] * 14
+    llm, model = scripted_llm(json.dumps({"activities": day}), json.dumps({"activities": DAY[:17]}))
+    schedule = packed_hourly_schedule(llm, identity="Name: Nora", first_name="Nora", date="Monday February 13",
+                                      daily_plan=[], wake_up_hour=7)
+    assert len(model.calls) == 2
+    assert ('activity 8 (at 2:00 pm) is "serving customers" again, since 10:00 am: after 4 hours of one activity '
+            'write what comes next') in str(model.calls[1][0][-1].content)
+    assert ("having lunch", 60) in schedule
 
 
 def test_too_few_hours_are_sent_back_with_the_count():
