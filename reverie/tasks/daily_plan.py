@@ -71,7 +71,7 @@ def bed_hour_of(lifestyle: str) -> int | None:
 
 
 def check_plan_items(items: list[str], wake_up_time: str | None, min_items: int = MIN_ITEMS,
-                     bed_hour: int | None = None) -> list[str]:
+                     bed_hour: int | None = None, required: list[str] = ()) -> list[str]:
     """Semantic checks shared with the identity revision's daily requirement.
 
     The model writes the activities; the code keeps the day's clock. With the wake-up time known,
@@ -79,7 +79,10 @@ def check_plan_items(items: list[str], wake_up_time: str | None, min_items: int 
     puts the items in the order of their times (an item without a time stays after the one it
     followed); going to bed comes last, at the lifestyle's bedtime when it is known. Repeats (the
     same activity at another time too) are dropped; what is left must still be ``min_items``, and
-    an item outside the waking day is sent back (see :mod:`day_rules`)."""
+    an item outside the waking day is sent back (see :mod:`day_rules`). ``required``: the timed
+    clauses of the persona's own daily requirement (its commitments, written by the world's
+    author), which the code then puts in the reply's plan at their times, in place of what the
+    reply has in those hours."""
     cleaned: list[str] = []
     for number, item in enumerate(items, 1):
         item = as_activity(check_text(_NUMBERING.sub("", item), f"item {number}"))
@@ -120,7 +123,33 @@ def check_plan_items(items: list[str], wake_up_time: str | None, min_items: int 
     problem = plan_order_problem(kept, wake if wake >= 0 else None, bed_hour)
     if problem:
         raise ValueError(problem)
+    if required and wake >= 0:   # the reply made a day; the persona's commitments go in at their hours
+        body = [item for item in kept[1:] if not is_bed(item)]
+        body = in_time_order(with_requirements(body, required, wake, 23 if bed_hour is None else bed_hour), wake)
+        kept = kept[:1] + body + [item for item in kept[1:] if is_bed(item)]
     return kept
+
+
+def with_requirements(items: list[str], required: list[str], wake_hour: int, bed_hour: int) -> list[str]:
+    """``items`` with each of the persona's ``required`` clauses (those inside the waking day) at its
+    time: an item at a required hour gives way, and the plan stays at most ``MAX_ITEMS`` long
+    (the reply's untimed and latest items go first)."""
+    end = since_wake(bed_hour * 60, wake_hour)
+    required = [r for r in required if since_wake(clock_minute(r), wake_hour) < end]
+    if not required:
+        return items
+    hours = {clock_minute(r) // 60 for r in required}
+    keys = {(without_clock(r) or r).lower() for r in required}
+    kept = [item for item in items
+            if (clock_minute(item) is None or clock_minute(item) // 60 not in hours)
+            and (without_clock(item) or item).lower() not in keys]
+    spare = [item for item in kept if not is_waking_up(item) and not is_bed(item)]
+    over = len(spare) + len(required) - (MAX_ITEMS - 2)   # the waking and bed items are the code's too
+    if over > 0:
+        last_first = [i for i in spare if clock_minute(i) is None] + [i for i in reversed(spare) if clock_minute(i) is not None]
+        drop = set(last_first[:over])
+        kept = [item for item in kept if item not in drop]
+    return kept + required
 
 
 def in_time_order(items: list[str], wake_hour: int) -> list[str]:
@@ -159,7 +188,8 @@ class DailyPlanReply(Reply):
     def _check(self, info: ValidationInfo) -> "DailyPlanReply":
         inputs = inputs_of(info, DailyPlanInputs)
         self.items = check_plan_items(self.items, inputs.wake_up_time if inputs else None,
-                                      bed_hour=bed_hour_of(inputs.lifestyle) if inputs else None)
+                                      bed_hour=bed_hour_of(inputs.lifestyle) if inputs else None,
+                                      required=requirement_items(inputs.identity, inputs.first_name) if inputs else ())
         return self
 
 
@@ -187,13 +217,16 @@ def generic_day(wake_hour: int, bed_hour: int = 23) -> list[str]:
 
 _REQUIREMENT = re.compile(r"^\s*Daily plan requirement:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
 _BARE_TIME = re.compile(r"\b(\d{1,2})(?::(\d\d))?\s*(am|pm)\b", re.IGNORECASE)
+_NAMED_PLACE = re.compile(r"\b([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)+)")   # "Willow Bean Cafe": a name of two words or more
+_TIME_WORDS = re.compile(r"\s+(?:at|from|until|till|by|before|after)\s+\d")
 
 
 def requirement_items(identity: str, name: str = "") -> list[str]:
     """The clauses of the persona's "Daily plan requirement" that name a time, with clock times written out.
 
     "Nora opens Willow Bean Cafe at 7am and works behind the counter until 3pm" ->
-    ["opens Willow Bean Cafe at 7:00 am", "works behind the counter until 3:00 pm"]."""
+    ["opens Willow Bean Cafe at 7:00 am", "works behind the counter at Willow Bean Cafe until 3:00 pm"]:
+    a clause that names no place happens where the one before it did."""
     found = _REQUIREMENT.search(str(identity or ""))
     if not found:
         return []
@@ -201,10 +234,16 @@ def requirement_items(identity: str, name: str = "") -> list[str]:
     first = str(name or "").split()[0] if str(name or "").split() else ""
     if first:
         text = re.sub(rf"^{re.escape(first)}(?:\s+[A-Z][\w'-]*)?\s+", "", text)
-    items = []
+    items, place = [], None
     for clause in re.split(r",\s*(?:and\s+)?|\s+and\s+|;\s*|\.\s+", text):
         clause = re.sub(r"^(?:he|she|they)\s+", "", clause.strip(), flags=re.IGNORECASE)
         clause = _BARE_TIME.sub(lambda m: f"{m.group(1)}:{m.group(2) or '00'} {m.group(3).lower()}", clause)
+        clause = re.sub(r"\bnoon\b", "12:00 pm", re.sub(r"\bmidnight\b", "12:00 am", clause))
+        named, timed = _NAMED_PLACE.search(clause), _TIME_WORDS.search(clause)
+        if named:
+            place = named.group(1)
+        elif place and timed:
+            clause = f"{clause[:timed.start()]} at {place}{clause[timed.start():]}"
         if clause and clock_minute(clause) is not None and len(clause) <= 120:
             items.append(clause)
     return items

@@ -133,3 +133,47 @@ def test_a_plan_of_bedtimes_is_sent_back_saying_bed_comes_once():
              "go to bed at 2:00 pm"]
     with pytest.raises(ValidationError, match="yours has 3; going to bed is one item, the last \\(yours has 3\\)"):
         DailyPlanReply.model_validate({"items": items}, context=CTX)
+
+
+NORA = ("Name: Nora Bennett\nDaily plan requirement: Nora Bennett opens Willow Bean Cafe at 7am and works behind "
+        "the counter until 3pm.")
+
+
+@pytest.mark.parametrize("requirement, clauses", [
+    ("Nora Bennett opens Willow Bean Cafe at 7am and works behind the counter until 3pm.",
+     ["opens Willow Bean Cafe at 7:00 am", "works behind the counter at Willow Bean Cafe until 3:00 pm"]),
+    ("Iris Novak paints in Willow Creek Park from 9am to 12pm and works at Creek Corner Shop from 1pm to 6pm.",
+     ["paints in Willow Creek Park from 9:00 am to 12:00 pm", "works at Creek Corner Shop from 1:00 pm to 6:00 pm"]),
+    ("Ruby Castillo works at Willow Bean Cafe from noon to 8pm.", ["works at Willow Bean Cafe from 12:00 pm to 8:00 pm"]),
+    ("Dev Patel works on his laptop from 9am to 5pm.", ["works on his laptop from 9:00 am to 5:00 pm"]),
+])
+def test_a_requirement_clause_without_a_place_happens_where_the_one_before_did(requirement, clauses):
+    from reverie.tasks.daily_plan import requirement_items
+
+    name = requirement.split()[0]
+    assert requirement_items(f"Daily plan requirement: {requirement}", name) == clauses
+
+
+def test_the_persona_s_own_commitments_are_in_the_plan_at_their_times():
+    """The bundled model's plan for the cafe owner: the example's teacher's day. The code puts her
+    requirement in at its hours (what the reply had at 7 am gives way) and keeps the rest."""
+    ctx = {"inputs": inputs_with(DAILY_PLAN, wake_up_time="5:00 am", identity=NORA, first_name="Nora",
+                                 lifestyle="Nora Bennett goes to bed around 10pm, wakes up around 5am")}
+    items = ["wake up at 5:00 am", "eat breakfast at 6:00 am", "teach history classes at the school from 7:00 am to 12:00 pm",
+             "have lunch at 12:00 pm", "grade homework from 1:00 pm to 4:00 pm", "go to bed at 10:00 pm"]
+    assert DailyPlanReply.model_validate({"items": items}, context=ctx).items == [
+        "wake up and complete the morning routine at 5:00 am", "eat breakfast at 6:00 am",
+        "opens Willow Bean Cafe at 7:00 am", "have lunch at 12:00 pm", "grade homework from 1:00 pm to 4:00 pm",
+        "works behind the counter at Willow Bean Cafe until 3:00 pm", "go to bed at 10:00 pm"]
+
+
+def test_a_full_plan_makes_room_for_the_commitments_dropping_its_untimed_then_its_latest_items():
+    from reverie.tasks.daily_plan import MAX_ITEMS, with_requirements
+
+    items = ["wake up at 5:00 am", "read a book"] + [f"do chore {h} at {h}:00 pm" for h in range(1, 9)]
+    kept = with_requirements(items, ["opens Willow Bean Cafe at 7:00 am", "works until 3:00 pm"], 5, 22)
+    assert len([i for i in kept if "wake" not in i]) == MAX_ITEMS - 2
+    assert "read a book" not in kept and "do chore 8 at 8:00 pm" not in kept and "do chore 3 at 3:00 pm" not in kept
+    assert kept[-2:] == ["opens Willow Bean Cafe at 7:00 am", "works until 3:00 pm"]
+    # A commitment outside the waking day is left out.
+    assert with_requirements(["read at 9:00 am"], ["works at 11:00 pm"], 7, 22) == ["read at 9:00 am"]
