@@ -10,18 +10,26 @@ correction message the model gets next, with ``send_to_llm=True``.
 Choices are checked here only: a choice field's wrong value is reported once, in the
 words of :func:`reverie.llm.corrections.not_a_choice`, even when the schema's own
 validators object to the same field.
+
+A reply cut off at ``max_tokens`` is closed where it stopped (the unfinished last word of a
+cut text dropped, open strings, lists and objects closed, as LangChain's
+``parse_partial_json`` does) and kept when that object passes every check: the model's
+words, a little shorter. Otherwise it is sent back as cut off: asking again the same way
+gives the same cut.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import re
 from typing import Any
 
 from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import AIMessage
 from langchain_core.output_parsers import BaseOutputParser
 from langchain_core.outputs import ChatGeneration, Generation
+from langchain_core.utils.json import parse_partial_json
 from pydantic import BaseModel, ValidationError
 
 from reverie.llm.corrections import WHOLE, Problem, correction_message, from_validation_error, not_json
@@ -97,7 +105,16 @@ class ReplyParser(BaseOutputParser[BaseModel]):
             data = clean(json.loads(extract_json(without_reasoning(content)), strict=False))
         except ValueError as exc:
             cut_off = (reply.response_metadata or {}).get("finish_reason") == "length"
+            closed = closed_where_cut(without_reasoning(content)) if cut_off else None
+            if closed is not None:
+                outcome, problems = self._validated(closed)
+                if not problems:
+                    log.info("prompt %s: a reply cut off at max_tokens was kept, closed where it stopped", self.task_name)
+                    return outcome, []
             return None, [not_json(str(exc), cut_off)]
+        return self._validated(data)
+
+    def _validated(self, data) -> tuple[BaseModel | None, list[Problem]]:
         context = {"inputs": self.inputs, "choices": self.choices}
         try:
             data = canonical_choices(self.call_schema, data, self.choices)
@@ -110,6 +127,35 @@ class ReplyParser(BaseOutputParser[BaseModel]):
             log.warning("prompt %s: reply could not be checked (%s: %s)", self.task_name, type(exc).__name__, exc)
             return None, [UNREADABLE]
         return (None if choice_errors else result), choice_errors
+
+
+def closed_where_cut(content: str) -> dict | None:
+    """The JSON object a reply cut off at ``max_tokens`` was writing, closed there (None: nothing
+    to close). A text cut inside a word loses that word ("... and they wa" -> "... and they")."""
+    start = content.find("{")
+    if start == -1:
+        return None
+    text = content[start:].rstrip()
+    if text[-1:].isalnum() and _inside_a_string(text):
+        text = re.sub(r"\s+[^\s\"]*$", "", text)
+    try:
+        data = parse_partial_json(text, strict=False)
+    except (ValueError, RecursionError):
+        return None
+    return clean(data) if isinstance(data, dict) else None
+
+
+def _inside_a_string(text: str) -> bool:
+    """Whether JSON ``text`` stops inside a string."""
+    inside = escaped = False
+    for char in text:
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = inside
+        elif char == '"':
+            inside = not inside
+    return inside
 
 
 def _merged(schema_errors: list[Problem], choice_errors: list[Problem]) -> list[Problem]:

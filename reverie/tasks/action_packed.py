@@ -35,6 +35,7 @@ from reverie.tasks.options import keep_own_private, unique
 from reverie.tasks.pronunciatio import PronunciatioReply, emoji_for, pronunciatio
 
 PlaceTree = dict[str, dict[str, list[str]]]
+EMOJI_MAX = 12
 
 
 class PackedActionInputs(TaskInputs):
@@ -77,22 +78,25 @@ class PackedActionReply(Reply):
     sector: str = choice_field("sectors", description="the area to go to, copied exactly from the list")
     arena: str = choice_field("arenas", description="a place inside that area, copied exactly")
     object: str = choice_field("objects", description="an object in that place, copied exactly")
-    emoji: str = Field(max_length=24, description="one or two emoji for the activity")
+    # two emoji or one family of four; the bound keeps ten fields inside max_tokens
+    emoji: str = Field(max_length=EMOJI_MAX, description="one or two emoji for the activity")
     event_predicate: str = Field(max_length=40, description="short verb, e.g. 'is eating'")
     event_target: str = Field(max_length=80, description="what the verb acts on")
     object_state: str = Field(max_length=80, description="what happens to the object, e.g. 'being used to brew coffee'")
     object_predicate: str = Field(max_length=40, description="short verb for the object's state")
     object_target: str = Field(max_length=80, description="what that verb acts on")
-    object_emoji: str = Field(max_length=24, description="one or two emoji for the object's state")
+    object_emoji: str = Field(max_length=EMOJI_MAX, description="one or two emoji for the object's state")
 
-    @field_validator("emoji", "object_emoji")
+    @field_validator("emoji", "object_emoji", mode="before")
     @classmethod
-    def _emoji_only(cls, value: str) -> str:
-        """Words where an emoji belongs are not sent back: the code picks the emoji (see ``_consistent``)."""
+    def _emoji_only(cls, value) -> str:
+        """Words (or too many emoji) where an emoji belongs are not sent back: the code picks the
+        emoji (see ``_consistent``)."""
         try:
-            return _emoji(value)
+            emoji = _emoji(value)
         except ValueError:
             return ""
+        return emoji if len(emoji) <= EMOJI_MAX else ""
 
     @model_validator(mode="after")
     def _consistent(self, info: ValidationInfo) -> "PackedActionReply":
