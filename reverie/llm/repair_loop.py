@@ -7,7 +7,9 @@ and hands the reply to the call's :class:`~reverie.llm.reply_parser.ReplyParser`
 the parser refuses goes back to the model, followed by the parser's correction, up to
 ``[repair] max_attempts``; retries sample a little hotter. The caller's ``RunnableConfig``
 (callbacks, tags, metadata) reaches the chat model and the parser on every attempt, with
-``"prompt"`` and ``"attempt"`` added to its metadata.
+``"prompt"`` and ``"attempt"`` added to its metadata. A reply that repeats an earlier
+attempt's word for word ends the loop: the correction did not reach the model, and asking
+again gives the same reply again (the fail-safe is used).
 """
 
 from __future__ import annotations
@@ -72,6 +74,7 @@ class RepairLoop(Runnable[dict, Outcome]):
         outcome = Outcome()
         base = render_messages(self.spec, input, self.schema)
         exchanges: list[BaseMessage] = []  # the replies so far, each followed by its correction
+        replies: list[str] = []
         for attempt in range(1, self.settings.repair.max_attempts + 1):
             if self.backend_lost() is not None:
                 outcome.errors.append(f"attempt {attempt}: not asked, the model server is unreachable")
@@ -96,6 +99,12 @@ class RepairLoop(Runnable[dict, Outcome]):
             except ReplyProblems as problems:
                 log.debug("prompt %s attempt %d: %r -> %s", self.spec.name, attempt, reply.content, problems.problems)
                 outcome.errors += [f"attempt {attempt}: {p}" for p in problems.problems]
+                text = str(reply.content).strip()
+                if text in replies:
+                    outcome.errors.append(f"attempt {attempt}: the same reply as attempt {replies.index(text) + 1}; "
+                                          "not asked again")
+                    return outcome
+                replies.append(text)
                 exchanges = [*exchanges, AIMessage(content=clean(reply.content)), HumanMessage(content=problems.observation)]
                 continue
             log.debug("prompt %s attempt %d: %r -> valid", self.spec.name, attempt, reply.content)

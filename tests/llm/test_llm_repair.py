@@ -18,6 +18,8 @@ from llm_support import CHOICES, INPUTS, TASK, TASKS, WakeUp
 
 VALID = '{"hour": 8, "place": "kitchen"}'
 WRONG = '{"hour": 25, "place": "garden"}'
+WRONG_AGAIN = '{"hour": 26, "place": "garden"}'
+WRONG_THIRD = '{"hour": 27, "place": "garden"}'
 
 
 def make_llm(settings, model, **kwargs) -> LLM:
@@ -90,8 +92,8 @@ def test_text_that_is_not_json_is_corrected(settings, scripted):
 
 
 def test_out_of_attempts_gives_the_fail_safe_and_logs_it(settings, scripted, tmp_path, caplog):
-    """Scripted: always wrong."""
-    model = scripted(WRONG)
+    """Scripted: always wrong, a different wrong each time."""
+    model = scripted(WRONG, WRONG_AGAIN, WRONG_THIRD)
     llm = make_llm(settings, model, ledger_path=tmp_path / "calls.jsonl")
     with caplog.at_level(logging.WARNING, logger="reverie.llm"):
         answer = llm.ask(TASK, INPUTS, choices=CHOICES)
@@ -102,6 +104,22 @@ def test_out_of_attempts_gives_the_fail_safe_and_logs_it(settings, scripted, tmp
     assert {e.split(":")[0] for e in line["errors"]} == {"attempt 1", "attempt 2", "attempt 3"}
     assert llm.ledger.summary()[TASK]["fallbacks"] == 1
     assert "fail-safe used after 3 attempt(s)" in caplog.text and "garden" in caplog.text
+
+
+def test_a_reply_repeated_word_for_word_is_not_asked_for_again(settings, scripted, tmp_path):
+    """Scripted: the same wrong reply twice, then a valid one that is never asked for. A model
+    that repeats itself after a correction repeats itself again (the bundled model does)."""
+    model = scripted(WRONG, " " + WRONG + "\n", VALID)
+    llm = make_llm(settings, model, ledger_path=tmp_path / "calls.jsonl")
+    assert llm.ask(TASK, INPUTS, choices=CHOICES) == WakeUp(hour=7, place="bedroom")   # the fail-safe
+    assert len(model.calls) == 2
+    line = json.loads((tmp_path / "calls.jsonl").read_text())
+    assert line["fallback"] is True and line["attempts"] == 2
+    assert line["errors"][-1] == "attempt 2: the same reply as attempt 1; not asked again"
+    # A different wrong reply in between is a new try: asked again.
+    model = scripted(WRONG, WRONG_AGAIN, VALID)
+    assert make_llm(settings, model).ask(TASK, INPUTS, choices=CHOICES) == WakeUp(hour=8, place="kitchen")
+    assert len(model.calls) == 3
 
 
 def test_strict_mode_raises(settings, scripted):
@@ -149,7 +167,7 @@ def test_a_raw_newline_inside_a_string_is_accepted(settings, scripted):
 
 def test_retries_sample_hotter(settings, scripted):
     """Scripted: two wrong replies; the second and third calls get a higher temperature."""
-    model = scripted(WRONG, WRONG, VALID)
+    model = scripted(WRONG, WRONG_AGAIN, VALID)
     make_llm(settings, model).ask(TASK, INPUTS, choices=CHOICES)
     temps = [kwargs.get("temperature") for _, kwargs in model.calls]
     assert temps[0] is None and temps[1] < temps[2] <= 1.2
