@@ -2,8 +2,9 @@
 (prompt iterative_chat_utterance).
 
 Called once per utterance (up to 16 per conversation). ``end`` is a real JSON boolean (the
-original decided it by looking for the letter "f"); a line already said word for word is
-sent back, which keeps small models from looping.
+original decided it by looking for the letter "f"); an opening line never ends the talk (the
+code sets ``end`` back to false), and a line already said word for word is sent back, which
+keeps small models from looping.
 """
 
 from __future__ import annotations
@@ -54,9 +55,11 @@ class UtteranceReply(Reply):
 
     @model_validator(mode="after")
     def _no_instant_goodbye(self, info: ValidationInfo):
+        """An opening line never ends the conversation: the code keeps it going (the line is the
+        model's; whether a talk has begun is the code's to know)."""
         inputs = inputs_of(info, UtteranceInputs)
         if self.end and inputs and not _started(inputs.conversation):
-            raise ValueError("the conversation has only just started; set end to false")
+            self.end = False
         return self
 
 
