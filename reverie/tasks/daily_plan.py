@@ -18,8 +18,8 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.clock import BED_WORDS, format_hour, hour_after, hour_of
 from reverie.tasks.common import Reply, check_text, inputs_of, one_line
-from reverie.tasks.day_rules import (clock_minute, is_bed, meridiem_fixed, outside_day_problem, plan_order_problem,
-                                    since_wake, without_clock)
+from reverie.tasks.day_rules import (clock_minute, clock_span, is_bed, meridiem_fixed, outside_day_problem,
+                                    plan_order_problem, since_wake, without_clock)
 
 MIN_ITEMS, MAX_ITEMS = 4, 10
 _WAKING = re.compile(r"\b(wak\w*|awake\w*|gets? up|getting up|rises?|morning routine)\b", re.IGNORECASE)
@@ -123,10 +123,32 @@ def check_plan_items(items: list[str], wake_up_time: str | None, min_items: int 
     problem = plan_order_problem(kept, wake if wake >= 0 else None, bed_hour)
     if problem:
         raise ValueError(problem)
-    if required and wake >= 0:   # the reply made a day; the persona's commitments go in at their hours
+    if wake >= 0:   # the reply made a day; the persona's commitments go in at their hours, one item an hour
         body = [item for item in kept[1:] if not is_bed(item)]
-        body = in_time_order(with_requirements(body, required, wake, 23 if bed_hour is None else bed_hour), wake)
+        if required:
+            body = in_time_order(with_requirements(body, required, wake, 23 if bed_hour is None else bed_hour), wake)
+        body = one_an_hour(body, wake, required)
         kept = kept[:1] + body + [item for item in kept[1:] if is_bed(item)]
+    return kept
+
+
+def one_an_hour(items: list[str], wake_hour: int, required: list[str] = ()) -> list[str]:
+    """``items`` (in time order) with at most one starting in each hour: a day's schedule holds one
+    activity an hour, so a second item in an hour, one in the wake-up hour (the morning routine
+    holds it) or one inside a commitment's "from ... to ..." hours would never be done."""
+    taken = {wake_hour}
+    for item in required:
+        span = clock_span(item)
+        if span and span[1] > span[0]:
+            taken |= set(range(span[0] // 60, (span[1] + 59) // 60))
+    kept: list[str] = []
+    for item in items:
+        minute = clock_minute(item)
+        if item in required or minute is None:
+            kept.append(item)
+        elif minute // 60 not in taken:
+            taken.add(minute // 60)
+            kept.append(item)
     return kept
 
 

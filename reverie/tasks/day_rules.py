@@ -42,6 +42,16 @@ def clock_minute(text: str) -> int | None:
     return int(found.group(1)) * 60 + int(found.group(2)) if found else None
 
 
+def clock_span(text: str) -> tuple[int, int] | None:
+    """The minutes of the day a "from X to Y" item covers ("work from 9:00 am to 5:00 pm" ->
+    (540, 1020)); None without two clock times."""
+    times = [found for found in _CLOCK.finditer(text)]
+    if len(times) < 2:
+        return None
+    start, end = clock_minute(times[0].group(0)), clock_minute(times[1].group(0))
+    return (start, end) if start is not None and end is not None else None
+
+
 def clock_phrase(text: str) -> str | None:
     """The clock time or time range written in ``text`` ("at 12:00 am", "9:00 am to 5:00 pm"), else None."""
     found = _TIME_PHRASE.search(text)

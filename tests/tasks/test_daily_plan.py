@@ -177,3 +177,17 @@ def test_a_full_plan_makes_room_for_the_commitments_dropping_its_untimed_then_it
     assert kept[-2:] == ["opens Willow Bean Cafe at 7:00 am", "works until 3:00 pm"]
     # A commitment outside the waking day is left out.
     assert with_requirements(["read at 9:00 am"], ["works at 11:00 pm"], 7, 22) == ["read at 9:00 am"]
+
+
+def test_one_item_an_hour_and_none_in_the_wake_up_hour_or_inside_a_commitment():
+    """The bundled model's day for Theo: a walk at his wake-up hour, a beach and a church inside
+    his working hours. The schedule holds one activity an hour, so those would never be done."""
+    from reverie.tasks.daily_plan import one_an_hour
+    from reverie.tasks.day_rules import clock_span
+
+    work = "works at Willow Creek Town Hall from 9:00 am to 5:00 pm"
+    items = ["take a walk at 7:00 am", "eat breakfast at 8:00 am", "have coffee at 8:30 am", work,
+             "go to the beach at 1:30 pm", "go to the church at 2:00 pm", "read a book", "have dinner at 6:00 pm"]
+    assert one_an_hour(items, 7, [work]) == [
+        "eat breakfast at 8:00 am", work, "read a book", "have dinner at 6:00 pm"]
+    assert clock_span(work) == (540, 1020) and clock_span("have dinner at 6:00 pm") is None
