@@ -2,13 +2,16 @@
 
 ``evaluate`` asks each persona "Did you know ...?" about a seeded fact and "Do you know
 <name>?" about every other resident; this unit reads the answer and says yes or no, quoting
-the words of the answer that decide it (a quote that is not in the answer goes back to the
-model). When the model cannot judge, the answer counts as "no": a fact is only counted as
+the words of the answer that decide it. A quote that begins with the answer's own words and
+then runs on (a small model copies the start and goes on repeating or paraphrasing) is cut
+by code where it leaves the answer; a quote that does not begin with at least three words
+of the answer goes back to the model. When the model cannot judge, the answer counts as "no": a fact is only counted as
 known on the evidence of an answer.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import Field, ValidationInfo, field_validator
@@ -17,8 +20,28 @@ from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.common import Reply, inputs_of, one_line
 
 
+_WORD = re.compile(r"[^\W_]+")
+MIN_QUOTED_WORDS = 3   # a quote cut shorter than this says too little to decide anything
+
+
 def _norm(text: str) -> str:
     return " ".join("".join(c.lower() if c.isalnum() else " " for c in text).split())
+
+
+def quoted_part(evidence: str, answer: str) -> str | None:
+    """The longest start of ``evidence`` that is in ``answer`` word for word (case and
+    punctuation aside): all of it when it is all there, else its first words when there are
+    at least ``MIN_QUOTED_WORDS`` of them, else None."""
+    words = list(_WORD.finditer(evidence))
+    target = f" {_norm(answer)} "
+    kept = 0
+    while kept < len(words) and f" {_norm(' '.join(w.group() for w in words[:kept + 1]))} " in target:
+        kept += 1
+    if kept == len(words):
+        return evidence
+    if kept < MIN_QUOTED_WORDS:
+        return None
+    return evidence[:words[kept - 1].end()]
 
 
 class JudgeInputs(TaskInputs):
@@ -38,12 +61,12 @@ class JudgeReply(Reply):
         inputs = inputs_of(info, JudgeInputs)
         if inputs is None:
             return value
-        answer = inputs.answer
         if not _norm(value):
             raise ValueError("quote the words of the answer that decide it")
-        if _norm(value) not in _norm(answer):
+        quoted = quoted_part(value, inputs.answer)
+        if quoted is None:
             raise ValueError("the evidence must be copied word for word from the answer")
-        return value
+        return quoted
 
 
 def _fail_safe(inputs: JudgeInputs, choices: dict) -> JudgeReply:

@@ -18,6 +18,7 @@ from reverie.tasks.fixtures import fixture_inputs
 from reverie.tasks.focal_points import FOCAL_POINTS, FocalPointsReply, focal_points
 from reverie.tasks.insights import INSIGHTS, InsightsReply, insights
 from reverie.tasks.interview import next_convo_line, safety_score, summarize_ideas
+from reverie.tasks.interview_judge import INTERVIEW_JUDGE, JudgeReply
 from reverie.tasks.poignancy import PoignancyReply, chat_poignancy, event_poignancy
 from reverie.tasks.relationship_summary import relationship_summary
 from reverie.tasks.registry import product_tasks
@@ -216,3 +217,22 @@ def test_interview_fail_safes_keep_the_interview_going():
 def test_whisper_fail_safe_rewrites_second_person(whisper, expected):
     assert third_person(whisper, ISABELLA) == expected
     assert whisper_inner_thought(FallbackLLM(), persona_name=ISABELLA, whisper=whisper) == expected
+
+
+def test_judge_quote_that_runs_past_the_answer_is_cut_where_it_leaves_it():
+    # The bundled model copied the answer's start, then went on repeating it or paraphrasing:
+    # the evidence keeps the copied words, and the verdict stays the model's.
+    answer = "I did not know that, but Daniel Hale told me about it."
+    inputs = {"persona_name": "Ava Lin", "question": "Did you know that Marcus Reed is running for the town council?",
+              "answer": answer}
+    run_on = JudgeReply.model_validate(
+        {"evidence": "I did not know that, but Daniel Hale told me that. I did not know", "verdict": "no"},
+        context=ctx(INTERVIEW_JUDGE, **inputs))
+    assert run_on.evidence == "I did not know that, but Daniel Hale told me" and run_on.verdict == "no"
+    whole = JudgeReply.model_validate({"evidence": "daniel hale TOLD me about it", "verdict": "yes"},
+                                      context=ctx(INTERVIEW_JUDGE, **inputs))
+    assert whole.evidence == "daniel hale TOLD me about it"
+    # Fewer than three words of the answer before it leaves it: asked again.
+    for made_up in ("I did hear about the election", "Marcus Reed is running"):
+        with pytest.raises(ValidationError, match="copied word for word from the answer"):
+            JudgeReply.model_validate({"evidence": made_up, "verdict": "yes"}, context=ctx(INTERVIEW_JUDGE, **inputs))
