@@ -3,6 +3,8 @@
 - A field declared with ``choice_field(key)`` (marked ``x-choices``) gets
   ``enum = choices[key]``; for a list of strings the enum goes on its items; an integer
   field's choices ("6", "7") become whole numbers.
+- A list field marked ``x-items`` gets exactly ``len(choices[key])`` items, when the call
+  gives that key (one activity for each hour named).
 - Every object forbids extra keys; strings and lists without bounds get generous ones,
   so a grammar can never run away (``max_tokens`` is the last guard).
 - :func:`format_instruction` describes the shape in one line for the prompt.
@@ -17,7 +19,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from reverie.llm.corrections import Problem, field_path, not_a_choice
-from reverie.llm.task import CHOICES_KEY
+from reverie.llm.task import CHOICES_KEY, ITEMS_KEY
 
 MAX_STRING = 400
 MAX_ITEMS = 30
@@ -62,6 +64,8 @@ def _bound(node: dict, choices: dict[str, list[str]]) -> None:
         if node.get("type") == "integer":  # whole-number choices ("6", "7") stay numbers in the grammar
             values = [int(v) for v in values]
         _set_enum(node, values)
+    if ITEMS_KEY in node and choices.get(node[ITEMS_KEY]):
+        node["minItems"] = node["maxItems"] = len(choices[node[ITEMS_KEY]])
     if node.get("type") == "object" and "properties" in node:
         node.setdefault("additionalProperties", False)
     if node.get("type") == "string" and not {"enum", "const", "pattern", "format", "maxLength"} & set(node):
@@ -100,7 +104,10 @@ def _shape(node: dict, root: dict) -> str:
         fields = ", ".join(f"{json.dumps(k)}: {_shape(v, root)}" for k, v in (node.get("properties") or {}).items())
         return "{" + fields + "}"
     if kind == "array":
-        return f"[{_shape(node.get('items') or {}, root)}, ...] (at most {node.get('maxItems', MAX_ITEMS)} items)"
+        item = _shape(node.get("items") or {}, root)
+        if node.get("minItems") is not None and node.get("minItems") == node.get("maxItems"):
+            return f"[{item}, ...] (exactly {node['maxItems']} items)"
+        return f"[{item}, ...] (at most {node.get('maxItems', MAX_ITEMS)} items)"
     if kind == "string":
         return f"string (at most {node['maxLength']} characters)" if "maxLength" in node else "string"
     if kind == "integer" and ("minimum" in node or "maximum" in node):

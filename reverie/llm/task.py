@@ -18,6 +18,10 @@ Dynamic choices: a string field (or list-of-strings field) declared with
 ``enum`` (so the grammar enforces them) and checks them after parsing, with a correction
 message that lists the allowed values.
 
+Counts at call time: a list field marked ``json_schema_extra={ITEMS_KEY: "hours"}`` gets
+exactly as many items as ``choices["hours"]`` has values (``minItems`` = ``maxItems`` in the
+schema, so the grammar writes that many; without the key the field keeps its own bounds).
+
 Tasks are plain values: whoever builds the chain hands it a :class:`TaskRegistry`.
 """
 
@@ -36,6 +40,7 @@ from reverie.llm.prompt_spec import PromptSpec
 Choices = dict[str, list[str]]
 
 CHOICES_KEY = "x-choices"
+ITEMS_KEY = "x-items"
 
 
 def choice_field(choices_key: str, *, max_length: int = 120, description: str = "", **kwargs) -> Any:

@@ -3,12 +3,15 @@
 The faithful planner (:mod:`reverie.tasks.hourly_schedule`) asks once per awake hour; this
 asks for the activities of every waking hour at once (from the wake-up hour to the hour
 before the lifestyle's bedtime, else to 11:00 pm), each checked like the faithful one's (no
-subject, no clock time, at most 12 words, real words, no sleeping in the waking day). A reply with
-too few hours is sent back with the count; extra hours are dropped, and so is a count after a
-phrase ("morning routine 3"). A reply is sent back when the hour a plan item starts is about
-something else, or when one activity goes on past 4 hours (day coherence). The fail-safe is the
-faithful fail-safe hour by hour: the plan item naming that hour, else the hour before's, but
-an activity gives way to a break after 4 hours (day coherence).
+subject, no clock time, at most 12 words, real words). The schema of the call asks for one item
+per hour, so a grammar-constrained reply has them all; without a grammar a reply with too few is
+sent back with the count, extra hours are dropped, and so is a count after a phrase ("morning
+routine 3").
+
+The model writes the words and code keeps the clock (day coherence): sleep named inside the
+waking day becomes the hour before's activity, each plan item goes to the hour it names, and one
+activity gives way to a break after 4 hours. The fail-safe is the faithful fail-safe hour by
+hour: the plan item naming that hour, else the hour before's, with the same breaks.
 """
 
 from __future__ import annotations
@@ -18,10 +21,10 @@ from typing import Annotated
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from reverie.llm.task import NotShown, Task, TaskInputs
+from reverie.llm.task import ITEMS_KEY, NotShown, Task, TaskInputs
 from reverie.tasks.clock import format_hour
 from reverie.tasks.common import Reply, content_words, inputs_of, unlist
-from reverie.tasks.day_rules import awake_hours, clock_minute, is_bed, without_clock
+from reverie.tasks.day_rules import awake_hours, clock_minute, daytime_sleep_problem, is_bed, without_clock
 from reverie.tasks.hourly_schedule import (FILLER, SLEEPING, check_activity, fallback_activity, format_plan, known_hour,
                                           merge_hours)
 
@@ -44,7 +47,8 @@ class DayScheduleInputs(TaskInputs):
 
 class DayScheduleReply(Reply):
     activities: list[Annotated[str, Field(max_length=80)]] = Field(
-        min_length=1, max_length=HOURS_IN_DAY, description="one short phrase per hour, in order, from the wake-up hour to 11:00 pm")
+        min_length=1, max_length=HOURS_IN_DAY, json_schema_extra={ITEMS_KEY: "hours"},
+        description="one short phrase per hour, in order, from the wake-up hour to 11:00 pm")
 
     @field_validator("activities")
     @classmethod
@@ -53,21 +57,19 @@ class DayScheduleReply(Reply):
         first_name = inputs.first_name if inputs else ""
         hours = inputs.hour_labels() if inputs else []
         wake, bed = (known_hour(inputs.wake_up_hour), known_hour(inputs.bed_time)) if inputs else (None, None)
-        cleaned = []
-        for i, value in enumerate(values[: len(hours) or len(values)], 1):
-            hour = known_hour(hours[i - 1]) if i <= len(hours) else None
-            cleaned.append(check_activity(value, first_name, f"activity {i}", hour=hour, wake_hour=wake, bed_hour=bed))
+        cleaned = [check_activity(value, first_name, f"activity {i}")
+                   for i, value in enumerate(values[: len(hours) or len(values)], 1)]
         if hours and len(cleaned) < len(hours):
             raise ValueError(f"give exactly {len(hours)} activities, one for each hour from {hours[0]} to "
                              f"{hours[-1]}; you gave {len(cleaned)}")
-        if not inputs:
-            return unnumbered(cleaned)
         cleaned = unnumbered(cleaned)
-        problem = (plan_not_followed(unlist(inputs.daily_plan), hours, cleaned)
-                   or too_long(cleaned, hours))
-        if problem:
-            raise ValueError(problem)
-        return cleaned
+        if not inputs:
+            return cleaned
+        # The model writes the words; code keeps the clock: no sleep inside the waking day, each
+        # plan item at its hour, and a break after 4 hours of one activity.
+        cleaned = awake_all_day(cleaned, hours, wake, bed)
+        cleaned = plan_placed(unlist(inputs.daily_plan), hours, cleaned)
+        return with_breaks(cleaned)
 
 
 def unnumbered(activities: list[str]) -> list[str]:
@@ -79,25 +81,49 @@ def unnumbered(activities: list[str]) -> list[str]:
     return out
 
 
-def plan_not_followed(plan: list[str], hours: list[str], activities: list[str]) -> str | None:
-    """The first plan item (besides waking and bed) whose hour's activity is about something else."""
+def awake_all_day(activities: list[str], hours: list[str], wake: int | None, bed: int | None) -> list[str]:
+    """Sleep named inside the waking day (a list that ends "go to bed" long before bedtime) becomes
+    the hour before's activity, or a light one at the first hour."""
+    if wake is None:
+        return activities
+    out: list[str] = []
+    for label, activity in zip(hours, activities):
+        hour = known_hour(label)
+        asleep = hour is not None and daytime_sleep_problem(activity, hour, wake, bed) is not None
+        out.append((out[-1] if out else FILLER) if asleep else activity)
+    return out + activities[len(out):]
+
+
+def plan_hours(plan: list[str], hours: list[str]) -> dict[int, str]:
+    """Index into ``hours`` -> the plan item (besides waking and bed) that starts at that hour."""
     from reverie.tasks.day_coherence import plan_words
 
-    at_hour: dict[str, list[str]] = {}
+    placed: dict[int, str] = {}
     for item in plan[1:]:
         minute = clock_minute(item)
-        if minute is not None and not is_bed(item) and plan_words(item):
-            at_hour.setdefault(format_hour(minute // 60), []).append(item)
-    for label, items in at_hour.items():
-        if label not in hours or hours.index(label) >= len(activities):
+        label = None if minute is None else format_hour(minute // 60)
+        if label in hours and not is_bed(item) and plan_words(item):
+            placed.setdefault(hours.index(label), item)
+    return placed
+
+
+def plan_placed(plan: list[str], hours: list[str], activities: list[str]) -> list[str]:
+    """Each plan item at the hour it names, when the model wrote something else there; the hours
+    after it that kept that same other activity go on with the plan item (the model wrote the
+    day's order, not its clock)."""
+    from reverie.tasks.day_coherence import plan_words
+
+    out = list(activities)
+    placed = plan_hours(plan, hours)
+    for index, item in sorted(placed.items()):
+        if index >= len(out) or plan_words(item) & content_words(out[index]):
             continue
-        index = hours.index(label)
-        said = content_words(activities[index])
-        if not any(plan_words(item) & said for item in items):
-            item = items[0]
-            return (f'activity {index + 1} (at {label}) is "{activities[index]}", but the plan says "{item}" then; '
-                    f'write that activity for {label}, like "{without_clock(item)}"')
-    return None
+        wrong, activity = out[index], without_clock(item)
+        at = index
+        while at < len(out) and out[at] == wrong and (at == index or at not in placed):
+            out[at] = activity
+            at += 1
+    return out
 
 
 # What the fail-safe does once an activity the plan does not extend has lasted the longest a waking
@@ -117,16 +143,12 @@ def with_break(activities: list[str], activity: str) -> str:
     return activity
 
 
-def too_long(activities: list[str], labels: list[str]) -> str | None:
-    """The first activity that lasts longer than a waking activity may (day coherence), as a correction."""
-    for index, (label, activity) in enumerate(zip(labels, activities)):
-        if with_break(activities[:index], activity) != activity:
-            start = index
-            while start > 0 and activities[start - 1] == activity:
-                start -= 1
-            return (f'activity {index + 1} (at {label}) is "{activity}" again, since {labels[start]}: '
-                    f"after 4 hours of one activity write what comes next, like \"{BREAKS[1]}\"")
-    return None
+def with_breaks(activities: list[str]) -> list[str]:
+    """A break after 4 hours of one activity, hour by hour (day coherence)."""
+    out: list[str] = []
+    for activity in activities:
+        out.append(with_break(out, activity))
+    return out
 
 
 def fail_safe(inputs: DayScheduleInputs, choices: dict) -> DayScheduleReply:
@@ -167,5 +189,6 @@ def packed_hourly_schedule(llm, *, identity: str, first_name: str, date: str, da
         "count": len(labels),
         "bed_time": "" if bed_hour is None else format_hour(bed_hour),
     }
-    day = llm.ask("hourly_schedule_packed", inputs, persona=persona or first_name).activities
+    # The grammar writes exactly one activity per waking hour (a small model stops short of 16).
+    day = llm.ask("hourly_schedule_packed", inputs, choices={"hours": labels}, persona=persona or first_name).activities
     return merge_hours([SLEEPING] * wake + list(day) + [SLEEPING] * (HOURS_IN_DAY - awake.stop))

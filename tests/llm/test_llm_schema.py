@@ -6,7 +6,7 @@ import pytest
 from pydantic import BaseModel, Field
 
 from reverie.llm.schema import NoChoices, call_schema, choice_problems, format_instruction
-from reverie.llm.task import choice_field
+from reverie.llm.task import ITEMS_KEY, choice_field
 
 
 class Step(BaseModel):
@@ -68,3 +68,16 @@ def test_whole_number_choices_stay_numbers_and_are_checked():
     assert choice_problems(schema, {"hour": 6}, {"hours": ["5", "6", "7"]}) == []
     # a grammar-less "6am" is left to the field's own validator, which reads clock forms
     assert choice_problems(schema, {"hour": "6am"}, {"hours": ["5", "6", "7"]}) == []
+
+
+class Day(BaseModel):
+    activities: list[str] = Field(min_length=1, max_length=24, json_schema_extra={ITEMS_KEY: "hours"})
+
+
+def test_a_list_marked_with_an_items_key_gets_exactly_that_many_items_when_the_call_names_them():
+    schema = call_schema(Day, {"hours": ["6:00 am", "7:00 am", "8:00 am"]})
+    assert (schema["properties"]["activities"]["minItems"], schema["properties"]["activities"]["maxItems"]) == (3, 3)
+    assert "(exactly 3 items)" in format_instruction(schema)
+    # Without the key the field keeps its own bounds.
+    bounds = call_schema(Day, {})["properties"]["activities"]
+    assert (bounds["minItems"], bounds["maxItems"]) == (1, 24)

@@ -120,11 +120,12 @@ def test_packed_day_asks_only_for_the_waking_hours():
     """Scripted: one reply with 16 activities for 6:00 am to 9:00 pm."""
     llm, model = scripted_llm('{"activities": [' + ", ".join(['"working"'] * 16) + "]}")
     schedule = packed_hourly_schedule(llm, **ABOUT, bed_hour=22)
-    # 16 hours of "working": sent back (day coherence); the script has no second reply, so the fail-safe day.
+    # 16 hours of "working": code breaks it every 4 hours (day coherence) without asking again.
     assert schedule[0] == ("sleeping", 360) and schedule[-1] == ("sleeping", 120)
     assert sum(m for _, m in schedule) == 24 * 60
     assert all(m <= 240 for a, m in schedule if a != "sleeping")
-    assert len(model.calls) == 2   # the script's one reply again: not asked a third time
+    assert sum(m for a, m in schedule if a == "working") == 13 * 60
+    assert len(model.calls) == 1
 
 
 def test_the_fail_safe_day_keeps_the_persona_s_required_places_and_hours():
@@ -139,31 +140,33 @@ def test_the_fail_safe_day_keeps_the_persona_s_required_places_and_hours():
     assert plan_order_problem(items, 7, 23) is None
 
 
-def test_a_packed_day_must_do_the_plan_item_at_its_hour():
-    from reverie.tasks.hourly_schedule_packed import plan_not_followed, unnumbered
+def test_a_packed_day_gets_each_plan_item_at_its_hour_from_code():
+    from reverie.tasks.hourly_schedule_packed import plan_placed, unnumbered
 
     plan = ["wake up at 8:00 am", "paint in Willow Creek Park from 9:00 am to 12:00 pm", "have lunch at 12:00 pm"]
     hours = ["8:00 am", "9:00 am", "10:00 am", "11:00 am", "12:00 pm"]
-    drifted = ["morning routine", "day-night activities", "painting", "painting", "having lunch"]
-    assert plan_not_followed(plan, hours, drifted) == (
-        'activity 2 (at 9:00 am) is "day-night activities", but the plan says "paint in Willow Creek Park from 9:00 am '
-        'to 12:00 pm" then; write that activity for 9:00 am, like "paint in Willow Creek Park"')
-    assert plan_not_followed(plan, hours, ["morning routine", "walking to the park", "painting", "painting", "lunch"]) is None
+    # The model wrote the day's order but not its clock: the plan item takes its hour and the hours
+    # after it that repeated the same stray activity; an hour with its own activity keeps it.
+    drifted = ["morning routine", "day-night activities", "day-night activities", "reading", "morning routine"]
+    assert plan_placed(plan, hours, drifted) == [
+        "morning routine", "paint in Willow Creek Park", "paint in Willow Creek Park", "reading", "have lunch"]
+    followed = ["morning routine", "walking to the park", "painting", "painting", "lunch"]
+    assert plan_placed(plan, hours, followed) == followed
     # The bundled model counts instead of planning: the count goes, the repeat stays for the coherence measure.
     assert unnumbered(["morning routine", "morning routine 2", "morning routine 13", "reading #4", "7"]) == [
         "morning routine", "morning routine", "morning routine", "reading", "7"]
 
 
-def test_a_packed_day_with_one_activity_past_4_hours_is_sent_back():
-    from reverie.tasks.hourly_schedule_packed import too_long
+def test_a_packed_day_breaks_one_activity_after_4_hours_and_sleeps_only_at_night():
+    from reverie.tasks.hourly_schedule_packed import BREAKS, awake_all_day, with_breaks
 
+    assert with_breaks(["studying"] * 8) == ["studying"] * 4 + [BREAKS[0]] + ["studying"] * 3
+    kept = ["reading"] + ["studying"] * 4 + ["lunch"] * 3
+    assert with_breaks(kept) == kept
     hours = [f"{h}:00 am" for h in range(6, 12)] + ["12:00 pm", "1:00 pm"]
-    assert too_long(["studying"] * 8, hours) == (
-        'activity 5 (at 10:00 am) is "studying" again, since 6:00 am: after 4 hours of one activity write what '
-        'comes next, like "running errands"')
-    assert too_long(["reading"] + ["studying"] * 4 + ["lunch"] * 3, hours) is None
-    assert too_long(["eating"] * 2 + ["studying"] * 6, hours).startswith(
-        'activity 7 (at 12:00 pm) is "studying" again, since 8:00 am')
+    day = ["waking up", "go to bed", "reading", "sleeping", "sleeping", "lunch", "go to bed", "walk"]
+    assert awake_all_day(day, hours, 6, 22) == [
+        "waking up", "waking up", "reading", "reading", "reading", "lunch", "lunch", "walk"]
 
 
 def test_a_fail_safe_day_breaks_a_long_planned_activity_and_goes_back_to_it():

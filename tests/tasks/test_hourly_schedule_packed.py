@@ -35,15 +35,17 @@ def test_one_call_gives_the_whole_day_in_minutes():
     assert "7:00 am, 8:00 am" in str(model.calls[0][0][-1].content) and "11:00 pm" in str(model.calls[0][0][-1].content)
 
 
-def test_one_activity_all_day_is_sent_back_with_the_hour_it_went_on_too_long():
+def test_one_activity_all_day_gets_breaks_from_code_without_asking_again():
+    # Scripted fake model: the reply decides the day; code only breaks the run of one activity.
     day = ["waking up", "eating breakfast", "opening the cafe"] + ["serving customers"] * 14
-    llm, model = scripted_llm(json.dumps({"activities": day}), json.dumps({"activities": DAY[:17]}))
+    llm, model = scripted_llm(json.dumps({"activities": day}))
     schedule = packed_hourly_schedule(llm, identity="Name: Nora", first_name="Nora", date="Monday February 13",
                                       daily_plan=[], wake_up_hour=7)
-    assert len(model.calls) == 2
-    assert ('activity 8 (at 2:00 pm) is "serving customers" again, since 10:00 am: after 4 hours of one activity '
-            'write what comes next') in str(model.calls[1][0][-1].content)
-    assert ("having lunch", 60) in schedule
+    assert len(model.calls) == 1
+    assert [a for a, _ in schedule][:4] == ["sleeping", "waking up", "eating breakfast", "opening the cafe"]
+    runs = [m for a, m in schedule if a == "serving customers"]
+    assert runs and max(runs) == 240 and sum(runs) < 14 * 60
+    assert "sleeping" not in [a for a, _ in schedule][1:-1]
 
 
 def test_too_few_hours_are_sent_back_with_the_count():
