@@ -6,11 +6,11 @@ before the lifestyle's bedtime, else to 11:00 pm), each checked like the faithfu
 subject, no clock time, at most 12 words, real words). The schema of the call asks for one item
 per hour, so a grammar-constrained reply has them all; without a grammar a reply with too few is
 sent back with the count, extra hours are dropped, and so is a count after a phrase ("morning
-routine 3").
+routine 3"). An activity is at most 60 characters, so 18 hours fit the reply's token limit.
 
 The model writes the words and code keeps the clock (day coherence): sleep named inside the
-waking day becomes the hour before's activity, each plan item goes to the hour it names, and one
-activity gives way to a break after 4 hours. The fail-safe is the faithful fail-safe hour by
+waking day, or a bare clock time, becomes the hour before's activity; each plan item goes to
+the hour it names; and one activity gives way to a break after 4 hours. The fail-safe is the faithful fail-safe hour by
 hour: the plan item naming that hour, else the hour before's, with the same breaks.
 """
 
@@ -24,7 +24,8 @@ from pydantic import Field, ValidationInfo, field_validator
 from reverie.llm.task import ITEMS_KEY, NotShown, Task, TaskInputs
 from reverie.tasks.clock import format_hour
 from reverie.tasks.common import Reply, content_words, inputs_of, unlist
-from reverie.tasks.day_rules import awake_hours, clock_minute, daytime_sleep_problem, is_bed, without_clock
+from reverie.tasks.day_rules import (awake_hours, clock_minute, clock_phrase, daytime_sleep_problem, is_bed,
+                                     without_clock)
 from reverie.tasks.hourly_schedule import (FILLER, SLEEPING, check_activity, fallback_activity, format_plan, known_hour,
                                           merge_hours)
 
@@ -46,7 +47,7 @@ class DayScheduleInputs(TaskInputs):
 
 
 class DayScheduleReply(Reply):
-    activities: list[Annotated[str, Field(max_length=80)]] = Field(
+    activities: list[Annotated[str, Field(max_length=60)]] = Field(
         min_length=1, max_length=HOURS_IN_DAY, json_schema_extra={ITEMS_KEY: "hours"},
         description="one short phrase per hour, in order, from the wake-up hour to 11:00 pm")
 
@@ -57,8 +58,12 @@ class DayScheduleReply(Reply):
         first_name = inputs.first_name if inputs else ""
         hours = inputs.hour_labels() if inputs else []
         wake, bed = (known_hour(inputs.wake_up_hour), known_hour(inputs.bed_time)) if inputs else (None, None)
-        cleaned = [check_activity(value, first_name, f"activity {i}")
-                   for i, value in enumerate(values[: len(hours) or len(values)], 1)]
+        cleaned: list[str] = []
+        for i, value in enumerate(values[: len(hours) or len(values)], 1):
+            if only_a_time(value):  # the model wrote the clock, not the hour's activity: the hour before's goes on
+                cleaned.append(cleaned[-1] if cleaned else FILLER)
+            else:
+                cleaned.append(check_activity(value, first_name, f"activity {i}"))
         if hours and len(cleaned) < len(hours):
             raise ValueError(f"give exactly {len(hours)} activities, one for each hour from {hours[0]} to "
                              f"{hours[-1]}; you gave {len(cleaned)}")
@@ -79,6 +84,12 @@ def unnumbered(activities: list[str]) -> list[str]:
         bare = re.sub(r"\s*#?\d{1,2}\.?$", "", activity).strip()
         out.append(bare if bare and any(ch.isalpha() for ch in bare) else activity)
     return out
+
+
+def only_a_time(value: str) -> bool:
+    """ "9:00 am", "1:15:11:51" : a clock with no activity in it."""
+    return bool(value.strip()) and not any(ch.isalpha() for ch in without_clock(value)) and (
+        clock_phrase(value) is not None or bool(re.fullmatch(r"[\d:.\s-]+", value.strip())))
 
 
 def awake_all_day(activities: list[str], hours: list[str], wake: int | None, bed: int | None) -> list[str]:

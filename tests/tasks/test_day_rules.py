@@ -169,6 +169,19 @@ def test_a_packed_day_breaks_one_activity_after_4_hours_and_sleeps_only_at_night
         "waking up", "waking up", "reading", "reading", "reading", "lunch", "lunch", "walk"]
 
 
+def test_a_packed_hour_that_is_only_a_clock_time_goes_on_with_the_hour_before():
+    """Scripted fake model: the bundled model listed times in place of activities under the grammar."""
+    from reverie.tasks.hourly_schedule_packed import only_a_time
+
+    assert [only_a_time(v) for v in ["9:00 am", "1:15:11:51", "2:40 am", "lunch at 1:00 pm", "reading", ""]] == [
+        True, True, True, False, False, False]
+    day = ['"reading"', '"2:00 pm"', '"walking"'] + ['"painting"'] * 3 + ['"9:00 am"'] + ['"cooking"'] * 9
+    llm, model = scripted_llm('{"activities": [' + ", ".join(day) + "]}")
+    schedule = packed_hourly_schedule(llm, **ABOUT, bed_hour=22)
+    assert len(model.calls) == 1
+    assert schedule[1:5] == [("reading", 120), ("walking", 60), ("painting", 240), ("cooking", 240)]
+
+
 def test_a_fail_safe_day_breaks_a_long_planned_activity_and_goes_back_to_it():
     from reverie.tasks.hourly_schedule import format_plan
     from reverie.tasks.hourly_schedule_packed import BREAKS, fail_safe as hourly_fail_safe
