@@ -39,10 +39,10 @@ def test_long_paths_have_no_round_cap(the_ville):
 
 
 def test_whole_map_search_is_fast(the_ville):
-    began = time.perf_counter()
+    began = time.process_time()
     for _ in range(10):
         distances(the_ville, (72, 14))
-    assert (time.perf_counter() - began) / 10 < 0.5
+    assert (time.process_time() - began) / 10 < 0.5   # CPU seconds: a busy machine does not count
 
 
 def test_back_tracking_prefers_up_left_down_right():
