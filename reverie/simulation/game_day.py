@@ -187,11 +187,12 @@ def run_day(settings: Settings, *, base: str, sim_code: str, hours: int, evaluat
                 nonlocal awake
                 awake += sum(not asleep(p.scratch) for p in s.personas.values())
 
+            clock_hour = sim.curr_time.hour   # the row is labelled with the game hour it covers
             started = time.perf_counter()
             done = sim.run(steps_per_hour, headless=True, on_step=count)
             wall = time.perf_counter() - started
             lines = run_lines(ledger)
-            row = hour_row(hour, lines[seen:], steps=done, wall_s=wall,
+            row = hour_row(clock_hour, lines[seen:], steps=done, wall_s=wall,
                            awake_agent_hours=awake * sim.sec_per_step / 3600)
             seen = len(lines)
             rows.append(row)

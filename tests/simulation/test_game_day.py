@@ -96,7 +96,7 @@ def test_a_wall_budget_stops_after_the_hour_it_runs_out_in_and_keeps_that_hours_
     said: list[str] = []
     report = run_day(settings, base="quick_base", sim_code="day", hours=3, evaluate_every=0, say=said.append,
                      llm=llm, start="07:00", max_wall_s=0.0)
-    assert [row["hour"] for row in report["hours"]] == [0] and report["hours"][0]["steps"] == 6
+    assert [row["hour"] for row in report["hours"]] == [7] and report["hours"][0]["steps"] == 6
     assert report["stopped"].startswith("stopped after 1 of 3 game hours") and report["stopped"] in said
     assert report["day"]["game_hours_run"] == 1 and report["day"]["extrapolated"]
     assert report["day"]["calls"] == report["hours"][0]["calls"] > 0
