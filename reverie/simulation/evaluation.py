@@ -79,6 +79,7 @@ def coordination(sim, seed: Seed, invited: list[str]) -> dict:
     return {
         "fact": seed.fact, "host": seed.persona, "place": f"{event.sector}:{event.arena}",
         "window": [window[0].strftime("%B %d, %Y, %H:%M"), window[1].strftime("%B %d, %Y, %H:%M")],
+        "reached": sim.curr_time >= window[0],   # False: the run has not got to the window, nobody could come yet
         "invited": [n for n in invited if n != seed.persona],
         "attended": sorted(seen), "steps_at_place": seen,
         "attended_invited": sorted(n for n in seen if n in invited and n != seed.persona),
@@ -181,9 +182,12 @@ def summary_lines(checkpoint: dict) -> list[str]:
     else:
         lines.append(f"  relationships  density {rel['density']:.3f} ({rel['known_pairs']} of {rel['pairs']} pairs)")
     for row in checkpoint["coordination"]:
-        lines.append(f"  coordination  {row['fact']} at {row['place']} {row['window'][0]}-{row['window'][1][-5:]}: "
-                     f"{len(row['invited'])} heard of it, {len(row['attended'])} came "
-                     f"({len(row['attended_invited'])} of those who heard)")
+        head = f"  coordination  {row['fact']} ({row['place']}, {row['window'][0]}-{row['window'][1][-5:]}): "
+        if row.get("reached", True):
+            lines.append(head + f"{len(row['invited'])} heard of it, {len(row['attended'])} came "
+                                f"({len(row['attended_invited'])} of those who heard)")
+        else:
+            lines.append(head + f"{len(row['invited'])} heard of it; the run has not reached the window yet")
     return lines
 
 

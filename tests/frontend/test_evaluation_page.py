@@ -37,6 +37,10 @@ def test_the_run_page_shows_the_evaluation(client, world):
     assert "<td>1</td>" in rows[0] and "<td>0.333</td>" in rows[0] and "<td>1 / 3</td>" in rows[0]
     assert "<td>6</td>" in rows[1] and "<td>0.667</td>" in rows[1] and "<td>2 / 3</td>" in rows[1]
     assert "1 (1 heard of it): Maria Lopez" in rows[1]
+    data["checkpoints"][1]["coordination"][0].update(reached=False, attended=[])
+    (world / "storage" / SIM / "evaluation.json").write_text(json.dumps(data))
+    later = client.get(f"/runs/{SIM}/").content.decode()
+    assert "not reached yet (1 heard of it)" in later and "not reached yet" not in html
     # Two charts over the checkpoints and the graph of the latest one: an edge per known pair.
     assert section.count("<svg") == 3
     graph = section[section.index('class="chart graph"'):]

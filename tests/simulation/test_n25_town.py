@@ -130,7 +130,8 @@ def test_evaluation_figures_match_the_recorded_answers(town):
     assert 0 < rel["density"] < 1
     # Coordination: the party is at 5 pm; three steps after midnight nobody is there yet.
     (party,) = cp["coordination"]
-    assert party["host"] == "Nora Bennett" and party["attended"] == []
+    assert party["host"] == "Nora Bennett" and party["attended"] == [] and party["reached"] is False
+    assert lines[-2].endswith("the run has not reached the window yet")   # before "wrote ..."
     assert party["window"] == ["February 13, 2023, 17:00", "February 13, 2023, 19:00"]
     assert any(line.startswith("  relationships  density") for line in lines)
     # The judge's calls are in the run's ledger.
