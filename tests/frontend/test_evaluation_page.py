@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
+
+import pytest
 
 from tests.frontend import synthetic
 
@@ -64,3 +67,21 @@ def test_a_run_not_evaluated_says_how_and_a_broken_file_is_named(client, world):
     (world / "storage" / SIM / "evaluation.json").write_text("{broken")
     r = client.get(f"/runs/{SIM}/")
     assert r.status_code == 200 and b"evaluation.json cannot be read" in r.content
+
+
+def test_the_diffusion_chart_puts_the_facts_side_by_side_on_a_scale_of_one(client, world):
+    """Shares of different facts do not add up: 52 % and 64 % are two columns on 0-1, not one of 1.16."""
+    cp = checkpoint(6, [], [NAMES[0]])
+    council = dict(cp["diffusion"][0], fact="Sam is running for mayor", share=0.52)
+    cp["diffusion"] = [council, dict(cp["diffusion"][0], share=0.64)]
+    (world / "storage" / SIM / "evaluation.json").write_text(json.dumps({"sim_code": SIM, "checkpoints": [cp]}))
+    html = client.get(f"/runs/{SIM}/").content.decode()
+    chart = html[html.index('aria-label="Information diffusion'):]
+    chart = chart[:chart.index("</svg>")]
+    rects = [tuple(float(v) for v in m) for m in
+             re.findall(r'<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)" fill="[^"]+"><title>', chart)]
+    (x1, y1, w1, h1), (x2, y2, w2, h2) = rects
+    assert x2 >= x1 + w1                                   # side by side, not stacked
+    assert y1 + h1 == pytest.approx(y2 + h2)               # both stand on the axis
+    assert h2 / h1 == pytest.approx(0.64 / 0.52, rel=0.01)
+    assert '<text x="44" y="32" font-size="10" text-anchor="end">1</text>' in chart   # the scale's top is 1

@@ -56,14 +56,18 @@ def hbars(title: str, rows: list[tuple[str, list[float]]], series: list[str], wi
 
 
 def columns(title: str, bins: list[tuple[str, list[float]]], series: list[str], width: int = 760,
-            height: int = 220) -> SafeString:
-    """Stacked columns over time (x = bins in order)."""
+            height: int = 220, *, side_by_side: bool = False, peak: float | None = None) -> SafeString:
+    """Columns over time (x = bins in order): a bin's series stacked (parts of one whole), or
+    ``side_by_side`` (separate measures, such as shares, which must not add up). ``peak``: the
+    top of the scale (e.g. 1 for shares); by default the tallest column."""
     left, top, bottom = 48, 24, 56
     plot_w, plot_h = width - left - 10, height - top - bottom
-    peak = max((sum(v) for _, v in bins), default=0) or 1
+    tallest = max(((max(v, default=0) if side_by_side else sum(v)) for _, v in bins), default=0)
+    peak = peak or tallest or 1
     n = max(len(bins), 1)
     step = plot_w / n
     bar_w = max(step * 0.8, 1)
+    part_w = bar_w / max(len(series), 1) if side_by_side else bar_w
     parts = [f'<svg class="chart" role="img" aria-label="{escape(title)}" width="{width}" height="{height + 16 * len(series)}" '
              f'viewBox="0 0 {width} {height + 16 * len(series)}" xmlns="http://www.w3.org/2000/svg">',
              f'<text x="0" y="14" font-size="13" font-weight="bold">{escape(title)}</text>',
@@ -77,8 +81,9 @@ def columns(title: str, bins: list[tuple[str, list[float]]], series: list[str], 
         for j, v in enumerate(values):
             h = plot_h * v / peak
             if h > 0:
-                y -= h
-                parts.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{bar_w:.1f}" height="{h:.1f}" '
+                y = top + plot_h - h if side_by_side else y - h
+                x_j = x + j * part_w if side_by_side else x
+                parts.append(f'<rect x="{x_j:.1f}" y="{y:.1f}" width="{part_w:.1f}" height="{h:.1f}" '
                              f'fill="{COLORS[j % len(COLORS)]}"><title>{escape(label)} — {escape(series[j])}: '
                              f'{_fmt(v)}</title></rect>')
         if i % label_every == 0:

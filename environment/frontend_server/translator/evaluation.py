@@ -52,7 +52,8 @@ def section(sim_path: Path) -> dict | None:
     if facts:
         over.append(charts.columns(
             "Information diffusion (share of residents who know)",
-            [(lab, [(d.get("share") or 0) for d in r["diffusion"]]) for lab, r in zip(label, rows)], facts))
+            [(lab, [(d.get("share") or 0) for d in r["diffusion"]]) for lab, r in zip(label, rows)], facts,
+            side_by_side=True, peak=1.0))
     last = checkpoints[-1]
     rel = last.get("relationships") or {}
     edges = [tuple(e) for e in rel.get("edges", []) if isinstance(e, list) and len(e) == 2]
