@@ -21,7 +21,7 @@ def checkpoint(step, edges, knows_party):
         "relationships": {"pairs": 3, "known_pairs": len(edges), "density": round(len(edges) / 3, 4),
                           "edges": edges, "answers": {}},
         "coordination": [{"fact": "there is a party at the cafe", "host": NAMES[0], "place": "Hobbs Cafe:cafe",
-                          "window": ["February 13, 2023, 17:00", "February 13, 2023, 19:00"],
+                          "window": ["February 13, 2023, 00:30", "February 13, 2023, 19:00"],
                           "invited": knows_party[1:], "attended": ["Maria Lopez"], "steps_at_place": {},
                           "attended_invited": []}],
     }
@@ -44,6 +44,11 @@ def test_the_run_page_shows_the_evaluation(client, world):
     (world / "storage" / SIM / "evaluation.json").write_text(json.dumps(data))
     later = client.get(f"/runs/{SIM}/").content.decode()
     assert "not reached yet (1 heard of it)" in later and "not reached yet" not in html
+    # A file without "reached": the checkpoint's time (06:00 here) before the window's start (17:00) says it.
+    del data["checkpoints"][1]["coordination"][0]["reached"]
+    data["checkpoints"][1]["coordination"][0]["window"][0] = "February 13, 2023, 17:00"
+    (world / "storage" / SIM / "evaluation.json").write_text(json.dumps(data))
+    assert "not reached yet (1 heard of it)" in client.get(f"/runs/{SIM}/").content.decode()
     # Two charts over the checkpoints and the graph of the latest one: an edge per known pair.
     assert section.count("<svg") == 3
     graph = section[section.index('class="chart graph"'):]

@@ -4,6 +4,7 @@ graph of the latest one."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 
 from translator import charts
@@ -17,6 +18,19 @@ def _checkpoints(data) -> list[dict]:
         raise BrokenFile(f"{EVALUATION_FILE} has no list of checkpoints.")
     rows = [c for c in data["checkpoints"] if isinstance(c, dict) and isinstance(c.get("step"), int)]
     return sorted(rows, key=lambda c: c["step"])
+
+
+def _with_reached(row: dict, time: str) -> dict:
+    """An event row with ``reached``: whether the checkpoint's time is past the window's start
+    (files written before ``evaluate`` recorded it carry only the two times)."""
+    if not isinstance(row, dict) or "reached" in row:
+        return row
+    try:
+        at = datetime.strptime(time, "%B %d, %Y, %H:%M:%S")
+        opens = datetime.strptime(row["window"][0], "%B %d, %Y, %H:%M")
+    except (KeyError, IndexError, TypeError, ValueError):
+        return row
+    return {**row, "reached": at >= opens}
 
 
 def section(sim_path: Path) -> dict | None:
@@ -42,7 +56,7 @@ def section(sim_path: Path) -> dict | None:
             "pairs": rel.get("pairs_asked") or rel.get("pairs"), "sampled": bool(rel.get("sampled")),
             "all_pairs": rel.get("pairs"), "interval": rel.get("interval"),
             "diffusion": [shares.get(f, {}) for f in facts],
-            "coordination": c.get("coordination", []),
+            "coordination": [_with_reached(row, c.get("time", "")) for row in c.get("coordination", [])],
         })
     label = [f"step {c['step']}" for c in checkpoints]
     over = [
