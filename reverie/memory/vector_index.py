@@ -17,6 +17,7 @@ import re
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from reverie.engine_time import timed
 from reverie.errors import UserError
 
 _SLUG = re.compile(r"[^a-z0-9]+")
@@ -67,7 +68,8 @@ class PersonaVectors:
     def _guarded(self, call, *args, **kwargs):
         """``call(...)``; a Chroma server that does not answer becomes :class:`ChromaLost`."""
         try:
-            return call(*args, **kwargs)
+            with timed("chroma"):
+                return call(*args, **kwargs)
         except Exception as exc:
             if self._index is None or self._index.mode != "server" or not _connection_failure(exc):
                 raise

@@ -7,6 +7,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from reverie.engine_time import timed
 from reverie.memory import AssociativeMemory, Embedder, PersonaMemory, SpatialMemory, VectorIndex
 from reverie.memory.scratch import Scratch, Tile
 from reverie.persona.execute import execute
@@ -71,8 +72,13 @@ class Persona:
         previous_time = s.curr_time
         s.curr_time = curr_time
 
-        perceived = perceive(self, maze, llm)
-        retrieved = retrieve_perceived(self, perceived)
-        plan_address = plan(self, maze, personas, new_day, retrieved, llm, rng)
-        reflect(self, llm, previous_time)
-        return execute(self, maze, personas, plan_address, rng)
+        with timed("perceive"):
+            perceived = perceive(self, maze, llm)
+        with timed("retrieve"):
+            retrieved = retrieve_perceived(self, perceived)
+        with timed("plan"):
+            plan_address = plan(self, maze, personas, new_day, retrieved, llm, rng)
+        with timed("reflect"):
+            reflect(self, llm, previous_time)
+        with timed("execute"):
+            return execute(self, maze, personas, plan_address, rng)

@@ -13,7 +13,9 @@ prints one row, and at the end the day's figures next to the targets:
 - LLM calls and tokens, calls per awake agent-hour, fail-safes;
 - wall time and the share of it inside the model (with a call in flight: on a multi-slot
   server calls overlap); engine time per step (everything but the model: perception,
-  retrieval, Chroma, path finding, files);
+  retrieval, Chroma, path finding, files), and that time split into the stages of
+  cognition (perceive, retrieve, plan, reflect, execute; of which Chroma, embeddings and
+  path finding), added up over the personas (``reverie/engine_time.py``);
 - peak memory (resident set size of this process).
 
 Every ``--evaluate-every`` game hours, and at the end, ``evaluate`` interviews everyone
@@ -32,6 +34,7 @@ import time
 from datetime import datetime
 from pathlib import Path
 
+from reverie import engine_time
 from reverie.config import BUNDLED, Settings, load_settings
 from reverie.errors import UserError
 from reverie.jsonio import write_json_atomic
@@ -70,7 +73,8 @@ def waiting_s(lines: list[dict]) -> float:
     return total
 
 
-def hour_row(hour: int, lines: list[dict], *, steps: int, wall_s: float, awake_agent_hours: float) -> dict:
+def hour_row(hour: int, lines: list[dict], *, steps: int, wall_s: float, awake_agent_hours: float,
+             parts_s: dict[str, float] | None = None) -> dict:
     t = totals(lines)
     model_s = waiting_s(lines) if lines and all(line.get("ts") for line in lines) else t["latency_s"]
     return {
@@ -82,7 +86,22 @@ def hour_row(hour: int, lines: list[dict], *, steps: int, wall_s: float, awake_a
         "model_share": round(model_s / wall_s, 4) if wall_s else None,
         "engine_ms_per_step": round(1000 * max(0.0, wall_s - model_s) / steps, 2) if steps else None,
         "peak_rss_mb": round(peak_rss_mb(), 1),
+        "engine_parts_s": {part: round(s, 6) for part, s in (parts_s or {}).items()},
     }
+
+
+def parts_ms_per_step(parts_s: dict[str, float], steps: int) -> dict[str, float]:
+    """Engine seconds per part (stages, and the inner parts they hold) -> ms per step, in order."""
+    order = [*engine_time.STAGES, *engine_time.INNER]
+    known = [part for part in order if part in parts_s] + sorted(set(parts_s) - set(order))
+    return {part: round(1000 * parts_s[part] / steps, 3) for part in known} if steps else {}
+
+
+def format_parts(ms: dict[str, float]) -> str:
+    """"perceive 3.1, retrieve 20.4, ... (of which chroma 12.0, ...)" ms per step."""
+    stages = ", ".join(f"{part} {ms[part]}" for part in ms if part not in engine_time.INNER)
+    inner = ", ".join(f"{part} {ms[part]}" for part in engine_time.INNER if part in ms)
+    return stages + (f" (of which {inner})" if inner else "")
 
 
 def awake_agent_hours_in_day(personas) -> float:
@@ -109,6 +128,10 @@ def day_summary(rows: list[dict], per_prompt: dict[str, int], planning: dict | N
     model = sum(r["model_s"] for r in rows)
     steps = sum(r["steps"] for r in rows)
     awake = sum(r["awake_agent_hours"] for r in rows)
+    parts_s: dict[str, float] = {}
+    for r in rows:
+        for part, seconds in (r.get("engine_parts_s") or {}).items():
+            parts_s[part] = parts_s.get(part, 0.0) + seconds
     by_awake = bool(awake_day and awake and hours < 24)
     scale = (awake_day / awake if by_awake else 24 / hours) if hours else 0.0
     overhead = 1 - model / wall if wall else None
@@ -133,6 +156,7 @@ def day_summary(rows: list[dict], per_prompt: dict[str, int], planning: dict | N
         "wall_s": round(wall, 1), "model_share": round(model / wall, 4) if wall else None,
         "overhead_share": round(overhead, 4) if overhead is not None else None,
         "engine_ms_per_step": round(1000 * max(0.0, wall - model) / steps, 2) if steps else None,
+        "engine_parts_ms_per_step": parts_ms_per_step(parts_s, steps),
         "peak_rss_mb": max((r["peak_rss_mb"] for r in rows), default=None),
         "top_prompts_by_calls": dominant,
         "targets": {
@@ -188,12 +212,12 @@ def run_day(settings: Settings, *, base: str, sim_code: str, hours: int, evaluat
                 awake += sum(not asleep(p.scratch) for p in s.personas.values())
 
             clock_hour = sim.curr_time.hour   # the row is labelled with the game hour it covers
-            started = time.perf_counter()
+            started, parts_before = time.perf_counter(), engine_time.totals()
             done = sim.run(steps_per_hour, headless=True, on_step=count)
             wall = time.perf_counter() - started
             lines = run_lines(ledger)
             row = hour_row(clock_hour, lines[seen:], steps=done, wall_s=wall,
-                           awake_agent_hours=awake * sim.sec_per_step / 3600)
+                           awake_agent_hours=awake * sim.sec_per_step / 3600, parts_s=engine_time.since(parts_before))
             seen = len(lines)
             rows.append(row)
             say(format_row(row))
@@ -272,6 +296,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  calls per awake agent-hour {day['calls_per_awake_agent_hour']}, fail-safes {day['fallbacks']}, "
           f"wall {day['wall_s']} s ({day['model_share']:.1%} in the model), "
           f"engine {day['engine_ms_per_step']} ms/step, peak {day['peak_rss_mb']} MB")
+    if day.get("engine_parts_ms_per_step"):
+        print("  engine ms per step, added up over the personas: " + format_parts(day["engine_parts_ms_per_step"]))
     print("  most calls: " + ", ".join(f"{name} {n}" for name, n in day["top_prompts_by_calls"]))
     print(f"report: {out}")
     return 0

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections import deque
 
+from reverie.engine_time import timed
+
 Tile = tuple[int, int]
 # Back-tracking preference of the original: up, left, down, right.
 _BACK = ((0, -1), (-1, 0), (0, 1), (1, 0))
@@ -34,6 +36,11 @@ def distances(maze, start: Tile, stop: Tile | None = None) -> dict[Tile, int]:
 
 def find_path(maze, start: Tile, end: Tile) -> list[Tile]:
     """Tiles from start to end, both included; [] when end cannot be reached."""
+    with timed("path finding"):
+        return _find_path(maze, start, end)
+
+
+def _find_path(maze, start: Tile, end: Tile) -> list[Tile]:
     start, end = (int(start[0]), int(start[1])), (int(end[0]), int(end[1]))
     if start == end:
         return [start]

@@ -100,6 +100,13 @@ def test_a_wall_budget_stops_after_the_hour_it_runs_out_in_and_keeps_that_hours_
     assert report["stopped"].startswith("stopped after 1 of 3 game hours") and report["stopped"] in said
     assert report["day"]["game_hours_run"] == 1 and report["day"]["extrapolated"]
     assert report["day"]["calls"] == report["hours"][0]["calls"] > 0
+    # Engine time split by stage: every stage ran and the residents walked (path finding); the
+    # stages hold no model time, so together they fit in the engine's.
+    parts = report["day"]["engine_parts_ms_per_step"]
+    assert {"perceive", "retrieve", "plan", "reflect", "execute", "path finding"} <= set(parts)
+    assert parts["path finding"] > 0
+    stages = sum(parts[s] for s in ("perceive", "retrieve", "plan", "reflect", "execute"))
+    assert stages <= 1.1 * report["day"]["engine_ms_per_step"] + 1
     # The interviews ran at the stop, and the run was saved there.
     assert any(line.startswith("evaluation at step") for line in said)
     assert json.loads((settings.paths.storage / "day" / "evaluation.json").read_text())["checkpoints"]
