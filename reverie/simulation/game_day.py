@@ -195,6 +195,7 @@ def run_day(settings: Settings, *, base: str, sim_code: str, hours: int, evaluat
     from reverie.persona.sleep import asleep
     from reverie.simulation import evaluation
     from reverie.simulation.simulation import Simulation
+    from reverie.tasks.day_coherence import coherence_line, persona_day
 
     sim = Simulation.fork(settings, base, sim_code, llm=llm, start=start)
     rows, report = [], {}
@@ -243,12 +244,15 @@ def run_day(settings: Settings, *, base: str, sim_code: str, hours: int, evaluat
             if line["prompt"] in DAY_PLANNING:
                 planning["calls"] += 1
                 planning["tokens"] += int(line.get("prompt_tokens") or 0) + int(line.get("completion_tokens") or 0)
+        days = [persona_day(p) for p in sim.personas.values() if p.scratch.daily_req]
         report = {"base": base, "sim": sim_code, "start": start or "00:00", "hours_asked": hours, "stopped": stopped,
                   "packed": settings.simulation.packed_actions,
                   "model": settings.models.cheap.path, "backend": settings.backend.kind,
                   "parallel_slots": settings.backend.parallel_slots, "hours": rows,
                   "day": day_summary(rows, per_prompt, planning, awake_agent_hours_in_day(sim.personas.values())),
-                  "per_prompt_calls": per_prompt}
+                  "per_prompt_calls": per_prompt,
+                  "day_coherence": {"line": coherence_line(days), "days": len(days), "clean": sum(d.ok for d in days),
+                                    "violations": {d.persona: d.violations for d in days if d.violations}}}
         return report
     finally:
         sim.close()
@@ -298,6 +302,7 @@ def main(argv: list[str] | None = None) -> int:
           f"engine {day['engine_ms_per_step']} ms/step, peak {day['peak_rss_mb']} MB")
     if day.get("engine_parts_ms_per_step"):
         print("  engine ms per step, added up over the personas: " + format_parts(day["engine_parts_ms_per_step"]))
+    print("  " + report["day_coherence"]["line"] + " (the residents' days as planned)")
     print("  most calls: " + ", ".join(f"{name} {n}" for name, n in day["top_prompts_by_calls"]))
     print(f"report: {out}")
     return 0

@@ -107,6 +107,8 @@ def test_a_wall_budget_stops_after_the_hour_it_runs_out_in_and_keeps_that_hours_
     assert parts["path finding"] > 0
     stages = sum(parts[s] for s in ("perceive", "retrieve", "plan", "reflect", "execute"))
     assert stages <= 1.1 * report["day"]["engine_ms_per_step"] + 1
+    # Every resident's planned day was measured for coherence.
+    assert report["day_coherence"]["days"] == 3 and report["day_coherence"]["line"].startswith("day coherence: ")
     # The interviews ran at the stop, and the run was saved there.
     assert any(line.startswith("evaluation at step") for line in said)
     assert json.loads((settings.paths.storage / "day" / "evaluation.json").read_text())["checkpoints"]
