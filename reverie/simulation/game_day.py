@@ -189,11 +189,34 @@ def day_settings(settings: Settings, *, model: str | None, packed: bool) -> Sett
     return s
 
 
+def base_history(settings: Settings, maze_name: str, residents: int) -> Path | None:
+    """The history a base's world ships for its residents (``<maze>/agent_history_init_n<N>.csv``
+    in the assets folder), the one the paper's runs loaded first; None when there is none."""
+    path = settings.paths.assets / maze_name / f"agent_history_init_n{residents}.csv"
+    return path if path.is_file() else None
+
+
+def say_evaluation(sim, sim_code: str, pairs: int | None, say) -> None:
+    """Interview everyone now: a checkpoint of ``evaluation.json``, summed up in a few lines."""
+    from reverie.simulation import evaluation
+
+    sim.save()
+    checkpoint = evaluation.evaluate(sim, say=lambda _line: None, pairs=pairs)
+    evaluation.save_checkpoint(sim.storage.dir, sim_code, checkpoint)
+    for line in evaluation.summary_lines(checkpoint):
+        say(line)
+
+
 def run_day(settings: Settings, *, base: str, sim_code: str, hours: int, evaluate_every: int,
             say=print, llm=None, start: str | None = None, pairs: int | None = None,
-            max_wall_s: float | None = None) -> dict:
+            max_wall_s: float | None = None, history: Path | str | None = "base",
+            evaluate_start: bool = False) -> dict:
+    """Fork ``base`` and run it ``hours`` game hours. ``history``: a CSV of whispers loaded
+    first (as `call -- load history` does), "base" for the base's own (:func:`base_history`),
+    None for none; its calls are not the day's. ``evaluate_start``: interview everyone
+    before the first hour too (the "before" of the paper's figures)."""
     from reverie.persona.sleep import asleep
-    from reverie.simulation import evaluation
+    from reverie.simulation.history import load_history
     from reverie.simulation.simulation import Simulation
     from reverie.tasks.day_coherence import coherence_line, persona_day
 
@@ -204,7 +227,19 @@ def run_day(settings: Settings, *, base: str, sim_code: str, hours: int, evaluat
     try:
         steps_per_hour = 3600 // sim.sec_per_step
         ledger = sim.storage.ledger_path
+        if history == "base":
+            history = base_history(settings, sim.maze_name, len(sim.personas))
+        loaded = {"file": None, "memories": 0, "calls": 0}
+        if history is not None:
+            before = len(run_lines(ledger))
+            counts = load_history(sim, Path(history))
+            loaded = {"file": str(history), "memories": sum(counts.values()), "calls": len(run_lines(ledger)) - before}
+            say(f"history {Path(history).name}: {loaded['memories']} memories for {len(counts)} residents "
+                f"({loaded['calls']} calls, not counted in the day)")
+        if evaluate_start and evaluate_every >= 0:
+            say_evaluation(sim, sim_code, pairs, say)
         seen = len(run_lines(ledger))
+        day_from = seen
         for hour in range(hours):
             awake = 0
 
@@ -229,17 +264,13 @@ def run_day(settings: Settings, *, base: str, sim_code: str, hours: int, evaluat
                 say(stopped)
             last = hour == hours - 1 or stopped is not None
             if evaluate_every >= 0 and (last or (evaluate_every and (hour + 1) % evaluate_every == 0)):
-                sim.save()
-                checkpoint = evaluation.evaluate(sim, say=lambda _line: None, pairs=pairs)
-                evaluation.save_checkpoint(sim.storage.dir, sim_code, checkpoint)
-                for line in evaluation.summary_lines(checkpoint):
-                    say(line)
+                say_evaluation(sim, sim_code, pairs, say)
             if stopped:
                 break
         sim.save()
         per_prompt: dict[str, int] = {}
         planning = {"calls": 0, "tokens": 0}
-        for line in run_lines(ledger):
+        for line in run_lines(ledger)[day_from:]:
             per_prompt[line["prompt"]] = per_prompt.get(line["prompt"], 0) + 1
             if line["prompt"] in DAY_PLANNING:
                 planning["calls"] += 1
@@ -248,7 +279,7 @@ def run_day(settings: Settings, *, base: str, sim_code: str, hours: int, evaluat
         report = {"base": base, "sim": sim_code, "start": start or "00:00", "hours_asked": hours, "stopped": stopped,
                   "packed": settings.simulation.packed_actions,
                   "model": settings.models.cheap.path, "backend": settings.backend.kind,
-                  "parallel_slots": settings.backend.parallel_slots, "hours": rows,
+                  "parallel_slots": settings.backend.parallel_slots, "history": loaded, "hours": rows,
                   "day": day_summary(rows, per_prompt, planning, awake_agent_hours_in_day(sim.personas.values())),
                   "per_prompt_calls": per_prompt,
                   "day_coherence": {"line": coherence_line(days), "days": len(days), "clean": sum(d.ok for d in days),
@@ -275,6 +306,11 @@ def main(argv: list[str] | None = None) -> int:
                              "are those of the hours run)")
     parser.add_argument("--pairs", type=int, metavar="K",
                         help="the interviews ask about K random pairs of residents (default: all 300)")
+    parser.add_argument("--history", metavar="CSV|none", default="base",
+                        help="whispers loaded before the first hour, as `call -- load history` (a CSV path; default: the "
+                             "base world's agent_history_init_n<N>.csv when it ships one; none: no history)")
+    parser.add_argument("--evaluate-start", action="store_true",
+                        help="interview everyone before the first hour too (the figures' starting point)")
     parser.add_argument("--out", type=Path, help="JSON report (default: <sim folder>/game_day.json)")
     args = parser.parse_args(argv)
     try:
@@ -282,8 +318,12 @@ def main(argv: list[str] | None = None) -> int:
             raise UserError("--hours must be from 1 to 24")
         settings = day_settings(load_settings(args.config), model=args.model, packed=not args.faithful)
         sim_code = args.sim or f"n25_day_{datetime.now().strftime('%Y%m%d_%H%M%S')}"
+        history = None if args.history == "none" else args.history
+        if history not in (None, "base") and not Path(history).is_file():
+            raise UserError(f"--history {args.history}: no such file — give a CSV of 'Name,Whisper' rows, or none")
         report = run_day(settings, base=args.base, sim_code=sim_code, hours=args.hours,
                          evaluate_every=args.evaluate_every, start=args.start, pairs=args.pairs,
+                         history=history, evaluate_start=args.evaluate_start,
                          max_wall_s=None if args.max_wall_minutes is None else args.max_wall_minutes * 60)
     except UserError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -95,7 +95,7 @@ def test_a_wall_budget_stops_after_the_hour_it_runs_out_in_and_keeps_that_hours_
     shutil.rmtree(settings.paths.storage / "day")  # the ledger's folder: the fork makes it again
     said: list[str] = []
     report = run_day(settings, base="quick_base", sim_code="day", hours=3, evaluate_every=0, say=said.append,
-                     llm=llm, start="07:00", max_wall_s=0.0)
+                     llm=llm, start="07:00", max_wall_s=0.0, evaluate_start=True)
     assert [row["hour"] for row in report["hours"]] == [7] and report["hours"][0]["steps"] == 6
     assert report["stopped"].startswith("stopped after 1 of 3 game hours") and report["stopped"] in said
     assert report["day"]["game_hours_run"] == 1 and report["day"]["extrapolated"]
@@ -109,6 +109,12 @@ def test_a_wall_budget_stops_after_the_hour_it_runs_out_in_and_keeps_that_hours_
     assert stages <= 1.1 * report["day"]["engine_ms_per_step"] + 1
     # Every resident's planned day was measured for coherence.
     assert report["day_coherence"]["days"] == 3 and report["day_coherence"]["line"].startswith("day coherence: ")
-    # The interviews ran at the stop, and the run was saved there.
-    assert any(line.startswith("evaluation at step") for line in said)
-    assert json.loads((settings.paths.storage / "day" / "evaluation.json").read_text())["checkpoints"]
+    # The world's own history (willow_creek's agent_history_init_n3.csv) was loaded first, as the
+    # paper's runs did; its calls are not the day's.
+    history = report["history"]
+    assert history["file"].endswith("agent_history_init_n3.csv") and history["memories"] >= 3 and history["calls"] > 0
+    assert not {"whisper_inner_thought"} & set(report["per_prompt_calls"])
+    # The interviews ran before the first hour and at the stop, and the run was saved there.
+    assert sum(line.startswith("evaluation at step") for line in said) == 2
+    checkpoints = json.loads((settings.paths.storage / "day" / "evaluation.json").read_text())["checkpoints"]
+    assert len(checkpoints) == 2
