@@ -25,6 +25,14 @@ def test_object_equal_to_subject_is_rejected():
         TripleReply.model_validate({"predicate": "is", "target": "Bed"}, context=ctx("bed"))
 
 
+def test_a_state_given_as_the_predicate_of_the_subject_itself_becomes_the_target():
+    # The bundled model's reply for "bed is being slept in", twice in a row.
+    reply = TripleReply.model_validate({"predicate": "is being slept in", "target": "bed"}, context=ctx("bed"))
+    assert (reply.predicate, reply.target) == ("is", "being slept in")
+    with pytest.raises(ValidationError, match="the target repeats the subject 'bed'"):
+        TripleReply.model_validate({"predicate": "covers", "target": "bed"}, context=ctx("bed"))
+
+
 @pytest.mark.parametrize(
     "statement, subject, expected",
     [
