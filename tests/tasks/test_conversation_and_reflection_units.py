@@ -91,6 +91,18 @@ def test_summary_must_come_from_the_conversation():
         ConversationSummaryReply.model_validate({"conversing_about": "lunch at the diner at noon"}, context=context)
 
 
+def test_a_summary_that_copies_the_conversation_is_sent_back():
+    # The bundled model's summaries in the README's first run: the transcript, and its first line.
+    said = "Nora Bennett: Theo Alvarez is here!\nTheo Alvarez: Sorry, I have to go now. See you later, Nora!"
+    context = ctx(SUMMARIZE_CONVERSATION, conversation=said)
+    for copy in ("Nora Bennett: Theo Alvarez is here! Theo Alvarez: Sorry, I have to go now. See you later, Nora!",
+                 "Theo Alvarez is here!"):
+        with pytest.raises(ValidationError, match="that copies the conversation's lines"):
+            ConversationSummaryReply.model_validate({"conversing_about": copy}, context=context)
+    reply = ConversationSummaryReply.model_validate({"conversing_about": "Theo leaving Nora's cafe"}, context=context)
+    assert reply.conversing_about == "Theo leaving Nora's cafe"
+
+
 def test_summary_is_never_none():
     llm = FallbackLLM()
     text = summarize_conversation(llm, utterances=[(ISABELLA, "Hi!"), (MARIA, "Hello!")])
