@@ -4,7 +4,8 @@ A day is its broad plan (``daily_req``), its hourly schedule (``f_daily_schedule
 and its decomposition (``f_daily_schedule``), each ``[(activity, minutes), ...]`` from
 midnight. The rules are those the planning prompts check (see :mod:`day_rules`) plus:
 no activity lasting more than 4 hours while awake, no sleeping between waking and the
-evening, every plan item somewhere in the schedule, and a schedule that fills the day.
+evening, every plan item somewhere in the schedule (a from-to item in at least half of its
+hours), and a schedule that fills the day.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Iterable, Sequence
 from reverie.tasks.clock import format_hour
 from reverie.tasks.common import content_words
 from reverie.tasks.day_rules import (
-    MINUTES_PER_DAY, activity_clock_problem, clock_minute, is_bed, is_daytime, is_sleeping, plan_order_problem,
+    MINUTES_PER_DAY, activity_clock_problem, clock_minute, clock_span, is_bed, is_daytime, is_sleeping, plan_order_problem,
     without_clock,
 )
 
@@ -27,6 +28,22 @@ _PLAN_FILLER = {"wake", "complete", "morning", "routine", "go", "bed", "day", "t
 def plan_words(item: str) -> set[str]:
     """The words that say what a plan item is about ("open Willow Bean Cafe at 7:00 am" -> willow, bean, cafe, open)."""
     return content_words(without_clock(item)) - _PLAN_FILLER
+
+
+def about(item: str, activity: str) -> bool:
+    """Whether ``activity`` is the plan ``item`` in other words ("painting" for "paint in the park"):
+    a word in common, or two words sharing their first four letters."""
+    stems = {word[:4] for word in plan_words(item)}
+    return any(word[:4] in stems for word in content_words(activity))
+
+
+def span_hours(item: str) -> list[int]:
+    """The hours of the day a from-to plan item holds ("from 9:00 am to 5:00 pm" -> 9..16)."""
+    span = clock_span(item)
+    if span is None:
+        return []
+    start, end = span[0] // 60, -(-span[1] // 60)
+    return [hour % 24 for hour in range(start, end if end > start else end + 24)]
 
 
 @dataclass
@@ -106,6 +123,11 @@ def day_coherence(persona: str, daily_plan: Sequence[str], hourly: Sequence[Sequ
         words = plan_words(item)
         if words and not words & scheduled:
             out.append(f"daily plan: item {number} \"{item}\" is nowhere in the hourly schedule")
+            continue
+        held = span_hours(item) if words and len(hours) == 24 else []
+        kept = sum(about(item, hours[hour]) for hour in held)
+        if held and 2 * kept < len(held):
+            out.append(f"daily plan: item {number} \"{item}\" is in {kept} of its {len(held)} hours")
 
     if decomposed:
         total = sum(int(m) for _, m in decomposed)
@@ -136,4 +158,4 @@ def coherence_line(days: Iterable[DayCoherence]) -> str:
     return f"day coherence: {clean}/{len(days)} days with no violation{share}, {count} violation(s)"
 
 
-__all__ = ["DayCoherence", "day_coherence", "persona_day", "coherence_line", "wake_hour_of", "LONGEST_AWAKE_MINUTES"]
+__all__ = ["DayCoherence", "about", "span_hours", "day_coherence", "persona_day", "coherence_line", "wake_hour_of", "LONGEST_AWAKE_MINUTES"]

@@ -5,8 +5,8 @@ thoughts and whispers); ``act_obj_event_triple`` turns "<object> is <state>" int
 object's event. The subject is fixed by the code, the model gives predicate and object.
 A predicate longer than a short verb is not sent back: the code keeps its verb and moves
 the rest into the target (the triple still reads as the same sentence). Likewise a state
-given as the predicate with the subject as its target ("is being slept in", "bed") becomes
-("is", "being slept in"); a plain verb on the subject itself is sent back.
+in the passive given as the predicate with the subject as its target ("is being slept in",
+"bed") becomes ("is", "being slept in"); any other verb on the subject itself is sent back.
 The fail-safe splits the statement itself ("eating breakfast" -> ("eating", "breakfast"),
 "sleeping" -> ("is", "sleeping")) and is returned as is: the original re-wrapped it into
 (name, name, "is").
@@ -53,7 +53,7 @@ class TripleReply(Reply):
             self.predicate, self.target = shorter_predicate(self.predicate, self.target)
         if subject and self.target.lower() == subject.lower():
             words = self.predicate.split()
-            if len(words) < 2 or words[0].lower() not in _AUXILIARIES:
+            if len(words) < 3 or words[0].lower() not in _AUXILIARIES or words[1].lower() != "being":
                 raise ValueError(f"the target repeats the subject {subject!r}; give what {subject} acts on")
             # ("is being slept in", "bed") about the bed: the state is the target, ("is", "being slept in").
             self.predicate, self.target = words[0], " ".join(words[1:])

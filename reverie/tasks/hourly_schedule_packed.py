@@ -10,7 +10,8 @@ routine 3"). An activity is at most 60 characters, so 18 hours fit the reply's t
 
 The model writes the words and code keeps the clock (day coherence): sleep named inside the
 waking day, or a bare clock time, becomes the hour before's activity; each plan item goes to
-the hour it names; and one activity gives way to a break after 4 hours. The fail-safe is the faithful fail-safe hour by
+the hour it names, a from-to item to every hour it holds; and one activity gives way to a break
+after 4 hours. The fail-safe is the faithful fail-safe hour by
 hour: the plan item naming that hour, else the hour before's, with the same breaks.
 """
 
@@ -118,22 +119,42 @@ def plan_hours(plan: list[str], hours: list[str]) -> dict[int, str]:
     return placed
 
 
+def plan_spans(plan: list[str], hours: list[str]) -> dict[int, str]:
+    """Index into ``hours`` -> the plan item whose from-to hours hold that hour after its first
+    ("work at the shop from 1:00 pm to 6:00 pm" holds 2:00 pm to 5:00 pm); the first item wins."""
+    from reverie.tasks.day_coherence import plan_words, span_hours
+
+    held: dict[int, str] = {}
+    for item in plan[1:]:
+        if is_bed(item) or not plan_words(item):
+            continue
+        for hour in span_hours(item)[1:]:
+            label = format_hour(hour)
+            if label in hours:
+                held.setdefault(hours.index(label), item)
+    return held
+
+
 def plan_placed(plan: list[str], hours: list[str], activities: list[str]) -> list[str]:
     """Each plan item at the hour it names, when the model wrote something else there; the hours
     after it that kept that same other activity go on with the plan item (the model wrote the
-    day's order, not its clock)."""
-    from reverie.tasks.day_coherence import plan_words
+    day's order, not its clock), and so do the hours a from-to item holds ("work from 9:00 am to
+    5:00 pm" is work at noon, whatever the model wrote then, unless another item starts there)."""
+    from reverie.tasks.day_coherence import about
 
     out = list(activities)
     placed = plan_hours(plan, hours)
     for index, item in sorted(placed.items()):
-        if index >= len(out) or plan_words(item) & content_words(out[index]):
+        if index >= len(out) or about(item, out[index]):
             continue
         wrong, activity = out[index], without_clock(item)
         at = index
         while at < len(out) and out[at] == wrong and (at == index or at not in placed):
             out[at] = activity
             at += 1
+    for index, item in sorted(plan_spans(plan, hours).items()):
+        if index < len(out) and index not in placed and not about(item, out[index]):
+            out[index] = without_clock(item)
     return out
 
 

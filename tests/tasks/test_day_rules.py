@@ -145,16 +145,36 @@ def test_a_packed_day_gets_each_plan_item_at_its_hour_from_code():
 
     plan = ["wake up at 8:00 am", "paint in Willow Creek Park from 9:00 am to 12:00 pm", "have lunch at 12:00 pm"]
     hours = ["8:00 am", "9:00 am", "10:00 am", "11:00 am", "12:00 pm"]
-    # The model wrote the day's order but not its clock: the plan item takes its hour and the hours
-    # after it that repeated the same stray activity; an hour with its own activity keeps it.
+    # The model wrote the day's order but not its clock: the plan item takes its hour and every hour
+    # its from-to time holds (reading at 11:00 am is inside painting from 9 to 12).
     drifted = ["morning routine", "day-night activities", "day-night activities", "reading", "morning routine"]
     assert plan_placed(plan, hours, drifted) == [
-        "morning routine", "paint in Willow Creek Park", "paint in Willow Creek Park", "reading", "have lunch"]
+        "morning routine", "paint in Willow Creek Park", "paint in Willow Creek Park", "paint in Willow Creek Park",
+        "have lunch"]
+    # An hour the model gave to the item in its own words keeps them ("painting", "walking to the park").
     followed = ["morning routine", "walking to the park", "painting", "painting", "lunch"]
     assert plan_placed(plan, hours, followed) == followed
     # The bundled model counts instead of planning: the count goes, the repeat stays for the coherence measure.
     assert unnumbered(["morning routine", "morning routine 2", "morning routine 13", "reading #4", "7"]) == [
         "morning routine", "morning routine", "morning routine", "reading", "7"]
+
+
+def test_a_packed_day_keeps_a_from_to_item_in_every_hour_it_holds():
+    from reverie.tasks.hourly_schedule_packed import plan_placed, with_breaks
+
+    # Theo's plan and the bundled model's hours from 7:00 am in the README's first run.
+    plan = ["wake up and complete the morning routine at 7:00 am", "buys a coffee at Willow Bean Cafe at 8:00 am",
+            "works at Willow Creek Town Hall from 9:00 am to 5:00 pm", "go to bed at 11:00 pm"]
+    hours = ["7:00 am", "8:00 am", "9:00 am", "10:00 am", "11:00 am", "12:00 pm", "1:00 pm", "2:00 pm", "3:00 pm",
+             "4:00 pm", "5:00 pm", "6:00 pm"]
+    model = ["morning routine", "buys a coffee at Willow Bean Cafe", "works at Willow Creek Town Hall",
+             "morning routine", "morning routine", "work", "morning routine", "morning routine", "morning routine",
+             "morning routine", "going about the day", "morning routine"]
+    work = "works at Willow Creek Town Hall"
+    # 10:00 am to 4:00 pm are work (the model's own "work" at noon is kept); 5:00 pm is past the item.
+    assert with_breaks(plan_placed(plan, hours, model)) == [
+        "morning routine", "buys a coffee at Willow Bean Cafe", work, work, work, "work", work, work, work, work,
+        "going about the day", "morning routine"]
 
 
 def test_a_packed_day_breaks_one_activity_after_4_hours_and_sleeps_only_at_night():
