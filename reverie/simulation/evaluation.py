@@ -13,6 +13,11 @@ code's own) and the answer is judged yes or no with the words that decide it (pr
 * coordination: who stood in the seeded event's place during its time window, from the
   movement files.
 
+Next to each interview figure is the same one read from the memories, with no model: a
+resident holds a seeded fact when one of its memories (events, thoughts, conversations) has
+the seed's keywords, and knows of a resident its memories name. A small model's interview
+answers can say yes to anything they are asked about; the memories say what reached them.
+
 Each evaluation is one checkpoint of ``<sim>/evaluation.json`` (by step; evaluating the
 same step again replaces it), so evaluating at several points of a run gives the figures
 over time. Nothing is written to the personas' memories; the calls go to the run's ledger.
@@ -30,8 +35,10 @@ from reverie.config import Settings
 from reverie.errors import UserError
 from reverie.jsonio import write_json_atomic
 from reverie.simulation.concurrency import cognition_workers, run_groups
-from reverie.simulation.evaluation_figures import all_pairs, attendance, density, diffusion, sample_pairs
+from reverie.simulation.evaluation_figures import (all_pairs, attendance, density, diffusion, holds, names_in,
+                                                   sample_pairs)
 from reverie.simulation.seeds import Seed, read_seeds
+from reverie.tasks.common import content_words
 
 EVALUATION_FILE = "evaluation.json"
 
@@ -50,6 +57,34 @@ def ask(sim, persona, question: str) -> dict:
         return {"question": question, "answer": None, "verdict": "no", "evidence": ""}
     judged = judge_answer(sim.llm, persona_name=persona.name, question=question, answer=reply)
     return {"question": question, "answer": reply, "verdict": judged.verdict, "evidence": judged.evidence}
+
+
+def memory_texts(persona) -> list[str]:
+    """Everything a persona's memory says in words: each node's description, and the lines of
+    the conversations it took part in."""
+    texts = []
+    for node in persona.a_mem.nodes():
+        texts.append(node.description)
+        if node.type == "chat":
+            texts.extend(str(line[1]) for line in node.filling if isinstance(line, (list, tuple)) and len(line) > 1)
+    return texts
+
+
+def fact_keywords(seed: Seed, names: list[str]) -> list[str]:
+    """The words a memory must have to hold the seed's fact: the seed's own ``keywords``, else
+    the fact's words of four letters or more that are not in a resident's name."""
+    if seed.keywords:
+        return list(seed.keywords)
+    in_names = {w for name in names for w in content_words(name)}
+    return sorted(content_words(seed.fact) - in_names)
+
+
+def in_memory(sim, seeds: list[Seed], names: list[str]) -> tuple[dict[str, list[str]], dict[str, dict[str, bool]]]:
+    """From the memories, no model: {fact: residents holding it}, {a: {b: a's memories name b}}."""
+    texts = {name: memory_texts(sim.personas[name]) for name in names}
+    holders = {seed.fact: [n for n in names if holds(texts[n], fact_keywords(seed, names))] for seed in seeds}
+    named = {a: {b: True for b in names_in(texts[a], [n for n in names if n != a])} for a in names}
+    return holders, named
 
 
 def movement_frames(storage, names: list[str]):
@@ -131,21 +166,26 @@ def _evaluate(sim, say, pairs: int | None = None) -> dict:
         known = sum(a["verdict"] == "yes" for a in rel_answers[name].values())
         say(f"[{i}/{len(names)}] {name}: knows {known} of {len(rel_answers[name])} residents asked about; "
             + ", ".join(f"{s.fact}: {fact_answers[s.fact][name]['verdict']}" for s in seeds))
+    holders, named = in_memory(sim, seeds, names)
     diffusion_rows = []
     coordination_rows = []
     for seed in seeds:
         answers = fact_answers[seed.fact]
         knowers = [n for n in names if answers[n]["verdict"] == "yes"]
+        held = holders[seed.fact]
         diffusion_rows.append({"fact": seed.fact, "seeded_to": seed.persona, "question": seed.question,
                                **diffusion({n: answers[n]["verdict"] == "yes" for n in names}),
-                               "knows": knowers, "answers": answers})
+                               "knows": knowers, "answers": answers,
+                               "in_memory": {**diffusion({n: n in held for n in names}), "holders": held,
+                                             "keywords": fact_keywords(seed, names)}})
         if seed.event is not None:
             coordination_rows.append(coordination(sim, seed, knowers))
     knows = {a: {b: r["verdict"] == "yes" for b, r in row.items()} for a, row in rel_answers.items()}
     return {
         "step": sim.step_no, "time": sim.curr_time_str, "personas": names,
         "diffusion": diffusion_rows,
-        "relationships": {**density(names, knows, None if pairs is None else asked), "answers": rel_answers},
+        "relationships": {**density(names, knows, None if pairs is None else asked), "answers": rel_answers,
+                          "in_memory": density(names, named)},
         "coordination": coordination_rows,
     }
 
@@ -173,14 +213,19 @@ def save_checkpoint(sim_dir: Path, sim_code: str, checkpoint: dict) -> dict:
 def summary_lines(checkpoint: dict) -> list[str]:
     lines = [f"evaluation at step {checkpoint['step']} ({checkpoint['time']}), {len(checkpoint['personas'])} personas"]
     for row in checkpoint["diffusion"]:
-        lines.append(f"  diffusion  {row['fact']}: {row['count']}/{row['total']} ({row['share']:.0%}) know")
+        held = row.get("in_memory")
+        lines.append(f"  diffusion  {row['fact']}: {row['count']}/{row['total']} ({row['share']:.0%}) say they know"
+                     + (f"; {held['count']}/{held['total']} ({held['share']:.0%}) hold it in memory" if held else ""))
     rel = checkpoint["relationships"]
     if rel.get("sampled"):
         low, high = rel["interval"]
-        lines.append(f"  relationships  density {rel['density']:.3f} ({rel['known_pairs']} of {rel['pairs_asked']} "
-                     f"pairs asked, of {rel['pairs']}; 95 % interval {low:.3f}-{high:.3f})")
+        line = (f"  relationships  density {rel['density']:.3f} ({rel['known_pairs']} of {rel['pairs_asked']} "
+                f"pairs asked, of {rel['pairs']}; 95 % interval {low:.3f}-{high:.3f})")
     else:
-        lines.append(f"  relationships  density {rel['density']:.3f} ({rel['known_pairs']} of {rel['pairs']} pairs)")
+        line = f"  relationships  density {rel['density']:.3f} ({rel['known_pairs']} of {rel['pairs']} pairs)"
+    named = rel.get("in_memory")
+    lines.append(line + (f"; in memory {named['density']:.3f} ({named['known_pairs']} of {named['pairs']} pairs)"
+                         if named else ""))
     for row in checkpoint["coordination"]:
         head = f"  coordination  {row['fact']} ({row['place']}, {row['window'][0]}-{row['window'][1][-5:]}): "
         if row.get("reached", True):

@@ -1,5 +1,6 @@
 """The paper's measurements from judged interview answers and movement files: information
-diffusion, relationship network density, and who came to a seeded event.
+diffusion, relationship network density, and who came to a seeded event; and the same two
+read from the residents' memories with no model (what each was told, saw or heard).
 
 Pure functions over plain data, so they can be checked on hand-made answer sets.
 """
@@ -8,7 +9,9 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from itertools import combinations
+from typing import Iterable
 
 
 def diffusion(knows: dict[str, bool]) -> dict:
@@ -71,3 +74,26 @@ def attendance(frames, place_of, window: tuple, names: list[str]) -> dict[str, i
             if tile is not None and place_of(tuple(tile)):
                 seen[name] = seen.get(name, 0) + 1
     return seen
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[^\W_]+", text.lower())
+
+
+def holds(texts: Iterable[str], keywords: Iterable[str]) -> bool:
+    """Whether one of ``texts`` (a resident's memories) has every keyword, as a word or the
+    start of one ("council" in "councillor"); no keywords: False."""
+    keys = [k.lower() for k in keywords if k.strip()]
+    if not keys:
+        return False
+    for text in texts:
+        words = _words(text)
+        if all(any(w.startswith(k) for w in words) for k in keys):
+            return True
+    return False
+
+
+def names_in(texts: Iterable[str], names: Iterable[str]) -> set[str]:
+    """The ``names`` (full names) that ``texts`` mention."""
+    joined = " ".join(" ".join(_words(text)) for text in texts)
+    return {name for name in names if f" {' '.join(_words(name))} " in f" {joined} "}

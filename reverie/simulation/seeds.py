@@ -3,7 +3,8 @@
 
 Each seed is ``{"persona", "whisper", "question", "fact"}`` and, for an event, ``"event":
 {"sector", "arena", "day", "start", "end", "description"}``: the event then becomes part of
-that persona's plan for the day. ``question`` and ``fact`` are what ``evaluate`` asks about.
+that persona's plan for the day. ``question`` and ``fact`` are what ``evaluate`` asks about;
+optional ``"keywords"`` are the words a memory must have to hold the fact.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ class Seed:
     question: str
     fact: str
     event: PlannedEvent | None = None
+    keywords: tuple[str, ...] = ()   # the words a memory must have to hold the fact (evaluate)
 
 
 def _minutes(text: str, path: Path) -> int:
@@ -60,7 +62,10 @@ def read_seeds(sim_dir: Path) -> list[Seed]:
                 raise UserError(f"{path}: the event of seed {i} needs '{exc.args[0]}'") from None
             if event.end <= event.start:
                 raise UserError(f"{path}: the event of seed {i} ends before it starts")
-        seeds.append(Seed(item["persona"], item["whisper"], item["question"], item["fact"], event))
+        keywords = item.get("keywords") or []
+        if not isinstance(keywords, list) or not all(isinstance(k, str) and k.strip() for k in keywords):
+            raise UserError(f"{path}: the keywords of seed {i} must be a list of words")
+        seeds.append(Seed(item["persona"], item["whisper"], item["question"], item["fact"], event, tuple(keywords)))
     return seeds
 
 

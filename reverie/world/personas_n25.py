@@ -259,12 +259,12 @@ SEEDS = (
     {"persona": "Marcus Reed",
      "whisper": "You are running for the Willow Creek town council in next month's election",
      "question": "Did you know that Marcus Reed is running for the town council?",
-     "fact": "Marcus Reed is running for the town council"},
+     "fact": "Marcus Reed is running for the town council", "keywords": ["run", "council"]},
     {"persona": "Nora Bennett",
      "whisper": ("You are hosting a spring party at Willow Bean Cafe on February 13, 2023 from 5pm to 7pm, "
                  "and you want to invite everyone you meet"),
      "question": "Did you know there is a party at Willow Bean Cafe?",
-     "fact": "there is a party at Willow Bean Cafe",
+     "fact": "there is a party at Willow Bean Cafe", "keywords": ["party"],
      "event": {"sector": "Willow Bean Cafe", "arena": "cafe", "day": "February 13, 2023",
                "start": "17:00", "end": "19:00", "description": "hosting the spring party at the cafe"}},
 )

@@ -66,6 +66,18 @@ def test_a_sampled_evaluation_says_how_many_pairs_were_asked_and_its_interval(cl
     assert "<td>1 / 2 asked, a sample of 300</td>" in row
 
 
+def test_the_figures_read_from_memory_stand_under_the_interviews(client, world):
+    cp = checkpoint(6, [[NAMES[0], NAMES[1]], [NAMES[1], NAMES[2]]], [NAMES[0], NAMES[1], NAMES[2]])
+    cp["diffusion"][0]["in_memory"] = {"count": 1, "total": 3, "share": 0.3333, "holders": [NAMES[0]]}
+    cp["relationships"]["in_memory"] = {"pairs": 3, "known_pairs": 1, "density": 0.3333, "edges": [NAMES[:2]]}
+    (world / "storage" / SIM / "evaluation.json").write_text(json.dumps({"sim_code": SIM, "checkpoints": [cp]}))
+    html = client.get(f"/runs/{SIM}/").content.decode()
+    row = html[html.index("<h2>Evaluation</h2>"):html.index("<h2>Timeline</h2>")].split("<tr>")[2]
+    assert "<td>0.667<br><small>in memory: 0.333</small></td>" in row
+    assert "<td>2 / 3<br><small>in memory: 1 / 3</small></td>" in row
+    assert "<td>3 / 3<br><small>in memory: 1 / 3</small></td>" in row
+
+
 def test_a_run_not_evaluated_says_how_and_a_broken_file_is_named(client, world):
     html = client.get(f"/runs/{SIM}/").content.decode()
     assert f"python -m reverie evaluate {SIM}" in html

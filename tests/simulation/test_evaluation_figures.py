@@ -80,3 +80,14 @@ def test_attendance_counts_steps_at_the_place_inside_the_window_only():
     ]
     got = attendance(frames, lambda t: t in cafe, window, ["A", "B", "C"])
     assert got == {"A": 2, "B": 1}
+
+
+def test_a_fact_is_held_by_a_memory_with_every_keyword_and_names_are_whole_names():
+    from reverie.simulation.evaluation_figures import holds, names_in
+
+    memories = ["Marcus Reed is running for the Willow Creek town council", "Nora Bennett is baking"]
+    assert holds(memories, ["run", "council"])                       # "running": a word that starts with "run"
+    assert not holds(memories, ["party"]) and not holds(memories, [])
+    assert not holds(["the council meets on Monday", "Theo runs to the shop"], ["run", "council"])  # not in one memory
+    assert names_in(memories + ["Nora said hello to Theo"], ["Nora Bennett", "Theo Alvarez", "Marcus Reed"]) == {
+        "Nora Bennett", "Marcus Reed"}

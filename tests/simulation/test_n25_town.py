@@ -117,6 +117,10 @@ def test_evaluation_figures_match_the_recorded_answers(town):
         for a in row["answers"].values():
             assert a["evidence"].lower() in a["answer"].lower()
             assert (a["verdict"] == "yes") == a["answer"].startswith("Yes")
+        # From the memories, no model: the whisper reached its persona only.
+        assert row["in_memory"]["holders"] == [row["seeded_to"]] and row["in_memory"]["count"] == 1
+    assert [row["in_memory"]["keywords"] for row in cp["diffusion"]] == [["run", "council"], ["party"]]
+    assert any("say they know; 1/25 (4%) hold it in memory" in line for line in lines)
     # Relationships: a pair counts when either says yes.
     answers = cp["relationships"]["answers"]
     assert set(answers) == set(names) and all(len(row) == 24 for row in answers.values())
@@ -128,6 +132,9 @@ def test_evaluation_figures_match_the_recorded_answers(town):
     # The history's whispers made some acquaintances: Maya Hale works with Leah Kim.
     assert ["Leah Kim", "Maya Hale"] in edges
     assert 0 < rel["density"] < 1
+    # In memory: every pair where one's memories name the other, counted over all 300 pairs.
+    named = rel["in_memory"]
+    assert named["pairs"] == 300 and ["Leah Kim", "Maya Hale"] in named["edges"] and 0 < named["density"] < 1
     # Coordination: the party is at 5 pm; three steps after midnight nobody is there yet.
     (party,) = cp["coordination"]
     assert party["host"] == "Nora Bennett" and party["attended"] == [] and party["reached"] is False

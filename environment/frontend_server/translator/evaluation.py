@@ -55,6 +55,8 @@ def section(sim_path: Path) -> dict | None:
             # a sampled evaluation: the known pairs are out of the pairs asked, the density an estimate
             "pairs": rel.get("pairs_asked") or rel.get("pairs"), "sampled": bool(rel.get("sampled")),
             "all_pairs": rel.get("pairs"), "interval": rel.get("interval"),
+            # the same read from the memories, no model (files written before it lack it)
+            "memory": rel.get("in_memory") if isinstance(rel.get("in_memory"), dict) else None,
             "diffusion": [shares.get(f, {}) for f in facts],
             "coordination": [_with_reached(row, c.get("time", "")) for row in c.get("coordination", [])],
         })
