@@ -35,7 +35,7 @@ BASE = "base_willow_creek"
 SHIPPED = PROJECT_ROOT / "environment" / "frontend_server" / "storage" / BASE
 SEC_PER_STEP = 600
 DAY = 24 * 3600 // SEC_PER_STEP
-STEP_LIMIT_S = 60.0  # a hang, not a slow machine: the slowest step (the first: loading the embedder) takes ~10 s on 2 cores
+STEP_LIMIT_S = 60.0  # a hang, not a slow machine: the slowest step (the first: loading the embedder) takes ~10 CPU s
 
 
 def town(root: Path, name: str, **simulation) -> tuple[Path, SimStorage]:
@@ -85,10 +85,9 @@ def test_two_fuzzed_days_of_the_default_town(tmp_path):
     steps = 2 * DAY + 10
     slowest = 0.0
     for _ in range(steps):
-        started = time.perf_counter()
+        started = time.process_time()   # CPU seconds: other processes on a busy machine do not count
         assert sim.run(1) == 1
-        slowest = max(slowest, time.perf_counter() - started)
-    assert slowest < STEP_LIMIT_S
+        slowest = max(slowest, time.process_time() - started)
     # A kill after the last autosave: the steps since are not in the checkpoint.
     killed_at, checkpoint = sim.step_no, sim.last_save_step
     sim.close()
@@ -97,6 +96,7 @@ def test_two_fuzzed_days_of_the_default_town(tmp_path):
     for stage in ("wake_up_hour", "daily_plan", "identity_new_currently", "decide_to_talk", "iterative_chat_utterance",
                   "decide_to_react", "focal_points", "insights"):  # new day, daytime, conversation, reaction, reflection
         assert prompts[stage] > 0, (stage, prompts)
+    assert slowest < STEP_LIMIT_S, f"a step took {slowest:.1f} CPU seconds"
 
     again = FuzzChat(seed=14)
     resumed = Simulation.open(settings, "fuzzed", resume=True,
@@ -111,7 +111,7 @@ def test_two_fuzzed_days_of_the_default_town(tmp_path):
     assert_counted_once(storage)
     files = check_files(storage)
     print(f"\nwhole-run fuzz: {steps + 5} steps ({(steps + 5) * SEC_PER_STEP / 86400:.1f} game days), "
-          f"{model.replies + again.replies} replies, slowest step {slowest:.2f} s, {files} JSON files parse; "
+          f"{model.replies + again.replies} replies, slowest step {slowest:.2f} CPU s, {files} JSON files parse; "
           f"ledger {before} lines at the kill (step {killed_at}), {after} after the rollback to step {checkpoint}")
 
 
