@@ -37,7 +37,7 @@ from pathlib import Path
 from reverie import engine_time
 from reverie.config import BUNDLED, Settings, load_settings
 from reverie.errors import UserError
-from reverie.jsonio import write_json_atomic
+from reverie.jsonio import read_json, write_json_atomic
 from reverie.simulation.bench import DAY_PLANNING
 from reverie.simulation.bench_figures import totals
 
@@ -210,36 +210,41 @@ def say_evaluation(sim, sim_code: str, pairs: int | None, say) -> None:
 def run_day(settings: Settings, *, base: str, sim_code: str, hours: int, evaluate_every: int,
             say=print, llm=None, start: str | None = None, pairs: int | None = None,
             max_wall_s: float | None = None, history: Path | str | None = "base",
-            evaluate_start: bool = False) -> dict:
+            evaluate_start: bool = False, previous: dict | None = None) -> dict:
     """Fork ``base`` and run it ``hours`` game hours. ``history``: a CSV of whispers loaded
     first (as `call -- load history` does), "base" for the base's own (:func:`base_history`),
     None for none; its calls are not the day's. ``evaluate_start``: interview everyone
-    before the first hour too (the "before" of the paper's figures)."""
+    before the first hour too (the "before" of the paper's figures). ``previous``: the report
+    of an earlier run of ``sim_code`` to go on from (its last checkpoint): ``hours`` more game
+    hours are run and added to its rows; no history and no start evaluation then."""
     from reverie.persona.sleep import asleep
     from reverie.simulation.history import load_history
     from reverie.simulation.simulation import Simulation
     from reverie.tasks.day_coherence import coherence_line, persona_day
 
-    sim = Simulation.fork(settings, base, sim_code, llm=llm, start=start)
-    rows, report = [], {}
+    if previous is None:
+        sim = Simulation.fork(settings, base, sim_code, llm=llm, start=start)
+    else:
+        sim = Simulation.open(settings, sim_code, llm=llm, resume=True)
+    rows, report = list(previous["hours"]) if previous else [], {}
     stopped = None
     day_started = time.perf_counter()
     try:
         steps_per_hour = 3600 // sim.sec_per_step
         ledger = sim.storage.ledger_path
-        if history == "base":
+        if history == "base" and previous is None:
             history = base_history(settings, sim.maze_name, len(sim.personas))
-        loaded = {"file": None, "memories": 0, "calls": 0}
-        if history is not None:
+        loaded = (previous or {}).get("history") or {"file": None, "memories": 0, "calls": 0}
+        if history is not None and previous is None:
             before = len(run_lines(ledger))
             counts = load_history(sim, Path(history))
             loaded = {"file": str(history), "memories": sum(counts.values()), "calls": len(run_lines(ledger)) - before}
             say(f"history {Path(history).name}: {loaded['memories']} memories for {len(counts)} residents "
                 f"({loaded['calls']} calls, not counted in the day)")
-        if evaluate_start and evaluate_every >= 0:
+        if evaluate_start and evaluate_every >= 0 and previous is None:
             say_evaluation(sim, sim_code, pairs, say)
         seen = len(run_lines(ledger))
-        day_from = seen
+        day_from = seen if previous is None else loaded["calls"]   # the history's lines come first
         for hour in range(hours):
             awake = 0
 
@@ -276,7 +281,9 @@ def run_day(settings: Settings, *, base: str, sim_code: str, hours: int, evaluat
                 planning["calls"] += 1
                 planning["tokens"] += int(line.get("prompt_tokens") or 0) + int(line.get("completion_tokens") or 0)
         days = [persona_day(p) for p in sim.personas.values() if p.scratch.daily_req]
-        report = {"base": base, "sim": sim_code, "start": start or "00:00", "hours_asked": hours, "stopped": stopped,
+        report = {"base": (previous or {}).get("base", base), "sim": sim_code,
+                  "start": (previous or {}).get("start") or start or "00:00",
+                  "hours_asked": len((previous or {}).get("hours", [])) + hours, "stopped": stopped,
                   "packed": settings.simulation.packed_actions,
                   "model": settings.models.cheap.path, "backend": settings.backend.kind,
                   "parallel_slots": settings.backend.parallel_slots, "history": loaded, "hours": rows,
@@ -311,19 +318,30 @@ def main(argv: list[str] | None = None) -> int:
                              "base world's agent_history_init_n<N>.csv when it ships one; none: no history)")
     parser.add_argument("--evaluate-start", action="store_true",
                         help="interview everyone before the first hour too (the figures' starting point)")
+    parser.add_argument("--resume", action="store_true",
+                        help="go on with the run --sim from its last checkpoint for --hours more game hours, adding "
+                             "them to its report")
     parser.add_argument("--out", type=Path, help="JSON report (default: <sim folder>/game_day.json)")
     args = parser.parse_args(argv)
     try:
         if not 1 <= args.hours <= 24:
             raise UserError("--hours must be from 1 to 24")
         settings = day_settings(load_settings(args.config), model=args.model, packed=not args.faithful)
+        if args.resume and not args.sim:
+            raise UserError("--resume needs --sim NAME: the run to go on with")
         sim_code = args.sim or f"n25_day_{datetime.now().strftime('%Y%m%d_%H%M%S')}"
+        previous = None
+        if args.resume:
+            path = args.out or settings.paths.storage / sim_code / "game_day.json"
+            if not path.is_file():
+                raise UserError(f"--resume: no report {path} — run it first without --resume")
+            previous = read_json(path)
         history = None if args.history == "none" else args.history
         if history not in (None, "base") and not Path(history).is_file():
             raise UserError(f"--history {args.history}: no such file — give a CSV of 'Name,Whisper' rows, or none")
         report = run_day(settings, base=args.base, sim_code=sim_code, hours=args.hours,
                          evaluate_every=args.evaluate_every, start=args.start, pairs=args.pairs,
-                         history=history, evaluate_start=args.evaluate_start,
+                         history=history, evaluate_start=args.evaluate_start, previous=previous,
                          max_wall_s=None if args.max_wall_minutes is None else args.max_wall_minutes * 60)
     except UserError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -118,3 +118,34 @@ def test_a_wall_budget_stops_after_the_hour_it_runs_out_in_and_keeps_that_hours_
     assert sum(line.startswith("evaluation at step") for line in said) == 2
     checkpoints = json.loads((settings.paths.storage / "day" / "evaluation.json").read_text())["checkpoints"]
     assert len(checkpoints) == 2
+
+
+def test_a_day_goes_on_from_its_last_checkpoint_and_adds_its_hours_to_the_report(tmp_path):
+    """Fake model, fail-safe only (a fast smoke test): one hour from 07:00, then one more resumed."""
+    from reverie.config import load_settings
+    from reverie.llm import LLM
+    from reverie.llm.fake_model import FakeChatModel
+    from reverie.simulation.game_day import run_day
+    from reverie.tasks.registry import product_tasks
+    from tests.fuzz.test_fuzz_runs import town
+
+    config, storage = town(tmp_path, "quick_base")
+    settings = load_settings(config)
+
+    def llm():
+        model = FakeChatModel()
+        return LLM(settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model},
+                   ledger_path=settings.paths.storage / "day" / "reverie" / "llm_calls.jsonl")
+
+    first_llm = llm()
+    shutil.rmtree(settings.paths.storage / "day")  # the ledger's folder: the fork makes it again
+    first = run_day(settings, base="quick_base", sim_code="day", hours=1, evaluate_every=-1, say=lambda _l: None,
+                    llm=first_llm, start="07:00")
+    second = run_day(settings, base="quick_base", sim_code="day", hours=1, evaluate_every=-1, say=lambda _l: None,
+                     llm=llm(), previous=first)
+    assert [row["hour"] for row in second["hours"]] == [7, 8] and second["hours"][0] == first["hours"][0]
+    assert second["hours_asked"] == 2 and second["start"] == "07:00" and second["history"] == first["history"]
+    assert second["day"]["game_hours_run"] == 2 and second["day"]["calls"] == sum(r["calls"] for r in second["hours"])
+    # The day's prompts count both hours and still leave the history's whispers out.
+    assert sum(second["per_prompt_calls"].values()) == second["day"]["calls"]
+    assert "whisper_inner_thought" not in second["per_prompt_calls"]
