@@ -2,8 +2,8 @@
 
 The answer becomes both participants' current activity, "conversing about <topic>". The model
 gives only the topic; a "conversing about" it repeats is removed, so the prefix is never doubled.
-A topic that copies the conversation (a line said, or lines with their speakers) is sent back:
-it would become the activity, and the re-planned schedule after it.
+A topic that quotes the conversation with its speakers keeps only the first line quoted, without
+its speaker: the transcript would become the activity, and the re-planned schedule after it.
 """
 
 from __future__ import annotations
@@ -27,28 +27,33 @@ class ConversationInputs(TaskInputs):
     conversation: str
 
 
-def _said(conversation: str) -> tuple[set[str], set[str]]:
-    """The speakers of a ``Speaker: line`` transcript, and its lines as said (lowercase, end marks off)."""
-    speakers, lines = set(), set()
-    for row in conversation.splitlines():
-        speaker, _, line = row.partition(":")
-        if line.strip():
-            speakers.add(speaker.strip())
-            lines.add(line.strip().rstrip(".!?").lower())
-    return speakers, lines
+def _speakers(conversation: str) -> set[str]:
+    """The speakers of a ``Speaker: line`` transcript."""
+    return {row.partition(":")[0].strip() for row in conversation.splitlines() if row.partition(":")[2].strip()}
+
+
+def first_line_quoted(topic: str, speakers: set[str]) -> str:
+    """A topic that quotes the conversation with its speakers ("Nora Bennett: Theo is here! Theo
+    Alvarez: Sorry, ...") keeps the first line quoted, without its speaker ("Theo is here!")."""
+    tags = [re.escape(name) for name in speakers if name]
+    if not tags:
+        return topic
+    tag = re.compile(rf"(?:^|(?<=\s))(?:{'|'.join(tags)})\s*:\s*")
+    found = list(tag.finditer(topic))
+    if not found:
+        return topic
+    if found[0].start() > 0:             # "about the party Nora Bennett: ..." keeps the words before the quote
+        return topic[:found[0].start()].strip()
+    stop = found[1].start() if len(found) > 1 else len(topic)
+    return topic[found[0].end():stop].strip()
 
 
 def _topic(value: str, inputs: ConversationInputs | None) -> str:
-    value = check_text(_LEAD_IN.sub("", value.strip()), "the topic", min_words=2)
     conversation = inputs.conversation if inputs else ""
+    value = first_line_quoted(_LEAD_IN.sub("", value.strip()), _speakers(conversation))
+    value = check_text(value, "the topic", min_words=2)
     if conversation and not content_words(value) & content_words(conversation):
         raise ValueError("the topic must come from this conversation; use words that were said in it")
-    speakers, lines = _said(conversation)
-    copied = value.strip().rstrip(".!?").lower() in lines or any(
-        re.search(rf"(?:^|\s){re.escape(name)}\s*:", value) for name in speakers if name)
-    if copied:  # it becomes the persona's activity: "conversing about Nora Bennett: Hi! Theo Alvarez: ..." is no activity
-        raise ValueError("that copies the conversation's lines; say in a few words of your own what it was about, "
-                         "like \"the spring menu at the cafe\"")
     return value.rstrip(".")
 
 

@@ -91,14 +91,16 @@ def test_summary_must_come_from_the_conversation():
         ConversationSummaryReply.model_validate({"conversing_about": "lunch at the diner at noon"}, context=context)
 
 
-def test_a_summary_that_copies_the_conversation_is_sent_back():
-    # The bundled model's summaries in the README's first run: the transcript, and its first line.
+def test_a_summary_that_quotes_the_conversation_keeps_its_first_line_without_the_speaker():
+    # The bundled model's summary in the README's first run: the transcript, speakers and all.
     said = "Nora Bennett: Theo Alvarez is here!\nTheo Alvarez: Sorry, I have to go now. See you later, Nora!"
     context = ctx(SUMMARIZE_CONVERSATION, conversation=said)
-    for copy in ("Nora Bennett: Theo Alvarez is here! Theo Alvarez: Sorry, I have to go now. See you later, Nora!",
-                 "Theo Alvarez is here!"):
-        with pytest.raises(ValidationError, match="that copies the conversation's lines"):
-            ConversationSummaryReply.model_validate({"conversing_about": copy}, context=context)
+    quoted = "Nora Bennett: Theo Alvarez is here! Theo Alvarez: Sorry, I have to go now. See you later, Nora!"
+    reply = ConversationSummaryReply.model_validate({"conversing_about": quoted}, context=context)
+    assert reply.conversing_about == "Theo Alvarez is here!"
+    reply = ConversationSummaryReply.model_validate({"conversing_about": "Theo leaving Nora Bennett: Sorry"},
+                                                    context=context)
+    assert reply.conversing_about == "Theo leaving"
     reply = ConversationSummaryReply.model_validate({"conversing_about": "Theo leaving Nora's cafe"}, context=context)
     assert reply.conversing_about == "Theo leaving Nora's cafe"
 
