@@ -82,7 +82,8 @@ def fact_keywords(seed: Seed, names: list[str]) -> list[str]:
 def in_memory(sim, seeds: list[Seed], names: list[str]) -> tuple[dict[str, list[str]], dict[str, dict[str, bool]]]:
     """From the memories, no model: {fact: residents holding it}, {a: {b: a's memories name b}}."""
     texts = {name: memory_texts(sim.personas[name]) for name in names}
-    holders = {seed.fact: [n for n in names if holds(texts[n], fact_keywords(seed, names))] for seed in seeds}
+    keywords = {seed.fact: fact_keywords(seed, names) for seed in seeds}
+    holders = {fact: [n for n in names if holds(texts[n], words)] for fact, words in keywords.items()}
     named = {a: {b: True for b in names_in(texts[a], [n for n in names if n != a])} for a in names}
     return holders, named
 
