@@ -66,6 +66,21 @@ class ModelSettings(_Section):
     # In process: force one of llama-cpp-python's chat formats ("chatml", "mistral-instruct",
     # …) instead of the GGUF's own template; needed for a GGUF without a chat template.
     chat_format: str | None = None
+    # In process: llama.cpp RPC servers ("host:port", comma-separated; ggml-rpc-server) whose devices
+    # take the GPU layers as a local GPU would; every model loaded after them in the process can use them.
+    rpc_servers: str | None = None
+
+    @field_validator("rpc_servers")
+    @classmethod
+    def _endpoints(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        for endpoint in value.split(","):
+            host, _, port = endpoint.strip().rpartition(":")
+            if not host or not port.isdigit() or not 0 < int(port) < 65536 or any(c.isspace() for c in host):
+                raise ValueError(f"{endpoint.strip()!r} is not host:port — write e.g. \"192.168.1.20:50052\", "
+                                 "several separated by commas")
+        return ",".join(e.strip() for e in value.split(","))
 
 
 class ModelsSettings(_Section):

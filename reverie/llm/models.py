@@ -35,6 +35,7 @@ from pydantic import model_validator
 from reverie.config import BUNDLED, ModelSettings, Settings
 from reverie.errors import UserError
 from reverie.llm.chat_template import SystemRole, TemplateReport, as_dicts, fold_system, known_formats, probe, rendered_prompt
+from reverie.llm.offload import add_rpc_servers, capture_placement
 from reverie.llm.prefix_meter import PrefixMeter
 from reverie.llm.prompt_size import PER_MESSAGE_TOKENS, estimate_tokens
 from reverie.llm.servers import cached_tokens, persona_of
@@ -92,6 +93,7 @@ class LocalChatModel(ChatLlamaCpp):
     meter: Any = None  # PrefixMeter of the client
     keep_prefix: bool = True  # False ([backend] prompt_cache = false): every prompt is evaluated in full
     template: Any = None  # TemplateReport: how the system text reaches this model
+    placement: Any = None  # reverie.llm.offload.Placement: the layers on each device
 
     def _sent(self, messages: list[BaseMessage]) -> list[BaseMessage]:
         if self.template is not None and self.template.system is SystemRole.FOLDED:
@@ -229,19 +231,23 @@ def _load_llama(path: Path, model: ModelSettings, settings: Settings, role: str)
         )
     if not path.is_file():
         raise UserError(f"the model file '{path}' does not exist — check {setting} path")
+    if model.rpc_servers:
+        add_rpc_servers(model.rpc_servers, setting)
     try:
-        llama = Llama(
-            model_path=str(path),
-            n_ctx=model.n_ctx,
-            n_gpu_layers=model.n_gpu_layers,
-            n_threads=model.n_threads,
-            n_batch=min(model.n_batch, model.n_ctx),
-            seed=model.seed,
-            chat_format=model.chat_format,
-            verbose=False,
-        )
+        with capture_placement(model.n_gpu_layers) as placement:
+            llama = Llama(
+                model_path=str(path),
+                n_ctx=model.n_ctx,
+                n_gpu_layers=model.n_gpu_layers,
+                n_threads=model.n_threads,
+                n_batch=min(model.n_batch, model.n_ctx),
+                seed=model.seed,
+                chat_format=model.chat_format,
+                verbose=False,
+            )
     except (ValueError, RuntimeError, OSError) as exc:
-        raise UserError(f"cannot load the model '{path}' ({exc}) — check {setting} path and n_ctx") from None
+        more = " and n_gpu_layers (the GPU's memory)" if model.n_gpu_layers else ""
+        raise UserError(f"cannot load the model '{path}' ({exc}) — check {setting} path and n_ctx{more}") from None
     if model.chat_format is None and "tokenizer.chat_template" not in llama.metadata:
         raise UserError(
             f"the model '{path}' has no chat template — set {setting} chat_format to its format, "
@@ -250,7 +256,7 @@ def _load_llama(path: Path, model: ModelSettings, settings: Settings, role: str)
     template = probe(llama, path=str(path), setting=setting)
     if settings.backend.prompt_cache:
         llama.set_cache(LlamaRAMCache(capacity_bytes=PROMPT_CACHE_BYTES))
-    return llama, template
+    return llama, template, placement
 
 
 def _local_models(settings: Settings) -> dict[str, BaseChatModel]:
@@ -259,16 +265,18 @@ def _local_models(settings: Settings) -> dict[str, BaseChatModel]:
     for role in ROLES:
         model: ModelSettings = getattr(settings.models, role)
         path = model_path(model)
-        key = (str(path), model.n_ctx, model.n_gpu_layers, model.n_threads, model.n_batch, model.chat_format)  # seed is per call
+        key = (str(path), model.n_ctx, model.n_gpu_layers, model.n_threads, model.n_batch, model.chat_format,
+               model.rpc_servers)  # seed is per call
         if key not in loaded:
-            llama, template = _load_llama(path, model, settings, role)
-            log.info("%s model %s: %s", role, path.name, template.line())
-            loaded[key] = (llama, template, threading.Lock())
-        llama, template, lock = loaded[key]
+            llama, template, placement = _load_llama(path, model, settings, role)
+            log.info("%s model %s: %s; %s", role, path.name, template.line(), placement.summary())
+            loaded[key] = (llama, template, placement, threading.Lock())
+        llama, template, placement, lock = loaded[key]
         models[role] = LocalChatModel(
             client=llama,
             lock=lock,
             template=template,
+            placement=placement,
             call_seed=model.seed,
             keep_prefix=settings.backend.prompt_cache,
             model_path=str(path),
