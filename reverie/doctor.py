@@ -4,6 +4,9 @@ One line per check, ✓ or ✗; a failing check names the one thing to fix, and 
 exits non-zero when any check fails:
 
 - the model file loads (how many layers are on the GPU), or the server answers;
+- the GPU: the backends llama.cpp was built for, the devices it sees (free memory), the layers
+  of each role on them; ✗ when a role asks GPU layers (``n_gpu_layers``) that did not land there,
+  or a model that failed to load would not fit the device (how many layers would);
 - the chat-template family, and how the system text reaches the model;
 - ``n_ctx`` against the largest prompt at a long run's memory size;
 - a grammar-constrained probe call, with prefill and decode tokens/s;
@@ -21,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from reverie import doctor_gpu
 from reverie.config import Settings
 from reverie.errors import UserError
 
@@ -67,17 +71,22 @@ class Doctor:
         except UserError as exc:
             text = str(exc)
             fix = text.split(" — ", 1)[1] if " — " in text else "see the message"
-            return Check("model", False, text.split(" — ", 1)[0], fix)
+            return Check("model", False, text.split(" — ", 1)[0], doctor_gpu.fit_hint(self.settings) or fix)
         if self.settings.backend.kind == "openai":
             return Check("model", True, f"the server at {self.settings.backend.base_url} is configured "
                                         f"(model {self.settings.models.strong.server_model!r})")
         parts = []
         for role, model in models.items():
             settings = getattr(self.settings.models, role)
-            layers = _layers(model.client)
-            on_gpu = _gpu_layers(settings.n_gpu_layers, layers)
-            parts.append(f"{role} {model_path(settings).name} ({layers} layers, {on_gpu} on the GPU, n_ctx {settings.n_ctx})")
+            parts.append(f"{role} {model_path(settings).name} ({model.placement.summary()}, n_ctx {settings.n_ctx})")
         return Check("model", True, "; ".join(dict.fromkeys(parts)))
+
+    def gpu(self) -> Check:
+        if self.settings.backend.kind == "openai":
+            return Check("gpu", True, "the server places the layers (llama-server: -ngl)")
+        placements = {role: getattr(m, "placement", None) for role, m in (self.llm._models or {}).items()}
+        verdict = doctor_gpu.check(self.settings, {r: p for r, p in placements.items() if p is not None})
+        return Check("gpu", *verdict)
 
     def chat_template(self) -> Check:
         reports = {role: getattr(m, "template", None) for role, m in (self.llm._models or {}).items()}
@@ -190,8 +199,8 @@ class Doctor:
         return Check("storage", True, f"'{folder}' is writable")
 
     def run(self, say: Callable[[str], None] = print) -> list[Check]:
-        model_steps = [("model", self.model_loads), ("chat template", self.chat_template), ("context", self.context_window),
-                       ("probe call", self.probe_call), ("prompt cache", self.prompt_cache)]
+        model_steps = [("model", self.model_loads), ("gpu", self.gpu), ("chat template", self.chat_template),
+                       ("context", self.context_window), ("probe call", self.probe_call), ("prompt cache", self.prompt_cache)]
         for name, step in model_steps:
             check = self._checked(name, step, say)
             if not check.ok and name == "model":
@@ -231,20 +240,6 @@ class _Throughput:
             return f"prefill {prefill:.0f} tokens/s, decode {decode:.0f} tokens/s"
         total = (line.get("prompt_tokens") or 0) + (line.get("completion_tokens") or 0)
         return f"{total / max(seconds, 1e-6):.0f} tokens/s in all ({seconds:.1f} s)"
-
-
-def _layers(llama) -> int:
-    import llama_cpp
-
-    return int(llama_cpp.llama_model_n_layer(llama.model))
-
-
-def _gpu_layers(setting: int, layers: int) -> int:
-    import llama_cpp
-
-    if not llama_cpp.llama_supports_gpu_offload():
-        return 0
-    return layers if setting < 0 else min(setting, layers)
 
 
 def long_run_inputs(inputs: dict, task) -> dict:

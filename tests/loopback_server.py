@@ -42,30 +42,70 @@ def loopback_server(command: Callable[[int], list[str]], probe: Callable[[int], 
             time.sleep(0.3)
         yield port
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc)
         log.close()
 
 
-def llama_server_binary() -> Path:
-    """llama.cpp's ``llama-server`` as ``.ci/setup --tests`` provides it ($REVERIE_LLAMA_SERVER,
-    ``.venv/bin/llama-server``, the PATH, or the build kept in the user's cache); skips when absent."""
+def stop(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def llama_cpp_binary(name: str, env_var: str) -> Path | None:
+    """One of llama.cpp's programs as ``.ci/setup --tests`` provides it ($env_var, ``.venv/bin/NAME``,
+    the PATH, or the build kept in the user's cache); None when absent."""
     import os
     import shutil
     import sys
 
-    candidates = [os.environ.get("REVERIE_LLAMA_SERVER"), str(Path(sys.executable).with_name("llama-server")),
-                  shutil.which("llama-server")]
+    candidates = [os.environ.get(env_var), str(Path(sys.executable).with_name(name)), shutil.which(name)]
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "reverie-llama-server"
-    candidates += [str(p) for p in sorted(cache.glob("*/llama-server"))]
+    candidates += [str(p) for p in sorted(cache.glob(f"*/{name}"))]
     for candidate in filter(None, candidates):
         if Path(candidate).is_file() and os.access(candidate, os.X_OK):
             return Path(candidate)
-    pytest.skip("llama.cpp's llama-server is not built — run .ci/setup --tests")
+    return None
+
+
+def llama_server_binary() -> Path:
+    """llama.cpp's ``llama-server``; skips when absent."""
+    return llama_cpp_binary("llama-server", "REVERIE_LLAMA_SERVER") or pytest.skip(
+        "llama.cpp's llama-server is not built — run .ci/setup --tests")
+
+
+@contextmanager
+def rpc_server(log_path: Path, *, wait_s: float = 60) -> Iterator[str]:
+    """llama.cpp's ``ggml-rpc-server`` (a CPU device served over RPC) on a free loopback port; yields
+    ``"127.0.0.1:PORT"``. Skips when it is not built, except in CI (``$CI``), where the setup builds it."""
+    import os
+
+    binary = llama_cpp_binary("ggml-rpc-server", "REVERIE_RPC_SERVER")
+    if binary is None:
+        if os.environ.get("CI"):
+            pytest.fail("ggml-rpc-server is not built, but CI's `.ci/setup --tests` builds it")
+        pytest.skip("llama.cpp's ggml-rpc-server is not built — run .ci/setup --tests")
+    port = free_port()
+    with log_path.open("w") as log:
+        proc = subprocess.Popen([str(binary), "-H", "127.0.0.1", "-p", str(port), "-t", "2"],
+                                stdout=log, stderr=subprocess.STDOUT)
+        try:
+            deadline = time.monotonic() + wait_s
+            while True:  # a connection that says nothing is closed by the server, which goes on listening
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=2).close()
+                    break
+                except OSError:
+                    pass
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(f"ggml-rpc-server did not start:\n{log_path.read_text()[-2000:]}")
+                time.sleep(0.2)
+            yield f"127.0.0.1:{port}"
+        finally:
+            stop(proc)
 
 
 @contextmanager

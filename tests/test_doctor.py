@@ -14,7 +14,7 @@ from tests.llm.chat_templates import OUR_TEMPLATES, fixture_gguf, llama_cpp_temp
 
 pytestmark = pytest.mark.slow
 
-CHECKS = ("model", "chat template", "context", "probe call", "prompt cache", "memory", "storage")
+CHECKS = ("model", "gpu", "chat template", "context", "probe call", "prompt cache", "memory", "storage")
 
 
 def config_for(write_config, tmp_path, model_path: str | None = None) -> str:
@@ -38,7 +38,7 @@ def test_green_on_the_bundled_model(write_config, tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     assert list(checks) == list(CHECKS) and all(line.startswith("✓") for line in checks.values())
     assert "chatml" in checks["chat template"] and "system text kept" in checks["chat template"]
-    assert "0 on the GPU" in checks["model"]
+    assert "none on a GPU" in checks["model"] and "0 of 31 layers on the GPU (n_gpu_layers = 0)" in checks["gpu"]
 
 
 @pytest.mark.parametrize("template, folded", [
