@@ -237,7 +237,7 @@ class _Throughput:
             perf = llama_cpp.llama_perf_context(self.client.ctx)
             prefill = perf.n_p_eval / (perf.t_p_eval_ms / 1000) if perf.t_p_eval_ms else 0.0
             decode = perf.n_eval / (perf.t_eval_ms / 1000) if perf.t_eval_ms else 0.0
-            return f"prefill {prefill:.0f} tokens/s, decode {decode:.0f} tokens/s"
+            return f"prefill {prefill:.{int(prefill < 10)}f} tokens/s, decode {decode:.{int(decode < 10)}f} tokens/s"
         total = (line.get("prompt_tokens") or 0) + (line.get("completion_tokens") or 0)
         return f"{total / max(seconds, 1e-6):.0f} tokens/s in all ({seconds:.1f} s)"
 

@@ -87,8 +87,9 @@ def _ggml():
     import llama_cpp
 
     folder = Path(llama_cpp.__file__).parent / "lib"
-    names = {"darwin": ["libggml.dylib"], "win32": ["ggml.dll"]}.get(sys.platform, ["libggml.so", "libggml.so.0"])
-    found = next((folder / n for n in names if (folder / n).exists()), None)
+    # The wheel holds copies (libggml.so, .so.0, …), not links: only the file libllama loaded shares its registry.
+    names = {"darwin": ["libggml.0.dylib", "libggml.dylib"], "win32": ["ggml.dll"]}.get(sys.platform, ["libggml.so.0"])
+    found = _mapped("libggml.so") or next((folder / n for n in names if (folder / n).exists()), None)
     if found is None:
         return None
     lib = ctypes.CDLL(str(found))
@@ -105,6 +106,19 @@ def _ggml():
         function = getattr(lib, name)
         function.restype, function.argtypes = restype, argtypes
     return lib
+
+
+def _mapped(name: str) -> Path | None:
+    """The file of the library ``name`` (or ``name.N``) this process has loaded, where /proc says."""
+    try:
+        lines = Path("/proc/self/maps").read_text().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        path = Path(line.split(maxsplit=5)[-1]) if line.count(" ") >= 5 else None
+        if path is not None and (path.name == name or path.name.startswith(name + ".")):
+            return path
+    return None
 
 
 def backends() -> list[str]:
