@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from reverie.config import Settings
-from reverie.llm.offload import GIB, Placement, backends, devices, layers_that_fit
+from reverie.llm.offload import Placement, backends, devices, layers_that_fit, size
 
 NOT_GPU = {"CPU", "RPC", "BLAS"}  # backends of a build that has no GPU of its own
 
@@ -101,7 +101,7 @@ def fit_hint(settings: Settings) -> str | None:
         fits = layers_that_fit(free, weights, layers)
         if fits < asked:
             names = ", ".join(d.name for d in found)
-            return (f"the weights of {path.name} take {weights / GIB:.1f} GiB and {names} "
-                    f"{'has' if len(found) == 1 else 'have'} {free / GIB:.1f} GiB free: about {fits} of {layers} layers "
+            return (f"the weights of {path.name} take {size(weights)} and {names} "
+                    f"{'has' if len(found) == 1 else 'have'} {size(free)} free: about {fits} of {layers} layers "
                     f"fit before the KV cache, so set [models.{role}] n_gpu_layers = {max(fits - 2, 0)} or less")
     return None

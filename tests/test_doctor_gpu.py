@@ -93,3 +93,20 @@ def test_rpc_servers_not_host_port_is_one_line(write_config, servers):
         load_settings(write_config(f'[models.cheap]\nrpc_servers = "{servers}"\n'))
     assert "[models.cheap] rpc_servers" in str(error.value) and "is not host:port" in str(error.value)
     assert "\n" not in str(error.value)
+
+
+def test_a_model_too_large_for_the_free_memory_is_told_how_many_layers_fit(write_config, monkeypatch):
+    """No small GPU here: the device list is replaced by one 20 MiB device (the one fake in this
+    file); the bundled GGUF's real size and layer count decide the answer."""
+    from reverie import doctor_gpu
+    from reverie.llm.models import bundled_model_path
+    from reverie.llm.offload import Device
+
+    monkeypatch.setattr(doctor_gpu, "devices", lambda: [Device("CUDA0", "a small card", 20 << 20, 24 << 30)])
+    settings = load_settings(write_config("[models.strong]\nn_gpu_layers = -1\n"))
+    fits = layers_that_fit(20 << 20, bundled_model_path().stat().st_size, 31)
+    hint = doctor_gpu.fit_hint(settings)
+    assert 0 < fits < 31 and f"CUDA0 has 20 MiB free: about {fits} of 31 layers fit" in hint, hint
+    assert f"set [models.strong] n_gpu_layers = {fits - 2} or less" in hint
+    monkeypatch.setattr(doctor_gpu, "devices", lambda: [Device("CUDA0", "a large card", 8 << 30, 24 << 30)])
+    assert doctor_gpu.fit_hint(settings) is None

@@ -44,8 +44,13 @@ class Device:
     total: int
 
     def line(self) -> str:
-        memory = f", {self.free / GIB:.1f} GiB of {self.total / GIB:.1f} GiB free" if self.total else ""
+        memory = f", {size(self.free)} of {size(self.total)} free" if self.total else ""
         return f"{self.name} ({self.description}{memory})"
+
+
+def size(n: int) -> str:
+    """``"23.5 GiB"``, ``"92 MiB"``."""
+    return f"{n / GIB:.1f} GiB" if n >= GIB else f"{n / (1 << 20):.0f} MiB"
 
 
 @dataclass
