@@ -4,7 +4,10 @@
 Each seed is ``{"persona", "whisper", "question", "fact"}`` and, for an event, ``"event":
 {"sector", "arena", "day", "start", "end", "description"}``: the event then becomes part of
 that persona's plan for the day. ``question`` and ``fact`` are what ``evaluate`` asks about;
-optional ``"keywords"`` are the words a memory must have to hold the fact.
+optional ``"keywords"`` are the words a memory must have to hold the fact. A yes/no question
+("Did you know there is a party?") is judged yes or no; an open one ("Do you know who is
+running for the town council?") carries ``"answer"``: the name (or a few words, or a list of
+either) an answer must say to count as knowing.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ class Seed:
     fact: str
     event: PlannedEvent | None = None
     keywords: tuple[str, ...] = ()   # the words a memory must have to hold the fact (evaluate)
+    answer: tuple[str, ...] = ()     # an open question: what the answer must say (one of them)
 
 
 def _minutes(text: str, path: Path) -> int:
@@ -65,7 +69,12 @@ def read_seeds(sim_dir: Path) -> list[Seed]:
         keywords = item.get("keywords") or []
         if not isinstance(keywords, list) or not all(isinstance(k, str) and k.strip() for k in keywords):
             raise UserError(f"{path}: the keywords of seed {i} must be a list of words")
-        seeds.append(Seed(item["persona"], item["whisper"], item["question"], item["fact"], event, tuple(keywords)))
+        answer = item.get("answer") or []
+        answer = [answer] if isinstance(answer, str) else answer
+        if not isinstance(answer, list) or not all(isinstance(a, str) and a.strip() for a in answer):
+            raise UserError(f"{path}: the answer of seed {i} must be a name or a list of names")
+        seeds.append(Seed(item["persona"], item["whisper"], item["question"], item["fact"], event, tuple(keywords),
+                          tuple(answer)))
     return seeds
 
 

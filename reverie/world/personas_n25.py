@@ -254,17 +254,18 @@ NEIGHBORS = (
 PERSONAS_N25 = FIRST_THREE + NEIGHBORS
 assert len(PERSONAS_N25) == 25
 
-# Seeds: a statement whispered to one persona at the start, and what evaluation asks about it.
+# Seeds: a statement whispered to one persona at the start, and what evaluation asks about it: the
+# paper's questions, the candidacy asked openly (known when the answer names Marcus, the only one).
 SEEDS = (
     {"persona": "Marcus Reed",
      "whisper": "You are running for the Willow Creek town council in next month's election",
-     "question": "Did you know that Marcus Reed is running for the town council?",
+     "question": "Do you know who is running for the town council?", "answer": ["Marcus Reed", "Marcus"],
      "fact": "Marcus Reed is running for the town council", "keywords": ["run", "council"]},
     {"persona": "Nora Bennett",
      "whisper": ("You are hosting a spring party at Willow Bean Cafe on February 13, 2023 from 5pm to 7pm, "
                  "and you want to invite everyone you meet"),
-     "question": "Did you know there is a party at Willow Bean Cafe?",
-     "fact": "there is a party at Willow Bean Cafe", "keywords": ["party"],
+     "question": "Did you know there is a Valentine's Day party?",
+     "fact": "there is a Valentine's Day party at Willow Bean Cafe", "keywords": ["party"],
      "event": {"sector": "Willow Bean Cafe", "arena": "cafe", "day": "February 13, 2023",
                "start": "17:00", "end": "19:00", "description": "hosting the spring party at the cafe"}},
 )

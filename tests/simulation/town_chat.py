@@ -3,7 +3,8 @@
 :func:`town_chat` is :class:`reverie.llm.fake_model.FakeChatModel` answering by
 :func:`town_reply`: the interview prompts by rule, from what the prompt shows: the persona's
 memories (summarize_ideas), the summary (next_convo_line), the answer (interview_judge).
-A persona "knows" a subject when one of its retrieved memories names it. Every other
+A persona "knows" a subject when one of its retrieved memories names it; its answer then
+repeats that memory (so an open question's answer names whom the memory names). Every other
 prompt gets ``{}``, so cognition runs on its fail-safes.
 """
 
@@ -21,7 +22,7 @@ SUMMARY_UNKNOWN = "remembers nothing about"
 
 def subject(question: str) -> str:
     """What a question asks about: a resident's name, or the key words of a seeded fact."""
-    m = re.match(r"Do you know (.+)\?$", question.strip())
+    m = re.match(r"Do you know of (.+)\?$", question.strip())
     if m:
         return m.group(1)
     return "town council" if "council" in question else "party"
@@ -38,10 +39,12 @@ def town_reply(call: FakeCall) -> dict:
         m = MEMORIES.search(text)
         if m:
             about = subject(m.group("question"))
-            known = about.lower() in m.group("statements").lower()
-            reply = {"summary": f"The persona {SUMMARY_KNOWN if known else SUMMARY_UNKNOWN} {about}."}
+            held = [line.lstrip("- ").rstrip(".") for line in m.group("statements").splitlines()
+                    if about.lower() in line.lower()]
+            reply = {"summary": f"The persona {SUMMARY_KNOWN} {about}: {held[0][:200]}." if held
+                     else f"The persona {SUMMARY_UNKNOWN} {about}."}
     elif props == {"utterance"}:
-        m = re.search(rf"(?:{SUMMARY_KNOWN}|{SUMMARY_UNKNOWN}) ([^\n]+?)\.", text)
+        m = re.search(rf"(?:{SUMMARY_KNOWN}|{SUMMARY_UNKNOWN}) ([^\n]+?)\.(?:\n|$)", text)
         if m:
             known = SUMMARY_KNOWN in m.group(0)
             reply = {"utterance": f"Yes, I know about {m.group(1)}." if known
