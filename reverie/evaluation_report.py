@@ -161,22 +161,45 @@ class EvaluationFile(Figure):
     checkpoints: list[Checkpoint] = []
 
 
-# The paper's figures over two game days, 25 residents (§7.1): the anchors a run is read against.
-PAPER = {
-    "candidacy": (1, 8, 25),        # knew at the start, at the end, of
-    "party": (1, 13, 25),
-    "density": (0.167, 0.74),
-    "invited_came": (12, 5),
-    "hallucinations": (6, 453),
-}
+class Headline(BaseModel):
+    """A checkpoint's figures in the paper's table: knowing per seeded fact, the mutual
+    density, the first event's invited and came, the hallucinations."""
+
+    facts: dict[str, Share]
+    density: float
+    invited: int | None = None
+    came: int | None = None            # of those invited; None: no event, or its window not reached
+    hallucinations: Hallucinations | None = None
 
 
-def paper_line() -> str:
-    c, p, d, (invited, came), (bad, of) = (PAPER[k] for k in ("candidacy", "party", "density", "invited_came",
-                                                               "hallucinations"))
-    return (f"  the paper, two days: candidacy {c[0]} -> {c[1]} of {c[2]} ({c[0] / c[2]:.0%} -> {c[1] / c[2]:.0%}), "
-            f"party {p[0]} -> {p[1]} of {p[2]} ({p[0] / p[2]:.0%} -> {p[1] / p[2]:.0%}), density {d[0]} -> {d[1]}, "
-            f"{invited} invited and {came} came, hallucinations {bad} of {of} ({bad / of:.1%})")
+def headline(cp: Checkpoint) -> Headline:
+    event = cp.coordination[0] if cp.coordination else None
+    reached = event is not None and event.reached is not False
+    return Headline(facts={d.fact: Share(count=d.count, total=d.total, share=d.share) for d in cp.diffusion},
+                    density=cp.relationships.density, invited=len(event.invited) if event else None,
+                    came=len(event.attended_invited) if reached else None, hallucinations=cp.hallucinations)
+
+
+class PaperFigures(BaseModel):
+    """The paper's figures over two game days, 25 residents (§7.1): the anchors a run is read against."""
+
+    residents: int = 25
+    candidacy: tuple[int, int] = (1, 8)      # knew at the start, at the end
+    party: tuple[int, int] = (1, 13)
+    density: tuple[float, float] = (0.167, 0.74)
+    invited: int = 12
+    came: int = 5
+    hallucinated: tuple[int, int] = (6, 453)  # unsupported answers, of all answers
+
+
+PAPER = PaperFigures()
+
+
+def paper_line(paper: PaperFigures = PAPER) -> str:
+    n, c, p, d, (bad, of) = paper.residents, paper.candidacy, paper.party, paper.density, paper.hallucinated
+    return (f"  the paper, two days: candidacy {c[0]} -> {c[1]} of {n} ({c[0] / n:.0%} -> {c[1] / n:.0%}), "
+            f"party {p[0]} -> {p[1]} of {n} ({p[0] / n:.0%} -> {p[1] / n:.0%}), density {d[0]} -> {d[1]}, "
+            f"{paper.invited} invited and {paper.came} came, hallucinations {bad} of {of} ({bad / of:.1%})")
 
 
 def summary_lines(cp: Checkpoint) -> list[str]:

@@ -48,3 +48,20 @@ def test_a_yes_the_memories_do_not_support_is_a_hallucination_and_not_knowing():
     assert [a.knows for a in answers] == [True, False, False, False]
     got = hallucinations(answers)
     assert (got.answers, got.yes, got.unsupported) == (4, 2, 1) and got.percent == "25.0%"
+
+
+def test_a_checkpoints_headline_has_the_papers_figures():
+    from reverie.evaluation_report import Checkpoint, headline
+
+    cp = Checkpoint.model_validate({
+        "step": 9, "personas": ["A", "B", "C", "D"],
+        "diffusion": [{"fact": "f", "count": 2, "total": 4, "share": 0.5, "knows": ["A", "B"]}],
+        "relationships": {"pairs": 6, "known_pairs": 3, "density": 0.5},
+        "coordination": [{"fact": "f", "host": "A", "invited": ["B", "C"], "attended": ["A", "B", "D"],
+                          "attended_invited": ["B"], "reached": True}],
+        "hallucinations": {"answers": 10, "yes": 4, "unsupported": 1}})
+    got = headline(cp)
+    assert (got.facts["f"].share, got.density, got.invited, got.came) == (0.5, 0.5, 2, 1)
+    assert got.hallucinations.rate == 0.1
+    cp.coordination[0].reached = False          # a window not reached: nobody could come yet
+    assert headline(cp).came is None and headline(cp).invited == 2
