@@ -17,7 +17,8 @@ code's own):
   pairs are 600 interviews, hours on a CPU; the density is then the sample's, with its 95 %
   interval;
 * an answer counts as knowing only when the persona's memories support it: a memory with the
-  seed's keywords, a memory naming the other resident in full. A yes they do not support is
+  seed's keywords, a memory naming the other resident in full (its identity's ``learned`` and
+  ``currently`` count as memories: a seed may plant its fact there, as the original did). A yes they do not support is
   counted apart: the hallucination rate (the paper: 6 of 453 answers, 1.3 %);
 * coordination: who heard of the seeded event (invited: those who know it) and who stood in
   its place during its time window, from the movement files.
@@ -92,9 +93,11 @@ def ask(sim, persona, question: str, *, supported: bool, expected: Iterable[str]
 
 
 def memory_texts(persona) -> list[str]:
-    """Everything a persona's memory says in words: each node's description, and the lines of
-    the conversations it took part in."""
-    texts = []
+    """Everything a persona holds in words: what its identity has learned and is doing now (a
+    seed may set ``currently``, as the original planted its facts), each memory node's
+    description, and the lines of the conversations it took part in."""
+    s = persona.scratch
+    texts = [t for t in (s.learned, s.currently) if t]
     for node in persona.a_mem.nodes():
         texts.append(node.description)
         if node.type == "chat":

@@ -65,3 +65,24 @@ def test_a_checkpoints_headline_has_the_papers_figures():
     assert got.hallucinations.rate == 0.1
     cp.coordination[0].reached = False          # a window not reached: nobody could come yet
     assert headline(cp).came is None and headline(cp).invited == 2
+
+
+def test_a_seed_says_an_open_questions_answer_and_a_yes_no_seed_keeps_working(tmp_path):
+    import json
+
+    import pytest
+
+    from reverie.errors import UserError
+    from reverie.simulation.seeds import read_seeds
+
+    base = {"persona": "Marcus Reed", "whisper": "You are running", "fact": "Marcus Reed is running"}
+    (tmp_path / "reverie").mkdir()
+    path = tmp_path / "reverie" / "seeds.json"
+    path.write_text(json.dumps([{**base, "question": "Do you know who is running?", "answer": "Marcus Reed"},
+                                {**base, "question": "Did you know that Marcus Reed is running?"}]))
+    open_seed, yes_no = read_seeds(tmp_path)
+    assert open_seed.answer == ("Marcus Reed",) and yes_no.answer == ()
+    path.write_text(json.dumps([{**base, "question": "Who is running?", "answer": [3]}]))
+    with pytest.raises(UserError) as err:
+        read_seeds(tmp_path)
+    assert str(err.value) == f"{path}: the answer of seed 0 must be a name or a list of names"

@@ -50,10 +50,19 @@ def town_settings(base_settings, root: Path):
     return s
 
 
-def fake_llm(settings, sim_dir: Path) -> LLM:
-    model = town_chat()
+def fake_llm(settings, sim_dir: Path, model: FakeChatModel | None = None) -> LLM:
+    model = model or town_chat()
     return LLM(settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model},
                ledger_path=sim_dir / "reverie" / "llm_calls.jsonl")
+
+
+def evaluated(settings, sim_dir: Path, model: FakeChatModel | None = None, pairs: int | None = None):
+    """The town evaluated again now, on ``model`` (the scripted town model by default)."""
+    sim = Simulation.open(settings, "town", llm=fake_llm(settings, sim_dir, model))
+    try:
+        return evaluation.evaluate(sim, say=lambda _line: None, pairs=pairs)
+    finally:
+        sim.close()
 
 
 @pytest.fixture(scope="module")
@@ -175,14 +184,7 @@ def test_a_yes_no_memory_supports_is_counted_apart_as_a_hallucination(town):
     """A scripted fake model that says yes to every question, names the candidate and is judged yes:
     against the residents' real memories (Chroma, the run's nodes), only the supported yeses know."""
     settings, sim_dir, _ = town
-    model = FakeChatModel(replies=say_yes_to_everything)
-    llm = LLM(settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model},
-              ledger_path=sim_dir / "reverie" / "llm_calls.jsonl")
-    sim = Simulation.open(settings, "town", llm=llm)
-    try:
-        cp = evaluation.evaluate(sim, say=lambda _line: None, pairs=40)
-    finally:
-        sim.close()
+    cp = evaluated(settings, sim_dir, FakeChatModel(replies=say_yes_to_everything), pairs=40)
     for row in cp.diffusion:
         assert row.said_yes.count == 25
         assert row.knows == row.in_memory.holders == [row.seeded_to]   # the whisper reached only its persona
@@ -228,11 +230,7 @@ def test_the_invited_and_those_in_the_place_during_its_window_came(town):
 
 def test_a_sampled_evaluation_asks_both_ways_about_the_drawn_pairs_only(town):
     settings, sim_dir, _ = town
-    sim = Simulation.open(settings, "town", llm=fake_llm(settings, sim_dir))
-    try:
-        cp = evaluation.evaluate(sim, say=lambda _line: None, pairs=30)
-    finally:
-        sim.close()
+    cp = evaluated(settings, sim_dir, pairs=30)
     rel = cp.relationships
     asked = sorted({tuple(sorted((a, b))) for a, row in rel.answers.items() for b in row})
     assert len(asked) == rel.pairs_asked == 30 and rel.pairs == 300
@@ -267,13 +265,7 @@ def test_on_a_multi_slot_server_personas_are_interviewed_at_once_with_the_same_a
         s.backend.kind, s.backend.parallel_slots = "openai", slots
         model = town_chat()
         model.delay_s = 0.01
-        llm = LLM(s, tasks=product_tasks(), chat_models={"strong": model, "cheap": model},
-                  ledger_path=sim_dir / "reverie" / "llm_calls.jsonl")
-        sim = Simulation.open(s, "town", llm=llm)
-        try:
-            cp = evaluation.evaluate(sim, say=lambda _line: None, pairs=12)
-        finally:
-            sim.close()
+        cp = evaluated(s, sim_dir, model, pairs=12)
         answers.append((cp.diffusion, cp.relationships))
         assert model.peak_in_flight == (1 if slots == 1 else 4)
     assert answers[0] == answers[1]
