@@ -126,4 +126,11 @@ def task_decomp(
     }
     reply = llm.ask("task_decomp", inputs, persona=persona or first_name)
     steps = fit_durations([(sub.action, sub.minutes) for sub in reply.subtasks], duration, STEP)
-    return [(f"{task} ({re.sub(r'[()]', '', action).strip()})", minutes) for action, minutes in steps]
+    out: list[tuple[str, int]] = []
+    for action, minutes in steps:
+        name = f"{task} ({re.sub(r'[()]', '', action).strip()})"
+        if out and out[-1][0] == name:  # the same subtask twice in a row is one (as the original merged them)
+            out[-1] = (name, out[-1][1] + minutes)
+        else:
+            out.append((name, minutes))
+    return out

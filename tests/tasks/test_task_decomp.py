@@ -151,3 +151,12 @@ def test_the_prompt_and_its_reply_fit_the_bundled_models_window():
         messages = render(settings, "task_decomp", case.inputs, case.choices)
         tokens = sum(len(m.content) / CHARS_PER_TOKEN_SAFE + PER_MESSAGE_TOKENS for m in messages)
         assert tokens + max_tokens <= settings.models.strong.n_ctx, tokens
+
+
+def test_the_same_subtask_twice_in_a_row_is_one():
+    """Scripted: a reply that repeats a subtask (as small models do) gives one entry for the run."""
+    llm, _ = scripted_llm('{"subtasks": [{"action": "reading", "minutes": 15}, {"action": "reading", "minutes": 15}, '
+                          '{"action": "notes", "minutes": 15}, {"action": "reading", "minutes": 15}]}')
+    assert task_decomp(llm, **KW) == [("working on his research paper (reading)", 30),
+                                      ("working on his research paper (notes)", 15),
+                                      ("working on his research paper (reading)", 15)]
