@@ -1,4 +1,4 @@
-"""Long-term planning at the first step of each game day (LOOP.md §6.1)."""
+"""Long-term planning at the first step of each game day (docs/LOOP.md §6.1)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One simulation: fork or open it, step it (LOOP.md §2), save it.
+"""One simulation: fork or open it, step it (docs/LOOP.md §2), save it.
 
 A step: read the positions for ``step`` (the browser's ``environment/<step>.json`` in
 live mode, our own previous movement in headless mode), put every persona's event on
