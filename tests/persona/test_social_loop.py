@@ -9,26 +9,19 @@ answers to these prompts are measured by ``prompts eval`` (see docs/FIDELITY.md)
 
 from __future__ import annotations
 
-import shutil
 from datetime import datetime, timedelta
 from types import SimpleNamespace
 
 import pytest
 
-from reverie import PROJECT_ROOT
-from reverie.config import load_settings
-from reverie.llm import LLM
 from reverie.llm.fake_model import FakeChatModel
 from reverie.memory import Scratch
 from reverie.persona.converse import MAX_ROUNDS
 from reverie.persona.react import lets_talk
-from reverie.simulation.fast_forward import fast_forward
-from reverie.simulation.simulation import Simulation
-from reverie.simulation.storage import fork
 from reverie.tasks.chat_utterance import FAILED_LINE, iterative_chat_utterance
-from reverie.tasks.registry import product_tasks
 
-from tests.integration.test_conversation import CAFE, plan_the_day, side_by_side
+from tests.forked_base import forked_sim
+from tests.integration.test_conversation import CAFE, meet_at_the_cafe
 from tests.tasks.planning_support import scripted_llm
 
 NOON = datetime(2023, 2, 13, 12, 10)
@@ -101,23 +94,9 @@ def test_a_failed_line_is_the_originals_pause_and_does_not_end_the_talk():
 
 @pytest.fixture
 def cafe(tmp_path):
-    settings = load_settings(PROJECT_ROOT / "config.toml").model_copy(deep=True)
-    settings.paths.storage = tmp_path / "storage"
-    settings.paths.temp_storage = tmp_path / "temp"
-    settings.paths.storage.mkdir()
-    base = "base_willow_creek"
-    (settings.paths.storage / base).symlink_to(load_settings(PROJECT_ROOT / "config.toml").paths.storage / base)
-    storage = fork(settings.paths.storage, base, "cafe")
-    fast_forward(storage, "10:00")
     model = FakeChatModel()  # no reply ever validates: every prompt on its fail-safe
-    llm = LLM(settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model},
-              ledger_path=storage.dir / "reverie" / "llm_calls.jsonl")
-    sim = Simulation.open(settings, "cafe", storage=storage, llm=llm)
-    try:
+    with forked_sim(tmp_path, "base_willow_creek", "cafe", model, at="10:00") as sim:
         yield sim, model
-    finally:
-        sim.close()
-        shutil.rmtree(tmp_path / "storage", ignore_errors=True)
 
 
 def test_two_people_who_meet_talk_and_failed_lines_run_to_the_turn_cap(cafe):
@@ -125,13 +104,7 @@ def test_two_people_who_meet_talk_and_failed_lines_run_to_the_turn_cap(cafe):
     pass, so they talk (the fail-safe yes), and the talk goes on with "..." lines until the
     original's cap of 8 rounds ends it; both then stand in the conversation."""
     sim, model = cafe
-    nora, theo, iris = (sim.personas[n] for n in ("Nora Bennett", "Theo Alvarez", "Iris Novak"))
-    a, b = side_by_side(sim.maze)
-    plan_the_day(nora, sim, f"{CAFE}:cafe counter", "working at the cafe")
-    plan_the_day(theo, sim, f"{CAFE}:<random>", "having coffee at the cafe")
-    plan_the_day(iris, sim, f"{iris.scratch.living_area}:bed", "sleeping")
-    env = {nora.name: a, theo.name: b, iris.name: tuple(iris.scratch.curr_tile)}
-    sim.storage.write_environment(sim.step_no, {n: {"maze": sim.maze_name, "x": x, "y": y} for n, (x, y) in env.items()})
+    nora, theo, iris = meet_at_the_cafe(sim)
 
     sim.run(1)
     assert model.prompts()["decide_to_talk"] >= 1

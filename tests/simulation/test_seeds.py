@@ -17,14 +17,12 @@ import pytest
 from reverie import PROJECT_ROOT
 from reverie.config import load_settings
 from reverie.errors import UserError
-from reverie.llm import LLM
 from reverie.llm.fake_model import FakeChatModel
 from reverie.persona.plan_day import revise_identity
 from reverie.persona.seeded_status import keep_seeded, with_status
 from reverie.simulation.seeds import attach_seeds, plant_seeds, read_seeds
-from reverie.simulation.simulation import Simulation
-from reverie.simulation.storage import fork
-from reverie.tasks.registry import product_tasks
+
+from tests.forked_base import forked_sim
 
 BASE = "base_willow_creek_n25"
 FORGOTTEN = "Nora Bennett is baking pastries and chatting with her regulars at the cafe."
@@ -77,19 +75,9 @@ def test_with_status_adds_once_and_keep_seeded_lets_go_after_the_event_day():
 
 @pytest.fixture
 def town(tmp_path):
-    settings = load_settings(PROJECT_ROOT / "config.toml").model_copy(deep=True)
-    settings.paths.storage, settings.paths.temp_storage = tmp_path / "storage", tmp_path / "temp"
-    settings.paths.storage.mkdir()
-    (settings.paths.storage / BASE).symlink_to(load_settings(PROJECT_ROOT / "config.toml").paths.storage / BASE)
-    storage = fork(settings.paths.storage, BASE, "town")
     model = FakeChatModel(replies={"identity_new_currently": [{"status": FORGOTTEN}]})
-    llm = LLM(settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model},
-              ledger_path=storage.dir / "reverie" / "llm_calls.jsonl")
-    sim = Simulation.open(settings, "town", storage=storage, llm=llm)
-    try:
+    with forked_sim(tmp_path, BASE, "town", model) as sim:
         yield sim, model
-    finally:
-        sim.close()
 
 
 def test_the_seed_joins_currently_and_survives_a_new_day(town):
