@@ -3,8 +3,9 @@
 :func:`town_chat` is :class:`reverie.llm.fake_model.FakeChatModel` answering by
 :func:`town_reply`: the interview prompts by rule, from what the prompt shows: the persona's
 memories (summarize_ideas), the summary (next_convo_line), the answer (interview_judge).
-A persona "knows" a subject when one of its retrieved memories names it; its answer then
-repeats that memory (so an open question's answer names whom the memory names). Every other
+A persona "knows" a subject when one of its retrieved memories names it, or its identity does
+(a seed planted in ``currently``, shown in the answer's system text); its answer then repeats
+that memory or sentence (so an open question's answer names whom it names). Every other
 prompt gets ``{}``, so cognition runs on its fail-safes.
 """
 
@@ -18,6 +19,7 @@ MEMORIES = re.compile(r"Memories of [^\n]*:\n(?P<statements>.*?)\n\nThe intervie
                       re.S)
 SUMMARY_KNOWN = "remembers hearing about"
 SUMMARY_UNKNOWN = "remembers nothing about"
+IDENTITY = re.compile(r"About [^\n]*:\n(?P<identity>.*?)\n\n", re.S)
 
 
 def subject(question: str) -> str:
@@ -46,9 +48,12 @@ def town_reply(call: FakeCall) -> dict:
     elif props == {"utterance"}:
         m = re.search(rf"(?:{SUMMARY_KNOWN}|{SUMMARY_UNKNOWN}) ([^\n]+?)\.(?:\n|$)", text)
         if m:
-            known = SUMMARY_KNOWN in m.group(0)
-            reply = {"utterance": f"Yes, I know about {m.group(1)}." if known
-                     else f"No, I have never heard of {m.group(1)}."}
+            about, known = m.group(1), SUMMARY_KNOWN in m.group(0)
+            who = IDENTITY.search(str(call.messages[0].content)) if call.messages else None
+            told = [s for s in re.split(r"(?<=[.!?])\s+", who.group("identity")) if about.lower() in s.lower()] if who else []
+            reply = {"utterance": f"Yes, I know about {about}." if known
+                     else f"Yes, I know about {about}: {told[0]}" if told
+                     else f"No, I have never heard of {about}."}
     elif props == {"evidence", "verdict"}:
         m = re.search(r"Answer of [^:]+: ([^\n]+)", text)
         if m:
