@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import shutil
 
-from reverie.jsonio import write_json_atomic
+from reverie.jsonio import read_json, write_json_atomic
 from reverie.sim_layout import BOOTSTRAP_MEMORY, PREVIOUS_CHECKPOINT
 from reverie.simulation.storage import SimStorage
 
@@ -35,7 +35,7 @@ def save(storage: SimStorage, personas: dict, meta: dict) -> None:
     if storage.personas_dir.exists():
         os.replace(storage.personas_dir, old)
     os.replace(staging, storage.personas_dir)
-    if old.is_dir() and storage.meta_path.is_file():
+    if old.is_dir() and _step(storage.meta_path) not in (None, meta.get("step")):  # not a save of the same step
         shutil.copyfile(storage.meta_path, old / PREVIOUS_META)
     os.replace(pending, storage.meta_path)
     if (old / PREVIOUS_META).is_file():  # the checkpoint just replaced becomes the previous one
@@ -44,6 +44,13 @@ def save(storage: SimStorage, personas: dict, meta: dict) -> None:
         os.replace(old / PREVIOUS_META, previous / PREVIOUS_META)
         os.replace(old, previous / "personas")
     shutil.rmtree(old, ignore_errors=True)
+
+
+def _step(meta_path) -> int | None:
+    try:
+        return read_json(meta_path).get("step")
+    except (OSError, ValueError, AttributeError):
+        return None
 
 
 def recover(storage: SimStorage) -> None:
