@@ -132,7 +132,6 @@ def test_resume_falls_back_past_a_damaged_movement_file(tmp_path, capsys):
     assert sim.run(6) == 6
     sim.save()
     sim.close()
-    assert not sim_storage.lock_path.exists(), "the lock file stays after a clean exit"
 
     # Cut short a movement file after the previous checkpoint (step 4): resume goes back there.
     movement = sim_storage.movement_path(5)
@@ -231,6 +230,21 @@ def test_a_full_disk_during_a_run_names_the_file(tmp_path):
 
 
 # -- 9. smaller ------------------------------------------------------------------------------------
+def test_the_lock_file_goes_after_a_clean_exit(tmp_path):
+    from reverie.simulation.lock import SimLock, SimulationInUse
+
+    config, storage = storage_with_base(tmp_path)
+    sim = fork(storage, BASE, "locked")
+    first = SimLock(sim).acquire()
+    with pytest.raises(SimulationInUse):
+        SimLock(sim).acquire()
+    first.release()
+    assert not sim.lock_path.exists()
+    again = SimLock(sim).acquire()   # and the next process locks it as before
+    assert sim.lock_path.read_text().strip() == str(os.getpid())
+    again.release()
+
+
 def test_absurd_steps_are_refused(tmp_path):
     from reverie.simulation.commands import parse_command
 
