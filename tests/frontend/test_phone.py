@@ -10,6 +10,7 @@ to tests/artifacts/phone_*.png.
 from __future__ import annotations
 
 import base64
+import json
 
 import pytest
 
@@ -17,6 +18,7 @@ from reverie.config import load_settings
 from reverie.simulation.compress import compress
 from tests.frontend import synthetic
 from tests.frontend.test_browser import wait_ready
+from tests.frontend.test_evaluation_page import NAMES, checkpoint
 
 pytestmark = pytest.mark.slow
 
@@ -83,9 +85,14 @@ def test_runs_pages_fit_a_phone(default_world, live_server, browser, artifacts):
     assert browser.execute_script("return document.documentElement.clientWidth") == WIDTH
     full_page(browser, artifacts / "phone_runs.png")
     assert sticking_out(browser) == []
+    evaluation = {"sim_code": synthetic.SIM, "checkpoints": [
+        checkpoint(1, [[NAMES[0], NAMES[1]]], [NAMES[0]]),
+        checkpoint(6, [[NAMES[0], NAMES[1]], [NAMES[1], NAMES[2]]], [NAMES[0], NAMES[2]])]}
+    (default_world / "storage" / synthetic.SIM / "evaluation.json").write_text(json.dumps(evaluation))
     browser.get(f"{live_server}/runs/{synthetic.SIM}/")
     full_page(browser, artifacts / "phone_run_detail.png")
-    assert browser.execute_script("return document.querySelectorAll('svg.chart').length") > 0
+    assert browser.execute_script("return document.querySelectorAll('svg.chart').length") > 8
+    assert browser.execute_script("return document.querySelectorAll('svg.graph, table.evaluation').length") == 2
     assert sticking_out(browser) == []
     # The ledger table is wider than the phone: it scrolls inside its own box.
     assert browser.execute_script("const t = document.querySelector('table.ledger');"
