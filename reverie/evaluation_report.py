@@ -28,8 +28,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from reverie.errors import UserError
 from reverie.jsonio import write_json_atomic
+from reverie.sim_layout import EVALUATION
 
-EVALUATION_FILE = "evaluation.json"
+EVALUATION_FILE = EVALUATION
 
 
 class Figure(BaseModel):

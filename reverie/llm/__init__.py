@@ -22,6 +22,7 @@ from langchain_core.runnables import RunnableConfig
 from pydantic import BaseModel
 
 from reverie.config import Settings
+from reverie.errors import naming
 from reverie.llm.cassette import Cassette, CassetteMiss
 from reverie.llm.cassette_model import taped_model
 from reverie.llm.ledger import Ledger
@@ -102,7 +103,9 @@ class LLM:
             print(line, file=sys.stderr)
         if reports and self.ledger.path:
             target = self.ledger.path.with_name("chat_templates.json")
-            target.write_text(json.dumps({role: r.as_dict() for role, r in reports.items()}, indent=2), encoding="utf-8")
+            with naming(target):
+                target.write_text(json.dumps({role: r.as_dict() for role, r in reports.items()}, indent=2),
+                                  encoding="utf-8")
 
     def ask(
         self,

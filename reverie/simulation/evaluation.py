@@ -254,15 +254,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("sim", help="simulation folder name under [paths] storage")
     parser.add_argument("--pairs", type=int, metavar="K",
                         help="ask about K random pairs of residents, both ways (default: every pair)")
+    parser.add_argument("--into", metavar="NAME",
+                        help="copy SIM to a new simulation NAME first and evaluate that (a base is never written)")
 
 
 def main(args, settings: Settings, *, llm=None, say=print) -> int:
     from reverie.simulation.simulation import Simulation
 
-    sim = Simulation.open(settings, args.sim, llm=llm)
+    into = getattr(args, "into", None)
+    if into:
+        sim = Simulation.fork(settings, args.sim, into, llm=llm)
+    else:
+        sim = Simulation.open(settings, args.sim, llm=llm, instead=f"evaluate {args.sim} --into NEW_NAME")
     try:
         checkpoint = evaluate(sim, say=say, pairs=getattr(args, "pairs", None))
-        save_checkpoint(sim.storage.dir, args.sim, checkpoint)
+        save_checkpoint(sim.storage.dir, sim.storage.sim_code, checkpoint)
     finally:
         sim.close()
     for line in summary_lines(checkpoint):

@@ -241,7 +241,7 @@ def run_day(settings: Settings, *, base: str, sim_code: str, hours: int, evaluat
         loaded = (previous or {}).get("history") or {"file": None, "memories": 0, "calls": 0}
         if history is not None and previous is None:
             before = len(run_lines(ledger))
-            counts = load_history(sim, Path(history))
+            counts = load_history(sim, Path(history), warn=say)
             loaded = {"file": str(history), "memories": sum(counts.values()), "calls": len(run_lines(ledger)) - before}
             say(f"history {Path(history).name}: {loaded['memories']} memories for {len(counts)} residents "
                 f"({loaded['calls']} calls, not counted in the day)")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import random
 import shutil
+import sys
 import time
 from datetime import timedelta
 from pathlib import Path
@@ -21,7 +22,7 @@ from reverie.clock import format_time, parse_time
 from reverie.config import Settings
 from reverie.errors import UserError
 from reverie.sim_layout import is_sim_name
-from reverie.simulation import checkpoint
+from reverie.simulation import checkpoint, checkpoint_check
 from reverie.simulation.concurrency import cognition_workers, interaction_groups, run_groups
 from reverie.simulation.ledger_rollback import rollback_ledger
 from reverie.simulation.lock import SimLock
@@ -84,19 +85,25 @@ class Simulation:
 
     @classmethod
     def open(cls, settings: Settings, sim_code: str, *, storage: SimStorage | None = None,
-             record: Path | None = None, replay: Path | None = None, llm=None, resume: bool = False) -> "Simulation":
+             record: Path | None = None, replay: Path | None = None, llm=None, resume: bool = False,
+             instead: str | None = None) -> "Simulation":
+        """An existing simulation, locked for this process; never a base (``instead``: how to
+        do the same in a fork, for the one-line refusal). ``resume``: from its last checkpoint
+        whose files all parse (:mod:`reverie.simulation.checkpoint_check`)."""
         check_sim_name(sim_code)
         storage = storage or SimStorage(settings.paths.storage, sim_code, settings.paths.temp_storage)
         storage.temp_storage = settings.paths.temp_storage
-        if resume:
-            if not storage.exists():
-                raise UserError(f"no simulation '{sim_code}' to resume in {storage.root} — "
-                                "give the name of a folder there (see /runs/)")
-            refuse_base(storage, "resumed into")
+        if not storage.exists():
+            raise UserError(f"no simulation '{sim_code}' to {'resume' if resume else 'open'} in {storage.root} — "
+                            "give the name of a folder there (see /runs/)")
+        refuse_base(storage, "resumed into" if resume else "written", instead)
         lock = SimLock(storage).acquire()
         try:
             if resume:
                 checkpoint.recover(storage)
+                used = checkpoint_check.usable_checkpoint(storage)
+                if used is not None:
+                    print(used, file=sys.stderr)
             sim = cls(settings, storage)
             sim._lock = lock
             if resume:
