@@ -2,7 +2,7 @@
 
 ``<storage>/<sim>/`` holds ``reverie/meta.json``, ``environment/<step>.json``,
 ``movement/<step>.json`` and ``personas/<Name>/bootstrap_memory/``; beside them we add
-``reverie/llm_calls.jsonl``, ``reverie/.lock``, ``timeline.md`` and ``chroma/``.
+``reverie/llm_calls.jsonl``, ``reverie/llm_trace.jsonl``, ``reverie/.lock``, ``timeline.md`` and ``chroma/``.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ SIM_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 BASE_PREFIX = "base_"  # a shipped starting point: forked, never written
 META = "reverie/meta.json"
 LEDGER = "llm_calls.jsonl"
+TRACE = "llm_trace.jsonl"  # every call kept whole (reverie.llm.call_trace)
 TIMELINE = "timeline.md"
 CHROMA = "chroma"
 LOCK_NAME = ".lock"  # reverie/.lock: the PID of the process running the simulation
@@ -22,7 +23,7 @@ MOVEMENT = "movement"
 PERSONAS = "personas"
 BOOTSTRAP_MEMORY = "bootstrap_memory"
 SCRATCH = "scratch.json"
-PER_RUN_EXTRAS = (LEDGER, TIMELINE, CHROMA)  # belong to one run: a fork does not copy them
+PER_RUN_EXTRAS = (LEDGER, TRACE, TIMELINE, CHROMA)  # belong to one run: a fork does not copy them
 
 
 def is_sim_name(name: object) -> bool:
@@ -37,6 +38,7 @@ class SimLayout:
         self.dir = Path(sim_dir)
         self.meta_path = self.dir / META
         self.ledger_path = self.dir / "reverie" / LEDGER
+        self.trace_path = self.dir / "reverie" / TRACE
         self.lock_path = self.dir / "reverie" / LOCK_NAME
         self.timeline_path = self.dir / TIMELINE
         self.chroma_dir = self.dir / CHROMA
