@@ -101,6 +101,14 @@ class RepairSettings(_Section):
     strict: StrictBool = False
 
 
+class TraceSettings(_Section):
+    """The call trace: every ask kept whole in ``reverie/llm_trace.jsonl`` beside the ledger."""
+
+    calls: StrictBool = True
+    # The file stops growing at this size (the ledger goes on); 0 = no bound.
+    max_mb: Number = Field(default=200.0, ge=0)
+
+
 class EmbeddingSettings(_Section):
     model: str = BUNDLED
     batch_size: StrictInt = Field(default=32, ge=1)
@@ -139,6 +147,7 @@ class Settings(_Section):
     models: ModelsSettings = ModelsSettings()
     backend: BackendSettings = BackendSettings()
     repair: RepairSettings = RepairSettings()
+    trace: TraceSettings = TraceSettings()
     embeddings: EmbeddingSettings = EmbeddingSettings()
     chroma: ChromaSettings = ChromaSettings()
     simulation: SimulationSettings = SimulationSettings()

@@ -111,6 +111,7 @@ class Simulation:
                 # and the ledger forgets the calls of the steps that will run again.
                 storage.drop_steps_from(sim.step_no)
                 rollback_ledger(storage.ledger_path, sim.step_no)
+                rollback_ledger(storage.trace_path, sim.step_no)
                 sim.timeline.note(f"resumed at step {sim.step_no} ({format_time(sim.curr_time)})")
             sim._load_world()
             sim.llm = llm or sim._make_llm(record, replay)
@@ -129,7 +130,7 @@ class Simulation:
         from reverie.tasks.registry import product_tasks
 
         return LLM.from_settings(self.settings, tasks=product_tasks(), ledger_path=self.storage.ledger_path,
-                                 record=record, replay=replay)
+                                 record=record, replay=replay, trace_path=self.storage.trace_path)
 
     def _load_world(self) -> None:
         from reverie.world.maze import Maze

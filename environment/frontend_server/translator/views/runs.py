@@ -91,4 +91,5 @@ def run_detail(request, sim_code: str):
         "ledger": summary,
         "charts": ledger_charts(summary) if summary and summary["rows"] else [],
         "evaluation": evaluation.section(path),
+        "traced": SimLayout(path).trace_path.is_file(),  # each call kept whole: /runs/<sim>/calls/
     })
