@@ -116,6 +116,14 @@ class RepairSettings(_Section):
     strict: StrictBool = False
 
 
+class TraceSettings(_Section):
+    """The call trace: every ask kept whole in ``reverie/llm_trace.jsonl`` beside the ledger."""
+
+    calls: StrictBool = True
+    # The file stops growing at this size (the ledger goes on); 0 = no bound.
+    max_mb: Number = Field(default=200.0, ge=0)
+
+
 class EmbeddingSettings(_Section):
     model: str = BUNDLED
     batch_size: StrictInt = Field(default=32, ge=1)
@@ -138,6 +146,8 @@ class SimulationSettings(_Section):
     packed_actions: StrictBool = False
     # Reuse today's answers for the same question (poignancy, an action's place and looks).
     reuse_answers: StrictBool = True
+    # Put a seed's event into its persona's plan by code (off: the plan comes from the identity).
+    force_seed_plan: StrictBool = False
 
 
 class FrontendSettings(_Section):
@@ -152,6 +162,7 @@ class Settings(_Section):
     models: ModelsSettings = ModelsSettings()
     backend: BackendSettings = BackendSettings()
     repair: RepairSettings = RepairSettings()
+    trace: TraceSettings = TraceSettings()
     embeddings: EmbeddingSettings = EmbeddingSettings()
     chroma: ChromaSettings = ChromaSettings()
     simulation: SimulationSettings = SimulationSettings()

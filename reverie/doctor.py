@@ -11,6 +11,7 @@ exits non-zero when any check fails:
 - ``n_ctx`` against the largest prompt at a long run's memory size;
 - a grammar-constrained probe call, with prefill and decode tokens/s;
 - the prompt cache reuses a prefix;
+- the peak resident memory to expect (weights, KV cache, prompt cache, margin);
 - embeddings and Chroma are ready;
 - storage is writable.
 """
@@ -164,6 +165,11 @@ class Doctor:
                          "set [backend] prompt_cache = true, or start the server with its prompt cache on")
         return Check("prompt cache", True, f"{cached} of {prompt} prompt tokens reused from the previous call")
 
+    def peak_memory(self) -> Check:
+        from reverie.doctor_peak import peak_memory
+
+        return Check("peak memory", *peak_memory(self.settings, self.llm))
+
     # -- the rest ----------------------------------------------------------------------------
 
     def memory(self) -> Check:
@@ -200,7 +206,8 @@ class Doctor:
 
     def run(self, say: Callable[[str], None] = print) -> list[Check]:
         model_steps = [("model", self.model_loads), ("gpu", self.gpu), ("chat template", self.chat_template),
-                       ("context", self.context_window), ("probe call", self.probe_call), ("prompt cache", self.prompt_cache)]
+                       ("context", self.context_window), ("probe call", self.probe_call), ("prompt cache", self.prompt_cache),
+                       ("peak memory", self.peak_memory)]
         for name, step in model_steps:
             check = self._checked(name, step, say)
             if not check.ok and name == "model":

@@ -8,16 +8,17 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from reverie.errors import UserError
+from reverie.errors import UserError, naming
 
 
 def write_text_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` so readers see the old file or the new one, never half."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    with naming(path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        with naming(path), os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())

@@ -2,7 +2,9 @@
 
 ``<storage>/<sim>/`` holds ``reverie/meta.json``, ``environment/<step>.json``,
 ``movement/<step>.json`` and ``personas/<Name>/bootstrap_memory/``; beside them we add
-``reverie/llm_calls.jsonl``, ``reverie/.lock``, ``timeline.md`` and ``chroma/``.
+``reverie/llm_calls.jsonl``, ``reverie/llm_trace.jsonl``, ``reverie/.lock``, ``reverie/chat_templates.json``,
+``timeline.md``, ``evaluation.json``, ``game_day.json``, ``chroma/`` and the previous checkpoint
+``.checkpoint.prev/``.
 """
 
 from __future__ import annotations
@@ -11,9 +13,11 @@ import re
 from pathlib import Path
 
 SIM_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+MAX_SIM_NAME = 100  # a folder name (255 bytes at most) with room for ".<name>.forking"
 BASE_PREFIX = "base_"  # a shipped starting point: forked, never written
 META = "reverie/meta.json"
 LEDGER = "llm_calls.jsonl"
+TRACE = "llm_trace.jsonl"  # every call kept whole (reverie.llm.call_trace)
 TIMELINE = "timeline.md"
 CHROMA = "chroma"
 LOCK_NAME = ".lock"  # reverie/.lock: the PID of the process running the simulation
@@ -22,12 +26,18 @@ MOVEMENT = "movement"
 PERSONAS = "personas"
 BOOTSTRAP_MEMORY = "bootstrap_memory"
 SCRATCH = "scratch.json"
-PER_RUN_EXTRAS = (LEDGER, TIMELINE, CHROMA)  # belong to one run: a fork does not copy them
+CHAT_TEMPLATES = "chat_templates.json"
+EVALUATION = "evaluation.json"
+GAME_DAY_REPORT = "game_day.json"
+PREVIOUS_CHECKPOINT = ".checkpoint.prev"
+# Files of one run (its calls, its figures, its lock, its saves in progress): a fork starts without them.
+PER_RUN_EXTRAS = (LEDGER, TRACE, TIMELINE, CHROMA, CHAT_TEMPLATES, EVALUATION, GAME_DAY_REPORT, LOCK_NAME,
+                  PREVIOUS_CHECKPOINT)
 
 
 def is_sim_name(name: object) -> bool:
     """True for a name usable as a simulation folder (letters, digits, '.', '_', '-'; no leading dot)."""
-    return isinstance(name, str) and SIM_NAME.fullmatch(name) is not None
+    return isinstance(name, str) and len(name) <= MAX_SIM_NAME and SIM_NAME.fullmatch(name) is not None
 
 
 class SimLayout:
@@ -37,6 +47,7 @@ class SimLayout:
         self.dir = Path(sim_dir)
         self.meta_path = self.dir / META
         self.ledger_path = self.dir / "reverie" / LEDGER
+        self.trace_path = self.dir / "reverie" / TRACE
         self.lock_path = self.dir / "reverie" / LOCK_NAME
         self.timeline_path = self.dir / TIMELINE
         self.chroma_dir = self.dir / CHROMA

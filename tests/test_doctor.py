@@ -14,7 +14,7 @@ from tests.llm.chat_templates import OUR_TEMPLATES, fixture_gguf, llama_cpp_temp
 
 pytestmark = pytest.mark.slow
 
-CHECKS = ("model", "gpu", "chat template", "context", "probe call", "prompt cache", "memory", "storage")
+CHECKS = ("model", "gpu", "chat template", "context", "probe call", "prompt cache", "peak memory", "memory", "storage")
 
 
 def config_for(write_config, tmp_path, model_path: str | None = None) -> str:

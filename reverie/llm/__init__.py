@@ -1,6 +1,7 @@
 """Typed answers from local chat models: ``LLM.ask(prompt_name, inputs) -> Pydantic object``.
 
-    llm = LLM.from_settings(settings, tasks=product_tasks(), ledger_path=sim / "reverie" / "llm_calls.jsonl")
+    llm = LLM.from_settings(settings, tasks=product_tasks(), ledger_path=sim / "reverie" / "llm_calls.jsonl",
+                            trace_path=sim / "reverie" / "llm_trace.jsonl")
     answer = llm.ask("wake_up_hour", {"identity": ..., "first_name": ...}, persona="Isabella Rodriguez")
 
 Everything else (prompt files, grammar, repair, fail-safe, accounting, record/replay)
@@ -22,7 +23,9 @@ from langchain_core.runnables import RunnableConfig
 from pydantic import BaseModel
 
 from reverie.config import Settings
+from reverie.errors import naming
 from reverie.llm.cassette import Cassette, CassetteMiss
+from reverie.llm.call_trace import TraceCallback
 from reverie.llm.cassette_model import taped_model
 from reverie.llm.ledger import Ledger
 from reverie.llm.ledger_callback import LedgerCallback
@@ -46,12 +49,16 @@ class LLM:
         ledger_path: Path | None = None,
         record: Path | None = None,
         replay: Path | None = None,
+        trace_path: Path | None = None,
     ):
         if record and replay:
             raise ValueError("record and replay cannot both be set")
         self.settings, self.tasks = settings, tasks
         self.ledger = Ledger(ledger_path)
         self._ledger_handler = LedgerCallback(self.ledger)
+        # Each call kept whole (with [trace] calls = true and a path): see reverie.llm.call_trace.
+        self.trace = TraceCallback(trace_path, int(settings.trace.max_mb * 1024 * 1024)) \
+            if trace_path and settings.trace.calls else None
         self._models = dict(chat_models) if chat_models else None
         self._models_lock = threading.Lock()
         self._metadata: dict = {}  # merged into every ask's metadata (the clock)
@@ -63,16 +70,17 @@ class LLM:
             prompts=PromptStore(settings.paths.prompts),
             replaying=self.replaying,
             tasks=tasks,
-            defaults=lambda: {"callbacks": [self._ledger_handler], "metadata": self._metadata},
+            defaults=lambda: {"callbacks": [self._ledger_handler, *([self.trace] if self.trace else [])],
+                              "metadata": self._metadata},
         )
 
     @classmethod
     def from_settings(
         cls, settings: Settings, *, tasks: TaskRegistry, ledger_path: Path | None = None, record: Path | None = None,
-        replay: Path | None = None,
+        replay: Path | None = None, trace_path: Path | None = None,
     ) -> "LLM":
         """Models are loaded on the first call that needs one (never when replaying)."""
-        return cls(settings, tasks=tasks, ledger_path=ledger_path, record=record, replay=replay)
+        return cls(settings, tasks=tasks, ledger_path=ledger_path, record=record, replay=replay, trace_path=trace_path)
 
     def _model(self, role: str) -> BaseChatModel:
         with self._models_lock:
@@ -102,7 +110,9 @@ class LLM:
             print(line, file=sys.stderr)
         if reports and self.ledger.path:
             target = self.ledger.path.with_name("chat_templates.json")
-            target.write_text(json.dumps({role: r.as_dict() for role, r in reports.items()}, indent=2), encoding="utf-8")
+            with naming(target):
+                target.write_text(json.dumps({role: r.as_dict() for role, r in reports.items()}, indent=2),
+                                  encoding="utf-8")
 
     def ask(
         self,

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from langchain_core.messages import AIMessage, BaseMessage
 
-from reverie.errors import UserError
+from reverie.errors import UserError, naming
 from reverie.llm.safe_text import json_line
 
 
@@ -93,5 +93,5 @@ class Cassette:
             "usage": dict(reply.usage_metadata) if reply.usage_metadata else None,
             "finish_reason": (reply.response_metadata or {}).get("finish_reason"),
         }
-        with self._lock, self.path.open("a", encoding="utf-8") as fh:
+        with self._lock, naming(self.path), self.path.open("a", encoding="utf-8") as fh:
             fh.write(json_line(item) + "\n")

@@ -6,6 +6,7 @@ import threading
 import time
 from pathlib import Path
 
+from reverie.errors import naming
 from reverie.llm.safe_text import json_line
 
 FIELDS = (
@@ -53,7 +54,7 @@ class Ledger:
             totals["latency_s"] = round(totals["latency_s"] + (entry["latency_s"] or 0.0), 3)
             self.last = entry
             if self.path:
-                with self.path.open("a", encoding="utf-8") as fh:
+                with naming(self.path), self.path.open("a", encoding="utf-8") as fh:
                     fh.write(json_line(entry) + "\n")
         return entry
 

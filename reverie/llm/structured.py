@@ -6,7 +6,8 @@ corrections) under the caller's ``RunnableConfig``. Out of attempts: the task's
 fail-safe (logged), or :class:`StructuredOutputError` with ``[repair] strict``. The run's
 metadata says whose ask it is (``"persona"``) and when (``"step"``, ``"game_time"``).
 When the ask is over the chain dispatches the custom event
-:data:`~reverie.llm.ledger_callback.ASKED`, which the ledger's callback handler writes down.
+:data:`~reverie.llm.ledger_callback.ASKED`, which the ledger's callback handler writes down
+(and the call trace's, :mod:`reverie.llm.call_trace`, with the ask's inputs under ``"call"``).
 """
 
 from __future__ import annotations
@@ -154,6 +155,9 @@ class StructuredChain(Runnable[dict, BaseModel]):
             prompt=name, role=spec.role, persona=metadata.get("persona"), step=metadata.get("step"),
             game_time=metadata.get("game_time"), attempts=attempts, errors=errors,
             latency_s=round(time.perf_counter() - started, 3), trimmed_tokens=trimmed,
+            # For the call trace (reverie.llm.call_trace); the ledger keeps only its own fields.
+            call=dict(inputs=inputs, choices=choices, prompt_file=spec.path.name,
+                      system_line=spec.system_line, user_line=spec.user_line),
         )
         if result is not None:
             dispatch_custom_event(ASKED, dict(entry, valid=True, fallback=False), config=config)

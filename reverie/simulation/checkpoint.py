@@ -2,7 +2,9 @@
 
 Order: every persona into ``.personas.saving/``, meta into ``reverie/.meta.pending.json``,
 then swap folders and rename the meta into place. :func:`recover` finishes or rolls back
-whatever a kill left, so a simulation folder always holds one consistent checkpoint.
+whatever a kill left, so a simulation folder always holds one consistent checkpoint. The
+checkpoint before it is kept in ``.checkpoint.prev/`` (its personas and meta.json), for a
+resume that finds a file of the newest one damaged (:mod:`reverie.simulation.checkpoint_check`).
 """
 
 from __future__ import annotations
@@ -10,13 +12,14 @@ from __future__ import annotations
 import os
 import shutil
 
-from reverie.jsonio import write_json_atomic
-from reverie.sim_layout import BOOTSTRAP_MEMORY
+from reverie.jsonio import read_json, write_json_atomic
+from reverie.sim_layout import BOOTSTRAP_MEMORY, PREVIOUS_CHECKPOINT
 from reverie.simulation.storage import SimStorage
 
 SAVING = ".personas.saving"
 OLD = ".personas.old"
 PENDING = ".meta.pending.json"
+PREVIOUS_META = "meta.json"  # .checkpoint.prev/meta.json beside .checkpoint.prev/personas/
 
 
 def save(storage: SimStorage, personas: dict, meta: dict) -> None:
@@ -28,11 +31,26 @@ def save(storage: SimStorage, personas: dict, meta: dict) -> None:
     pending = storage.meta_path.with_name(PENDING)
     write_json_atomic(pending, meta)
     old = storage.dir / OLD
+    previous = storage.dir / PREVIOUS_CHECKPOINT
     if storage.personas_dir.exists():
         os.replace(storage.personas_dir, old)
     os.replace(staging, storage.personas_dir)
+    if old.is_dir() and _step(storage.meta_path) not in (None, meta.get("step")):  # not a save of the same step
+        shutil.copyfile(storage.meta_path, old / PREVIOUS_META)
     os.replace(pending, storage.meta_path)
+    if (old / PREVIOUS_META).is_file():  # the checkpoint just replaced becomes the previous one
+        shutil.rmtree(previous, ignore_errors=True)
+        previous.mkdir()
+        os.replace(old / PREVIOUS_META, previous / PREVIOUS_META)
+        os.replace(old, previous / "personas")
     shutil.rmtree(old, ignore_errors=True)
+
+
+def _step(meta_path) -> int | None:
+    try:
+        return read_json(meta_path).get("step")
+    except (OSError, ValueError, AttributeError):
+        return None
 
 
 def recover(storage: SimStorage) -> None:

@@ -1,6 +1,6 @@
 """Parse one line typed at ``Enter option:`` into a command (no side effects).
 
-The wording follows the original server (SERVER.md §4); matching is case-insensitive
+The wording follows the original server (docs/SERVER.md §4); matching is case-insensitive
 and whitespace-tolerant. Persona names are kept whole (the original took the last two
 words), and resolved against the simulation's personas by :func:`resolve_persona`.
 """
@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from reverie.errors import UserError
+from reverie.simulation.runner import MAX_STEPS
 
 HELP = """commands:
   run <steps>                                    run that many steps
@@ -90,6 +91,8 @@ def parse_command(line: str) -> Command:
         arg = low[3:].strip()
         if not re.fullmatch(r"\d+", arg) or int(arg) < 1:
             raise _hint("usage: run <steps> (a whole number of steps, at least 1)")
+        if len(arg) > 7 or int(arg) > MAX_STEPS:
+            raise _hint(f"run {arg[:12]}{'...' if len(arg) > 12 else ''}: at most {MAX_STEPS:,} steps at once")
         return Command("run", number=int(arg))
     if low == "print current time":
         return Command("print_time")

@@ -2,7 +2,7 @@
 
     python -m reverie.simulation.game_day [--base base_willow_creek_n25] [--sim NAME]
         [--start HH:MM] [--hours 24] [--max-wall-minutes M] [--model bundled|PATH] [--faithful]
-        [--evaluate-every H] [--pairs K] [--out FILE]
+        [--evaluate-every H] [--pairs K] [--force-seed-plan] [--out FILE]
 
 Forks the base into the storage folder (the run stays there: ``/runs/<sim>/`` shows it),
 then runs it one game hour at a time from midnight (or from ``--start``: the clock moves
@@ -19,8 +19,8 @@ prints one row, and at the end the day's figures next to the targets:
 - peak memory (resident set size of this process).
 
 Every ``--evaluate-every`` game hours, and at the end, ``evaluate`` interviews everyone
-(a checkpoint of ``evaluation.json``); its calls are in the run's ledger but not in the
-run's figures. When fewer than 24 hours are run, the per-day figures are extrapolated
+(a checkpoint of ``evaluation.json``; its figures in the paper's table are the report's
+``evaluations``); its calls are in the run's ledger but not in the run's figures. When fewer than 24 hours are run, the per-day figures are extrapolated
 from the hours run, and say so. This is a benchmark, not a test: a whole day takes hours.
 """
 
@@ -178,9 +178,10 @@ def format_row(r: dict) -> str:
             f"engine {r['engine_ms_per_step']} ms/step  peak {r['peak_rss_mb']:.0f} MB")
 
 
-def day_settings(settings: Settings, *, model: str | None, packed: bool) -> Settings:
+def day_settings(settings: Settings, *, model: str | None, packed: bool, force_seed_plan: bool = False) -> Settings:
     s = settings.model_copy(deep=True)
     s.simulation.packed_actions = packed
+    s.simulation.force_seed_plan = s.simulation.force_seed_plan or force_seed_plan
     if model:
         path = model if model == BUNDLED else str(Path(model).expanduser().resolve())
         if path != BUNDLED and not Path(path).is_file():
@@ -196,8 +197,10 @@ def base_history(settings: Settings, maze_name: str, residents: int) -> Path | N
     return path if path.is_file() else None
 
 
-def say_evaluation(sim, sim_code: str, pairs: int | None, say) -> None:
-    """Interview everyone now: a checkpoint of ``evaluation.json``, summed up in a few lines."""
+def say_evaluation(sim, sim_code: str, pairs: int | None, say) -> dict:
+    """Interview everyone now: a checkpoint of ``evaluation.json``, summed up in a few lines;
+    returns its figures in the paper's table (for the report)."""
+    from reverie.evaluation_report import headline
     from reverie.simulation import evaluation
 
     sim.save()
@@ -205,6 +208,7 @@ def say_evaluation(sim, sim_code: str, pairs: int | None, say) -> None:
     evaluation.save_checkpoint(sim.storage.dir, sim_code, checkpoint)
     for line in evaluation.summary_lines(checkpoint):
         say(line)
+    return {"step": checkpoint.step, "time": checkpoint.time, **headline(checkpoint).model_dump(mode="json")}
 
 
 def run_day(settings: Settings, *, base: str, sim_code: str, hours: int, evaluate_every: int,
@@ -237,12 +241,13 @@ def run_day(settings: Settings, *, base: str, sim_code: str, hours: int, evaluat
         loaded = (previous or {}).get("history") or {"file": None, "memories": 0, "calls": 0}
         if history is not None and previous is None:
             before = len(run_lines(ledger))
-            counts = load_history(sim, Path(history))
+            counts = load_history(sim, Path(history), warn=say)
             loaded = {"file": str(history), "memories": sum(counts.values()), "calls": len(run_lines(ledger)) - before}
             say(f"history {Path(history).name}: {loaded['memories']} memories for {len(counts)} residents "
                 f"({loaded['calls']} calls, not counted in the day)")
+        evaluations = list((previous or {}).get("evaluations", []))
         if evaluate_start and evaluate_every >= 0 and previous is None:
-            say_evaluation(sim, sim_code, pairs, say)
+            evaluations.append(say_evaluation(sim, sim_code, pairs, say))
         seen = len(run_lines(ledger))
         day_from = seen if previous is None else loaded["calls"]   # the history's lines come first
         for hour in range(hours):
@@ -269,7 +274,7 @@ def run_day(settings: Settings, *, base: str, sim_code: str, hours: int, evaluat
                 say(stopped)
             last = hour == hours - 1 or stopped is not None
             if evaluate_every >= 0 and (last or (evaluate_every and (hour + 1) % evaluate_every == 0)):
-                say_evaluation(sim, sim_code, pairs, say)
+                evaluations.append(say_evaluation(sim, sim_code, pairs, say))
             if stopped:
                 break
         sim.save()
@@ -285,10 +290,11 @@ def run_day(settings: Settings, *, base: str, sim_code: str, hours: int, evaluat
                   "start": (previous or {}).get("start") or start or "00:00",
                   "hours_asked": len((previous or {}).get("hours", [])) + hours, "stopped": stopped,
                   "packed": settings.simulation.packed_actions,
+                  "force_seed_plan": settings.simulation.force_seed_plan or bool((previous or {}).get("force_seed_plan")),
                   "model": settings.models.cheap.path, "backend": settings.backend.kind,
                   "parallel_slots": settings.backend.parallel_slots, "history": loaded, "hours": rows,
                   "day": day_summary(rows, per_prompt, planning, awake_agent_hours_in_day(sim.personas.values())),
-                  "per_prompt_calls": per_prompt,
+                  "per_prompt_calls": per_prompt, "evaluations": evaluations,
                   "day_coherence": {"line": coherence_line(days), "days": len(days), "clean": sum(d.ok for d in days),
                                     "violations": {d.persona: d.violations for d in days if d.violations}}}
         return report
@@ -321,12 +327,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--resume", action="store_true",
                         help="go on with the run --sim from its last checkpoint for --hours more game hours, adding "
                              "them to its report")
+    parser.add_argument("--force-seed-plan", action="store_true",
+                        help="code puts each seed's event (the party) into its persona's plan (default: off, the "
+                             "plan comes from the persona's identity, as in the original); the report says so")
     parser.add_argument("--out", type=Path, help="JSON report (default: <sim folder>/game_day.json)")
     args = parser.parse_args(argv)
     try:
         if not 1 <= args.hours <= 24:
             raise UserError("--hours must be from 1 to 24")
-        settings = day_settings(load_settings(args.config), model=args.model, packed=not args.faithful)
+        settings = day_settings(load_settings(args.config), model=args.model, packed=not args.faithful,
+                                force_seed_plan=args.force_seed_plan)
         if args.resume and not args.sim:
             raise UserError("--resume needs --sim NAME: the run to go on with")
         sim_code = args.sim or f"n25_day_{datetime.now().strftime('%Y%m%d_%H%M%S')}"
@@ -351,6 +361,8 @@ def main(argv: list[str] | None = None) -> int:
     day = report["day"]
     if report.get("stopped"):
         print(f"\n{report['stopped']}")
+    if report.get("force_seed_plan"):
+        print("\nforce_seed_plan was on: the code put each seed's event into its persona's plan")
     print(f"\nper game day{' (EXTRAPOLATED: ' + day['note'] + ')' if day['extrapolated'] else ''}:")
     for key in ("calls_per_day", "tokens_per_day", "overhead_share"):
         target = day["targets"][key]

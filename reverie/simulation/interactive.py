@@ -152,7 +152,7 @@ class Server:
             from reverie.simulation.history import load_history
 
             path = self.settings.paths.assets / c.path
-            counts = load_history(sim, path)
+            counts = load_history(sim, path, warn=self.say)
             self.say(", ".join(f"{n}: {k} memories" for n, k in counts.items()) or "no rows")
         elif c.name == "interview":
             from reverie.simulation.interview import interview_loop

@@ -127,7 +127,13 @@ def debug_log(enabled: bool) -> None:
     logger.setLevel(logging.DEBUG)
 
 
-def require_positive(n, what="--steps") -> int:
+MAX_STEPS = 1_000_000  # about 115 game days at the original's 10-second steps
+
+
+def require_positive(n, what="--steps", most: int = MAX_STEPS) -> int:
     if n is None or n < 1:
         raise UserError(f"{what} must be a whole number of at least 1")
+    if n > most:
+        raise UserError(f"{what} {n} is more than this command runs at once (at most {most:,}) — "
+                        "run fewer and continue with run --resume")
     return n

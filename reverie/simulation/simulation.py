@@ -1,4 +1,4 @@
-"""One simulation: fork or open it, step it (LOOP.md §2), save it.
+"""One simulation: fork or open it, step it (docs/LOOP.md §2), save it.
 
 A step: read the positions for ``step`` (the browser's ``environment/<step>.json`` in
 live mode, our own previous movement in headless mode), put every persona's event on
@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import random
 import shutil
+import sys
 import time
 from datetime import timedelta
 from pathlib import Path
@@ -21,12 +22,12 @@ from reverie.clock import format_time, parse_time
 from reverie.config import Settings
 from reverie.errors import UserError
 from reverie.sim_layout import is_sim_name
-from reverie.simulation import checkpoint
+from reverie.simulation import checkpoint, checkpoint_check
 from reverie.simulation.concurrency import cognition_workers, interaction_groups, run_groups
 from reverie.simulation.ledger_rollback import rollback_ledger
 from reverie.simulation.lock import SimLock
 from reverie.simulation.storage import DamagedFile, SimStorage, check_sim_name, fork as fork_storage, refuse_base
-from reverie.simulation.seeds import attach_events, read_seeds, whisper_seeds
+from reverie.simulation.seeds import attach_seeds, plant_seeds, read_seeds
 from reverie.simulation.timeline import Timeline
 
 log = logging.getLogger(__name__)
@@ -84,19 +85,25 @@ class Simulation:
 
     @classmethod
     def open(cls, settings: Settings, sim_code: str, *, storage: SimStorage | None = None,
-             record: Path | None = None, replay: Path | None = None, llm=None, resume: bool = False) -> "Simulation":
+             record: Path | None = None, replay: Path | None = None, llm=None, resume: bool = False,
+             instead: str | None = None) -> "Simulation":
+        """An existing simulation, locked for this process; never a base (``instead``: how to
+        do the same in a fork, for the one-line refusal). ``resume``: from its last checkpoint
+        whose files all parse (:mod:`reverie.simulation.checkpoint_check`)."""
         check_sim_name(sim_code)
         storage = storage or SimStorage(settings.paths.storage, sim_code, settings.paths.temp_storage)
         storage.temp_storage = settings.paths.temp_storage
-        if resume:
-            if not storage.exists():
-                raise UserError(f"no simulation '{sim_code}' to resume in {storage.root} — "
-                                "give the name of a folder there (see /runs/)")
-            refuse_base(storage, "resumed into")
+        if not storage.exists():
+            raise UserError(f"no simulation '{sim_code}' to {'resume' if resume else 'open'} in {storage.root} — "
+                            "give the name of a folder there (see /runs/)")
+        refuse_base(storage, "resumed into" if resume else "written", instead)
         lock = SimLock(storage).acquire()
         try:
             if resume:
                 checkpoint.recover(storage)
+                used = checkpoint_check.usable_checkpoint(storage)
+                if used is not None:
+                    print(used, file=sys.stderr)
             sim = cls(settings, storage)
             sim._lock = lock
             if resume:
@@ -104,6 +111,7 @@ class Simulation:
                 # and the ledger forgets the calls of the steps that will run again.
                 storage.drop_steps_from(sim.step_no)
                 rollback_ledger(storage.ledger_path, sim.step_no)
+                rollback_ledger(storage.trace_path, sim.step_no)
                 sim.timeline.note(f"resumed at step {sim.step_no} ({format_time(sim.curr_time)})")
             sim._load_world()
             sim.llm = llm or sim._make_llm(record, replay)
@@ -122,7 +130,7 @@ class Simulation:
         from reverie.tasks.registry import product_tasks
 
         return LLM.from_settings(self.settings, tasks=product_tasks(), ledger_path=self.storage.ledger_path,
-                                 record=record, replay=replay)
+                                 record=record, replay=replay, trace_path=self.storage.trace_path)
 
     def _load_world(self) -> None:
         from reverie.world.maze import Maze
@@ -157,7 +165,7 @@ class Simulation:
             tile = (int(env[name]["x"]), int(env[name]["y"]))
             persona.scratch.curr_tile = tile
             self.maze.add_event_to_tile(persona.current_event(), tile)
-        attach_events(read_seeds(self.storage.dir), self.personas)
+        attach_seeds(read_seeds(self.storage.dir), self.personas, force_plan=self.settings.simulation.force_seed_plan)
 
     # -- clock -------------------------------------------------------------------------
     @property
@@ -176,7 +184,7 @@ class Simulation:
         if check_backend is not None:
             check_backend()  # a model server that cannot serve this run stops it before its first step
         if steps > 0 and not any(p.scratch.curr_time for p in self.personas.values()):
-            whisper_seeds(self)  # before anyone's first step, at step 0 or after `--start` moved the clock
+            plant_seeds(self)  # before anyone's first step, at step 0 or after `--start` moved the clock
         every = self.settings.simulation.autosave_every
         done = 0
         for _ in range(steps):

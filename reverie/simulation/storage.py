@@ -13,7 +13,7 @@ from pathlib import Path
 
 from reverie.errors import UserError
 from reverie.jsonio import read_json, write_json_atomic
-from reverie.sim_layout import BASE_PREFIX, LOCK_NAME, META, PER_RUN_EXTRAS, SimLayout, is_sim_name
+from reverie.sim_layout import BASE_PREFIX, MAX_SIM_NAME, META, PER_RUN_EXTRAS, SimLayout, is_sim_name
 
 
 class DamagedFile(UserError):
@@ -31,6 +31,9 @@ def check_sim_name(name: str) -> str:
     """A simulation name usable as a folder name; one-line error otherwise."""
     if not is_sim_name(name):
         name = name if isinstance(name, str) else ""
+        if len(name) > MAX_SIM_NAME:
+            raise UserError(f"the simulation name {name[:24]!r}... is too long ({len(name)} characters) — "
+                            f"use a name of at most {MAX_SIM_NAME}")
         raise UserError(
             f"{name!r} is not a usable simulation name — use letters, digits, '.', '_' or '-' (no spaces or slashes)"
         )
@@ -48,12 +51,12 @@ def is_base(storage: "SimStorage") -> bool:
     return isinstance(meta, dict) and meta.get("base") is True
 
 
-def refuse_base(storage: "SimStorage", doing: str) -> None:
+def refuse_base(storage: "SimStorage", doing: str, instead: str | None = None) -> None:
+    """One line when ``storage`` is a base: a base is never written (no lock, ledger, index or
+    figures in it); ``instead`` says how to do the same in a fork."""
     if is_base(storage):
-        raise UserError(
-            f"'{storage.sim_code}' is a base simulation and cannot be {doing} — "
-            f"fork it instead: run --fork {storage.sim_code} --sim NEW_NAME"
-        )
+        instead = instead or f"run --fork {storage.sim_code} --sim NEW_NAME"
+        raise UserError(f"'{storage.sim_code}' is a base simulation and cannot be {doing} — fork it instead: {instead}")
 
 
 class SimStorage(SimLayout):
@@ -154,8 +157,8 @@ def fork(storage_root: Path, fork_sim_code: str, sim_code: str, *, overwrite: bo
     if staging.exists():
         shutil.rmtree(staging)
     try:
-        # Our per-run extras (ledger, timeline, vector index) belong to the source run.
-        shutil.copytree(src.dir, staging, ignore=shutil.ignore_patterns(*PER_RUN_EXTRAS, ".*.tmp", LOCK_NAME))
+        # The source run's own files (ledger, timeline, vector index, figures, lock) stay with it.
+        shutil.copytree(src.dir, staging, ignore=shutil.ignore_patterns(*PER_RUN_EXTRAS, ".*.tmp"))
         _make_writable(staging)  # a read-only source (e.g. an installed base) must give a writable fork
         os.replace(staging, dst.dir)
     except BaseException:

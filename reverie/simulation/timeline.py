@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
+from reverie.errors import naming
+
 
 class Timeline:
     """Appends a line when an agent's action changes and the transcript of each new chat."""
@@ -18,7 +20,7 @@ class Timeline:
     def _append(self, text: str) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         new = not self.path.exists()
-        with open(self.path, "a", encoding="utf-8") as fh:
+        with naming(self.path), open(self.path, "a", encoding="utf-8") as fh:
             if new:
                 fh.write(f"# Timeline of {self.path.parent.name}\n\n")
             fh.write(text)

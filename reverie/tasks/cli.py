@@ -1,4 +1,4 @@
-"""`python -m reverie prompts list | show NAME | eval [...]`: tools for prompt engineers.
+"""`python -m reverie prompts list | show NAME | eval [...] | capture SIM`: tools for prompt engineers.
 
 - ``list``: every prompt, its model role, where cognition uses it (a prompt file whose
   ``inputs`` differ from its task's inputs model is a one-line error).
@@ -6,7 +6,10 @@
 - ``eval``: runs prompts on their fixture cases through the real models and prints one row
   per prompt (calls, first-attempt valid %, final valid %, fallback %, mean attempts,
   prompt/completion tokens, mean latency), then a total row, last. Exit status 0 whatever
-  the rates: it is a measuring tool.
+  the rates: it is a measuring tool. ``--cases FOLDER`` runs the cases there instead (e.g.
+  captured from a run); ``--compare A B`` runs the cases through two prompt versions or two
+  models and puts them side by side (see reverie.tasks.compare).
+- ``capture SIM``: a run's traced calls as eval cases (see reverie.tasks.capture).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from reverie.errors import UserError
 from reverie.tasks.registry import product_tasks
 from reverie.tasks.day_coherence import coherence_line
 from reverie.tasks.evaluate import Row, column_widths, eval_days, format_row, read_ledger, run_cases, summarize, COLUMNS
-from reverie.tasks.fixtures import load_fixture
+from reverie.tasks.fixtures import fixture_names, load_fixture
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -35,10 +38,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
     ev.add_argument("--prompt", action="append", metavar="NAME", help="only this prompt (repeatable)")
     ev.add_argument("--n", type=int, default=None, metavar="K", help="at most K fixture cases per prompt")
     ev.add_argument("--no-grammar", action="store_true", help="do not constrain replies with the JSON-schema grammar")
+    ev.add_argument("--cases", type=Path, default=None, metavar="FOLDER",
+                    help="run the cases in FOLDER (<prompt>.json files, e.g. from `prompts capture`) instead of the fixtures")
+    ev.add_argument("--compare", nargs=2, metavar=("A", "B"), default=None,
+                    help="run every case through A and B (each a prompts folder, a git revision of prompts/, "
+                         f"'{BUNDLED}' or a GGUF) and print them side by side")
+    cap = sub.add_parser("capture", help="turn a run's traced calls into eval cases")
+    cap.add_argument("sim", help="the simulation (a folder in storage, see /runs/)")
+    cap.add_argument("--out", type=Path, required=True, metavar="FOLDER", help="where to write <prompt>.json case files")
+    cap.add_argument("--prompt", action="append", metavar="NAME", help="only this prompt (repeatable)")
+    cap.add_argument("--n", type=int, default=None, metavar="K", help="at most K cases per prompt")
+    cap.add_argument("--only-failed", action="store_true", help="only calls that ended in their fail-safe")
 
 
 def main(args: argparse.Namespace, settings: Settings) -> int:
-    command = {"list": _list, "show": _show, "eval": _eval}[args.prompts_command]
+    command = {"list": _list, "show": _show, "eval": _eval, "capture": _capture}[args.prompts_command]
     return command(args, settings)
 
 
@@ -113,21 +127,33 @@ def eval_settings(settings: Settings, model: str | None, grammar: bool) -> Setti
     return settings
 
 
+def _eval_names(args) -> list[str]:
+    """The prompts to evaluate: every prompt (with a case file in ``--cases``), or ``--prompt``'s."""
+    if args.n is not None and args.n < 1:
+        raise UserError("--n must be at least 1")
+    for name in args.prompt or []:
+        _known(name)
+    if args.cases is not None and not args.cases.is_dir():
+        raise UserError(f"--cases {args.cases}: no such folder — give the folder `prompts capture --out` wrote")
+    present = set(fixture_names(args.cases)) if args.cases is not None else None
+    names = [n for n in product_tasks() if (not args.prompt or n in args.prompt) and (present is None or n in present)]
+    if not names:
+        raise UserError(f"--cases {args.cases}: no case file for " + (", ".join(args.prompt) if args.prompt else "any prompt"))
+    for name in names:
+        load_fixture(name, args.cases)  # every case file problem before any model is loaded
+    return names
+
+
 def _eval(args, settings: Settings) -> int:
     from reverie.llm import LLM
 
-    if args.n is not None and args.n < 1:
-        raise UserError("--n must be at least 1")
-    names = list(product_tasks())
-    for name in args.prompt or []:
-        _known(name)
-    names = [n for n in names if not args.prompt or n in args.prompt]
-    for name in names:
-        load_fixture(name)  # every fixture problem before any model is loaded
-
+    names = _eval_names(args)
     settings = eval_settings(settings, args.model, grammar=not args.no_grammar)
+    if args.compare:
+        return _compare(args, settings, names)
     grammar = "on" if settings.repair.grammar else "off"
-    print(f"prompts eval: {len(names)} prompt(s), model {settings.models.strong.path} / {settings.models.cheap.path}, grammar {grammar}")
+    where = f", cases in {args.cases}" if args.cases is not None else ""
+    print(f"prompts eval: {len(names)} prompt(s), model {settings.models.strong.path} / {settings.models.cheap.path}, grammar {grammar}{where}")
     widths = column_widths(names)
     print(format_row(COLUMNS, widths), flush=True)
     with tempfile.TemporaryDirectory() as tmp:
@@ -136,19 +162,74 @@ def _eval(args, settings: Settings) -> int:
         ask = lambda name, inputs, choices: llm.ask(name, inputs, choices=choices or None)  # noqa: E731
         done = 0
         for name in names:
-            run_cases(ask, name, args.n)
+            run_cases(ask, name, args.n, args.cases)
             lines = read_ledger(ledger)
             row = summarize((line for line in lines[done:]), [name])[0][0]
             done = len(lines)
             print(format_row(row.cells(), widths), flush=True)
         _rows, total = summarize(read_ledger(ledger))
         print(format_row(total.cells(), widths), flush=True)
-        if "daily_plan" in names and "hourly_schedule_packed" in names:
+        if args.cases is None and "daily_plan" in names and "hourly_schedule_packed" in names:
             days = eval_days(llm, args.n)
             print(f"{coherence_line(days)} (plan + hourly schedule per daily_plan case)")
             for day in days:
                 for violation in day.violations:
                     print(f"  {day.persona}: {violation}")
+    return 0
+
+
+def _compare(args, settings: Settings, names: list[str]) -> int:
+    from reverie.llm import LLM
+    from reverie.tasks.compare import changed, side_of, side_settings, table
+
+    with tempfile.TemporaryDirectory() as tmp:
+        sides = [side_of(spec, Path(tmp)) for spec in args.compare]
+        print(f"prompts eval --compare: A = {sides[0].label}, B = {sides[1].label}; {len(names)} prompt(s)"
+              + (f", cases in {args.cases}" if args.cases is not None else ", fixture cases"), flush=True)
+        results = []
+        for side in sides:
+            llm = LLM.from_settings(side_settings(settings, side), tasks=product_tasks())
+            product_tasks().check_prompts(llm.chain.prompts.get)  # a side's prompt files fit this code's tasks
+            lines = []
+            for name in names:
+                cases = load_fixture(name, args.cases).cases
+                for number, case in enumerate(cases[:args.n] if args.n else cases):
+                    llm.ask(name, case.inputs, choices=case.choices or None)
+                    who = next((case.inputs[k] for k in ("persona_name", "first_name", "name")
+                                if isinstance(case.inputs.get(k), str)), None)
+                    lines.append(dict(llm.ledger.last, case=number, persona=who))
+            results.append(lines)
+    print("\n".join(table(results[0], results[1], names)))
+    moved = changed(results[0], results[1])
+    print(f"{len(moved)} case(s) changed outcome" + (":" if moved else "."))
+    for line in moved:
+        print(f"  {line}")
+    return 0
+
+
+# --- capture ----------------------------------------------------------------------------
+
+
+def _capture(args, settings: Settings) -> int:
+    from reverie.sim_layout import SimLayout, is_sim_name
+    from reverie.tasks.capture import capture, read_trace, write_cases
+
+    if not is_sim_name(args.sim) or not (settings.paths.storage / args.sim).is_dir():
+        raise UserError(f"no simulation '{args.sim}' in {settings.paths.storage} — give a folder name shown on /runs/")
+    if args.n is not None and args.n < 1:
+        raise UserError("--n must be at least 1")
+    for name in args.prompt or []:
+        _known(name)
+    calls = read_trace(SimLayout(settings.paths.storage / args.sim).trace_path)
+    captured = capture(calls, sim=args.sim, known=product_tasks(), prompts=args.prompt, n=args.n,
+                       only_failed=args.only_failed)
+    added = write_cases(captured, args.out)
+    for name, count in sorted(added.items()):
+        print(f"  {name}: {len(captured.cases[name])} case(s), {count} new in {args.out / (name + '.json')}")
+    print(f"prompts capture: {captured.total} case(s) of {len(captured.cases)} prompt(s) from {captured.calls} traced "
+          f"call(s) of {args.sim} ({captured.duplicates} with the same inputs as another), written to {args.out}")
+    if captured.unknown:
+        print(f"  skipped prompts this version does not have: {', '.join(sorted(captured.unknown))}")
     return 0
 
 

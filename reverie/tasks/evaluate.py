@@ -87,12 +87,14 @@ def column_widths(names: Iterable[str]) -> list[int]:
     return widths
 
 
-def run_cases(ask: Callable[[str, dict, dict], object], name: str, n: int | None = None) -> int:
-    """Ask prompt ``name`` once per fixture case (at most ``n``); returns the number of calls."""
-    cases = load_fixture(name).cases[:n] if n else load_fixture(name).cases
-    for case in cases:
+def run_cases(ask: Callable[[str, dict, dict], object], name: str, n: int | None = None,
+              folder: Path | None = None) -> int:
+    """Ask prompt ``name`` once per case of its fixture file (in ``folder``, default the
+    fixtures; at most ``n``); returns the number of calls."""
+    cases = load_fixture(name, folder).cases
+    for case in cases[:n] if n else cases:
         ask(name, case.inputs, case.choices)
-    return len(cases)
+    return len(cases[:n] if n else cases)
 
 
 def eval_days(llm, n: int | None = None) -> list:

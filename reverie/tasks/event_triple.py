@@ -47,8 +47,12 @@ class TripleReply(Reply):
         if predicate.lower().endswith(" " + self.target.lower()):  # "is covered with notes" + "notes"
             predicate = predicate[: -len(self.target)].strip()
         self.predicate = check_text(predicate, "the predicate")
-        if self.predicate.split()[0].lower() in _NOT_VERBS or self.predicate.lower() == self.target.lower():
+        if self.predicate.split()[0].lower() in _NOT_VERBS:
             raise ValueError(f"the predicate {self.predicate!r} is not a verb; write a short verb like \"is eating\"")
+        if self.predicate.lower() == self.target.lower():  # "is planning" twice: the verb is fine, the target missing
+            whom = subject or "the subject"
+            raise ValueError(f"the predicate and the target are both {self.predicate!r}; the target is what {whom} "
+                             "acts on, not the verb again")
         if len(self.predicate.split()) > MAX_PREDICATE_WORDS:
             self.predicate, self.target = shorter_predicate(self.predicate, self.target)
         if subject and self.target.lower() == subject.lower():

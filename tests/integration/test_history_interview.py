@@ -23,7 +23,7 @@ def test_load_history_stores_whispers_as_thoughts_with_poignancy(settings):
     out = io.StringIO()
     server = Server(sim, settings, headless=True, out=out)
     assert server.handle(f"call -- load history {HISTORY}") is None
-    expected = dict(read_history(settings.paths.assets / HISTORY))
+    expected = dict(read_history(settings.paths.assets / HISTORY).rows)
     assert "error" not in out.getvalue(), out.getvalue()
     for name in NAMES:
         thoughts = sim.personas[name].a_mem.seq_thought

@@ -15,9 +15,8 @@ import pytest
 from reverie import PROJECT_ROOT
 from reverie.tasks.day_rules import is_sleeping
 from reverie.world.maze import Maze
+from tests.willow_run import BASE, willow_config
 
-BASE = "base_willow_creek"
-SHIPPED = PROJECT_ROOT / "environment" / "frontend_server" / "storage" / BASE
 ASSETS = PROJECT_ROOT / "environment" / "frontend_server" / "static_dirs" / "assets"
 
 
@@ -38,12 +37,8 @@ def test_the_readme_first_command_runs_a_morning():
 @pytest.mark.slow
 @pytest.mark.timeout(3600)
 def test_the_readme_first_command_shows_a_morning_where_residents_wake_leave_home_and_meet(tmp_path):
+    config = willow_config(tmp_path)
     storage = tmp_path / "storage"
-    storage.mkdir()
-    (storage / BASE).symlink_to(SHIPPED, target_is_directory=True)
-    config = tmp_path / "config.toml"
-    config.write_text(f'[paths]\nstorage = "{storage}"\ntemp_storage = "{tmp_path / "temp"}"\n'
-                      f'compressed_storage = "{tmp_path / "compressed"}"\n', encoding="utf-8")
     run = subprocess.run([sys.executable, "-m", "reverie", "--config", str(config), *readme_run_args()],
                          cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=3500)
     print(run.stdout)

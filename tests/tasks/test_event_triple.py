@@ -98,6 +98,13 @@ def test_a_long_predicate_keeps_its_verb_and_the_rest_goes_into_the_target(predi
     assert (reply.predicate, reply.target) == expected
 
 
+def test_a_verb_written_again_as_the_target_is_sent_back_as_such():
+    """The bundled model's answer in a real run's trace: the verb in both fields."""
+    with pytest.raises(ValidationError, match="the predicate and the target are both 'is planning'; the target is what "
+                                              "Iris Novak acts on"):
+        TripleReply.model_validate({"predicate": "is planning", "target": "is planning"}, context=ctx("Iris Novak"))
+
+
 def test_a_predicate_that_is_no_verb_is_sent_back():
     """The bundled model's answer in the packed action: a place name in every field."""
     with pytest.raises(ValidationError, match="the predicate 'The Rose and Crown Pub' is not a verb; write a short verb"):

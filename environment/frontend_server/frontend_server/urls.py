@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from translator.views import demo, files, pages, path_tester, persona_state, protocol, replay, runs
+from translator.views import calls, demo, files, pages, path_tester, persona_state, protocol, replay, runs
 
 urlpatterns = [
     path("", pages.landing, name="landing"),
@@ -17,6 +17,8 @@ urlpatterns = [
     path("path_tester_update/", path_tester.path_tester_update, name="path_tester_update"),
     path("runs/", runs.runs_index, name="runs"),
     path("runs/<str:sim_code>/", runs.run_detail, name="run_detail"),
+    path("runs/<str:sim_code>/calls/", calls.call_list, name="call_list"),
+    path("runs/<str:sim_code>/calls/<int:number>/", calls.call_detail, name="call_detail"),
     path("assets/<path:relpath>", files.asset, name="asset"),
     re_path(r"^static/(?P<path>.+)$", files.static, name="static"),
 ]

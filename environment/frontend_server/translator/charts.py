@@ -94,7 +94,7 @@ def columns(title: str, bins: list[tuple[str, list[float]]], series: list[str], 
 
 
 def graph(title: str, names: list[str], edges: list[tuple[str, str]], size: int = 520) -> SafeString:
-    """Who knows whom: the names on a circle, a line for every pair where one knows the other."""
+    """Who knows whom: the names on a circle, a line for every pair who know each other."""
     import math
 
     n = max(len(names), 1)
@@ -103,7 +103,7 @@ def graph(title: str, names: list[str], edges: list[tuple[str, str]], size: int 
     pos = {name: (cx + r * math.cos(2 * math.pi * i / n - math.pi / 2),
                   cy + 14 + r * math.sin(2 * math.pi * i / n - math.pi / 2)) for i, name in enumerate(names)}
     parts = [f'<svg class="chart graph" role="img" aria-label="{escape(title)}" width="{size}" height="{size + 14}" '
-             f'xmlns="http://www.w3.org/2000/svg">',
+             f'viewBox="0 0 {size} {size + 14}" xmlns="http://www.w3.org/2000/svg">',
              f'<text x="0" y="14" font-size="13" font-weight="bold">{escape(title)}</text>']
     for a, b in edges:
         if a in pos and b in pos:

@@ -1,7 +1,7 @@
 """The file protocol with the simulation server (the browser is the clock).
 
 `process_environment` writes storage/<sim>/environment/<step>.json for the running
-simulation only, atomically; `update_environment` answers movement/<step>.json or
+simulation only (never a base), atomically; `update_environment` answers movement/<step>.json or
 {"<step>": -1} while the simulation server is still working on it.
 """
 
@@ -11,7 +11,7 @@ from django.http import HttpResponse, JsonResponse
 
 from translator import bodies, gamepage, maps
 from reverie.jsonio import write_json_atomic
-from reverie.sim_layout import SimLayout
+from reverie.sim_layout import BASE_PREFIX, SimLayout
 from translator.simfiles import current_simulation, movement, read_meta
 from translator.sources import numbered_files, sim_dir
 from translator.views.errors import endpoint, json_error
@@ -32,6 +32,8 @@ def process_environment(request):
     step, posted_sim, env = bodies.environment_request(data, names, maze, size["width"], size["height"])
     if posted_sim != sim_code:
         return json_error(f"only the running simulation ({sim_code}) accepts positions", 403)
+    if sim_code.startswith(BASE_PREFIX) or meta.get("base") is True:
+        return json_error(f"{sim_code} is a base simulation and is never written; run a fork of it", 403)
     if step in numbered_files(SimLayout(sim_path).movement_dir):
         return json_error(f"step {step} has already been simulated; its positions are fixed", 409)
     folder = SimLayout(sim_path).environment_dir

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.shortcuts import render
 
-from reverie.sim_layout import SimLayout
+from reverie.sim_layout import SimLayout, is_sim_name
 from translator import charts, evaluation, ledger, markdown_lite
 from translator.simfiles import BrokenFile, read_meta
 from translator.sources import NotFound, compressed_sims, numbered_files, sim_dir, storage_sims
@@ -13,7 +13,18 @@ from translator.views.errors import page
 MAX_TIMELINE_BYTES = 2 * 1024 * 1024
 
 
+def shown_name(name: str) -> str:
+    """A folder name as it is, with bytes that are not UTF-8 written as escapes (the page is UTF-8)."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def run_summary(sim_code: str) -> dict:
+    """One row of /runs/; a folder the pages cannot open (an odd name) is listed without links."""
+    row = {"sim_code": shown_name(sim_code), "openable": is_sim_name(sim_code), "meta": {}, "personas": [],
+           "first_step": None, "last_step": None, "n_steps": 0, "compressed": False,
+           "has_ledger": False, "has_timeline": False}
+    if not row["openable"]:
+        return row
     path = sim_dir(sim_code)
     try:
         meta = read_meta(path)
@@ -21,7 +32,7 @@ def run_summary(sim_code: str) -> dict:
         meta = {}
     steps = sorted(numbered_files(SimLayout(path).movement_dir))
     return {
-        "sim_code": sim_code,
+        **row,
         "meta": meta,
         "personas": [n for n in meta.get("persona_names", []) if isinstance(n, str)],
         "first_step": steps[0] if steps else None,
@@ -36,7 +47,8 @@ def run_summary(sim_code: str) -> dict:
 @page
 def runs_index(request):
     runs = [run_summary(s) for s in storage_sims()]
-    only_compressed = [s for s in compressed_sims() if s not in storage_sims()]
+    only_compressed = [{"name": shown_name(s), "openable": is_sim_name(s)}
+                       for s in compressed_sims() if s not in storage_sims()]
     return render(request, "runs/index.html", {"runs": runs, "only_compressed": only_compressed})
 
 
@@ -79,4 +91,5 @@ def run_detail(request, sim_code: str):
         "ledger": summary,
         "charts": ledger_charts(summary) if summary and summary["rows"] else [],
         "evaluation": evaluation.section(path),
+        "traced": SimLayout(path).trace_path.is_file(),  # each call kept whole: /runs/<sim>/calls/
     })

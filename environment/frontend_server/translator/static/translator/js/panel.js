@@ -49,8 +49,9 @@
       });
     }
     const play = byId("play_button"), pause = byId("pause_button");
-    if (play) play.addEventListener("click", () => world.game.scene.resume("main"));
-    if (pause) pause.addEventListener("click", () => world.game.scene.pause("main"));
+    // Pause stops the agents, not the scene: the camera still pans and zooms.
+    if (play) play.addEventListener("click", () => { world.paused = false; });
+    if (pause) pause.addEventListener("click", () => { world.paused = true; });
   }
 
   window.ReveriePanel = { showPersona: showPersona, status: status, time: time, step: step, wire: wire };

@@ -6,6 +6,7 @@
 
   const DIRS = ["down", "left", "right", "up"];
   const CAMERA_SPEED = 400; // px per second
+  const MIN_ZOOM = 0.25, MAX_ZOOM = 3;
   const SPRITE_SIZE = 40;   // displayed width of a 32 px sprite frame
 
   function readConfig() {
@@ -134,7 +135,7 @@
 
   function start(cfg, hooks) {
     hooks = hooks || {};
-    const world = { cfg: cfg, agents: {}, scene: null, game: null, focus: null, ready: false };
+    const world = { cfg: cfg, agents: {}, scene: null, game: null, focus: null, paused: false, ready: false };
 
     function preload() {
       this.load.tilemapTiledJSON("map", cfg.map_url);
@@ -168,9 +169,33 @@
       if (first) cam.centerOn(first.sprite.x, first.sprite.y);
       else cam.centerOn(map.widthInPixels / 2, map.heightInPixels / 2);
       world.cursors = this.input.keyboard.createCursorKeys();
+      dragAndPinch(this, cam);
       world.scene = this;
       if (hooks.onCreate) hooks.onCreate(this, world);
       world.ready = true;
+    }
+
+    // One finger (or the mouse) drags the camera; two fingers pinch to zoom; the wheel zooms.
+    function dragAndPinch(scene, cam) {
+      scene.input.addPointer(1);
+      let spread = null;
+      const zoomBy = (factor) => cam.setZoom(Phaser.Math.Clamp(cam.zoom * factor, MIN_ZOOM, MAX_ZOOM));
+      scene.input.on("pointermove", (pointer) => {
+        const down = scene.input.manager.pointers.filter((p) => p.isDown);
+        if (down.length >= 2) {
+          const d = Phaser.Math.Distance.Between(down[0].x, down[0].y, down[1].x, down[1].y);
+          if (spread && d > 0) zoomBy(d / spread);
+          spread = d;
+          world.focus = null;
+        } else if (pointer.isDown) {
+          spread = null;
+          cam.scrollX -= (pointer.x - pointer.prevPosition.x) / cam.zoom;
+          cam.scrollY -= (pointer.y - pointer.prevPosition.y) / cam.zoom;
+          world.focus = null;
+        }
+      });
+      scene.input.on("pointerup", () => { spread = null; });
+      scene.input.on("wheel", (pointer, objects, dx, dy) => zoomBy(dy > 0 ? 0.9 : 1.1));
     }
 
     function update(time, delta) {
@@ -186,14 +211,14 @@
         const s = world.agents[world.focus].sprite;
         cam.centerOn(s.x, s.y);
       }
-      if (hooks.onUpdate) hooks.onUpdate(this, world, time, delta);
+      if (hooks.onUpdate && !world.paused) hooks.onUpdate(this, world, time, delta);
     }
 
     const container = document.getElementById("game-container");
     world.game = new Phaser.Game({
       type: pickRenderer(cfg.largest_image || 0),
-      width: Math.min(1500, Math.max(640, container.clientWidth || 1200)),
-      height: 800,
+      width: Math.min(1500, Math.max(280, container.clientWidth || 1200)),
+      height: Math.min(800, Math.max(320, Math.round(window.innerHeight * 0.7))),
       parent: "game-container",
       pixelArt: true,
       backgroundColor: "#1d1d1d",

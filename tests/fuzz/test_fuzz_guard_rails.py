@@ -1,0 +1,257 @@
+"""A careless or hostile user against the commands: nothing is written where it was not asked,
+a damaged checkpoint is never resumed from, bad history files and names get one line.
+
+The runs here answer from fakes for failure paths (the fuzzing chat model in process, the
+failing fake OpenAI-compatible server for command-line runs), not real models: what is
+checked is our code's handling of files and names. The default town's steps are ten game
+minutes, as in test_fuzz_runs.py.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from reverie import PROJECT_ROOT
+from reverie.config import load_settings
+from reverie.errors import UserError
+from reverie.llm import LLM
+from reverie.simulation.history import load_history
+from reverie.simulation.simulation import Simulation
+from reverie.simulation.storage import SimStorage, fork
+from reverie.tasks.registry import product_tasks
+from tests.fuzz.fake_server import FakeServer
+from tests.fuzz.fuzz_model import FuzzChat
+
+BASE = "base_willow_creek"
+SHIPPED = PROJECT_ROOT / "environment" / "frontend_server" / "storage" / BASE
+SEC_PER_STEP = 600
+
+
+def storage_with_base(root: Path, **simulation) -> tuple[Path, Path]:
+    """A storage folder holding a real (writable) copy of the default base, and its config."""
+    storage = root / "storage"
+    shutil.copytree(SHIPPED, storage / BASE)
+    config = root / "config.toml"
+    config.write_text(f'[paths]\nstorage = "{storage}"\ntemp_storage = "{root / "temp"}"\n'
+                      f'compressed_storage = "{root / "compressed"}"\n'
+                      "[simulation]\nschedule_passes = 1\n" + "".join(f"{k} = {v}\n" for k, v in simulation.items()),
+                      encoding="utf-8")
+    return config, storage
+
+
+def snapshot(folder: Path) -> dict[str, str]:
+    """Every file and folder under ``folder`` (hidden ones too), with a hash of each file."""
+    out = {}
+    for path in sorted(folder.rglob("*")):
+        rel = str(path.relative_to(folder))
+        out[rel] = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else "dir"
+    return out
+
+
+def reverie(config: Path, *args: str, timeout: float = 300, limit_file_bytes: int | None = None):
+    def limits():
+        if limit_file_bytes is not None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (limit_file_bytes, limit_file_bytes))
+
+    return subprocess.run([sys.executable, "-m", "reverie", "--config", str(config), *args], cwd=PROJECT_ROOT,
+                          capture_output=True, text=True, timeout=timeout, preexec_fn=limits)
+
+
+def error_lines(run) -> list[str]:
+    return [line for line in run.stderr.splitlines() if line.startswith("error:")]
+
+
+def fuzz_llm(settings, storage: SimStorage, seed: int) -> LLM:
+    model = FuzzChat(seed=seed)
+    return LLM(settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model},
+               ledger_path=storage.ledger_path)
+
+
+def town_fork(config: Path, storage: Path, name: str) -> SimStorage:
+    sim = fork(storage, BASE, name)
+    sim.write_meta({**sim.read_meta(), "sec_per_step": SEC_PER_STEP})
+    return sim
+
+
+# -- 1. a base is read-only for every command --------------------------------------------------
+@pytest.mark.slow  # about 40 s: two command-line evaluations against the fake server
+@pytest.mark.timeout(600)
+def test_evaluate_never_writes_a_base_and_evaluates_a_fork_it_names(tmp_path):
+    config, storage = storage_with_base(tmp_path)
+    server = FakeServer(seed=3, failures={}).up()
+    with config.open("a", encoding="utf-8") as fh:
+        fh.write(f'[backend]\nkind = "openai"\nbase_url = "{server.base_url}"\ntimeout_s = 5\n')
+    before = snapshot(storage / BASE)
+    try:
+        refused = reverie(config, "evaluate", BASE)
+        into = reverie(config, "evaluate", BASE, "--into", "evaluated")
+        compressed = reverie(config, "compress", BASE)
+    finally:
+        server.down()
+    assert snapshot(storage / BASE) == before, "a command wrote into the base"
+    assert refused.returncode == 2 and len(error_lines(refused)) == 1, refused.stderr[-1500:]
+    assert "--into" in error_lines(refused)[0]
+    assert into.returncode == 0, into.stderr[-1500:]
+    figures = json.loads((storage / "evaluated" / "evaluation.json").read_text(encoding="utf-8"))
+    assert figures["sim_code"] == "evaluated" and figures["checkpoints"]
+    assert compressed.returncode in (0, 2) and len(error_lines(compressed)) <= 1, compressed.stderr[-1500:]
+
+
+# -- 2. a fork starts with none of its parent's per-run files ---------------------------------
+def test_a_fork_starts_without_its_parents_run_files(tmp_path):
+    config, storage = storage_with_base(tmp_path)
+    parent = fork(storage, BASE, "parent")
+    run_files = {"evaluation.json": "{}", "game_day.json": "{}", "timeline.md": "# Timeline\n",
+                 "reverie/chat_templates.json": "{}", "reverie/llm_calls.jsonl": "{}\n", "reverie/.lock": "123\n",
+                 "chroma/chroma.sqlite3": "x", ".checkpoint.prev/meta.json": "{}"}
+    for rel, text in run_files.items():
+        (parent.dir / rel).parent.mkdir(parents=True, exist_ok=True)
+        (parent.dir / rel).write_text(text, encoding="utf-8")
+    child = fork(storage, "parent", "child")
+    assert [rel for rel in run_files if (child.dir / rel).exists()] == []
+    assert child.read_meta()["fork_sim_code"] == "parent" and child.persona_dir("Nora Bennett").is_dir()
+
+
+# -- 3. a checkpoint is one only when every file parses ---------------------------------------
+@pytest.mark.slow  # about 30 s: the embedding model and a few steps
+@pytest.mark.timeout(300)
+def test_resume_falls_back_past_a_damaged_movement_file(tmp_path, capsys):
+    config, storage = storage_with_base(tmp_path, autosave_every=2)
+    settings = load_settings(config)
+    sim_storage = town_fork(config, storage, "damaged")
+    sim = Simulation.open(settings, "damaged", llm=fuzz_llm(settings, sim_storage, 5))
+    assert sim.run(6) == 6
+    sim.save()
+    sim.close()
+
+    # Cut short a movement file after the previous checkpoint (step 4): resume goes back there.
+    movement = sim_storage.movement_path(5)
+    movement.write_text(movement.read_text(encoding="utf-8")[:40], encoding="utf-8")
+    capsys.readouterr()
+    resumed = Simulation.open(settings, "damaged", resume=True, llm=fuzz_llm(settings, sim_storage, 6))
+    said = capsys.readouterr().err
+    assert resumed.step_no == 4, said
+    assert "movement/5.json" in said and "step 4" in said
+    assert resumed.run(3) == 3
+    resumed.save()
+    resumed.close()
+    for path in sim_storage.movement_dir.glob("*.json"):
+        json.loads(path.read_text(encoding="utf-8"))
+    run = reverie(config, "compress", "damaged")
+    assert run.returncode == 0, run.stderr[-1500:]
+
+    # Damage before every checkpoint kept: one line naming the file, nothing resumed.
+    early = sim_storage.movement_path(1)
+    early.write_text("{\"persona\": {", encoding="utf-8")
+    with pytest.raises(UserError) as refused:
+        Simulation.open(settings, "damaged", resume=True, llm=fuzz_llm(settings, sim_storage, 7))
+    assert str(early) in str(refused.value) and "\n" not in str(refused.value)
+    assert not sim_storage.lock_path.exists()
+
+
+# -- 4 (the pages) is in test_fuzz_pages_guard.py ----------------------------------------------
+# -- 5. history CSVs -------------------------------------------------------------------------------
+BAD_HISTORIES = {
+    "swapped": "Whisper,Name\nYou like tea,Nora Bennett\n",
+    "lower_case": "Name,Whisper\nnora bennett,You like tea\ntheo alvarez,You like maps\n",
+    "unknown": "Name,Whisper\nMaria Lopez,You like tea\n",
+    "no_header": "Nora Bennett,You like tea\nTheo Alvarez,You like maps\n",
+}
+
+
+def test_a_history_that_matches_no_persona_loads_nothing_and_says_why(tmp_path):
+    config, storage = storage_with_base(tmp_path)
+    settings = load_settings(config)
+    sim_storage = town_fork(config, storage, "history")
+    sim = Simulation.open(settings, "history", llm=fuzz_llm(settings, sim_storage, 9))
+    try:
+        memories = {name: len(p.a_mem.nodes()) for name, p in sim.personas.items()}
+        for kind, text in BAD_HISTORIES.items():
+            path = tmp_path / f"{kind}.csv"
+            path.write_text(text, encoding="utf-8")
+            with pytest.raises(UserError) as refused:
+                load_history(sim, path)
+            line = str(refused.value)
+            assert str(path) in line and "\n" not in line, kind
+            if kind == "lower_case":
+                assert "line 2" in line and "Nora Bennett" in line and "(and 1 more)" in line
+        assert {name: len(p.a_mem.nodes()) for name, p in sim.personas.items()} == memories
+
+        mixed = tmp_path / "mixed.csv"
+        mixed.write_text("Name,Whisper\nMaria Lopez,You like tea\nNora Bennett,You like tea\n", encoding="utf-8")
+        warned = []
+        counts = load_history(sim, mixed, warn=warned.append)
+        assert counts == {"Nora Bennett": 1}
+        assert len(warned) == 1 and "line 2" in warned[0] and "Maria Lopez" in warned[0]
+    finally:
+        sim.close()
+
+
+# -- 5. every I/O error names the file and says what to do --------------------------------------
+def test_a_name_too_long_is_said_to_be_the_name(tmp_path):
+    config, storage = storage_with_base(tmp_path)
+    run = reverie(config, "run", "--fork", BASE, "--sim", "x" * 300, "--steps", "1", "--no-progress")
+    lines = error_lines(run)
+    assert run.returncode == 2 and len(lines) == 1, run.stderr[-1500:]
+    assert "too long" in lines[0] and "name" in lines[0]
+    assert "resume" not in lines[0] and "disk" not in lines[0]
+    assert sorted(p.name for p in storage.iterdir()) == [BASE]
+
+
+def test_a_fork_onto_a_full_disk_names_the_file(tmp_path):
+    """The file-size limit makes writes past 1 kB fail as a full disk would (EFBIG instead of ENOSPC)."""
+    config, storage = storage_with_base(tmp_path)
+    run = reverie(config, "run", "--fork", BASE, "--sim", "full", "--steps", "1", "--no-progress",
+                  limit_file_bytes=1024)
+    lines = error_lines(run)
+    assert run.returncode == 2 and len(lines) == 1, run.stderr[-1500:]
+    assert "a file" not in lines[0] and str(storage) in lines[0] and ".json" in lines[0], lines[0]
+    assert sorted(p.name for p in storage.iterdir()) == [BASE]   # no half copy
+
+
+def test_a_full_disk_during_a_run_names_the_file(tmp_path):
+    config, storage = storage_with_base(tmp_path)
+    town_fork(config, storage, "fulldisk")
+    timeline = storage / "fulldisk" / "timeline.md"
+    timeline.symlink_to("/dev/full")   # every write to it fails with "No space left on device"
+    run = reverie(config, "run", "--resume", "fulldisk", "--steps", "1", "--no-progress")
+    lines = error_lines(run)
+    assert run.returncode == 2 and len(lines) == 1, run.stderr[-1500:]
+    assert str(timeline) in lines[0] and "disk is full" in lines[0], lines[0]
+
+
+# -- 9. smaller ------------------------------------------------------------------------------------
+def test_the_lock_file_goes_after_a_clean_exit(tmp_path):
+    from reverie.simulation.lock import SimLock, SimulationInUse
+
+    config, storage = storage_with_base(tmp_path)
+    sim = fork(storage, BASE, "locked")
+    first = SimLock(sim).acquire()
+    with pytest.raises(SimulationInUse):
+        SimLock(sim).acquire()
+    first.release()
+    assert not sim.lock_path.exists()
+    again = SimLock(sim).acquire()   # and the next process locks it as before
+    assert sim.lock_path.read_text().strip() == str(os.getpid())
+    again.release()
+
+
+def test_absurd_steps_are_refused(tmp_path):
+    from reverie.simulation.commands import parse_command
+
+    config, storage = storage_with_base(tmp_path)
+    run = reverie(config, "run", "--resume", "nothing_here", "--steps", "9" * 20, "--no-progress")
+    lines = error_lines(run)
+    assert run.returncode == 2 and len(lines) == 1 and "--steps" in lines[0], run.stderr[-1500:]
+    with pytest.raises(UserError):
+        parse_command("run " + "9" * 20)
+    assert parse_command("run 8640").number == 8640
