@@ -9,29 +9,25 @@ prompts are asked and how often, and that the scores it gave are the ones stored
 
 from __future__ import annotations
 
-import shutil
-from datetime import datetime
 
 import pytest
 from pydantic import ValidationError
 
-from reverie.config import Settings, load_settings
+from reverie.config import Settings
 from reverie.llm import LLM
 from reverie.llm.fake_model import FakeChatModel
 from reverie.llm.schema import call_schema
-from reverie.memory import Embedder
 from reverie.persona.options import CognitionOptions
 from reverie.persona.perceive import perceive, rate_all
-from reverie.persona.persona import Persona
 from reverie.tasks.events_poignancy import (EVENTS_POIGNANCY, MAX_EVENTS, EventsPoignancyReply, events_poignancy,
                                             fail_safe)
 from reverie.tasks.fixtures import fixture_inputs
 from reverie.tasks.registry import product_tasks
 from reverie.world.maze import Maze
 from reverie import PROJECT_ROOT
+from tests.persona.test_reused_answers import nora, world  # noqa: F401 (the fixtures: Nora of the base world)
 
 NAME = "Nora Bennett"
-MORNING = datetime(2023, 2, 13, 9, 0)
 HERE = (10, 10)
 
 
@@ -79,23 +75,6 @@ def test_a_reply_that_never_fits_ends_in_the_logged_fail_safe(caplog):
     assert scores == [4, 4]
     assert len(model.calls) > 1 and "11 is out of range" in model.calls[1].user_text
     assert any("events_poignancy: fail-safe used" in r.getMessage() for r in caplog.records)
-
-
-@pytest.fixture(scope="module")
-def world():
-    settings = load_settings(PROJECT_ROOT / "config.toml")
-    return settings, Maze.load(settings.paths.assets, "willow_creek")
-
-
-@pytest.fixture
-def nora(world, tmp_path):
-    settings, _maze = world
-    folder = tmp_path / "bootstrap_memory"
-    shutil.copytree(settings.paths.storage / "base_willow_creek" / "personas" / NAME / "bootstrap_memory", folder)
-    persona = Persona.load(NAME, folder, embedder=Embedder(settings))
-    persona.scratch.curr_time = MORNING
-    persona.scratch.curr_tile = HERE
-    return persona
 
 
 def _asked(model: FakeChatModel) -> list[str]:
