@@ -52,6 +52,17 @@ def clock_span(text: str) -> tuple[int, int] | None:
     return (start, end) if start is not None and end is not None else None
 
 
+def span_hours(item: str) -> list[int]:
+    """The hours of the day a from-to plan item holds ("from 9:00 am to 5:00 pm" -> 9..16; past
+    midnight it wraps): the one rule for which hours a span holds, used by the hourly
+    schedules, their fail-safes and day coherence."""
+    span = clock_span(item)
+    if span is None:
+        return []
+    start, end = span[0] // 60, -(-span[1] // 60)
+    return [hour % 24 for hour in range(start, end if end > start else end + 24)]
+
+
 def clock_phrase(text: str) -> str | None:
     """The clock time or time range written in ``text`` ("at 12:00 am", "9:00 am to 5:00 pm"), else None."""
     found = _TIME_PHRASE.search(text)
