@@ -40,12 +40,18 @@ def location_of(persona: Agent, maze: Maze) -> str:
     return f"{tile['arena'] or 'outside'} in {tile['sector'] or tile['world']}"
 
 
-def one_utterance(maze: Maze, speaker: Agent, listener: Agent, initiator: Agent, partner: Agent,
-                  convo: list, llm: LLM) -> tuple[str, bool]:
+def relationship(speaker: Agent, listener: Agent, llm: LLM) -> str:
+    """How ``speaker`` relates to ``listener``, from the speaker's 50 memories most about them."""
     about_listener = retrieve_scored(speaker, [listener.name], 50)
-    relationship = relationship_summary(llm, speaker=speaker.name, listener=listener.name,
-                                        statements=_keys(about_listener))
-    focal = [relationship, f"{listener.name} is {listener.scratch.act_description}"]
+    return relationship_summary(llm, speaker=speaker.name, listener=listener.name, statements=_keys(about_listener))
+
+
+def one_utterance(maze: Maze, speaker: Agent, listener: Agent, initiator: Agent, partner: Agent,
+                  convo: list, llm: LLM, relationship_text: str | None = None) -> tuple[str, bool]:
+    """The speaker's next line; ``relationship_text`` is asked when not given (docs/FIDELITY.md)."""
+    if relationship_text is None:
+        relationship_text = relationship(speaker, listener, llm)
+    focal = [relationship_text, f"{listener.name} is {listener.scratch.act_description}"]
     if convo:
         focal.append("\n".join(f"{name}: {line}" for name, line in convo[-4:]))
     memories = _keys(retrieve_scored(speaker, focal, 15))
@@ -60,11 +66,18 @@ def one_utterance(maze: Maze, speaker: Agent, listener: Agent, initiator: Agent,
 
 
 def generate_convo(maze: Maze, initiator: Agent, partner: Agent, llm: LLM) -> list[list[str]]:
-    """The whole transcript ``[[speaker, utterance], ...]`` (at most 16 lines)."""
+    """The whole transcript ``[[speaker, utterance], ...]`` (at most 16 lines).
+
+    Each speaker's relationship summary is asked once, before their first line, and kept for
+    the conversation (the original asked it before every line; docs/FIDELITY.md)."""
     convo: list[list[str]] = []
+    relationships: dict[str, str] = {}
     for _ in range(MAX_ROUNDS):
         for speaker, listener in ((initiator, partner), (partner, initiator)):
-            line, end = one_utterance(maze, speaker, listener, initiator, partner, convo, llm)
+            if speaker.name not in relationships:
+                relationships[speaker.name] = relationship(speaker, listener, llm)
+            line, end = one_utterance(maze, speaker, listener, initiator, partner, convo, llm,
+                                      relationships[speaker.name])
             convo.append([speaker.name, line])
             if end:
                 return convo

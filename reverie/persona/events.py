@@ -9,6 +9,7 @@ from typing import Iterable
 from reverie.memory.scratch import Scratch
 from reverie.persona.action_details import ActionDetails
 from reverie.persona.agent import Agent
+from reverie.tasks.day_rules import clock_minute, is_bed
 
 PARTY_EMOJI = "\U0001f389"
 
@@ -24,8 +25,9 @@ class PlannedEvent:
 
     @property
     def activity(self) -> str:
-        # The "(...)" keeps the block whole: decomposition leaves such entries alone.
-        return f"{self.description} ({self.sector}, {fmt(self.start)} to {fmt(self.end)})"
+        # The "(...)" keeps the block whole: decomposition leaves such entries alone. No clock
+        # in it: the schedule already holds the time (an hourly activity names none).
+        return f"{self.description} ({self.sector})"
 
 
 def fmt(minutes: int) -> str:
@@ -69,8 +71,18 @@ def add_to_day(persona: Agent, events: Iterable[PlannedEvent]) -> list[PlannedEv
         s.f_daily_schedule_hourly_org = splice(s.f_daily_schedule_hourly_org, event)
         line = f"{event.description} from {fmt(event.start)} to {fmt(event.end)}"
         if line not in s.daily_req:
-            s.daily_req = [*s.daily_req, line]
+            s.daily_req = in_plan(s.daily_req, line, event.start)
     return today
+
+
+def in_plan(plan: list[str], line: str, start: int) -> list[str]:
+    """``plan`` with ``line`` (starting at minute ``start``) before the first later item and
+    before going to bed: the plan's times move forward and bed stays last."""
+    for index, item in enumerate(plan):
+        minute = clock_minute(item)
+        if index and (is_bed(item) or (minute is not None and minute > start)):
+            return [*plan[:index], line, *plan[index:]]
+    return [*plan, line]
 
 
 def event_action(persona: Agent, description: str) -> tuple[str, ActionDetails] | None:

@@ -8,6 +8,7 @@ from typing import Callable, TYPE_CHECKING
 from reverie.action_text import subtask
 from reverie.persona.agent import Agent
 from reverie.persona.sleep import asleep
+from reverie.tasks.events_poignancy import events_poignancy
 from reverie.tasks.poignancy import chat_poignancy, event_poignancy
 
 if TYPE_CHECKING:
@@ -39,23 +40,51 @@ def perceive(persona: Agent, maze: Maze, llm: LLM) -> list:
     events = sorted(seen, key=lambda e: (seen[e], str(e)))[: s.att_bandwidth]
 
     recent = persona.a_mem.get_summarized_latest_events(s.retention)
-    stored = []
+    new = []
     for subject, predicate, obj, desc in events:
         if predicate is None:
             predicate, obj, desc = "is", "idle", "idle"
         desc = f"{subject.split(':')[-1]} is {desc}"
         if (subject, predicate, obj) in recent:
             continue
-        stored.append(remember_event(persona, llm, subject, predicate, obj, desc))
-    return stored
+        new.append((subject, predicate, obj, desc))
+    scores = rate_all(persona, llm, [_key(desc) for *_, desc in new])
+    return [remember_event(persona, llm, *event, scores=scores) for event in new]
 
 
-def remember_event(persona: Agent, llm: LLM, subject: str, predicate: str, obj: str, desc: str):
+def _key(desc: str) -> str:
+    return subtask(desc) if "(" in desc else desc
+
+
+def _needs_rating(persona: Agent, key: str) -> bool:
+    return not ("is idle" in key or asleep(persona.scratch))
+
+
+def rate_all(persona: Agent, llm: LLM, keys: list[str]) -> dict[str, int]:
+    """Rate a step's new events in one call (``events_poignancy``) before they are stored;
+    one event to rate keeps the single ``event_poignancy`` prompt. Answers already in the
+    day's table are not asked again (``reuse_answers``). Returns the scores asked now, by key."""
+    table = persona.memory.todays_answers().poignancy
+    reuse = persona.options.reuse_answers
+    todo = list(dict.fromkeys(k for k in keys if _needs_rating(persona, k) and (f"event:{k}" not in table or not reuse)))
+    if len(todo) < 2:
+        return {}  # none, or one: remember_event asks the single prompt
+    s = persona.scratch
+    scores = events_poignancy(llm, persona_name=s.name, identity=persona.identity(), descriptions=todo)
+    asked = {key: int(score) for key, score in zip(todo, scores)}
+    table.update({f"event:{key}": score for key, score in asked.items()})
+    return asked
+
+
+def remember_event(persona: Agent, llm: LLM, subject: str, predicate: str, obj: str, desc: str,
+                   scores: dict[str, int] | None = None):
     s = persona.scratch
     keywords = {subject.split(":")[-1], obj.split(":")[-1]}
-    key = subtask(desc) if "(" in desc else desc
-    if "is idle" in key or asleep(s):
+    key = _key(desc)
+    if not _needs_rating(persona, key):
         poignancy = MUNDANE  # asleep, nothing is rated (and the model is not asked)
+    elif scores and key in scores:
+        poignancy = scores[key]  # rated with the step's other new events
     else:
         poignancy = rated(persona, llm, "event", key, lambda: event_poignancy(
             llm, persona_name=s.name, identity=persona.identity(), description=key))

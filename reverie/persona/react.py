@@ -122,12 +122,12 @@ def create_react(persona: Agent, action: NewAction, llm: LLM) -> None:
     if s.f_daily_schedule_hourly_org and s.f_daily_schedule:
         start, end = reaction_window(s)
         now = s.curr_time.hour * 60 + s.curr_time.minute
-        lo = hi = None
+        lo = hi = span_start = span_end = None
         main, done, t = [], [], 0
         for i, (activity, dur) in enumerate(s.f_daily_schedule):
             if start <= t < end:
-                lo = i if lo is None else lo
-                hi = i + 1
+                lo, span_start = (i, t) if lo is None else (lo, span_start)
+                hi, span_end = i + 1, t + dur
                 main.append((activity, dur))
                 if t + dur <= now:
                     done.append((activity, dur))
@@ -135,8 +135,10 @@ def create_react(persona: Agent, action: NewAction, llm: LLM) -> None:
                     done.append((activity, now - t))  # the part done before the interruption
             t += dur
         if lo is not None:
+            # The items replaced span [span_start, span_end): the window's hours, widened to
+            # whole items, so the new ones take exactly their minutes and the day stays 1,440.
             new = new_decomp_schedule(llm, name=s.name, main_act_dur=main, truncated_act_dur=done + [(inserted, minutes)],
-                                      start_hour=start // 60, end_hour=-(-end // 60),
+                                      start_minute=span_start, end_minute=span_end,
                                       inserted_act=inserted, inserted_act_dur=minutes)
             if new:
                 s.f_daily_schedule[lo:hi] = [[a, int(d)] for a, d in new]

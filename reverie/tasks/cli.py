@@ -1,7 +1,9 @@
 """`python -m reverie prompts list | show NAME | eval [...] | capture SIM`: tools for prompt engineers.
 
-- ``list``: every prompt, its model role, where cognition uses it (a prompt file whose
-  ``inputs`` differ from its task's inputs model is a one-line error).
+- ``list``: every prompt, its model role, its token budget (the longest prompt over its
+  fixture cases, measured by the model's tokenizer, plus its ``max_tokens``) and where
+  cognition uses it (a prompt file whose ``inputs`` differ from its task's inputs model is
+  a one-line error).
 - ``show NAME``: the messages the model receives for the prompt's first fixture case.
 - ``eval``: runs prompts on their fixture cases through the real models and prints one row
   per prompt (calls, first-attempt valid %, final valid %, fallback %, mean attempts,
@@ -29,7 +31,7 @@ from reverie.tasks.fixtures import fixture_names, load_fixture
 def configure(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="prompts_command", metavar="SUBCOMMAND")
     sub.required = True
-    sub.add_parser("list", help="every prompt, its model role and where it is used")
+    sub.add_parser("list", help="every prompt, its model role, its token budget and where it is used")
     show = sub.add_parser("show", help="the rendered messages of a prompt for its first fixture case")
     show.add_argument("name", help="prompt name (see `prompts list`)")
     show.add_argument("--case", type=int, default=0, help="fixture case to render (default 0, the first)")
@@ -75,12 +77,30 @@ def _list(args, settings: Settings) -> int:
     store = _store(settings)
     tasks = product_tasks()
     tasks.check_prompts(store.get)  # each prompt file lists exactly its task's inputs
+    budgets = token_budgets(settings, list(tasks))
     width = max(len(n) for n in tasks)
-    print(f"{'prompt'.ljust(width)}  {'role'.ljust(6)}  used in")
+    print(f"{'prompt'.ljust(width)}  {'role'.ljust(6)}  {'prompt':>6}  {'reply':>5}  {'budget':>6}  used in")
     for name, task in tasks.items():
-        print(f"{name.ljust(width)}  {store.get(name).role.ljust(6)}  {task.used_in}")
-    print(f"{len(tasks)} prompts in {settings.paths.prompts}")
+        prompt, reply = budgets[name]
+        print(f"{name.ljust(width)}  {store.get(name).role.ljust(6)}  {prompt:>6}  {reply:>5}  {prompt + reply:>6}  "
+              f"{task.used_in}")
+    print(f"{len(tasks)} prompts in {settings.paths.prompts}; tokens a call: prompt = the longest of its fixture "
+          "cases, first attempt, measured by the model's tokenizer; reply = its max_tokens")
     return 0
+
+
+def token_budgets(settings: Settings, names: list[str]) -> dict[str, tuple[int, int]]:
+    """``{prompt: (prompt tokens, max_tokens)}``: the longest first-attempt prompt over the
+    prompt's fixture cases, as the chain measures it (the model's tokenizer), and its reply limit."""
+    from reverie.llm import LLM
+
+    chain = LLM(settings, tasks=product_tasks()).chain
+    budgets = {}
+    for name in names:
+        cases = load_fixture(name).cases
+        fitted = [chain.measure(name, case.inputs, choices=case.choices) for case in cases]
+        budgets[name] = (max((f.prompt_tokens + f.trimmed_tokens for f in fitted), default=0), chain.max_tokens(name))
+    return budgets
 
 
 # --- show -------------------------------------------------------------------------------

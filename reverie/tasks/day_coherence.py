@@ -16,8 +16,8 @@ from typing import Iterable, Sequence
 from reverie.tasks.clock import format_hour
 from reverie.tasks.common import content_words
 from reverie.tasks.day_rules import (
-    MINUTES_PER_DAY, activity_clock_problem, clock_minute, clock_span, is_bed, is_daytime, is_sleeping, plan_order_problem,
-    without_clock,
+    MINUTES_PER_DAY, activity_clock_problem, clock_minute, is_bed, is_daytime, is_sleeping, plan_order_problem,
+    span_hours, without_clock,
 )
 
 LONGEST_AWAKE_MINUTES = 4 * 60
@@ -35,15 +35,6 @@ def about(item: str, activity: str) -> bool:
     a word in common, or two words sharing their first four letters."""
     stems = {word[:4] for word in plan_words(item)}
     return any(word[:4] in stems for word in content_words(activity))
-
-
-def span_hours(item: str) -> list[int]:
-    """The hours of the day a from-to plan item holds ("from 9:00 am to 5:00 pm" -> 9..16)."""
-    span = clock_span(item)
-    if span is None:
-        return []
-    start, end = span[0] // 60, -(-span[1] // 60)
-    return [hour % 24 for hour in range(start, end if end > start else end + 24)]
 
 
 @dataclass

@@ -52,6 +52,17 @@ def clock_span(text: str) -> tuple[int, int] | None:
     return (start, end) if start is not None and end is not None else None
 
 
+def span_hours(item: str) -> list[int]:
+    """The hours of the day a from-to plan item holds ("from 9:00 am to 5:00 pm" -> 9..16; past
+    midnight it wraps): the one rule for which hours a span holds, used by the hourly
+    schedules, their fail-safes and day coherence."""
+    span = clock_span(item)
+    if span is None:
+        return []
+    start, end = span[0] // 60, -(-span[1] // 60)
+    return [hour % 24 for hour in range(start, end if end > start else end + 24)]
+
+
 def clock_phrase(text: str) -> str | None:
     """The clock time or time range written in ``text`` ("at 12:00 am", "9:00 am to 5:00 pm"), else None."""
     found = _TIME_PHRASE.search(text)
@@ -109,7 +120,7 @@ def plan_order_problem(items: list[str], wake_hour: int | None, bed_hour: int | 
         if minute is None:
             continue
         offset = since_wake(minute, wake_hour)
-        outside = outside_day_problem(number, item, wake_hour, bed_hour)
+        outside = outside_day_problem(number, item, wake_hour, bed_hour) or span_problem(number, item, wake_hour, bed_hour)
         if outside:
             return outside
         if previous is not None and offset < previous[0]:
@@ -131,17 +142,42 @@ def outside_day_problem(number: int, item: str, wake_hour: int, bed_hour: int | 
             f'{format_hour(bed_hour)}); give it a time between waking up and going to bed')
 
 
+def span_problem(number: int, item: str, wake_hour: int, bed_hour: int | None) -> str | None:
+    """A "from X to Y" item whose end does not come after its start within the waking day
+    ("9:00 am to 12:00 am" is 9 in the morning to midnight), with what to write instead (None: fine)."""
+    span = clock_span(item)
+    if span is None or is_bed(item):
+        return None
+    start, end = (since_wake(minute, wake_hour) for minute in span)
+    bed = since_wake(bed_hour * 60, wake_hour) if bed_hour is not None else 0
+    if start < end <= (bed or MINUTES_PER_DAY):
+        return None
+    until = f" and by bedtime ({format_hour(bed_hour)})" if bed else ""
+    return (f'item {number} "{item}" ends before it starts or after bedtime; 12:00 pm is noon and 12:00 am is '
+            f"midnight: give an end time after the start{until}")
+
+
+def _twin(item: str, found: re.Match) -> str:
+    """``item`` with the am/pm of the clock time ``found`` swapped."""
+    suffix = found.group(3)
+    twin = {"am": "pm", "pm": "am", "a.m.": "p.m.", "p.m.": "a.m."}[suffix.lower()]
+    return item[:found.start(3)] + (twin.upper() if suffix.isupper() else twin) + item[found.end(3):]
+
+
 def meridiem_fixed(item: str, wake_hour: int, bed_hour: int | None) -> str:
     """A plan item whose time falls outside the waking day, but whose twelve-hour twin does not,
     at that twin: "teach from 2:00 am to 5:00 pm" in a day from 7 am to 11 pm -> "teach from
-    2:00 pm to 5:00 pm" (a small model mixes up am and pm; the code keeps the clock)."""
+    2:00 pm to 5:00 pm"; likewise a from-to end that comes before its start: "work from 9:00 am
+    to 12:00 am" -> "... to 12:00 pm" (a small model mixes up am and pm; the code keeps the clock)."""
     found = _CLOCK.search(item)
-    if found is None or outside_day_problem(0, item, wake_hour, bed_hour) is None:
-        return item
-    suffix = found.group(3)
-    twin = {"am": "pm", "pm": "am", "a.m.": "p.m.", "p.m.": "a.m."}[suffix.lower()]
-    fixed = item[:found.start(3)] + (twin.upper() if suffix.isupper() else twin) + item[found.end(3):]
-    return fixed if outside_day_problem(0, fixed, wake_hour, bed_hour) is None else item
+    if found is not None and outside_day_problem(0, item, wake_hour, bed_hour) is not None:
+        fixed = _twin(item, found)
+        item = fixed if outside_day_problem(0, fixed, wake_hour, bed_hour) is None else item
+    times = list(_CLOCK.finditer(item))
+    if len(times) >= 2 and span_problem(0, item, wake_hour, bed_hour) is not None:
+        fixed = _twin(item, times[1])
+        item = fixed if span_problem(0, fixed, wake_hour, bed_hour) is None else item
+    return item
 
 
 def activity_clock_problem(activity: str, what: str = "the activity") -> str | None:

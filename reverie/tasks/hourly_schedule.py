@@ -26,7 +26,8 @@ from pydantic import Field
 from reverie.llm.task import NotShown, Task, TaskInputs
 from reverie.tasks.clock import format_hour, hour_of
 from reverie.tasks.common import Checked, Reply, check_text, one_line, unlist
-from reverie.tasks.day_rules import awake_hours, clock_minute, clock_phrase, daytime_sleep_problem, without_clock
+from reverie.tasks.day_rules import (awake_hours, clock_minute, clock_phrase, daytime_sleep_problem, span_hours,
+                                    without_clock)
 
 MAX_WORDS = 12
 NOTHING_YET = "(nothing decided yet)"
@@ -118,8 +119,7 @@ def plan_item_for_hour(plan_text: str, hour_text: str) -> str | None:
             if activity:
                 return activity
     for item in items:  # "work at the shop from 1:00 pm to 6:00 pm" covers 3:00 pm
-        times = [hour_of(t, default=-1) for t in re.findall(r"\d{1,2}(?::\d\d)?\s*(?:am|pm)", item, re.IGNORECASE)]
-        if hour is not None and len(times) == 2 and 0 <= times[0] < hour < times[1]:
+        if hour is not None and hour in span_hours(item)[1:]:
             activity = _TIME_PHRASE.sub("", item).strip(" ,.")
             if activity:
                 return activity

@@ -26,7 +26,7 @@ from reverie.llm.task import ITEMS_KEY, NotShown, Task, TaskInputs
 from reverie.tasks.clock import format_hour
 from reverie.tasks.common import Reply, content_words, inputs_of, unlist
 from reverie.tasks.day_rules import (awake_hours, clock_minute, clock_phrase, daytime_sleep_problem, is_bed,
-                                     without_clock)
+                                     span_hours, without_clock)
 from reverie.tasks.hourly_schedule import (FILLER, SLEEPING, check_activity, fallback_activity, format_plan, known_hour,
                                           merge_hours)
 
@@ -122,7 +122,7 @@ def plan_hours(plan: list[str], hours: list[str]) -> dict[int, str]:
 def plan_spans(plan: list[str], hours: list[str]) -> dict[int, str]:
     """Index into ``hours`` -> the plan item whose from-to hours hold that hour after its first
     ("work at the shop from 1:00 pm to 6:00 pm" holds 2:00 pm to 5:00 pm); the first item wins."""
-    from reverie.tasks.day_coherence import plan_words, span_hours
+    from reverie.tasks.day_coherence import plan_words
 
     held: dict[int, str] = {}
     for item in plan[1:]:

@@ -126,17 +126,19 @@ def new_decomp_schedule(
     name: str,
     main_act_dur: list[tuple[str, int]],
     truncated_act_dur: list[tuple[str, int]],
-    start_hour: int,
-    end_hour: int,
+    start_minute: int,
+    end_minute: int,
     inserted_act: str,
     inserted_act_dur: int,
 ) -> list[tuple[str, int]]:
-    """The window's new schedule ``[(activity, minutes), ...]``, summing to the window length.
+    """The window's new schedule ``[(activity, minutes), ...]``, summing to exactly
+    ``end_minute - start_minute`` (the minutes of the plan items it replaces, so the day
+    keeps its 1,440 minutes).
 
     ``main_act_dur`` is the original plan of the window; ``truncated_act_dur`` is what has
     happened in it so far, ending with the inserted activity; the rest is re-planned.
     """
-    start, total = start_hour * 60, (end_hour - start_hour) * 60
+    start, total = start_minute, end_minute - start_minute
     done = cut_to(list(truncated_act_dur), total)
     remaining = total - sum(m for _, m in done)
     if remaining <= 0:

@@ -17,6 +17,7 @@ from reverie.tasks import (
     daily_plan,
     decide_reaction,
     event_triple,
+    events_poignancy,
     focal_points,
     hourly_schedule,
     hourly_schedule_packed,
@@ -62,6 +63,7 @@ def product_tasks() -> TaskRegistry:
         # memory, reflection and conversation
         poignancy.EVENT_POIGNANCY,
         poignancy.CHAT_POIGNANCY,
+        events_poignancy.EVENTS_POIGNANCY,
         conversation_summary.SUMMARIZE_CONVERSATION,
         focal_points.FOCAL_POINTS,
         insights.INSIGHTS,

@@ -40,7 +40,7 @@ def _fail_safe(inputs: RelationshipInputs, choices: dict) -> RelationshipReply:
 
 RELATIONSHIP_SUMMARY = Task(name="relationship_summary", inputs=RelationshipInputs, schema=RelationshipReply,
                             fail_safe=_fail_safe, trim=memories("statements"),
-                            used_in="converse: before every utterance, the speaker's view of the listener")
+                            used_in="converse: once per conversation and speaker, the speaker's view of the listener")
 
 
 def relationship_summary(llm, *, speaker: str, listener: str, statements: list[str]) -> str:

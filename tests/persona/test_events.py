@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from reverie.persona.events import PlannedEvent, splice
+from reverie.persona.events import PlannedEvent, in_plan, splice
+from reverie.tasks.day_rules import activity_clock_problem, plan_order_problem
 
 PARTY = PlannedEvent("February 13, 2023", 17 * 60, 19 * 60, "Willow Bean Cafe", "cafe", "hosting a party")
 
@@ -31,5 +32,16 @@ def test_an_event_on_a_block_boundary_and_a_short_schedule():
     assert _starts(short) == [(0, "work", 600), (600, "sleeping", 420), (1020, PARTY.activity, 120)]
 
 
-def test_the_activity_is_not_decomposed_and_names_the_place():
-    assert "(" in PARTY.activity and "Willow Bean Cafe" in PARTY.activity and "5:00 pm" in PARTY.activity
+def test_the_activity_is_not_decomposed_and_names_the_place_but_no_clock():
+    assert "(" in PARTY.activity and "Willow Bean Cafe" in PARTY.activity
+    assert activity_clock_problem(PARTY.activity) is None, "the schedule holds the time; the activity names none"
+
+
+def test_the_event_enters_the_plan_in_time_order_before_bed():
+    plan = ["wake up at 6:00 am", "open the cafe at 8:00 am", "close the cafe at 8:00 pm", "go to bed at 11:00 pm"]
+    line = "hosting a party from 5:00 pm to 7:00 pm"
+    got = in_plan(plan, line, PARTY.start)
+    assert got == plan[:2] + [line] + plan[2:]
+    assert plan_order_problem(got, 6, 23) is None
+    late = in_plan(plan[:2] + plan[3:], line, PARTY.start)
+    assert late[-1] == "go to bed at 11:00 pm" and late[-2] == line

@@ -115,3 +115,8 @@ def test_two_people_who_meet_talk_and_failed_lines_run_to_the_turn_cap(cafe):
     assert {line for _, line in transcript} == {FAILED_LINE}
     assert nora.scratch.chatting_end_time > sim.curr_time - timedelta(seconds=sim.sec_per_step)
     assert iris.scratch.chatting_with is None  # asleep: no talk
+    # The fake model counts the asks: 16 lines, but each speaker's relationship summary is
+    # asked once for the whole conversation (the original asked it before every line).
+    asks = sim.llm.ledger.summary()
+    assert asks["iterative_chat_utterance"]["calls"] == 2 * MAX_ROUNDS
+    assert asks["relationship_summary"]["calls"] == 2

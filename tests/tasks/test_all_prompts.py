@@ -205,6 +205,11 @@ def test_prompts_list_names_every_prompt_with_its_role(settings, capsys):
     assert sorted(rows) == NAMES
     assert set(rows.values()) <= {"strong", "cheap"}
     assert out[-1].startswith(f"{len(NAMES)} prompts")
+    # The token budget: the longest fixture prompt (the model's tokenizer) plus max_tokens.
+    for line in out[1:-1]:
+        name, _role, prompt, reply, budget = line.split()[:5]
+        assert int(prompt) > 0 and int(budget) == int(prompt) + int(reply)
+        assert int(reply) == (load_prompt(PROMPTS_DIR / f"{name}.toml").max_tokens or int(reply))
 
 
 def test_prompts_show_renders_the_first_fixture(settings, capsys):

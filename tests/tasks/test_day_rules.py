@@ -236,3 +236,25 @@ def test_the_fail_safe_day_of_each_willow_creek_resident_is_coherent():
                   "wake_up_hour": labels[0], "bed_time": "" if bed is None else format_hour(bed)}
         hourly = merge_hours([SLEEPING] * wake + list(hourly_fail_safe(inputs_with(HOURLY_SCHEDULE_PACKED, **inputs), {}).activities) + [SLEEPING] * (24 - awake.stop))
         assert day_coherence(first, plan, hourly, bed_hour=bed).violations == [], person.name
+
+
+@pytest.mark.parametrize("item, wake, bed, expected", [
+    ("work at the cafe from 9:00 am to 12:00 am", 7, 23, "work at the cafe from 9:00 am to 12:00 pm"),  # noon
+    ("study from 1:00 pm to 5:00 am", 7, 23, "study from 1:00 pm to 5:00 pm"),
+    ("stream from 10:00 pm to 1:00 am", 9, 2, "stream from 10:00 pm to 1:00 am"),  # a night owl's span is kept
+    ("work from 9:00 am to 5:00 pm", 7, 23, "work from 9:00 am to 5:00 pm"),
+])
+def test_a_from_to_span_that_ends_before_it_starts_takes_the_other_half_of_the_day(item, wake, bed, expected):
+    assert meridiem_fixed(item, wake, bed) == expected
+
+
+def test_a_span_wrong_on_both_readings_is_sent_back():
+    from reverie.tasks.daily_plan import check_plan_items
+
+    items = ["wake up at 7:00 am", "work from 3:00 pm to 2:00 pm", "read at 6:00 pm", "walk at 7:00 pm"]
+    with pytest.raises(ValueError) as caught:
+        check_plan_items(items, "7:00 am", bed_hour=23)
+    assert str(caught.value).startswith('item 2 "work from 3:00 pm to 2:00 pm" ends before it starts or after bedtime; '
+                                        "12:00 pm is noon and 12:00 am is midnight")
+    assert plan_order_problem(["wake up at 7:00 am", "work from 9:00 am to 12:00 am", "go to bed at 11:00 pm"], 7, 23) \
+        .startswith('item 2 "work from 9:00 am to 12:00 am" ends before it starts or after bedtime')

@@ -106,3 +106,14 @@ def test_an_item_at_half_past_is_the_plan_item_of_its_hour():
     assert plan_item_for_hour(plan, "1:00 pm") == "go to the beach"
     assert plan_item_for_hour(plan, "2:00 pm") == "go to the church"
     assert plan_item_for_hour(plan, "9:00 am") is None
+
+
+def test_a_span_holds_the_same_hours_for_the_fail_safe_and_day_coherence():
+    """One rule (day_rules.span_hours): a night owl's span past midnight holds its hours too."""
+    from reverie.tasks.day_rules import span_hours
+    from reverie.tasks.hourly_schedule import plan_item_for_hour
+
+    plan = "1. wake up at 9:00 am\n2. stream on Twitch from 10:00 pm to 2:00 am"
+    assert span_hours("stream on Twitch from 10:00 pm to 2:00 am") == [22, 23, 0, 1]
+    assert plan_item_for_hour(plan, "12:00 am") == "stream on Twitch"
+    assert plan_item_for_hour(plan, "3:00 pm") is None

@@ -53,7 +53,7 @@ from tests.tasks.planning_support import last_user_text, scripted_llm  # noqa: E
 
 from reverie.tasks.new_decomp_schedule import new_decomp_schedule  # noqa: E402
 
-KW = dict(name="Klaus Mueller", main_act_dur=ORIGINAL, start_hour=9, end_hour=12,
+KW = dict(name="Klaus Mueller", main_act_dur=ORIGINAL, start_minute=540, end_minute=720,
           truncated_act_dur=[("reading", 30), ("conversing about the party", 15)],
           inserted_act="conversing about the party", inserted_act_dur=15)
 
@@ -100,3 +100,40 @@ def test_the_fail_safe_never_raises_on_plans_without_words():
         reply = fail_safe(inputs_with(NEW_DECOMP_SCHEDULE, original_plan=plan, remaining_minutes=remaining), {})
         assert NewScheduleReply.model_validate(reply.model_dump()) == reply
         assert all(item.activity[0].isalpha() for item in reply.items)
+
+
+# --- the re-plan inside the day (react.create_react; scripted chat model, not a real model) ---
+
+from datetime import datetime  # noqa: E402
+from types import SimpleNamespace  # noqa: E402
+
+from reverie.memory.scratch import NewAction, Scratch  # noqa: E402
+from reverie.persona.react import create_react  # noqa: E402
+
+HOURLY = [("sleeping", 480), ("working", 120), ("lunch", 60), ("working", 300), ("dinner", 120),
+          ("reading", 120), ("sleeping", 240)]
+
+
+@pytest.mark.parametrize("daily", [
+    # a meeting from 08:50 runs past the window's end at 10:00 (the old re-plan lost 30 minutes)
+    [("sleeping", 480), ("emails", 50), ("meeting", 100), ("lunch", 30)] + HOURLY[3:],
+    # an earlier re-plan left items that do not meet the hours
+    [("sleeping", 475), ("coffee", 25), ("emails", 95), ("lunch", 65)] + HOURLY[3:],
+    # sleep ran past the window's start at 08:00 (the old re-plan added 10 minutes)
+    [("sleeping", 490), ("emails", 110), ("lunch", 60)] + HOURLY[3:],
+])
+@pytest.mark.parametrize("reply", [
+    '{"items": [{"activity": "working on the report", "minutes": 200}]}',  # rough minutes, far too many
+    "never valid",  # the fail-safe resumes the plan
+])
+def test_a_conversation_keeps_the_day_at_1440_minutes(daily, reply):
+    assert sum(m for _, m in daily) == 24 * 60
+    s = Scratch(name="Klaus Mueller", curr_time=datetime(2023, 2, 13, 8, 20))
+    s.f_daily_schedule = [list(item) for item in daily]
+    s.f_daily_schedule_hourly_org = [list(item) for item in HOURLY]
+    llm, _model = scripted_llm(reply)
+    create_react(SimpleNamespace(name=s.name, scratch=s), NewAction(
+        address="<persona> Maria Lopez", duration=25, description="conversing about the party",
+        pronunciatio="💬", event=[s.name, "chat with", "Maria Lopez"]), llm)
+    assert sum(m for _, m in s.f_daily_schedule) == 24 * 60
+    assert "conversing about the party" in [a for a, _ in s.f_daily_schedule]

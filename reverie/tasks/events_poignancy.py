@@ -1,0 +1,61 @@
+"""How much each of a step's new events matters to a persona, in one call (prompt events_poignancy).
+
+Perception stores up to ``att_bandwidth`` new events a step; rating them one call each made
+``event_poignancy`` the most frequent prompt of a run. This unit sends them as a numbered
+list and reads back one 1..10 score per event, in order. The call passes the events as its
+``events`` choice, so the grammar writes exactly that many scores (``minItems`` =
+``maxItems``); without a grammar a list of the wrong length or a score outside 1..10 goes
+back to the model with what to fix. The fail-safe gives every event the single prompt's
+middling score (the chain logs it). One event is still rated with ``event_poignancy``.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field, ValidationInfo, field_validator
+
+from reverie.llm.task import ITEMS_KEY, Task, TaskInputs
+from reverie.tasks.common import Reply, Scale, inputs_of, numbered
+from reverie.tasks.poignancy import FAIL_SAFE_RATING
+
+# The most events one call rates (the grammar's bound; longer lists go in several calls).
+MAX_EVENTS = 12
+
+
+class EventsPoignancyInputs(TaskInputs):
+    persona_name: str
+    identity: str
+    events: str  # numbered from 1, one per line
+    count: int
+
+
+class EventsPoignancyReply(Reply):
+    ratings: list[Scale] = Field(min_length=1, max_length=MAX_EVENTS, json_schema_extra={ITEMS_KEY: "events"},
+                                 description="one score per memory, in the order given: 1 = routine, 10 = life-changing")
+
+    @field_validator("ratings")
+    @classmethod
+    def _one_per_event(cls, values: list[int], info: ValidationInfo) -> list[int]:
+        inputs = inputs_of(info, EventsPoignancyInputs)
+        if inputs is not None and len(values) != inputs.count:
+            raise ValueError(f"give exactly {inputs.count} ratings, one for each numbered memory in order; "
+                             f"you gave {len(values)}")
+        return values
+
+
+def fail_safe(inputs: EventsPoignancyInputs, choices: dict) -> EventsPoignancyReply:
+    return EventsPoignancyReply(ratings=[FAIL_SAFE_RATING] * max(1, min(inputs.count, MAX_EVENTS)))
+
+
+EVENTS_POIGNANCY = Task(name="events_poignancy", inputs=EventsPoignancyInputs, schema=EventsPoignancyReply,
+                        fail_safe=fail_safe, used_in="perceive (a step's new events, two or more, in one call)")
+
+
+def events_poignancy(llm, *, persona_name: str, identity: str, descriptions: list[str]) -> list[int]:
+    """1..10 for each description, in order (one call per ``MAX_EVENTS`` of them)."""
+    scores: list[int] = []
+    for start in range(0, len(descriptions), MAX_EVENTS):
+        chunk = descriptions[start:start + MAX_EVENTS]
+        inputs = {"persona_name": persona_name, "identity": identity, "events": numbered(chunk, 1),
+                  "count": len(chunk)}
+        scores += llm.ask("events_poignancy", inputs, persona=persona_name, choices={"events": chunk}).ratings
+    return scores
