@@ -43,6 +43,7 @@ from reverie.simulation.bench_figures import totals
 
 # The interview prompts: asked by `evaluate` only, never by a step of the simulation.
 EVALUATION_PROMPTS = frozenset({"interview_judge", "safety_score", "summarize_ideas", "next_convo_line"})
+SCRIPTED_N_CTX = 1 << 16
 TARGETS = {"calls_per_day": 4000, "tokens_per_day": 1_000_000, "overhead_share": 0.05}
 
 
@@ -186,6 +187,8 @@ def day_settings(settings: Settings, *, model: str | None, packed: bool) -> Sett
         if path not in (BUNDLED, SCRIPTED) and not Path(path).is_file():
             raise UserError(f"--model {model}: no such file — give a GGUF file, 'bundled' or 'scripted'")
         s.models.strong.path = s.models.cheap.path = path
+        if path == SCRIPTED:   # no context window: prompts are never cut to fit one
+            s.models.strong.n_ctx = s.models.cheap.n_ctx = SCRIPTED_N_CTX
     return s
 
 

@@ -55,8 +55,8 @@ def _heard(call: ScriptedCall, key: str = "partner_name") -> str | None:
     partner = call.text(key)
     said = [line for who, line in _turns(call.text("conversation")) if who == partner] or \
            [line for _who, line in _turns(call.text("conversation"))]
-    candidates = [s for line in said for s in sentences(line)]
-    return most_important(candidates, least=2)
+    candidates = [s for line in said for s in sentences(line) if len(s.split()) >= 3]
+    return most_important(candidates) or (max(candidates, key=len) if candidates else None)
 
 
 def summarize_conversation(call: ScriptedCall) -> dict:
