@@ -22,6 +22,10 @@ _SPAN = re.compile(r"\bfrom\s+(\d{1,2}(?::\d{2})?\s*[ap]\.?\s?m)\.?\s+(?:to|unti
                    re.IGNORECASE)
 _PLACE = re.compile(r"\b(?:at|in)\s+(?:the\s+)?((?:[A-Z][\w'&-]*)(?:\s+(?:[A-Z][\w'&-]*|of|the|and))*)")
 _LEAD = re.compile(r"^(?:for [^:]{1,60}'s planning:\s*|this is [^:]{1,60}:\s*)", re.IGNORECASE)
+# What one tells of a memory about what was said: "<name> is conversing about <it>", "<name> heard
+# from <name> that <it>", "<name> keeps in mind that <it>" -> <it>.
+_REPORTED = re.compile(r"^(?:[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,3} )(?:is conversing about|heard from (?:[A-Z][\w'-]*"
+                       r"(?: [A-Z][\w'-]*){0,3}) that|keeps in mind that|knows that)\s+")
 
 
 def importance(text: str) -> int:
@@ -43,7 +47,12 @@ def is_news(text: str) -> bool:
 
 def bare(statement: str) -> str:
     """A memory as something one can tell: without "For X's planning:" and the like."""
-    return _LEAD.sub("", str(statement or "").strip()).strip()
+    text = _LEAD.sub("", str(statement or "").strip()).strip()
+    while True:
+        inner = _REPORTED.sub("", text, count=1)
+        if inner == text:
+            return text
+        text = inner[:1].upper() + inner[1:] if inner[:1].islower() else inner
 
 
 def lines_of(block: str) -> list[str]:
@@ -70,6 +79,17 @@ def most_important(statements: list[str], *, said: str = "", least: int = 7) -> 
         if score > best_score:
             best, best_score = told, score
     return best
+
+
+def news_items(statements: list[str], *, said: str = "", count: int = 2) -> list[str]:
+    """Up to ``count`` different pieces of news (importance 7 or more), the most important first."""
+    items: list[str] = []
+    for _ in range(count):
+        item = most_important(statements, said=" ".join([said, *items]))
+        if item is None:
+            break
+        items.append(item)
+    return items
 
 
 def times_of(text: str) -> list[int]:

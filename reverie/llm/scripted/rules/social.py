@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 from reverie.llm.scripted.call import ScriptedCall
-from reverie.llm.scripted.cues import bare, lines_of, most_important, sentences
+from reverie.llm.scripted.cues import bare, lines_of, most_important, news_items, sentences
 
 NOT_STARTED = "(nobody has said anything yet.)"
 
@@ -38,7 +40,8 @@ def iterative_chat_utterance(call: ScriptedCall) -> dict:
     conversation = call.text("conversation")
     turns = [] if conversation.lower() == NOT_STARTED else _turns(conversation)
     own = [line.partition(":")[2].strip() for line in call.text("identity").splitlines() if line.startswith("Currently:")]
-    news = most_important(lines_of(call.text("memories")) + [s for text in own for s in sentences(text)], said=conversation)
+    items = news_items(lines_of(call.text("memories")) + [s for text in own for s in sentences(text)], said=conversation)
+    news = " Also, ".join(item.rstrip(".") + "." for item in items)
     mine = [said for who, said in turns if who == speaker]
     if not turns:
         opening = f"Hi {_first(listener)}!"
@@ -50,13 +53,15 @@ def iterative_chat_utterance(call: ScriptedCall) -> dict:
     return {"utterance": f"Good to know, {_first(listener)}. See you later!", "end": True}
 
 
-def _heard(call: ScriptedCall, key: str = "partner_name") -> str | None:
-    """The most important thing the partner said (the persona's own lines left out)."""
+def _heard(call: ScriptedCall, key: str = "partner_name", count: int = 1) -> str | None:
+    """The most important things the partner said (the persona's own lines left out)."""
     partner = call.text(key)
     said = [line for who, line in _turns(call.text("conversation")) if who == partner] or \
            [line for _who, line in _turns(call.text("conversation"))]
-    candidates = [s for line in said for s in sentences(line) if len(s.split()) >= 3]
-    return most_important(candidates) or (max(candidates, key=len) if candidates else None)
+    candidates = [re.sub(r"^(?:also|and did you know\?)[,\s]*", "", s, flags=re.IGNORECASE)
+                  for line in said for s in sentences(line) if len(s.split()) >= 3]
+    items = news_items(candidates, count=count)
+    return " ".join(i.rstrip(".") + "." for i in items) if items else (max(candidates, key=len) if candidates else None)
 
 
 def summarize_conversation(call: ScriptedCall) -> dict:
@@ -65,7 +70,7 @@ def summarize_conversation(call: ScriptedCall) -> dict:
 
 
 def memo_on_convo(call: ScriptedCall) -> dict:
-    heard = _heard(call)
+    heard = _heard(call, count=2)
     name, partner = call.text("persona_name"), call.text("partner_name")
     memo = f"{name} heard from {partner} that {heard}" if heard else \
         f"{name} had a friendly chat with {partner}."
