@@ -124,6 +124,8 @@ class SimulationSettings(_Section):
     packed_actions: StrictBool = False
     # Reuse today's answers for the same question (poignancy, an action's place and looks).
     reuse_answers: StrictBool = True
+    # Put a seed's event into its persona's plan by code (off: the plan comes from the identity).
+    force_seed_plan: StrictBool = False
 
 
 class FrontendSettings(_Section):

@@ -1,4 +1,4 @@
-"""How an action looks to the world: emoji, event triple, the used object's state (LOOP.md §6.2 step 7)."""
+"""How an action looks to the world: emoji, event triple, the used object's state (docs/LOOP.md §6.2 step 7)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Conversations between two personas, one utterance at a time (LOOP.md §9)."""
+"""Conversations between two personas, one utterance at a time (docs/LOOP.md §9)."""
 
 from __future__ import annotations
 

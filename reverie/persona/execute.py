@@ -1,4 +1,4 @@
-"""Execute: turn the planned address into a path and take one tile of it (LOOP.md §8)."""
+"""Execute: turn the planned address into a path and take one tile of it (docs/LOOP.md §8)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Perceive: learn the nearby places, notice nearby events, store the new ones (LOOP.md §4)."""
+"""Perceive: learn the nearby places, notice nearby events, store the new ones (docs/LOOP.md §4)."""
 
 from __future__ import annotations
 

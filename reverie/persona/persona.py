@@ -1,4 +1,4 @@
-"""A persona: its memory and the order of its cognitive stages for one step (LOOP.md §3)."""
+"""A persona: its memory and the order of its cognitive stages for one step (docs/LOOP.md §3)."""
 
 from __future__ import annotations
 

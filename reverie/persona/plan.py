@@ -1,4 +1,4 @@
-"""Plan: the day when it starts, the next action when one ends, reactions every step (LOOP.md §6)."""
+"""Plan: the day when it starts, the next action when one ends, reactions every step (docs/LOOP.md §6)."""
 
 from __future__ import annotations
 

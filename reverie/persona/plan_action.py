@@ -1,4 +1,4 @@
-"""Choosing the next action when the current one has finished (LOOP.md §6.2)."""
+"""Choosing the next action when the current one has finished (docs/LOOP.md §6.2)."""
 
 from __future__ import annotations
 

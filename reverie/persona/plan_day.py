@@ -1,4 +1,4 @@
-"""Long-term planning at the first step of each game day (LOOP.md §6.1)."""
+"""Long-term planning at the first step of each game day (docs/LOOP.md §6.1)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from reverie.persona.agent import Agent
 from reverie.persona.events import add_to_day
 from reverie.persona.retrieve import retrieve_scored
+from reverie.persona.seeded_status import keep_seeded
 from reverie.tasks import identity
 from reverie.tasks.daily_plan import bed_hour_of, daily_plan
 from reverie.tasks.hourly_schedule import hourly_schedule
@@ -44,7 +45,9 @@ def plan_new_day(persona: Agent, new_day: str, llm: LLM) -> None:
 
 
 def revise_identity(persona: Agent, llm: LLM, wake: int) -> None:
-    """A new day: rewrite ``currently`` and ``daily_plan_req`` from recent memories."""
+    """A new day: rewrite ``currently`` and ``daily_plan_req`` from recent memories. The new
+    ``currently`` works from the old one, as the original's; a seed the model dropped from it
+    is put back (reverie/persona/seeded_status.py)."""
     s = persona.scratch
     focal = [f"{s.name}'s plan for {s.curr_date_str()}.", f"Important recent events for {s.name}'s life."]
     retrieved = retrieve_scored(persona, focal, n=30)
@@ -52,3 +55,4 @@ def revise_identity(persona: Agent, llm: LLM, wake: int) -> None:
     s.currently, s.daily_plan_req = identity.revise_identity(
         llm, name=s.name, identity=s.identity(), currently=s.currently or "",
         statements=identity.format_statements(memories), date=s.curr_date_str(), wake_up_hour=wake)
+    s.currently = keep_seeded(s.currently, getattr(persona, "seeded_status", ()), s.curr_time)

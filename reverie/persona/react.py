@@ -1,4 +1,4 @@
-"""Reacting to what was perceived: talk, wait, or carry on (LOOP.md §6.3, §9)."""
+"""Reacting to what was perceived: talk, wait, or carry on (docs/LOOP.md §6.3, §9)."""
 
 from __future__ import annotations
 

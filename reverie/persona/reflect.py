@@ -1,4 +1,4 @@
-"""Reflect: insights when enough has happened, and thoughts at the end of a chat (LOOP.md §7)."""
+"""Reflect: insights when enough has happened, and thoughts at the end of a chat (docs/LOOP.md §7)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Retrieve: the thin layer between cognition and memory's retrieval (LOOP.md §5)."""
+"""Retrieve: the thin layer between cognition and memory's retrieval (docs/LOOP.md §5)."""
 
 from __future__ import annotations
 

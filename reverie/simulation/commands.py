@@ -1,6 +1,6 @@
 """Parse one line typed at ``Enter option:`` into a command (no side effects).
 
-The wording follows the original server (SERVER.md §4); matching is case-insensitive
+The wording follows the original server (docs/SERVER.md §4); matching is case-insensitive
 and whitespace-tolerant. Persona names are kept whole (the original took the last two
 words), and resolved against the simulation's personas by :func:`resolve_persona`.
 """

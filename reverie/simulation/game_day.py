@@ -2,7 +2,7 @@
 
     python -m reverie.simulation.game_day [--base base_willow_creek_n25] [--sim NAME]
         [--start HH:MM] [--hours 24] [--max-wall-minutes M] [--model bundled|PATH] [--faithful]
-        [--evaluate-every H] [--pairs K] [--out FILE]
+        [--evaluate-every H] [--pairs K] [--force-seed-plan] [--out FILE]
 
 Forks the base into the storage folder (the run stays there: ``/runs/<sim>/`` shows it),
 then runs it one game hour at a time from midnight (or from ``--start``: the clock moves
@@ -179,9 +179,10 @@ def format_row(r: dict) -> str:
             f"engine {r['engine_ms_per_step']} ms/step  peak {r['peak_rss_mb']:.0f} MB")
 
 
-def day_settings(settings: Settings, *, model: str | None, packed: bool) -> Settings:
+def day_settings(settings: Settings, *, model: str | None, packed: bool, force_seed_plan: bool = False) -> Settings:
     s = settings.model_copy(deep=True)
     s.simulation.packed_actions = packed
+    s.simulation.force_seed_plan = s.simulation.force_seed_plan or force_seed_plan
     if model:
         path = model if model in (BUNDLED, SCRIPTED) else str(Path(model).expanduser().resolve())
         if path not in (BUNDLED, SCRIPTED) and not Path(path).is_file():
@@ -293,6 +294,7 @@ def run_day(settings: Settings, *, base: str, sim_code: str, hours: int, evaluat
                   "start": (previous or {}).get("start") or start or "00:00",
                   "hours_asked": len((previous or {}).get("hours", [])) + hours, "stopped": stopped,
                   "packed": settings.simulation.packed_actions,
+                  "force_seed_plan": settings.simulation.force_seed_plan or bool((previous or {}).get("force_seed_plan")),
                   "model": settings.models.cheap.path, "backend": settings.backend.kind,
                   "parallel_slots": settings.backend.parallel_slots, "history": loaded, "hours": rows,
                   "day": day_summary(rows, per_prompt, planning, awake_agent_hours_in_day(sim.personas.values())),
@@ -330,12 +332,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--resume", action="store_true",
                         help="go on with the run --sim from its last checkpoint for --hours more game hours, adding "
                              "them to its report")
+    parser.add_argument("--force-seed-plan", action="store_true",
+                        help="code puts each seed's event (the party) into its persona's plan (default: off, the "
+                             "plan comes from the persona's identity, as in the original); the report says so")
     parser.add_argument("--out", type=Path, help="JSON report (default: <sim folder>/game_day.json)")
     args = parser.parse_args(argv)
     try:
         if not 1 <= args.hours <= 24:
             raise UserError("--hours must be from 1 to 24")
-        settings = day_settings(load_settings(args.config), model=args.model, packed=not args.faithful)
+        settings = day_settings(load_settings(args.config), model=args.model, packed=not args.faithful,
+                                force_seed_plan=args.force_seed_plan)
         if args.resume and not args.sim:
             raise UserError("--resume needs --sim NAME: the run to go on with")
         sim_code = args.sim or f"n25_day_{datetime.now().strftime('%Y%m%d_%H%M%S')}"
@@ -360,6 +366,8 @@ def main(argv: list[str] | None = None) -> int:
     day = report["day"]
     if report.get("stopped"):
         print(f"\n{report['stopped']}")
+    if report.get("force_seed_plan"):
+        print("\nforce_seed_plan was on: the code put each seed's event into its persona's plan")
     print(f"\nper game day{' (EXTRAPOLATED: ' + day['note'] + ')' if day['extrapolated'] else ''}:")
     for key in ("calls_per_day", "tokens_per_day", "overhead_share"):
         target = day["targets"][key]

@@ -36,6 +36,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="move a new fork's clock to this time of day first, with no model call (e.g. 07:00)")
     parser.add_argument("--packed", action="store_true",
                         help="one structured call per action and per day's schedule ([simulation] packed_actions)")
+    parser.add_argument("--force-seed-plan", action="store_true",
+                        help="code puts each seed's event (the party) into its persona's plan, for models too small "
+                             "to plan it from the identity ([simulation] force_seed_plan)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--compress", action="store_true",
                         help="afterwards write the demo format and print how to watch it")
@@ -51,10 +54,11 @@ def main(args, settings) -> int:
     cassette = {"record": args.record, "replay": args.replay}
     if args.start:
         parse_hhmm(args.start)
-    if args.packed or args.model:
+    if args.packed or args.force_seed_plan or args.model:
         from reverie.simulation.game_day import day_settings
 
-        settings = day_settings(settings, model=args.model, packed=args.packed or settings.simulation.packed_actions)
+        settings = day_settings(settings, model=args.model, packed=args.packed or settings.simulation.packed_actions,
+                                force_seed_plan=args.force_seed_plan)
     if args.resume:
         if args.fork or args.sim or args.start:
             raise UserError("--resume NAME continues an existing run; leave out --fork, --sim and --start")
@@ -65,6 +69,8 @@ def main(args, settings) -> int:
         sim = Simulation.fork(settings, fork, name, overwrite=args.overwrite, start=args.start, **cassette)
     print(DISCLAIMER, file=sys.stderr)
     print(f"simulation {sim.storage.sim_code} at step {sim.step_no} ({sim.curr_time_str})", file=sys.stderr)
+    if settings.simulation.force_seed_plan:
+        print("force_seed_plan is on: the code puts each seed's event into its persona's plan", file=sys.stderr)
     start = sim.step_no
     try:
         done = run_steps(sim, steps, headless=not args.live, progress=not args.no_progress)

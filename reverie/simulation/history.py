@@ -1,4 +1,4 @@
-"""`call -- load history <csv>`: whispered memories for each persona (SERVER.md §6)."""
+"""`call -- load history <csv>`: whispered memories for each persona (docs/SERVER.md §6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Text for the `print ...` commands of the interactive server (SERVER.md §4)."""
+"""Text for the `print ...` commands of the interactive server (docs/SERVER.md §4)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,19 @@
-"""Seeded events: statements a base whispers to one persona at the start of a run
-(``reverie/seeds.json``), as the paper seeded a candidacy and a party.
+"""Seeds: facts a base plants in one persona at the start of a run (``reverie/seeds.json``),
+as the paper seeded a candidacy and a party.
 
-Each seed is ``{"persona", "whisper", "question", "fact"}`` and, for an event, ``"event":
-{"sector", "arena", "day", "start", "end", "description"}``: the event then becomes part of
-that persona's plan for the day. ``question`` and ``fact`` are what ``evaluate`` asks about;
-optional ``"keywords"`` are the words a memory must have to hold the fact.
+Each seed is ``{"persona", "currently" and/or "whisper", "question", "fact"}``:
+
+- ``currently``: text added to the persona's ``currently`` (its identity), the original's way
+  (docs/FIDELITY.md): it reaches every prompt of that persona, and each new day's identity
+  revision works from it. When the revised status drops it, the code puts it back, until
+  the day of the seed's event has passed (a seed without an event: always);
+- ``whisper``: a statement turned into one inner thought (a memory), as ``call -- whisper``.
+
+``question`` and ``fact`` are what ``evaluate`` asks about; optional ``"keywords"`` are the
+words a memory must have to hold the fact. An optional ``"event": {"sector", "arena", "day",
+"start", "end", "description"}`` is where and when the seeded event happens; only with
+``[simulation] force_seed_plan`` (``--force-seed-plan``) does the code also put it into the
+persona's plan for that day. By default the plan comes from the persona's identity alone.
 """
 
 from __future__ import annotations
@@ -15,6 +24,7 @@ from pathlib import Path
 
 from reverie.errors import UserError
 from reverie.persona.events import PlannedEvent
+from reverie.persona.seeded_status import SeededStatus, with_status
 
 SEEDS_FILE = "seeds.json"
 
@@ -22,11 +32,12 @@ SEEDS_FILE = "seeds.json"
 @dataclass(frozen=True)
 class Seed:
     persona: str
-    whisper: str
+    whisper: str                     # "" when the seed has none
     question: str
     fact: str
     event: PlannedEvent | None = None
     keywords: tuple[str, ...] = ()   # the words a memory must have to hold the fact (evaluate)
+    currently: str = ""              # added to the persona's `currently` ("" when the seed has none)
 
 
 def _minutes(text: str, path: Path) -> int:
@@ -49,9 +60,16 @@ def read_seeds(sim_dir: Path) -> list[Seed]:
     entries = data["seeds"] if isinstance(data, dict) else data
     seeds = []
     for i, item in enumerate(entries):
-        missing = [k for k in ("persona", "whisper", "question", "fact") if not isinstance(item.get(k), str)]
+        if not isinstance(item, dict):
+            raise UserError(f"{path}: seed {i} is not an object")
+        missing = [k for k in ("persona", "question", "fact") if not isinstance(item.get(k), str)]
         if missing:
             raise UserError(f"{path}: seed {i} needs the text field(s) {', '.join(missing)}")
+        for key in ("whisper", "currently"):
+            if not isinstance(item.get(key, ""), str):
+                raise UserError(f"{path}: the {key} of seed {i} must be text")
+        if not (item.get("whisper", "").strip() or item.get("currently", "").strip()):
+            raise UserError(f"{path}: seed {i} needs a 'currently' (added to the persona's identity) or a 'whisper'")
         event = None
         if item.get("event"):
             e = item["event"]
@@ -65,18 +83,24 @@ def read_seeds(sim_dir: Path) -> list[Seed]:
         keywords = item.get("keywords") or []
         if not isinstance(keywords, list) or not all(isinstance(k, str) and k.strip() for k in keywords):
             raise UserError(f"{path}: the keywords of seed {i} must be a list of words")
-        seeds.append(Seed(item["persona"], item["whisper"], item["question"], item["fact"], event, tuple(keywords)))
+        seeds.append(Seed(item["persona"], item.get("whisper", "").strip(), item["question"], item["fact"], event,
+                          tuple(keywords), item.get("currently", "").strip()))
     return seeds
 
 
-def attach_events(seeds: list[Seed], personas: dict) -> None:
-    """Give each persona the events seeded to it (they enter its plan when its day starts)."""
+def attach_seeds(seeds: list[Seed], personas: dict, *, force_plan: bool = False) -> None:
+    """Give each persona its seeds: the ``currently`` texts a new day keeps (with the day of
+    their event, if any), and, with ``force_plan``, the events code puts into its plan."""
     for persona in personas.values():
-        persona.events = [s.event for s in seeds if s.event and s.persona == persona.scratch.name]
+        mine = [s for s in seeds if s.persona == persona.scratch.name]
+        persona.seeded_status = [SeededStatus(s.currently, s.event.day if s.event else None)
+                                 for s in mine if s.currently]
+        persona.events = [s.event for s in mine if s.event] if force_plan else []
 
 
-def whisper_seeds(sim) -> dict[str, int]:
-    """Whisper each seed to its persona. Called before any persona's first step (at step 0,
+def plant_seeds(sim) -> dict[str, int]:
+    """Plant each seed in its persona: its ``currently`` text joins the persona's identity,
+    its whisper becomes an inner thought. Called before any persona's first step (at step 0,
     or at the time ``--start`` moved a fresh fork to): a run resumed from there starts again
     from the memories without them."""
     from reverie.persona.thoughts import add_thought
@@ -91,9 +115,13 @@ def whisper_seeds(sim) -> dict[str, int]:
         persona = sim.personas.get(seed.persona)
         if persona is None:
             continue
-        now = persona.scratch.curr_time or sim.curr_time
-        thought = whisper_inner_thought(sim.llm, persona_name=seed.persona, whisper=seed.whisper)
-        add_thought(persona, sim.llm, thought, [], score_text=seed.whisper, now=now)
+        if seed.currently:
+            persona.scratch.currently = with_status(persona.scratch.currently or "", seed.currently)
+            sim.timeline.note(f"seed added to {seed.persona}'s identity: {seed.currently}")
+        if seed.whisper:
+            now = persona.scratch.curr_time or sim.curr_time
+            thought = whisper_inner_thought(sim.llm, persona_name=seed.persona, whisper=seed.whisper)
+            add_thought(persona, sim.llm, thought, [], score_text=seed.whisper, now=now)
+            sim.timeline.note(f"seed whispered to {seed.persona}: {seed.whisper}")
         counts[seed.persona] = counts.get(seed.persona, 0) + 1
-        sim.timeline.note(f"seed whispered to {seed.persona}: {seed.whisper}")
     return counts

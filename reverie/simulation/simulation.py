@@ -1,4 +1,4 @@
-"""One simulation: fork or open it, step it (LOOP.md §2), save it.
+"""One simulation: fork or open it, step it (docs/LOOP.md §2), save it.
 
 A step: read the positions for ``step`` (the browser's ``environment/<step>.json`` in
 live mode, our own previous movement in headless mode), put every persona's event on
@@ -26,7 +26,7 @@ from reverie.simulation.concurrency import cognition_workers, interaction_groups
 from reverie.simulation.ledger_rollback import rollback_ledger
 from reverie.simulation.lock import SimLock
 from reverie.simulation.storage import DamagedFile, SimStorage, check_sim_name, fork as fork_storage, refuse_base
-from reverie.simulation.seeds import attach_events, read_seeds, whisper_seeds
+from reverie.simulation.seeds import attach_seeds, plant_seeds, read_seeds
 from reverie.simulation.timeline import Timeline
 
 log = logging.getLogger(__name__)
@@ -157,7 +157,7 @@ class Simulation:
             tile = (int(env[name]["x"]), int(env[name]["y"]))
             persona.scratch.curr_tile = tile
             self.maze.add_event_to_tile(persona.current_event(), tile)
-        attach_events(read_seeds(self.storage.dir), self.personas)
+        attach_seeds(read_seeds(self.storage.dir), self.personas, force_plan=self.settings.simulation.force_seed_plan)
 
     # -- clock -------------------------------------------------------------------------
     @property
@@ -176,7 +176,7 @@ class Simulation:
         if check_backend is not None:
             check_backend()  # a model server that cannot serve this run stops it before its first step
         if steps > 0 and not any(p.scratch.curr_time for p in self.personas.values()):
-            whisper_seeds(self)  # before anyone's first step, at step 0 or after `--start` moved the clock
+            plant_seeds(self)  # before anyone's first step, at step 0 or after `--start` moved the clock
         every = self.settings.simulation.autosave_every
         done = 0
         for _ in range(steps):

@@ -4,7 +4,8 @@
 Called once per utterance (up to 16 per conversation). ``end`` is a real JSON boolean (the
 original decided it by looking for the letter "f"); an opening line never ends the talk (the
 code sets ``end`` back to false), and a line already said word for word is sent back, which
-keeps small models from looping.
+keeps small models from looping. A line that fails is the original's fail-safe: "..." and the
+conversation goes on (the turn cap of reverie/persona/converse.py ends it).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from reverie.tasks.interview import strip_speaker
 
 # The conversation input when nobody has spoken yet.
 NOT_STARTED = "(Nobody has said anything yet.)"
+# A line that says nothing: the fail-safe's (the original's), and a pause a speaker may make once.
+FAILED_LINE = "..."
 
 
 def _started(conversation: str) -> bool:
@@ -44,6 +47,8 @@ class UtteranceReply(Reply):
         inputs = inputs_of(info, UtteranceInputs)
         speaker, listener = (inputs.speaker, inputs.listener) if inputs else ("", "")
         value = strip_speaker(value, speaker)
+        if value.strip() == FAILED_LINE:
+            return FAILED_LINE
         value = check_text(value, "the line", min_words=1)
         if listener and value.lower().startswith(f"{listener.lower()}:"):
             raise ValueError(f"write only what {first_name(speaker) or 'the speaker'} says, not {first_name(listener)}'s line")
@@ -64,10 +69,8 @@ class UtteranceReply(Reply):
 
 
 def _fail_safe(inputs: UtteranceInputs, choices: dict) -> UtteranceReply:
-    listener = first_name(inputs.listener) or "there"
-    if not _started(inputs.conversation):
-        return UtteranceReply(utterance=f"Hi {listener}, how are you?", end=False)
-    return UtteranceReply(utterance=f"Sorry, I have to go now. See you later, {listener}!", end=True)
+    """The original's: a line that says nothing, and the conversation goes on."""
+    return UtteranceReply(utterance=FAILED_LINE, end=False)
 
 
 ITERATIVE_CHAT_UTTERANCE = Task(name="iterative_chat_utterance", inputs=UtteranceInputs, schema=UtteranceReply,

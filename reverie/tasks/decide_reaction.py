@@ -1,9 +1,11 @@
 """Whether a persona reacts to another it perceives (prompts decide_to_talk, decide_to_react).
 
-``decide_to_talk``: start a conversation or not. The original almost always fell back to
-"yes" (its answer marker never matched), so whether agents talked was decided by the
-gates alone. Here the answer is an enum after a short reason, and the fail-safe is
-"yes" only for two awake people who have not talked before, else "no".
+``decide_to_talk``: start a conversation or not. It is asked only once the code's gates
+have passed (both awake and busy with something, neither chatting nor waiting, not at
+23:00, the pair's chatting buffer spent: reverie/persona/react.py), and asks the original's
+question with no lean either way. The answer is an enum after a short reason; the
+fail-safe is "yes", the original's (whose answer marker never matched, so in effect the
+gates alone decided whether agents talked).
 
 ``decide_to_react``: when both head for the same spot, wait for the other to finish or
 carry on. Fail-safe: carry on (no reaction), like the original.
@@ -65,11 +67,8 @@ class ReactReply(Reply):
 
 
 def talk_fail_safe(inputs: TalkInputs, choices: dict) -> TalkReply:
-    statuses = f"{inputs.init_status} {inputs.target_status}".lower()
-    first_meeting = inputs.last_chat.strip() in ("", NEVER_TALKED)
-    talk = first_meeting and "sleep" not in statuses
-    reason = "they have not talked yet and both are awake" if talk else "they have talked before or one is busy"
-    return TalkReply(reason=reason, start_conversation="yes" if talk else "no")
+    """Yes, as the original: the gates before the question have already said they may talk."""
+    return TalkReply(reason="they meet and are free to talk", start_conversation="yes")
 
 
 def react_fail_safe(inputs: ReactInputs, choices: dict) -> ReactReply:

@@ -1,10 +1,12 @@
-"""Break one block of the schedule into 5-minute-grained subtasks (prompt task_decomp).
+"""Break one block of the schedule into subtasks in 5-minute increments (prompt task_decomp).
 
-The reply is a list of ``{"action", "minutes"}`` where the minutes are rough lengths: the
-model writes the steps, the code does the arithmetic. Validators require only a positive
-number of minutes; the code scales them to the block in 5-minute steps (the original asked
-the model for exact sums and crashed on a malformed line). The function returns
-``[("<task> (<subtask>)", minutes), ...]`` summing exactly to the block, as
+As the original, the prompt asks for the block's subtasks in 5-minute increments, with no
+cap on how many (the grammar's bound, ``MAX_SUBTASKS``, is far above what a block needs:
+the original's example has 9 for 180 minutes). The reply is a list of ``{"action",
+"minutes"}``: the model writes the steps, the code does the arithmetic. Validators require
+only a positive number of minutes; the code scales them to the block in 5-minute steps (the
+original kept the subtasks that fitted and crashed on a malformed line). The function
+returns ``[("<task> (<subtask>)", minutes), ...]`` summing exactly to the block, as
 ``f_daily_schedule`` expects.
 """
 
@@ -19,7 +21,7 @@ from reverie.tasks.clock import format_minute
 from reverie.tasks.common import Reply, inputs_of, one_line, timed_step
 from reverie.tasks.hourly_schedule import strip_subject
 
-MAX_SUBTASKS = 12
+MAX_SUBTASKS = 24  # the grammar's bound; the prompt sets none
 STEP = 5
 
 
@@ -124,4 +126,11 @@ def task_decomp(
     }
     reply = llm.ask("task_decomp", inputs, persona=persona or first_name)
     steps = fit_durations([(sub.action, sub.minutes) for sub in reply.subtasks], duration, STEP)
-    return [(f"{task} ({re.sub(r'[()]', '', action).strip()})", minutes) for action, minutes in steps]
+    out: list[tuple[str, int]] = []
+    for action, minutes in steps:
+        name = f"{task} ({re.sub(r'[()]', '', action).strip()})"
+        if out and out[-1][0] == name:  # the same subtask twice in a row is one (as the original merged them)
+            out[-1] = (name, out[-1][1] + minutes)
+        else:
+            out.append((name, minutes))
+    return out

@@ -254,17 +254,22 @@ NEIGHBORS = (
 PERSONAS_N25 = FIRST_THREE + NEIGHBORS
 assert len(PERSONAS_N25) == 25
 
-# Seeds: a statement whispered to one persona at the start, and what evaluation asks about it.
+# Seeds, the original's way: a fact in one persona's `currently` (its identity, in every prompt
+# of that persona), and what evaluation asks about it. The run starts on February 13, so the
+# party is on the second day; the event says where and when it is (the code puts it into
+# Nora's plan only with `force_seed_plan`).
 SEEDS = (
     {"persona": "Marcus Reed",
-     "whisper": "You are running for the Willow Creek town council in next month's election",
+     "currently": ("Marcus Reed is running for the Willow Creek town council in next month's election, "
+                   "and he tells his neighbors about his candidacy whenever he talks with them."),
      "question": "Did you know that Marcus Reed is running for the town council?",
      "fact": "Marcus Reed is running for the town council", "keywords": ["run", "council"]},
     {"persona": "Nora Bennett",
-     "whisper": ("You are hosting a spring party at Willow Bean Cafe on February 13, 2023 from 5pm to 7pm, "
-                 "and you want to invite everyone you meet"),
+     "currently": ("Nora Bennett is throwing a Valentine's Day party at Willow Bean Cafe on February 14, 2023, "
+                   "from 5 pm to 7 pm. Nora is getting the cafe ready for it and asks everyone she meets to come "
+                   "to the party at Willow Bean Cafe on February 14, 2023, from 5 pm to 7 pm."),
      "question": "Did you know there is a party at Willow Bean Cafe?",
      "fact": "there is a party at Willow Bean Cafe", "keywords": ["party"],
-     "event": {"sector": "Willow Bean Cafe", "arena": "cafe", "day": "February 13, 2023",
-               "start": "17:00", "end": "19:00", "description": "hosting the spring party at the cafe"}},
+     "event": {"sector": "Willow Bean Cafe", "arena": "cafe", "day": "February 14, 2023",
+               "start": "17:00", "end": "19:00", "description": "hosting the Valentine's Day party at the cafe"}},
 )

@@ -1,4 +1,4 @@
-"""The live page in a real browser, driving the file protocol (SERVER.md §3).
+"""The live page in a real browser, driving the file protocol (docs/SERVER.md §3).
 
 `test_live_page_drives_the_file_protocol` plays the simulation server's side of the
 protocol with a small thread that only moves files (no model, no cognition): it waits

@@ -68,8 +68,8 @@ def cafe(tmp_path):
         shutil.rmtree(tmp_path / "storage", ignore_errors=True)
 
 
-def test_two_personas_talk_and_remember_the_conversation(cafe):
-    sim = cafe
+def meet_at_the_cafe(sim):
+    """Nora at the counter and Theo beside her with his coffee, Iris asleep at home: (nora, theo, iris)."""
     nora, theo, iris = (sim.personas[n] for n in ("Nora Bennett", "Theo Alvarez", "Iris Novak"))
     a, b = side_by_side(sim.maze)
     plan_the_day(nora, sim, f"{CAFE}:cafe counter", "working at the cafe")
@@ -77,6 +77,12 @@ def test_two_personas_talk_and_remember_the_conversation(cafe):
     plan_the_day(iris, sim, f"{iris.scratch.living_area}:bed", "sleeping")
     env = {nora.name: a, theo.name: b, iris.name: tuple(iris.scratch.curr_tile)}
     sim.storage.write_environment(sim.step_no, {n: {"maze": sim.maze_name, "x": x, "y": y} for n, (x, y) in env.items()})
+    return nora, theo, iris
+
+
+def test_two_personas_talk_and_remember_the_conversation(cafe):
+    sim = cafe
+    nora, theo, iris = meet_at_the_cafe(sim)
 
     sim.run(1)
     if not nora.scratch.chatting_with and not theo.scratch.chatting_with:

@@ -99,6 +99,7 @@ def test_a_wall_budget_stops_after_the_hour_it_runs_out_in_and_keeps_that_hours_
     assert [row["hour"] for row in report["hours"]] == [7] and report["hours"][0]["steps"] == 6
     assert report["stopped"].startswith("stopped after 1 of 3 game hours") and report["stopped"] in said
     assert report["day"]["game_hours_run"] == 1 and report["day"]["extrapolated"]
+    assert report["force_seed_plan"] is False  # the default: no code puts a seed's event into a plan
     assert report["day"]["calls"] == report["hours"][0]["calls"] > 0
     # Engine time split by stage: every stage ran and the residents walked (path finding); the
     # stages hold no model time, so together they fit in the engine's.
@@ -139,10 +140,14 @@ def test_a_day_goes_on_from_its_last_checkpoint_and_adds_its_hours_to_the_report
 
     first_llm = llm()
     shutil.rmtree(settings.paths.storage / "day")  # the ledger's folder: the fork makes it again
-    first = run_day(settings, base="quick_base", sim_code="day", hours=1, evaluate_every=-1, say=lambda _l: None,
+    forced = settings.model_copy(deep=True)
+    forced.simulation.force_seed_plan = True
+    first = run_day(forced, base="quick_base", sim_code="day", hours=1, evaluate_every=-1, say=lambda _l: None,
                     llm=first_llm, start="07:00")
     second = run_day(settings, base="quick_base", sim_code="day", hours=1, evaluate_every=-1, say=lambda _l: None,
                      llm=llm(), previous=first)
+    # An hour run with the forced seed plan marks the whole report.
+    assert first["force_seed_plan"] is True and second["force_seed_plan"] is True
     assert [row["hour"] for row in second["hours"]] == [7, 8] and second["hours"][0] == first["hours"][0]
     assert second["hours_asked"] == 2 and second["start"] == "07:00" and second["history"] == first["history"]
     assert second["day"]["game_hours_run"] == 2 and second["day"]["calls"] == sum(r["calls"] for r in second["hours"])

@@ -1,8 +1,11 @@
-"""decide_to_talk / decide_to_react: enum answers; the talk fail-safe is not "always yes"."""
+"""decide_to_talk / decide_to_react: enum answers; the talk fail-safe is the original's "yes"
+(the gates before it are tested in tests/persona/test_social_loop.py)."""
 
 from __future__ import annotations
 
 import pytest
+
+from reverie import PROJECT_ROOT
 
 from reverie.tasks.decide_reaction import (
     NEVER_TALKED,
@@ -28,16 +31,19 @@ def test_answer_forms_are_read(raw, answer):
 
 
 @pytest.mark.parametrize(
-    "last_chat, init_status, answer",
-    [
-        (NEVER_TALKED, "Isabella Rodriguez is already working at the counter", "yes"),
-        ("They last talked on February 13, 2023, 10:05:00, conversing about class.", "Maria Lopez is studying", "no"),
-        (NEVER_TALKED, "Klaus Mueller is already sleeping", "no"),
-    ],
+    "last_chat",
+    [NEVER_TALKED, "They last talked on February 13, 2023, 10:05:00, conversing about class."],
 )
-def test_talk_fail_safe_talks_only_at_a_first_meeting_of_awake_people(last_chat, init_status, answer):
-    inputs = {"last_chat": last_chat, "init_status": init_status, "target_status": "Maria Lopez is eating lunch"}
-    assert talk_fail_safe(inputs_with(DECIDE_TO_TALK, **inputs), {}).start_conversation == answer
+def test_talk_fail_safe_is_yes_whoever_meets(last_chat):
+    inputs = {"last_chat": last_chat, "init_status": "Maria Lopez is studying", "target_status": "Klaus Mueller is eating lunch"}
+    assert talk_fail_safe(inputs_with(DECIDE_TO_TALK, **inputs), {}).start_conversation == "yes"
+
+
+def test_the_question_has_no_lean():
+    """The original asked only whether the one would start a conversation with the other."""
+    text = (PROJECT_ROOT / "prompts" / "decide_to_talk.toml").read_text()
+    assert "interrupt" not in text and "busy" not in text
+    assert "Would {init_name} start a conversation with {target_name}?" in text
 
 
 def test_react_fail_safe_carries_on():
@@ -74,11 +80,11 @@ def test_talk_answer_is_followed():
     assert decide_to_talk(llm, **TALK) is True
 
 
-def test_talk_failure_is_not_always_yes():
-    """Scripted replies that are never valid: yes at a first meeting, no after an earlier chat."""
+def test_talk_failure_is_yes():
+    """Scripted replies that are never valid: yes, at a first meeting and after an earlier chat."""
     llm, _ = scripted_llm('{"reason": "hm", "start_conversation": "maybe"}')
     assert decide_to_talk(llm, **TALK) is True
-    assert decide_to_talk(llm, **TALK, last_chat_time="February 13, 2023, 10:05:00", last_chat_about="the party") is False
+    assert decide_to_talk(llm, **TALK, last_chat_time="February 13, 2023, 10:05:00", last_chat_about="the party") is True
 
 
 def test_react_wait_and_failure():

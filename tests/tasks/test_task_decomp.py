@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import re
+import tomllib
+
 import pytest
 from pydantic import ValidationError
+
+from reverie import PROJECT_ROOT
 
 from reverie.tasks.task_decomp import TaskDecompReply, describe_schedule, fail_safe, fit_durations, generic_steps
 from reverie.tasks.task_decomp import TASK_DECOMP
@@ -106,3 +112,51 @@ def test_function_fail_safe_still_fills_the_block():
     steps = task_decomp(llm, **KW)
     assert sum(m for _, m in steps) == 60
     assert steps[0] == ("working on his research paper (getting started)", 5)
+
+
+def test_the_prompt_asks_for_five_minute_increments_with_no_step_cap():
+    """The original's ask: subtasks in 5-minute increments, as many as the block needs."""
+    from reverie.tasks.cli import render
+    from reverie.config import Settings
+
+    settings = Settings()
+    settings.paths.prompts = PROJECT_ROOT / "prompts"
+    text = "\n".join(m.content for m in render(settings, "task_decomp", inputs_with(TASK_DECOMP).model_dump(), {}))
+    assert "5-minute increments" in text
+    assert not re.search(r"\b\d+ to \d+ (steps|subtasks)\b", text)
+    assert TaskDecompReply.model_json_schema()["properties"]["subtasks"]["maxItems"] >= 20
+
+
+def test_a_long_list_of_five_minute_steps_is_taken_whole():
+    """Scripted: 18 subtasks of 5 minutes for a 90-minute block (more than the old cap of 8,
+    and of the old grammar bound of 12) are kept, one by one, on 5-minute boundaries."""
+    steps = [{"action": f"step number {i}", "minutes": 5} for i in range(1, 19)]
+    llm, model = scripted_llm(json.dumps({"subtasks": steps}))
+    got = task_decomp(llm, **{**KW, "duration": 90, "time_range": "09:00 to 10:30"})
+    assert len(model.calls) == 1
+    assert got == [(f"working on his research paper (step number {i})", 5) for i in range(1, 19)]
+
+
+def test_the_prompt_and_its_reply_fit_the_bundled_models_window():
+    """The longest fixture case, at a safe 3 characters a token, leaves room for max_tokens in n_ctx 2048."""
+    from reverie.config import Settings
+    from reverie.llm.prompt_size import CHARS_PER_TOKEN_SAFE, PER_MESSAGE_TOKENS
+    from reverie.tasks.cli import render
+    from reverie.tasks.fixtures import load_fixture
+
+    settings = Settings()
+    settings.paths.prompts = PROJECT_ROOT / "prompts"
+    max_tokens = tomllib.loads((PROJECT_ROOT / "prompts" / "task_decomp.toml").read_text())["max_tokens"]
+    for case in load_fixture("task_decomp").cases:
+        messages = render(settings, "task_decomp", case.inputs, case.choices)
+        tokens = sum(len(m.content) / CHARS_PER_TOKEN_SAFE + PER_MESSAGE_TOKENS for m in messages)
+        assert tokens + max_tokens <= settings.models.strong.n_ctx, tokens
+
+
+def test_the_same_subtask_twice_in_a_row_is_one():
+    """Scripted: a reply that repeats a subtask (as small models do) gives one entry for the run."""
+    llm, _ = scripted_llm('{"subtasks": [{"action": "reading", "minutes": 15}, {"action": "reading", "minutes": 15}, '
+                          '{"action": "notes", "minutes": 15}, {"action": "reading", "minutes": 15}]}')
+    assert task_decomp(llm, **KW) == [("working on his research paper (reading)", 30),
+                                      ("working on his research paper (notes)", 15),
+                                      ("working on his research paper (reading)", 15)]

@@ -1,0 +1,50 @@
+"""A seed's text in a persona's ``currently`` (its identity), kept across new days.
+
+The original planted its two facts in ``currently`` and left each day's identity revision
+to carry them on; a large model does. A small one often writes a status without them, and
+the fact is then gone from every later prompt of that persona. So after a revision the
+code keeps the seed's own words in the status: where the revised status does not hold them
+word for word, they are added after it (once), until the day of the seed's event has passed
+(a seed without an event: always). The model's rewording, if any, stays beside them
+(docs/FIDELITY.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+DAY_FORMAT = "%B %d, %Y"
+
+
+@dataclass(frozen=True)
+class SeededStatus:
+    text: str                 # what the seed added to ``currently``
+    until: str | None = None  # the seed's event day ("February 14, 2023"), kept through it; None: always
+
+
+def with_status(currently: str, text: str) -> str:
+    """``currently`` with ``text`` added after it, unless it already holds it word for word."""
+    currently, text = currently.strip(), text.strip()
+    if not text or text in currently:
+        return currently
+    if not currently:
+        return text
+    return f"{currently}{'' if currently.endswith(('.', '!', '?')) else '.'} {text}"
+
+
+def _day(text: str) -> datetime | None:
+    try:
+        return datetime.strptime(text, DAY_FORMAT)
+    except ValueError:
+        return None
+
+
+def keep_seeded(status: str, seeded, today: datetime) -> str:
+    """The revised ``status`` with the text of every seed still current (its event day not
+    before ``today``) in it."""
+    for seed in seeded:
+        until = _day(seed.until) if seed.until else None
+        if until is None or until.date() >= today.date():
+            status = with_status(status, seed.text)
+    return status
