@@ -49,13 +49,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="whispers loaded first (default: the base world's agent_history_init_n<N>.csv)")
     parser.add_argument("--max-wall-minutes", type=float, metavar="M",
                         help="stop after the game hour in which M minutes of wall time run out (--resume goes on)")
+    parser.add_argument("--force-seed-plan", action="store_true",
+                        help="code puts each seed's event (the party) into its host's plan (default off; the table says so)")
     parser.add_argument("--resume", action="store_true", help="go on with the run --sim towards its --hours")
 
 
-def experiment_settings(settings, *, model: str | None, server: str | None, slots: int | None, packed: bool):
+def experiment_settings(settings, *, model: str | None, server: str | None, slots: int | None, packed: bool,
+                        force_seed_plan: bool = False):
     from reverie.simulation.game_day import day_settings
 
-    s = day_settings(settings, model=model, packed=packed)
+    s = day_settings(settings, model=model, packed=packed, force_seed_plan=force_seed_plan)
     if server:
         s.backend.kind, s.backend.base_url = "openai", server
     if slots:
@@ -73,7 +76,7 @@ def conversations(ledger: Path) -> int:
 
 
 def build_report(sim_dir: Path, *, sim_code: str, model: str, hours_asked: int, progress: dict,
-                 residents: int, conversations_held: int) -> dict:
+                 residents: int, conversations_held: int, force_seed_plan: bool = False) -> dict:
     from reverie.simulation.evaluation import read_evaluation
 
     checkpoints = (read_evaluation(sim_dir) or {}).get("checkpoints") or []
@@ -88,7 +91,7 @@ def build_report(sim_dir: Path, *, sim_code: str, model: str, hours_asked: int, 
         "conversations": conversations_held,
         "conversations_per_agent_day": round(2 * conversations_held / (residents * days), 2) if days else None,
         "meets_paper": meets(end) if end else None,
-        "scripted": model == "scripted",
+        "scripted": model == "scripted", "force_seed_plan": force_seed_plan,
         "table": table_lines(start, end, hours_run=hours_run, hours_asked=hours_asked, model=model),
     }
 
@@ -101,7 +104,7 @@ def main(args, settings) -> int:
     if args.resume and not args.sim:
         raise UserError("--resume needs --sim NAME: the run to go on with")
     settings = experiment_settings(settings, model=args.model, server=args.server, slots=args.slots,
-                                   packed=not args.faithful)
+                                   packed=not args.faithful, force_seed_plan=args.force_seed_plan)
     sim_code = args.sim or f"experiment_{datetime.now().strftime('%Y%m%d_%H%M%S')}"
     sim_dir = settings.paths.storage / sim_code
     previous = None
@@ -130,7 +133,8 @@ def main(args, settings) -> int:
                 max_wall_s=None if args.max_wall_minutes is None else args.max_wall_minutes * 60, on_hour=keep)
     report = build_report(sim_dir, sim_code=sim_code, model=model, hours_asked=args.hours,
                           progress=state["progress"], residents=state["residents"] or _residents(sim_dir),
-                          conversations_held=conversations(sim_dir / "reverie" / "llm_calls.jsonl"))
+                          conversations_held=conversations(sim_dir / "reverie" / "llm_calls.jsonl"),
+                          force_seed_plan=settings.simulation.force_seed_plan)
     write_json_atomic(sim_dir / EXPERIMENT_FILE, report)
     print()
     for line in report["table"]:
@@ -138,6 +142,8 @@ def main(args, settings) -> int:
     if report["conversations_per_agent_day"] is not None:
         print(f"conversations: {report['conversations']} ({report['conversations_per_agent_day']} per resident "
               f"and game day)")
+    if report["force_seed_plan"]:
+        print("force_seed_plan was on: the code put each seed's event into its host's plan")
     if report["scripted"]:
         print("the scripted model answers by rule: these figures show the town's plumbing, not agents' behaviour")
     print(f"report: {sim_dir / EXPERIMENT_FILE}")
