@@ -9,9 +9,9 @@ import shutil
 
 import pytest
 
-PARTY = ("Nora Bennett is hosting a party at Willow Bean Cafe on February 13, 2023 from 8:30 am to 10 am "
+PARTY = ("Nora Bennett is hosting a party at Willow Bean Cafe on February 13, 2023 from 9 am to 11 am "
          "and invites everyone she meets.")
-GUEST = "Iris Novak is going to the party at Willow Bean Cafe on February 13, 2023 from 8:30 am to 10 am."
+GUEST = "Iris Novak is going to the party at Willow Bean Cafe on February 13, 2023 from 9 am to 11 am."
 
 
 def _seed(persona: str, text: str, event: bool) -> dict:
@@ -19,7 +19,7 @@ def _seed(persona: str, text: str, event: bool) -> dict:
             "question": "Did you know there is a party at Willow Bean Cafe?", "fact": "there is a party at Willow Bean Cafe"}
     if event:
         seed["event"] = {"sector": "Willow Bean Cafe", "arena": "cafe", "day": "February 13, 2023",
-                         "start": "08:30", "end": "10:00", "description": "hosting the party at the cafe"}
+                         "start": "09:00", "end": "11:00", "description": "hosting the party at the cafe"}
     return seed
 
 
@@ -37,6 +37,9 @@ def test_news_travels_and_people_gather_in_a_small_town(tmp_path):
 
     config, base = town(tmp_path, "party_base", packed_actions="true")
     base.write_meta({**base.read_meta(), "sec_per_step": 10})   # people walk a tile a step
+    iris = base.dir / "personas" / "Iris Novak" / "bootstrap_memory" / "scratch.json"
+    scratch = json.loads(iris.read_text())   # a free morning: her painting from 9 am would come first
+    iris.write_text(json.dumps({**scratch, "daily_plan_req": "Iris Novak works at Creek Corner Shop from 1pm to 6pm."}))
     (base.dir / "reverie" / "seeds.json").write_text(json.dumps([_seed("Nora Bennett", PARTY, True),
                                                                  _seed("Iris Novak", GUEST, True)]))
     settings = load_settings(config)
@@ -60,7 +63,7 @@ def test_news_travels_and_people_gather_in_a_small_town(tmp_path):
                 if t["sector"] == "Willow Bean Cafe" and t["arena"] == "cafe"}
         from datetime import datetime
 
-        window = (datetime(2023, 2, 13, 8, 30), datetime(2023, 2, 13, 10))
+        window = (datetime(2023, 2, 13, 9), datetime(2023, 2, 13, 10))
         came = attendance(movement_frames(storage, sim.persona_names), lambda tile: tile in cafe, window,
                           sim.persona_names)
     finally:

@@ -66,14 +66,20 @@ def lines_of(block: str) -> list[str]:
     return out
 
 
-def most_important(statements: list[str], *, said: str = "", least: int = 7) -> str | None:
+def _same_news(a: str, b: str) -> bool:
+    """Two statements about the same thing: half the words of the shorter in the other."""
+    wa, wb = content_words(a), content_words(b)
+    return bool(wa and wb) and len(wa & wb) * 2 >= min(len(wa), len(wb))
+
+
+def most_important(statements: list[str], *, said: str = "", least: int = 7, avoid: list[str] = ()) -> str | None:
     """The statement that matters most (the first among equals: the list's own order), leaving
-    out what ``said`` already holds; None when nothing reaches ``least``."""
+    out what ``said`` already holds and news the same as ``avoid``'s; None when nothing reaches ``least``."""
     best, best_score = None, least - 1
     spoken = said.lower()
     for statement in statements:
         told = bare(statement)
-        if not told or told.lower().rstrip(".") in spoken:
+        if not told or told.lower().rstrip(".") in spoken or any(_same_news(told, other) for other in avoid):
             continue
         score = importance(told)
         if score > best_score:
@@ -85,7 +91,7 @@ def news_items(statements: list[str], *, said: str = "", count: int = 2) -> list
     """Up to ``count`` different pieces of news (importance 7 or more), the most important first."""
     items: list[str] = []
     for _ in range(count):
-        item = most_important(statements, said=" ".join([said, *items]))
+        item = most_important(statements, said=said, avoid=items)
         if item is None:
             break
         items.append(item)

@@ -8,6 +8,17 @@ from reverie.llm.scripted.call import ScriptedCall
 from reverie.llm.scripted.cues import bare, lines_of, most_important, news_items, sentences
 
 NOT_STARTED = "(nobody has said anything yet.)"
+MAX_LINE = 300   # the longest line the utterance's schema takes
+
+
+def _told(items: list[str], room: int) -> str:
+    """The pieces of news as one line, as many as fit in ``room`` characters (the first, cut, if none does)."""
+    told = ""
+    for item in items:
+        more = (told + " Also, " if told else "") + item.rstrip(".") + "."
+        if len(more) <= room:
+            told = more
+    return told or (items[0][: room - 1].rstrip() + "." if items else "")
 
 
 def _first(name: str) -> str:
@@ -41,15 +52,15 @@ def iterative_chat_utterance(call: ScriptedCall) -> dict:
     turns = [] if conversation.lower() == NOT_STARTED else _turns(conversation)
     own = [line.partition(":")[2].strip() for line in call.text("identity").splitlines() if line.startswith("Currently:")]
     items = news_items(lines_of(call.text("memories")) + [s for text in own for s in sentences(text)], said=conversation)
-    news = " Also, ".join(item.rstrip(".") + "." for item in items)
+    news = _told(items, room=MAX_LINE - 40)
     mine = [said for who, said in turns if who == speaker]
     if not turns:
         opening = f"Hi {_first(listener)}!"
-        return {"utterance": f"{opening} Did you hear? {news}" if news else f"{opening} How is your day going?",
-                "end": False}
+        line = f"{opening} Did you hear? {news}" if news else f"{opening} How is your day going?"
+        return {"utterance": line[:MAX_LINE], "end": False}
     if not mine and len(turns) < 3:
         line = f"Thanks for telling me. And did you know? {news}" if news else "Good to hear from you. Nothing new here."
-        return {"utterance": line, "end": False}
+        return {"utterance": line[:MAX_LINE], "end": False}
     return {"utterance": f"Good to know, {_first(listener)}. See you later!", "end": True}
 
 
