@@ -117,4 +117,4 @@ def test_an_experiment_shows_its_table_beside_the_papers(client, world):
     section = html[html.index("<h2>Experiment</h2>"):html.index("<h2>Evaluation</h2>")]
     assert "4% -&gt; 52%" in section and "4% -&gt; 60%" in section and "14 / 6" in section
     assert "SHORTER than the paper" in section and "30 of 48 game hours run" in section
-    assert "not the agents&#x27; behaviour" in section
+    assert "not the agents' behaviour" in section
