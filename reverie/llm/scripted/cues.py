@@ -149,3 +149,24 @@ def content_words(text: str) -> set[str]:
             "did", "know", "that", "there", "who", "what", "for", "with", "about", "any", "anyone", "does", "it",
             "this", "i", "me", "my", "your", "have", "has", "of", "he", "she", "they", "his", "her"}
     return {w for w in re.findall(r"[a-z']+", str(text or "").lower()) if w not in stop and len(w) > 2}
+
+
+KINDS = re.compile(r"\b(party|celebration|festival|wedding|birthday|meeting|concert|fair|gathering|ceremony|"
+                   r"dinner|event)\b", re.IGNORECASE)
+
+
+def compact(text: str, limit: int) -> str:
+    """``text`` in at most ``limit`` characters: an announced event as "<who>'s <event> at <place> on
+    <date> from <start> to <end>" when it names them all, else cut at a word."""
+    text = str(text or "").strip()
+    if len(text) <= limit:
+        return text
+    kind, place, span, dates = KINDS.search(text), place_of(text), span_of(text), dates_of(text)
+    who = re.match(r"^([A-Z][\w'-]*(?: [A-Z][\w'-]*)?)\s", text)
+    if kind and place and span:
+        when = f" on {dates[0][0].capitalize()} {dates[0][1]}" if dates else ""
+        short = (f"{who.group(1)}'s " if who else "the ") + (f"{kind.group(1).lower()} at {place}{when} from "
+                                                               f"{clock(span[0])} to {clock(span[1])}")
+        if len(short) <= limit:
+            return short
+    return text[:limit].rsplit(" ", 1)[0].rstrip(",;:")

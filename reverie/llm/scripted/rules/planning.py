@@ -165,7 +165,8 @@ def thought_note(call: ScriptedCall) -> dict:
 def new_currently(call: ScriptedCall) -> dict:
     """The status carried over, with what the notes say to keep in mind, in the third person."""
     name = call.text("name")
-    kept = re.findall(r"I should keep in mind that ([^.]+)\.", call.text("plan_note"))
+    notes = f"{call.text('plan_note')} {call.text('thought_note')}"   # the prompt shows them side by side
+    kept = list(dict.fromkeys(re.findall(r"I should keep in mind that ([^.]+)\.", notes)))
     status = call.text("currently") or f"{name} is going about the usual routine."
     for fact in kept:
         if fact.lower() not in status.lower():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from reverie.llm.scripted.call import ScriptedCall
-from reverie.llm.scripted.cues import bare, lines_of, most_important, news_items, sentences
+from reverie.llm.scripted.cues import bare, compact, lines_of, most_important, news_items, sentences
 
 NOT_STARTED = "(nobody has said anything yet.)"
 MAX_LINE = 300   # the longest line the utterance's schema takes
@@ -77,20 +77,21 @@ def _heard(call: ScriptedCall, key: str = "partner_name", count: int = 1) -> str
 
 def summarize_conversation(call: ScriptedCall) -> dict:
     topic = most_important([s for _w, line in _turns(call.text("conversation")) for s in sentences(line)], least=2)
-    return {"conversing_about": (topic or "how their day is going").rstrip(".")[:150]}
+    return {"conversing_about": compact((topic or "how their day is going").rstrip("."), 150)}
 
 
 def memo_on_convo(call: ScriptedCall) -> dict:
     heard = _heard(call, count=2)
     name, partner = call.text("persona_name"), call.text("partner_name")
-    memo = f"{name} heard from {partner} that {heard}" if heard else \
-        f"{name} had a friendly chat with {partner}."
-    return {"memo": memo[:290]}
+    memo = f"{name} heard from {partner} that {heard}" if heard else f"{name} had a friendly chat with {partner}."
+    if len(memo) > 290 and heard:
+        memo = f"{name} heard from {partner} that {compact(_heard(call) or heard, 250 - len(name) - len(partner))}"
+    return {"memo": compact(memo, 290)}
 
 
 def planning_thought_on_convo(call: ScriptedCall) -> dict:
     heard = _heard(call)
-    return {"thought": (heard or f"nothing in the chat with {call.text('partner_name')} changes the plans")[:290]}
+    return {"thought": compact(heard or f"nothing in the chat with {call.text('partner_name')} changes the plans", 290)}
 
 
 def relationship_summary(call: ScriptedCall) -> dict:
