@@ -16,6 +16,10 @@ cut text dropped, open strings, lists and objects closed, as LangChain's
 ``parse_partial_json`` does) and kept when that object passes every check: the model's
 words, a little shorter. Otherwise it is sent back as cut off: asking again the same way
 gives the same cut.
+
+A reply nested deeper than :data:`MAX_NESTING` is refused by a one-pass count before any
+recursive parser reads it, so the refusal keeps no deep structure and never takes the stack
+near the recursion limit (where a garbage collection would run other objects' finalisers).
 """
 
 from __future__ import annotations
@@ -45,6 +49,41 @@ UNREADABLE = Problem(WHOLE, "this reply could not be read as the object describe
                             "answer with one JSON object with exactly the fields asked for")
 
 
+# No task's reply nests deeper than a few levels. A deeper reply is refused before any
+# recursive parser sees it: json's decoder recurses once per level, and a garbage collection
+# that happens near the recursion limit runs other objects' finalisers there, where they fail.
+MAX_NESTING = 32
+TOO_DEEP = "the JSON is nested too deeply; answer with one flat object"
+
+
+def _scan(text: str) -> tuple[int, bool]:
+    """How deep ``[`` and ``{`` nest in JSON ``text`` outside its strings, and whether it stops
+    inside a string (one pass, no recursion)."""
+    depth = deepest = 0
+    inside = escaped = False
+    for char in text:
+        if inside:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                inside = False
+        elif char == '"':
+            inside = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth = max(0, depth - 1)
+    return deepest, inside
+
+
+def nesting_depth(text: str) -> int:
+    """How deep ``[`` and ``{`` nest in ``text``, outside JSON strings."""
+    return _scan(text)[0]
+
+
 def extract_json(text: str) -> str:
     """The JSON object in a reply (tolerates code fences and text around it)."""
     text = text.strip()
@@ -52,10 +91,9 @@ def extract_json(text: str) -> str:
         text = text.strip("`").removeprefix("json").strip()
     start, end = text.find("{"), text.rfind("}")
     candidate = text[start : end + 1] if start != -1 and end > start else text
-    try:
-        json.loads(candidate, strict=False)  # raises ValueError with the position of the problem
-    except RecursionError:
-        raise ValueError("the JSON is nested too deeply; answer with one flat object") from None
+    if nesting_depth(candidate) > MAX_NESTING:
+        raise ValueError(TOO_DEEP)
+    json.loads(candidate, strict=False)  # raises ValueError with the position of the problem
     return candidate
 
 
@@ -136,26 +174,20 @@ def closed_where_cut(content: str) -> dict | None:
     if start == -1:
         return None
     text = content[start:].rstrip()
+    if nesting_depth(text) > MAX_NESTING:
+        return None
     if text[-1:].isalnum() and _inside_a_string(text):
         text = re.sub(r"\s+[^\s\"]*$", "", text)
     try:
         data = parse_partial_json(text, strict=False)
-    except (ValueError, RecursionError):
+    except ValueError:
         return None
     return clean(data) if isinstance(data, dict) else None
 
 
 def _inside_a_string(text: str) -> bool:
     """Whether JSON ``text`` stops inside a string."""
-    inside = escaped = False
-    for char in text:
-        if escaped:
-            escaped = False
-        elif char == "\\":
-            escaped = inside
-        elif char == '"':
-            inside = not inside
-    return inside
+    return _scan(text)[1]
 
 
 def _merged(schema_errors: list[Problem], choice_errors: list[Problem]) -> list[Problem]:

@@ -1,22 +1,30 @@
-"""`python -m reverie evaluate SIM`: the paper's measurements on a simulation, now.
+"""`python -m reverie evaluate SIM`: the paper's measurements on a simulation, now, by the
+paper's interview method (§6.5 / §7.1).
 
 Every persona is interviewed the way ``call -- analysis`` does it (the memories that bear on
 the question, the persona's answer; the safety check is left out, as the questions are the
-code's own) and the answer is judged yes or no with the words that decide it (prompt
-``interview_judge``):
+code's own):
 
-* diffusion: "Did you know ...?" for each seeded fact (``reverie/seeds.json``);
-* relationships: "Do you know <name>?" for every other resident; the network density is
-  the share of pairs where at least one knows the other. With ``--pairs K`` only K pairs
-  drawn at random are asked (both ways): at 25 residents all 300 pairs are 600 interviews,
-  hours on a CPU; the density is then the sample's, with its 95 % interval;
-* coordination: who stood in the seeded event's place during its time window, from the
-  movement files.
+* diffusion: each seeded fact's question (``reverie/seeds.json``). A yes/no question ("Did
+  you know there is a Valentine's Day party?") is judged yes or no with the words that decide
+  it (prompt ``interview_judge``); an open one ("Do you know who is running for the town
+  council?") is yes only when the answer names the seed's ``answer`` (Marcus Reed): an answer
+  naming someone else, or no one, is no. The one it names, asked about themselves, may answer
+  "I am" instead: their answer is judged;
+* relationships: "Do you know of <name>?" for every other resident; the network density is
+  the share of pairs where **both** say yes (an undirected graph of mutual knowledge). With
+  ``--pairs K`` only K pairs drawn at random are asked (both ways): at 25 residents all 300
+  pairs are 600 interviews, hours on a CPU; the density is then the sample's, with its 95 %
+  interval;
+* an answer counts as knowing only when the persona's memories support it: a memory with the
+  seed's keywords, a memory naming the other resident in full (its identity's ``learned`` and
+  ``currently`` count as memories: a seed may plant its fact there, as the original did). A yes they do not support is
+  counted apart: the hallucination rate (the paper: 6 of 453 answers, 1.3 %);
+* coordination: who heard of the seeded event (invited: those who know it) and who stood in
+  its place during its time window, from the movement files.
 
-Next to each interview figure is the same one read from the memories, with no model: a
-resident holds a seeded fact when one of its memories (events, thoughts, conversations) has
-the seed's keywords, and knows of a resident its memories name. A small model's interview
-answers can say yes to anything they are asked about; the memories say what reached them.
+Next to each figure is the same one read from the memories alone, with no model. The figures
+are defined once, typed, in ``reverie/evaluation_report.py``.
 
 Each evaluation is one checkpoint of ``<sim>/evaluation.json`` (by step; evaluating the
 same step again replaces it), so evaluating at several points of a run gives the figures
@@ -26,43 +34,70 @@ over time. Nothing is written to the personas' memories; the calls go to the run
 from __future__ import annotations
 
 import argparse
-import json
+from dataclasses import dataclass
 from datetime import timedelta
-from pathlib import Path
+from typing import Callable, Iterable
 
 from reverie.clock import parse_time
 from reverie.config import Settings
 from reverie.errors import UserError
-from reverie.jsonio import write_json_atomic
+from reverie.evaluation_report import (EVALUATION_FILE, Answer, Checkpoint, Coordination, Density, Diffusion,
+                                       Hallucinations, HeldInMemory, Relationships, Share, save_checkpoint,
+                                       summary_lines)
 from reverie.simulation.concurrency import cognition_workers, run_groups
-from reverie.simulation.evaluation_figures import (all_pairs, attendance, density, diffusion, holds, names_in,
+from reverie.simulation.evaluation_figures import (all_pairs, attendance, density, holds, named_in, names_in,
                                                    sample_pairs)
 from reverie.simulation.seeds import Seed, read_seeds
 from reverie.tasks.common import content_words
 
-EVALUATION_FILE = "evaluation.json"
+__all__ = ["EVALUATION_FILE", "evaluate", "save_checkpoint", "summary_lines", "main"]
 
 
 def know_question(name: str) -> str:
-    return f"Do you know {name}?"
+    return f"Do you know of {name}?"
 
 
-def ask(sim, persona, question: str) -> dict:
-    """One interview question, answered and judged: {"question", "answer", "verdict", "evidence"}."""
+Judge = Callable[[], tuple[str, str]]   # () -> (verdict, evidence), the model's judgement of the answer
+
+
+def score(reply: str, persona_name: str, expected: Iterable[str], judge: Judge) -> tuple[str, str]:
+    """(verdict, evidence) of an answer. A yes/no question (no ``expected``): the judge's. An
+    open one: yes when the answer names one of ``expected`` (the name is the evidence), else
+    no; except for the persona ``expected`` names, who may speak of themselves ("I am"): judged."""
+    expected = list(expected)
+    if not expected:
+        return judge()
+    named = named_in(reply, expected)
+    if named is not None:
+        return "yes", named
+    if named_in(persona_name, expected) is not None:
+        return judge()
+    return "no", ""
+
+
+def ask(sim, persona, question: str, *, supported: bool, expected: Iterable[str] = ()) -> Answer:
+    """One interview question, answered, scored and checked against the persona's memories."""
     from reverie.simulation.interview import answer
     from reverie.tasks.interview_judge import judge_answer
 
     reply = answer(sim, persona, [], question, safety_check=False)
     if reply is None:   # a safety check declined to answer (not asked for these questions)
-        return {"question": question, "answer": None, "verdict": "no", "evidence": ""}
-    judged = judge_answer(sim.llm, persona_name=persona.name, question=question, answer=reply)
-    return {"question": question, "answer": reply, "verdict": judged.verdict, "evidence": judged.evidence}
+        return Answer(question=question, supported=supported)
+
+    def judge() -> tuple[str, str]:
+        judged = judge_answer(sim.llm, persona_name=persona.name, question=question, answer=reply)
+        return judged.verdict, judged.evidence
+
+    verdict, evidence = score(reply, persona.name, expected, judge)
+    return Answer(question=question, answer=reply, verdict=verdict, evidence=evidence, supported=supported)
 
 
 def memory_texts(persona) -> list[str]:
-    """Everything a persona's memory says in words: each node's description, and the lines of
-    the conversations it took part in."""
-    texts = []
+    """Everything a persona holds in words: what its identity has learned and is doing now (a
+    seed may set ``currently``, as the original planted its facts), each memory node's
+    description, and the lines of the conversations it took part in."""
+    s = persona.scratch
+    texts = [t for t in (s.learned, s.currently) if t]
     for node in persona.a_mem.nodes():
         texts.append(node.description)
         if node.type == "chat":
@@ -79,13 +114,24 @@ def fact_keywords(seed: Seed, names: list[str]) -> list[str]:
     return sorted(content_words(seed.fact) - in_names)
 
 
-def in_memory(sim, seeds: list[Seed], names: list[str]) -> tuple[dict[str, list[str]], dict[str, dict[str, bool]]]:
-    """From the memories, no model: {fact: residents holding it}, {a: {b: a's memories name b}}."""
-    texts = {name: memory_texts(sim.personas[name]) for name in names}
-    keywords = {seed.fact: fact_keywords(seed, names) for seed in seeds}
-    holders = {fact: [n for n in names if holds(texts[n], words)] for fact, words in keywords.items()}
-    named = {a: {b: True for b in names_in(texts[a], [n for n in names if n != a])} for a in names}
-    return holders, named
+@dataclass(frozen=True)
+class MemorySupport:
+    """What the residents' memories hold, read with no model: the support an answer needs."""
+
+    keywords: dict[str, list[str]]          # {fact: the words a memory must have}
+    holders: dict[str, list[str]]           # {fact: residents with such a memory}
+    named: dict[str, set[str]]              # {a: the residents a's memories name in full}
+
+    @classmethod
+    def of(cls, sim, seeds: list[Seed], names: list[str]) -> "MemorySupport":
+        texts = {name: memory_texts(sim.personas[name]) for name in names}
+        keywords = {seed.fact: fact_keywords(seed, names) for seed in seeds}
+        holders = {fact: [n for n in names if holds(texts[n], words)] for fact, words in keywords.items()}
+        named = {a: names_in(texts[a], [n for n in names if n != a]) for a in names}
+        return cls(keywords, holders, named)
+
+    def knows_of(self, names: list[str]) -> dict[str, dict[str, bool]]:
+        return {a: {b: True for b in self.named[a]} for a in names}
 
 
 def movement_frames(storage, names: list[str]):
@@ -99,7 +145,7 @@ def movement_frames(storage, names: list[str]):
         yield parse_time(when), tiles
 
 
-def coordination(sim, seed: Seed, invited: list[str]) -> dict:
+def coordination(sim, seed: Seed, invited: list[str]) -> Coordination:
     event = seed.event
     day = parse_time(f"{event.day}, 00:00:00")
     window = (day + timedelta(minutes=event.start), day + timedelta(minutes=event.end))
@@ -112,18 +158,18 @@ def coordination(sim, seed: Seed, invited: list[str]) -> dict:
         return t["sector"] == event.sector and t["arena"] == event.arena
 
     seen = attendance(movement_frames(sim.storage, sim.persona_names), place_of, window, sim.persona_names)
-    return {
-        "fact": seed.fact, "host": seed.persona, "place": f"{event.sector}:{event.arena}",
-        "window": [window[0].strftime("%B %d, %Y, %H:%M"), window[1].strftime("%B %d, %Y, %H:%M")],
-        "reached": sim.curr_time >= window[0],   # False: the run has not got to the window, nobody could come yet
-        "invited": [n for n in invited if n != seed.persona],
-        "attended": sorted(seen), "steps_at_place": seen,
-        "attended_invited": sorted(n for n in seen if n in invited and n != seed.persona),
-    }
+    guests = [n for n in invited if n != seed.persona]
+    return Coordination(
+        fact=seed.fact, host=seed.persona, place=f"{event.sector}:{event.arena}",
+        window=[window[0].strftime("%B %d, %Y, %H:%M"), window[1].strftime("%B %d, %Y, %H:%M")],
+        reached=sim.curr_time >= window[0],   # False: the run has not got to the window, nobody could come yet
+        invited=guests, attended=sorted(seen), steps_at_place=seen,
+        attended_invited=sorted(n for n in seen if n in guests))
 
 
-def evaluate(sim, *, say=print, pairs: int | None = None) -> dict:
-    """Interview everyone, judge, measure; returns the checkpoint (not yet saved).
+def evaluate(sim, *, say=print, pairs: int | None = None) -> Checkpoint:
+    """Interview everyone, score, check against the memories, measure; returns the checkpoint
+    (not yet saved: :func:`save_checkpoint`).
 
     Retrieval marks the memories it returns as just accessed; the interviews put the old
     times back, so a run that goes on after an evaluation is the run it would have been.
@@ -136,7 +182,26 @@ def evaluate(sim, *, say=print, pairs: int | None = None) -> dict:
             node.last_accessed = when
 
 
-def _evaluate(sim, say, pairs: int | None = None) -> dict:
+def diffusion_row(seed: Seed, names: list[str], answers: dict[str, Answer], memory: MemorySupport) -> Diffusion:
+    held = memory.holders[seed.fact]
+    return Diffusion(
+        fact=seed.fact, seeded_to=seed.persona, question=seed.question, expected=list(seed.answer),
+        **Share.of({n: answers[n].knows for n in names}).model_dump(),
+        knows=[n for n in names if answers[n].knows],
+        said_yes=Share.of({n: answers[n].verdict == "yes" for n in names}),
+        unsupported=[n for n in names if answers[n].hallucinated],
+        in_memory=HeldInMemory(**Share.of({n: n in held for n in names}).model_dump(), holders=held,
+                               keywords=memory.keywords[seed.fact]),
+        answers=answers)
+
+
+def hallucinations(answers: Iterable[Answer]) -> Hallucinations:
+    answers = list(answers)
+    return Hallucinations(answers=len(answers), yes=sum(a.verdict == "yes" for a in answers),
+                          unsupported=sum(a.hallucinated for a in answers))
+
+
+def _evaluate(sim, say, pairs: int | None = None) -> Checkpoint:
     names = list(sim.persona_names)
     if pairs is not None and pairs < 1:
         raise UserError("--pairs must be at least 1")
@@ -146,15 +211,18 @@ def _evaluate(sim, say, pairs: int | None = None) -> dict:
         about[a].append(b)
         about[b].append(a)
     seeds = read_seeds(sim.storage.dir)
+    memory = MemorySupport.of(sim, seeds, names)
     sim.llm.set_clock(sim.step_no, sim.curr_time_str)
-    fact_answers: dict[str, dict[str, dict]] = {s.fact: {} for s in seeds}
-    rel_answers: dict[str, dict[str, dict]] = {}
+    fact_answers: dict[str, dict[str, Answer]] = {s.fact: {} for s in seeds}
+    rel_answers: dict[str, dict[str, Answer]] = {}
 
-    def interview(name: str) -> tuple[dict[str, dict], dict[str, dict]]:
+    def interview(name: str) -> tuple[dict[str, Answer], dict[str, Answer]]:
         """One persona's answers: {fact: answer}, {other: answer}."""
         persona = sim.personas[name]
-        facts = {seed.fact: ask(sim, persona, seed.question) for seed in seeds}
-        return facts, {other: ask(sim, persona, know_question(other)) for other in names if other in about[name]}
+        facts = {seed.fact: ask(sim, persona, seed.question, expected=seed.answer,
+                                supported=name in memory.holders[seed.fact]) for seed in seeds}
+        return facts, {other: ask(sim, persona, know_question(other), supported=other in memory.named[name])
+                       for other in names if other in about[name]}
 
     # On a multi-slot server several personas are interviewed at once (each its questions in order);
     # nothing is written to a memory, so the answers are those of one persona after another.
@@ -164,77 +232,22 @@ def _evaluate(sim, say, pairs: int | None = None) -> dict:
         facts, rel_answers[name] = done[name]
         for fact, answer in facts.items():
             fact_answers[fact][name] = answer
-        known = sum(a["verdict"] == "yes" for a in rel_answers[name].values())
-        say(f"[{i}/{len(names)}] {name}: knows {known} of {len(rel_answers[name])} residents asked about; "
-            + ", ".join(f"{s.fact}: {fact_answers[s.fact][name]['verdict']}" for s in seeds))
-    holders, named = in_memory(sim, seeds, names)
-    diffusion_rows = []
-    coordination_rows = []
-    for seed in seeds:
-        answers = fact_answers[seed.fact]
-        knowers = [n for n in names if answers[n]["verdict"] == "yes"]
-        held = holders[seed.fact]
-        diffusion_rows.append({"fact": seed.fact, "seeded_to": seed.persona, "question": seed.question,
-                               **diffusion({n: answers[n]["verdict"] == "yes" for n in names}),
-                               "knows": knowers, "answers": answers,
-                               "in_memory": {**diffusion({n: n in held for n in names}), "holders": held,
-                                             "keywords": fact_keywords(seed, names)}})
-        if seed.event is not None:
-            coordination_rows.append(coordination(sim, seed, knowers))
-    knows = {a: {b: r["verdict"] == "yes" for b, r in row.items()} for a, row in rel_answers.items()}
-    return {
-        "step": sim.step_no, "time": sim.curr_time_str, "personas": names,
-        "diffusion": diffusion_rows,
-        "relationships": {**density(names, knows, None if pairs is None else asked), "answers": rel_answers,
-                          "in_memory": density(names, named)},
-        "coordination": coordination_rows,
-    }
-
-
-def read_evaluation(sim_dir: Path) -> dict | None:
-    path = Path(sim_dir) / EVALUATION_FILE
-    if not path.is_file():
-        return None
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise UserError(f"{path} is not valid JSON ({exc}) — delete it and evaluate again") from None
-
-
-def save_checkpoint(sim_dir: Path, sim_code: str, checkpoint: dict) -> dict:
-    """Add (or replace, same step) a checkpoint in evaluation.json; returns the whole file."""
-    data = read_evaluation(sim_dir) or {"sim_code": sim_code, "checkpoints": []}
-    rows = [c for c in data.get("checkpoints", []) if c.get("step") != checkpoint["step"]]
-    rows.append(checkpoint)
-    data["checkpoints"] = sorted(rows, key=lambda c: c["step"])
-    write_json_atomic(Path(sim_dir) / EVALUATION_FILE, data)
-    return data
-
-
-def summary_lines(checkpoint: dict) -> list[str]:
-    lines = [f"evaluation at step {checkpoint['step']} ({checkpoint['time']}), {len(checkpoint['personas'])} personas"]
-    for row in checkpoint["diffusion"]:
-        held = row.get("in_memory")
-        lines.append(f"  diffusion  {row['fact']}: {row['count']}/{row['total']} ({row['share']:.0%}) say they know"
-                     + (f"; {held['count']}/{held['total']} ({held['share']:.0%}) hold it in memory" if held else ""))
-    rel = checkpoint["relationships"]
-    if rel.get("sampled"):
-        low, high = rel["interval"]
-        line = (f"  relationships  density {rel['density']:.3f} ({rel['known_pairs']} of {rel['pairs_asked']} "
-                f"pairs asked, of {rel['pairs']}; 95 % interval {low:.3f}-{high:.3f})")
-    else:
-        line = f"  relationships  density {rel['density']:.3f} ({rel['known_pairs']} of {rel['pairs']} pairs)"
-    named = rel.get("in_memory")
-    lines.append(line + (f"; in memory {named['density']:.3f} ({named['known_pairs']} of {named['pairs']} pairs)"
-                         if named else ""))
-    for row in checkpoint["coordination"]:
-        head = f"  coordination  {row['fact']} ({row['place']}, {row['window'][0]}-{row['window'][1][-5:]}): "
-        if row.get("reached", True):
-            lines.append(head + f"{len(row['invited'])} heard of it, {len(row['attended'])} came "
-                                f"({len(row['attended_invited'])} of those who heard)")
-        else:
-            lines.append(head + f"{len(row['invited'])} heard of it; the run has not reached the window yet")
-    return lines
+        known = sum(a.knows for a in rel_answers[name].values())
+        say(f"[{i}/{len(names)}] {name}: knows of {known} of {len(rel_answers[name])} residents asked about; "
+            + ", ".join(f"{s.fact}: {fact_answers[s.fact][name].verdict}" for s in seeds))
+    diffusion_rows = [diffusion_row(seed, names, fact_answers[seed.fact], memory) for seed in seeds]
+    coordination_rows = [coordination(sim, seed, row.knows) for seed, row in zip(seeds, diffusion_rows)
+                         if seed.event is not None]
+    sample = None if pairs is None else asked
+    knows = {a: {b: r.knows for b, r in row.items()} for a, row in rel_answers.items()}
+    said = {a: {b: r.verdict == "yes" for b, r in row.items()} for a, row in rel_answers.items()}
+    every = [a for row in fact_answers.values() for a in row.values()] + [
+        a for row in rel_answers.values() for a in row.values()]
+    return Checkpoint(
+        step=sim.step_no, time=sim.curr_time_str, personas=names, diffusion=diffusion_rows,
+        relationships=Relationships(**density(names, knows, sample), said_yes=Density(**density(names, said, sample)),
+                                    in_memory=Density(**density(names, memory.knows_of(names))), answers=rel_answers),
+        coordination=coordination_rows, hallucinations=hallucinations(every))
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -1,6 +1,7 @@
 """The paper's measurements from judged interview answers and movement files: information
-diffusion, relationship network density, and who came to a seeded event; and the same two
-read from the residents' memories with no model (what each was told, saw or heard).
+diffusion, relationship network density (mutual knowledge), and who came to a seeded event;
+whether an open question's answer names what it must; and the same two read from the
+residents' memories with no model (what each was told, saw or heard).
 
 Pure functions over plain data, so they can be checked on hand-made answer sets.
 """
@@ -12,13 +13,6 @@ import random
 import re
 from itertools import combinations
 from typing import Iterable
-
-
-def diffusion(knows: dict[str, bool]) -> dict:
-    """{"count", "total", "share"} of the personas whose answer showed they know the fact."""
-    count = sum(1 for v in knows.values() if v)
-    total = len(knows)
-    return {"count": count, "total": total, "share": round(count / total, 4) if total else 0.0}
 
 
 def all_pairs(names: list[str]) -> list[tuple[str, str]]:
@@ -33,14 +27,15 @@ def sample_pairs(names: list[str], k: int, seed: int = 0) -> list[tuple[str, str
 
 def density(names: list[str], knows: dict[str, dict[str, bool]],
             pairs: list[tuple[str, str]] | None = None) -> dict:
-    """The paper's network density: the share of unordered pairs where at least one of the
-    two said they know the other. ``knows[a][b]``: a's answer to "Do you know b?".
+    """The paper's network density: the share of unordered pairs where **both** know of the
+    other (an undirected graph of mutual knowledge; one-sided knowledge is no edge).
+    ``knows[a][b]``: whether a knows of b.
 
     ``pairs``: a random sample of the pairs, both asked about each other; the density is then
     the sample's share, an estimate, with its 95 % (Wilson) interval."""
     everyone = all_pairs(names)
     asked = everyone if pairs is None else [tuple(sorted(p)) for p in pairs]
-    edges = [[a, b] for a, b in asked if knows.get(a, {}).get(b) or knows.get(b, {}).get(a)]
+    edges = [[a, b] for a, b in asked if knows.get(a, {}).get(b) and knows.get(b, {}).get(a)]
     share = len(edges) / len(asked) if asked else 0.0
     out = {"pairs": len(everyone), "known_pairs": len(edges), "density": round(share, 4), "edges": edges}
     if pairs is not None:
@@ -97,3 +92,14 @@ def names_in(texts: Iterable[str], names: Iterable[str]) -> set[str]:
     """The ``names`` (full names) that ``texts`` mention."""
     joined = " ".join(" ".join(_words(text)) for text in texts)
     return {name for name in names if f" {' '.join(_words(name))} " in f" {joined} "}
+
+
+def named_in(answer: str, expected: Iterable[str]) -> str | None:
+    """The first of ``expected`` (names, or facts in a few words) that ``answer`` says as whole
+    words, case and punctuation aside; None when it says none of them."""
+    said = f" {' '.join(_words(answer))} "
+    for item in expected:
+        words = " ".join(_words(item))
+        if words and f" {words} " in said:
+            return item
+    return None

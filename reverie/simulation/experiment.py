@@ -23,7 +23,7 @@ from pathlib import Path
 
 from reverie.errors import UserError
 from reverie.jsonio import read_json, write_json_atomic
-from reverie.simulation.experiment_table import PAPER, figures, meets, table_lines
+from reverie.simulation.experiment_table import PAPER_HOURS, figures, meets, paper_figures, table_lines
 
 BASE = "base_willow_creek_n25"
 EXPERIMENT_FILE = "experiment.json"
@@ -34,7 +34,7 @@ CONVERSATION_PROMPT = "summarize_conversation"   # asked once per conversation
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--base", default=BASE, help=f"base simulation to fork (default {BASE})")
     parser.add_argument("--sim", help="name of the run (default: experiment_<date-time>)")
-    parser.add_argument("--hours", type=int, default=PAPER["game_hours"],
+    parser.add_argument("--hours", type=int, default=PAPER_HOURS,
                         help="game hours to run (default 48, the paper's two days; a shorter run says so)")
     parser.add_argument("--model", metavar="bundled|scripted|PATH",
                         help="model file for both roles (default: the config's); scripted: the scripted town model")
@@ -77,17 +77,17 @@ def conversations(ledger: Path) -> int:
 
 def build_report(sim_dir: Path, *, sim_code: str, model: str, hours_asked: int, progress: dict,
                  residents: int, conversations_held: int, force_seed_plan: bool = False) -> dict:
-    from reverie.simulation.evaluation import read_evaluation
+    from reverie.evaluation_report import read_evaluation
 
-    checkpoints = (read_evaluation(sim_dir) or {}).get("checkpoints") or []
-    series = [figures(c) for c in checkpoints]
+    evaluated = read_evaluation(sim_dir)
+    series = [figures(c) for c in (evaluated.checkpoints if evaluated else [])]
     hours_run = len(progress.get("hours") or [])
     days = hours_run / 24 if hours_run else 0
     start, end = (series[0], series[-1]) if series else (None, None)
     return {
         "sim": sim_code, "base": progress.get("base"), "model": model, "hours_asked": hours_asked,
-        "hours_run": hours_run, "shorter_than_paper": hours_run < PAPER["game_hours"],
-        "paper": PAPER, "start": start, "end": end, "checkpoints": series,
+        "hours_run": hours_run, "shorter_than_paper": hours_run < PAPER_HOURS,
+        "paper": paper_figures(), "start": start, "end": end, "checkpoints": series,
         "conversations": conversations_held,
         "conversations_per_agent_day": round(2 * conversations_held / (residents * days), 2) if days else None,
         "meets_paper": meets(end) if end else None,

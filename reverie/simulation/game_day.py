@@ -19,8 +19,8 @@ prints one row, and at the end the day's figures next to the targets:
 - peak memory (resident set size of this process).
 
 Every ``--evaluate-every`` game hours, and at the end, ``evaluate`` interviews everyone
-(a checkpoint of ``evaluation.json``); its calls are in the run's ledger but not in the
-run's figures. When fewer than 24 hours are run, the per-day figures are extrapolated
+(a checkpoint of ``evaluation.json``; its figures in the paper's table are the report's
+``evaluations``); its calls are in the run's ledger but not in the run's figures. When fewer than 24 hours are run, the per-day figures are extrapolated
 from the hours run, and say so. This is a benchmark, not a test: a whole day takes hours.
 """
 
@@ -200,8 +200,10 @@ def base_history(settings: Settings, maze_name: str, residents: int) -> Path | N
     return path if path.is_file() else None
 
 
-def say_evaluation(sim, sim_code: str, pairs: int | None, say) -> None:
-    """Interview everyone now: a checkpoint of ``evaluation.json``, summed up in a few lines."""
+def say_evaluation(sim, sim_code: str, pairs: int | None, say) -> dict:
+    """Interview everyone now: a checkpoint of ``evaluation.json``, summed up in a few lines;
+    returns its figures in the paper's table (for the report)."""
+    from reverie.evaluation_report import headline
     from reverie.simulation import evaluation
 
     sim.save()
@@ -209,6 +211,7 @@ def say_evaluation(sim, sim_code: str, pairs: int | None, say) -> None:
     evaluation.save_checkpoint(sim.storage.dir, sim_code, checkpoint)
     for line in evaluation.summary_lines(checkpoint):
         say(line)
+    return {"step": checkpoint.step, "time": checkpoint.time, **headline(checkpoint).model_dump(mode="json")}
 
 
 def run_day(settings: Settings, *, base: str, sim_code: str, hours: int, evaluate_every: int,
@@ -247,8 +250,9 @@ def run_day(settings: Settings, *, base: str, sim_code: str, hours: int, evaluat
             loaded = {"file": str(history), "memories": sum(counts.values()), "calls": len(run_lines(ledger)) - before}
             say(f"history {Path(history).name}: {loaded['memories']} memories for {len(counts)} residents "
                 f"({loaded['calls']} calls, not counted in the day)")
+        evaluations = list((previous or {}).get("evaluations", []))
         if evaluate_start and evaluate_every >= 0 and previous is None:
-            say_evaluation(sim, sim_code, pairs, say)
+            evaluations.append(say_evaluation(sim, sim_code, pairs, say))
         seen = len(run_lines(ledger))
         day_from = seen if previous is None else loaded["calls"]   # the history's lines come first
         for hour in range(hours):
@@ -275,7 +279,7 @@ def run_day(settings: Settings, *, base: str, sim_code: str, hours: int, evaluat
                 say(stopped)
             last = hour == hours - 1 or stopped is not None
             if evaluate_every >= 0 and (last or (evaluate_every and (hour + 1) % evaluate_every == 0)):
-                say_evaluation(sim, sim_code, pairs, say)
+                evaluations.append(say_evaluation(sim, sim_code, pairs, say))
             if on_hour is not None:
                 on_hour(sim, {"base": (previous or {}).get("base", base), "sim": sim_code, "history": loaded,
                               "start": (previous or {}).get("start") or start or "00:00", "hours": list(rows)})
@@ -298,7 +302,7 @@ def run_day(settings: Settings, *, base: str, sim_code: str, hours: int, evaluat
                   "model": settings.models.cheap.path, "backend": settings.backend.kind,
                   "parallel_slots": settings.backend.parallel_slots, "history": loaded, "hours": rows,
                   "day": day_summary(rows, per_prompt, planning, awake_agent_hours_in_day(sim.personas.values())),
-                  "per_prompt_calls": per_prompt,
+                  "per_prompt_calls": per_prompt, "evaluations": evaluations,
                   "day_coherence": {"line": coherence_line(days), "days": len(days), "clean": sum(d.ok for d in days),
                                     "violations": {d.persona: d.violations for d in days if d.violations}}}
         return report

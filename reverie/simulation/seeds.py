@@ -10,7 +10,10 @@ Each seed is ``{"persona", "currently" and/or "whisper", "question", "fact"}``:
 - ``whisper``: a statement turned into one inner thought (a memory), as ``call -- whisper``.
 
 ``question`` and ``fact`` are what ``evaluate`` asks about; optional ``"keywords"`` are the
-words a memory must have to hold the fact. An optional ``"event": {"sector", "arena", "day",
+words a memory must have to hold the fact. A yes/no question ("Did you know there is a
+party?") is judged yes or no; an open one ("Do you know who is running for the town
+council?") carries ``"answer"``: the name (or a few words, or a list of either) an answer
+must say to count as knowing. An optional ``"event": {"sector", "arena", "day",
 "start", "end", "description"}`` is where and when the seeded event happens; only with
 ``[simulation] force_seed_plan`` (``--force-seed-plan``) does the code also put it into the
 persona's plan for that day. By default the plan comes from the persona's identity alone.
@@ -37,6 +40,7 @@ class Seed:
     fact: str
     event: PlannedEvent | None = None
     keywords: tuple[str, ...] = ()   # the words a memory must have to hold the fact (evaluate)
+    answer: tuple[str, ...] = ()     # an open question: what the answer must say (one of them)
     currently: str = ""              # added to the persona's `currently` ("" when the seed has none)
 
 
@@ -83,8 +87,12 @@ def read_seeds(sim_dir: Path) -> list[Seed]:
         keywords = item.get("keywords") or []
         if not isinstance(keywords, list) or not all(isinstance(k, str) and k.strip() for k in keywords):
             raise UserError(f"{path}: the keywords of seed {i} must be a list of words")
+        answer = item.get("answer") or []
+        answer = [answer] if isinstance(answer, str) else answer
+        if not isinstance(answer, list) or not all(isinstance(a, str) and a.strip() for a in answer):
+            raise UserError(f"{path}: the answer of seed {i} must be a name or a list of names")
         seeds.append(Seed(item["persona"], item.get("whisper", "").strip(), item["question"], item["fact"], event,
-                          tuple(keywords), item.get("currently", "").strip()))
+                          tuple(keywords), tuple(answer), item.get("currently", "").strip()))
     return seeds
 
 

@@ -1,7 +1,8 @@
 """Evaluation: judge an interview answer to a yes/no question (prompt interview_judge).
 
-``evaluate`` asks each persona "Did you know ...?" about a seeded fact and "Do you know
-<name>?" about every other resident; this unit reads the answer and says yes or no, quoting
+``evaluate`` asks each persona "Did you know ...?" about a seeded fact and "Do you know of
+<name>?" about every other resident (an open question, "Do you know who ...?", is scored by
+the name its answer gives, not here); this unit reads the answer and says yes or no, quoting
 the words of the answer that decide it. A quote that begins with the answer's own words and
 then runs on (a small model copies the start and goes on repeating or paraphrasing) is cut
 by code where it leaves the answer; a quote that does not begin with at least three words

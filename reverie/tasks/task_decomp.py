@@ -21,7 +21,7 @@ from reverie.tasks.clock import format_minute
 from reverie.tasks.common import Reply, inputs_of, one_line, timed_step
 from reverie.tasks.hourly_schedule import strip_subject
 
-MAX_SUBTASKS = 24  # the grammar's bound; the prompt sets none
+MAX_SUBTASKS = 16  # the grammar's bound (a small model fills a list to it); the prompt sets none
 STEP = 5
 
 

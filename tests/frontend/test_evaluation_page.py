@@ -39,16 +39,16 @@ def test_the_run_page_shows_the_evaluation(client, world):
     assert len(rows) == 2
     assert "<td>1</td>" in rows[0] and "<td>0.333</td>" in rows[0] and "<td>1 / 3</td>" in rows[0]
     assert "<td>6</td>" in rows[1] and "<td>0.667</td>" in rows[1] and "<td>2 / 3</td>" in rows[1]
-    assert "1 (1 heard of it): Maria Lopez" in rows[1]
+    assert "1 invited, 1 came (0 of those invited): Maria Lopez" in rows[1]
     data["checkpoints"][1]["coordination"][0].update(reached=False, attended=[])
     (world / "storage" / SIM / "evaluation.json").write_text(json.dumps(data))
     later = client.get(f"/runs/{SIM}/").content.decode()
-    assert "not reached yet (1 heard of it)" in later and "not reached yet" not in html
+    assert "not reached yet (1 invited)" in later and "not reached yet" not in html
     # A file without "reached": the checkpoint's time (06:00 here) before the window's start (17:00) says it.
     del data["checkpoints"][1]["coordination"][0]["reached"]
     data["checkpoints"][1]["coordination"][0]["window"][0] = "February 13, 2023, 17:00"
     (world / "storage" / SIM / "evaluation.json").write_text(json.dumps(data))
-    assert "not reached yet (1 heard of it)" in client.get(f"/runs/{SIM}/").content.decode()
+    assert "not reached yet (1 invited)" in client.get(f"/runs/{SIM}/").content.decode()
     # Two charts over the checkpoints and the graph of the latest one: an edge per known pair.
     assert section.count("<svg") == 3
     graph = section[section.index('class="chart graph"'):]
@@ -118,3 +118,34 @@ def test_an_experiment_shows_its_table_beside_the_papers(client, world):
     assert "4% -&gt; 52%" in section and "4% -&gt; 60%" in section and "14 / 6" in section
     assert "SHORTER than the paper" in section and "30 of 48 game hours run" in section
     assert "not the agents' behaviour" in section
+
+
+def test_the_papers_method_shows_said_yes_the_unsupported_and_the_hallucination_rate(client, world):
+    """Knowing (said yes and the memories support it) stands first; every yes, those with no memory
+    of it, the invited who came and the paper's own figures beside."""
+    cp = checkpoint(30, [[NAMES[0], NAMES[1]]], [NAMES[0]])
+    cp["diffusion"][0].update(said_yes={"count": 3, "total": 3, "share": 1.0}, unsupported=NAMES[1:])
+    cp["relationships"]["said_yes"] = {"pairs": 3, "known_pairs": 2, "density": 0.6667,
+                                       "edges": [NAMES[:2], NAMES[1:]]}
+    cp["coordination"][0].update(invited=NAMES[1:], attended=NAMES[1:2], attended_invited=NAMES[1:2], reached=True)
+    cp["hallucinations"] = {"answers": 9, "yes": 5, "unsupported": 2}
+    (world / "storage" / SIM / "evaluation.json").write_text(json.dumps({"sim_code": SIM, "checkpoints": [cp]}))
+    html = client.get(f"/runs/{SIM}/").content.decode()
+    section = html[html.index("<h2>Evaluation</h2>"):html.index("<h2>Timeline</h2>")]
+    row = section.split("<tr>")[2]
+    assert "<td>0.333<br><small>both said yes: 0.667</small></td>" in row
+    assert "<td>1 / 3<br><small>said yes: 3, 2 with no memory of it</small></td>" in row
+    assert "2 invited, 1 came (1 of those invited): Maria Lopez" in row
+    assert "<td>2 of 9 answers (22.2%)</td>" in row
+    assert "the paper, two days: candidacy 1 -&gt; 8 of 25 (4% -&gt; 32%)" in section
+    assert "12 invited and 5 came, hallucinations 6 of 453 (1.3%)" in section
+    # The graph draws the pairs who know each other, not those who both said yes.
+    assert section[section.index('class="chart graph"'):].count('<line class="edge"') == 1
+
+
+def test_an_evaluation_file_with_a_figure_of_the_wrong_kind_is_named(client, world):
+    cp = checkpoint(6, [], [NAMES[0]])
+    cp["relationships"]["density"] = "high"
+    (world / "storage" / SIM / "evaluation.json").write_text(json.dumps({"sim_code": SIM, "checkpoints": [cp]}))
+    html = client.get(f"/runs/{SIM}/").content.decode()
+    assert "evaluation.json cannot be read: checkpoints.0.relationships.density:" in html

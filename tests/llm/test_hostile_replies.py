@@ -8,6 +8,7 @@ are chosen per test.
 
 from __future__ import annotations
 
+import gc
 import json
 
 import pytest
@@ -29,8 +30,10 @@ def ledger_lines(path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
-@pytest.mark.parametrize("reply", ["[" * 5000 + "]" * 5000, '{"hour":' * 3000 + "8" + "}" * 3000],
-                         ids=["brackets", "objects"])
+DEEP_REPLIES = ["[" * 5000 + "]" * 5000, '{"hour":' * 3000 + "8" + "}" * 3000]
+
+
+@pytest.mark.parametrize("reply", DEEP_REPLIES, ids=["brackets", "objects"])
 def test_a_reply_nested_too_deeply_is_a_correction(settings, scripted, reply, tmp_path):
     """Scripted: a reply nested thousands deep, then a valid one."""
     model = scripted(reply, VALID)
@@ -39,6 +42,50 @@ def test_a_reply_nested_too_deeply_is_a_correction(settings, scripted, reply, tm
     correction = model.calls[1][0][-1].content
     assert "nested too deeply" in correction
     assert ledger_lines(tmp_path / "calls.jsonl")[0]["attempts"] == 2
+
+
+def _frames(n: int) -> int:
+    return 0 if n == 0 else 1 + _frames(n - 1)
+
+
+@pytest.mark.parametrize("reply", DEEP_REPLIES, ids=["brackets", "objects"])
+def test_refusing_a_deep_reply_leaves_stack_for_finalisers(settings, scripted, reply):
+    """Scripted: a reply nested thousands deep, then a valid one, with a garbage collection forced
+    at every allocation while the ask runs. A collection runs other objects' finalisers wherever it
+    happens; each one here needs 50 frames, as a finaliser that closes a file or formats an error
+    does. Refusing the reply must never take the stack near the recursion limit: a finaliser run
+    there fails, and its error cannot even be reported (the suite failed at random that way)."""
+    starved: list[int] = []
+
+    def finaliser(phase: str, info: dict) -> None:
+        if phase == "start":
+            try:
+                _frames(50)
+            except RecursionError:
+                starved.append(info["generation"])
+
+    model = scripted(reply, VALID)
+    llm = make_llm(settings, model)
+    threshold = gc.get_threshold()
+    gc.collect()
+    gc.callbacks.append(finaliser)
+    gc.set_threshold(1, 10**6, 10**6)  # the youngest generation is collected at every allocation
+    try:
+        answer = llm.ask(TASK, INPUTS, choices=CHOICES)
+    finally:
+        gc.set_threshold(*threshold)
+        gc.callbacks.remove(finaliser)
+    assert answer == WakeUp(hour=8, place="kitchen")
+    assert "nested too deeply" in model.calls[1][0][-1].content
+    assert starved == [], f"{len(starved)} collections ran with less than 50 frames to spare"
+
+
+def test_nesting_is_counted_outside_strings_only():
+    from reverie.llm.reply_parser import MAX_NESTING, nesting_depth
+
+    assert nesting_depth('{"place": "' + "[" * 500 + '", "hour": 8}') == 1
+    assert nesting_depth('{"a": "quote \\" [", "b": [[1]]}') == 3
+    assert nesting_depth("[" * (MAX_NESTING + 1)) == MAX_NESTING + 1
 
 
 @pytest.mark.parametrize("reply", ['{"hour": 8, "place": "\ud800"}', '{"hour": 8, "place": "x\\udfffy"}',

@@ -4,27 +4,31 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from reverie.simulation.evaluation_figures import attendance, density, diffusion, sample_pairs, wilson
+from reverie.evaluation_report import Share
+from reverie.simulation.evaluation_figures import attendance, density, named_in, sample_pairs, wilson
 
 
 def test_diffusion_counts_who_knows():
-    assert diffusion({"A": True, "B": False, "C": False, "D": True}) == {"count": 2, "total": 4, "share": 0.5}
-    assert diffusion({"A": False}) == {"count": 0, "total": 1, "share": 0.0}
-    assert diffusion({}) == {"count": 0, "total": 0, "share": 0.0}
+    assert Share.of({"A": True, "B": False, "C": False, "D": True}) == Share(count=2, total=4, share=0.5)
+    assert Share.of({"A": False}) == Share(count=0, total=1, share=0.0)
+    assert Share.of({}) == Share(count=0, total=0, share=0.0)
 
 
-def test_density_counts_a_pair_when_either_knows_the_other():
+def test_density_counts_a_pair_only_when_both_know_of_each_other():
+    """The paper's undirected graph of mutual knowledge: one-sided knowledge is no edge."""
     names = ["Ann", "Bob", "Cy", "Dee"]
     knows = {
-        "Ann": {"Bob": True, "Cy": False, "Dee": False},
-        "Bob": {"Ann": False, "Cy": False, "Dee": False},   # Ann knows Bob: the pair counts once
+        "Ann": {"Bob": True, "Cy": False, "Dee": True},
+        "Bob": {"Ann": False, "Cy": False, "Dee": False},   # Ann knows of Bob, not Bob of Ann: no edge
         "Cy": {"Ann": False, "Bob": False, "Dee": True},
-        "Dee": {"Ann": False, "Bob": False, "Cy": True},    # known both ways: still one pair
+        "Dee": {"Ann": True, "Bob": False, "Cy": True},     # known both ways: one edge each
     }
     got = density(names, knows)
     assert got["pairs"] == 6 and got["known_pairs"] == 2
-    assert got["edges"] == [["Ann", "Bob"], ["Cy", "Dee"]]
+    assert got["edges"] == [["Ann", "Dee"], ["Cy", "Dee"]]
     assert got["density"] == round(2 / 6, 4)
+    # A pair one of whom was never asked about the other: no edge either.
+    assert density(["Ann", "Bob"], {"Ann": {"Bob": True}})["known_pairs"] == 0
 
 
 def test_density_of_the_papers_start_and_everyone_knowing_everyone():
@@ -35,7 +39,7 @@ def test_density_of_the_papers_start_and_everyone_knowing_everyone():
     known = dict((a, dict(row)) for a, row in nobody.items())
     for i in range(50):
         a, b = names[i % 25], names[(i % 25 + 1 + i // 25) % 25]
-        known[a][b] = True
+        known[a][b] = known[b][a] = True
     got = density(names, known)
     assert (got["pairs"], got["known_pairs"], got["density"]) == (300, 50, 0.1667)
     everyone = {a: {b: True for b in names if b != a} for a in names}
@@ -54,9 +58,9 @@ def test_a_sample_of_pairs_is_drawn_without_repeats_and_the_same_for_the_same_se
 
 def test_a_sampled_density_counts_the_asked_pairs_only_and_gives_its_interval():
     names = ["Ann", "Bob", "Cy", "Dee"]
-    knows = {"Ann": {"Bob": True, "Dee": False}, "Bob": {"Ann": False},
-             "Dee": {"Ann": False}, "Cy": {}}
-    # Asked: Ann-Bob (Ann knows Bob) and Ann-Dee (neither); Cy-Dee known but never asked.
+    knows = {"Ann": {"Bob": True, "Dee": True}, "Bob": {"Ann": True},
+             "Dee": {"Ann": False, "Cy": True}, "Cy": {"Dee": True}}
+    # Asked: Ann-Bob (both know) and Ann-Dee (one way only); Cy-Dee known both ways but never asked.
     got = density(names, knows, [("Bob", "Ann"), ("Ann", "Dee")])
     assert (got["pairs"], got["pairs_asked"], got["known_pairs"], got["density"]) == (6, 2, 1, 0.5)
     assert got["sampled"] is True and got["edges"] == [["Ann", "Bob"]]
@@ -91,3 +95,12 @@ def test_a_fact_is_held_by_a_memory_with_every_keyword_and_names_are_whole_names
     assert not holds(["the council meets on Monday", "Theo runs to the shop"], ["run", "council"])  # not in one memory
     assert names_in(memories + ["Nora said hello to Theo"], ["Nora Bennett", "Theo Alvarez", "Marcus Reed"]) == {
         "Nora Bennett", "Marcus Reed"}
+
+
+def test_an_open_answer_names_what_it_must_as_whole_words():
+    expected = ["Marcus Reed", "Marcus"]
+    assert named_in("Yes, Marcus Reed is running for the council!", expected) == "Marcus Reed"
+    assert named_in("I heard marcus is running.", expected) == "Marcus"              # case aside
+    assert named_in("Leah Kim is running, I think.", expected) is None               # someone else
+    assert named_in("No, I don't know who is running.", expected) is None            # no one
+    assert named_in("Marcusson's bakery is running a sale.", expected) is None       # not a whole word

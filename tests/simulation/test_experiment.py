@@ -9,7 +9,7 @@ import pytest
 
 from reverie.errors import UserError
 from reverie.simulation.experiment import build_report, conversations
-from reverie.simulation.experiment_table import PAPER, figures, meets, table_lines
+from reverie.simulation.experiment_table import figures, meets, paper_figures, table_lines
 
 
 def checkpoint(step, *, candidacy, party, density, came, reached=True):
@@ -21,7 +21,7 @@ def checkpoint(step, *, candidacy, party, density, came, reached=True):
                           row("there is a party at Willow Bean Cafe", party)],
             "relationships": {"density": density, "in_memory": {"density": density}},
             "coordination": [{"fact": "there is a party at Willow Bean Cafe", "invited": ["a"] * 13,
-                              "attended": ["b"] * came, "reached": reached}]}
+                              "attended": ["b"] * came, "attended_invited": ["b"] * came, "reached": reached}]}
 
 
 def test_a_checkpoint_gives_the_papers_figures_telling_the_party_by_its_event():
@@ -37,7 +37,7 @@ def test_the_table_puts_the_paper_beside_the_run_and_says_when_the_run_is_shorte
     end = figures(checkpoint(9, candidacy=0.36, party=0.6, density=0.8, came=6))
     lines = table_lines(start, end, hours_run=48, hours_asked=48, model="scripted")
     assert "SHORTER" not in lines[0] and any("4% -> 32%" in l and "0% -> 36%" in l for l in lines)
-    assert any("12 / 5" in l and "13 / 6" in l for l in lines)
+    assert any("12 / 5" in l and "13 / 6  (6 in the place during the party)" in l for l in lines)
     early = table_lines(start, figures(checkpoint(3, candidacy=0.1, party=0.2, density=0.3, came=0, reached=False)),
                         hours_run=12, hours_asked=48, model="scripted")
     assert "SHORTER" in early[0] and any("window not reached" in l for l in early)
@@ -56,7 +56,7 @@ def test_the_report_counts_conversations_per_resident_and_game_day(tmp_path):
     report = build_report(sim, sim_code="exp", model="scripted", hours_asked=48,
                           progress={"base": "b", "hours": [{}] * 24}, residents=25, conversations_held=held)
     assert held == 30 and report["conversations_per_agent_day"] == 2.4   # 60 residents' talks over 25 in one day
-    assert report["shorter_than_paper"] and report["scripted"] and report["paper"] == PAPER
+    assert report["shorter_than_paper"] and report["scripted"] and report["paper"] == paper_figures()
     assert report["end"]["came"] == 6 and report["start"]["party"] == 0.04
 
 

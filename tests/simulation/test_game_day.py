@@ -119,6 +119,9 @@ def test_a_wall_budget_stops_after_the_hour_it_runs_out_in_and_keeps_that_hours_
     assert sum(line.startswith("evaluation at step") for line in said) == 2
     checkpoints = json.loads((settings.paths.storage / "day" / "evaluation.json").read_text())["checkpoints"]
     assert len(checkpoints) == 2
+    # The report carries each evaluation's figures in the paper's table, as evaluation.json has them.
+    assert [e["step"] for e in report["evaluations"]] == [c["step"] for c in checkpoints]
+    assert [e["density"] for e in report["evaluations"]] == [c["relationships"]["density"] for c in checkpoints]
 
 
 def test_a_day_goes_on_from_its_last_checkpoint_and_adds_its_hours_to_the_report(tmp_path):

@@ -102,3 +102,18 @@ def test_the_seed_joins_currently_and_survives_a_new_day(town):
     nora.scratch.curr_time = datetime(2023, 2, 15, 6, 0)  # the party is over: the model's word stands
     revise_identity(nora, sim.llm, 6)
     assert nora.scratch.currently == FORGOTTEN
+
+
+def test_a_whisper_only_seed_is_still_whispered(tmp_path):
+    """Backward compatibility, on the scripted fake model (its inner thought is the fail-safe's):
+    a seed with only a whisper becomes one memory and leaves `currently` as it was."""
+    model = FakeChatModel()
+    with forked_sim(tmp_path, "base_willow_creek", "small", model) as sim:
+        _write(sim.storage.dir, [{"persona": "Nora Bennett", "whisper": "You are hosting a party at the cafe",
+                                  "question": "Did you know there is a party?", "fact": "a party"}])
+        nora = sim.personas["Nora Bennett"]
+        before, thoughts = nora.scratch.currently, len(nora.a_mem.seq_thought)
+        assert plant_seeds(sim) == {"Nora Bennett": 1}
+        assert nora.scratch.currently == before
+        assert len(nora.a_mem.seq_thought) == thoughts + 1 and "party" in nora.a_mem.seq_thought[0].description
+        assert model.prompts()["whisper_inner_thought"] >= 1

@@ -124,17 +124,17 @@ def test_the_prompt_asks_for_five_minute_increments_with_no_step_cap():
     text = "\n".join(m.content for m in render(settings, "task_decomp", inputs_with(TASK_DECOMP).model_dump(), {}))
     assert "5-minute increments" in text
     assert not re.search(r"\b\d+ to \d+ (steps|subtasks)\b", text)
-    assert TaskDecompReply.model_json_schema()["properties"]["subtasks"]["maxItems"] >= 20
+    assert TaskDecompReply.model_json_schema()["properties"]["subtasks"]["maxItems"] >= 16
 
 
 def test_a_long_list_of_five_minute_steps_is_taken_whole():
-    """Scripted: 18 subtasks of 5 minutes for a 90-minute block (more than the old cap of 8,
-    and of the old grammar bound of 12) are kept, one by one, on 5-minute boundaries."""
-    steps = [{"action": f"step number {i}", "minutes": 5} for i in range(1, 19)]
+    """Scripted: 15 subtasks of 5 minutes for a 75-minute block (more than the old cap of 8,
+    and than the old grammar bound of 12) are kept, one by one, on 5-minute boundaries."""
+    steps = [{"action": f"step number {i}", "minutes": 5} for i in range(1, 16)]
     llm, model = scripted_llm(json.dumps({"subtasks": steps}))
-    got = task_decomp(llm, **{**KW, "duration": 90, "time_range": "09:00 to 10:30"})
+    got = task_decomp(llm, **{**KW, "duration": 75, "time_range": "09:00 to 10:15"})
     assert len(model.calls) == 1
-    assert got == [(f"working on his research paper (step number {i})", 5) for i in range(1, 19)]
+    assert got == [(f"working on his research paper (step number {i})", 5) for i in range(1, 16)]
 
 
 def test_the_prompt_and_its_reply_fit_the_bundled_models_window():

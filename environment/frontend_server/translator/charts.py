@@ -94,7 +94,7 @@ def columns(title: str, bins: list[tuple[str, list[float]]], series: list[str], 
 
 
 def graph(title: str, names: list[str], edges: list[tuple[str, str]], size: int = 520) -> SafeString:
-    """Who knows whom: the names on a circle, a line for every pair where one knows the other."""
+    """Who knows whom: the names on a circle, a line for every pair who know each other."""
     import math
 
     n = max(len(names), 1)

@@ -1,36 +1,43 @@
 """The evaluation section of `/runs/<sim>/`: what `python -m reverie evaluate` measured
-(<sim>/evaluation.json), as a table and charts over its checkpoints and the who-knows-whom
-graph of the latest one."""
+(<sim>/evaluation.json, read as the typed figures of ``reverie.evaluation_report``), as a
+table and charts over its checkpoints, the who-knows-whom graph of the latest one, and the
+paper's own figures to read them against."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
 
+from pydantic import ValidationError
+
+from reverie.evaluation_report import EVALUATION_FILE, Checkpoint, Coordination, EvaluationFile, paper_line
 from translator import charts
 from translator.simfiles import BrokenFile, read_json
 
-EVALUATION_FILE = "evaluation.json"
 
-
-def _checkpoints(data) -> list[dict]:
+def _checkpoints(data) -> list[Checkpoint]:
     if not isinstance(data, dict) or not isinstance(data.get("checkpoints"), list):
         raise BrokenFile(f"{EVALUATION_FILE} has no list of checkpoints.")
-    rows = [c for c in data["checkpoints"] if isinstance(c, dict) and isinstance(c.get("step"), int)]
-    return sorted(rows, key=lambda c: c["step"])
+    try:
+        parsed = EvaluationFile.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise BrokenFile(f"{EVALUATION_FILE} cannot be read: {where}: {first['msg']}.") from None
+    return sorted(parsed.checkpoints, key=lambda c: c.step)
 
 
-def _with_reached(row: dict, time: str) -> dict:
+def _with_reached(row: Coordination, time: str) -> Coordination:
     """An event row with ``reached``: whether the checkpoint's time is past the window's start
     (files written before ``evaluate`` recorded it carry only the two times)."""
-    if not isinstance(row, dict) or "reached" in row:
+    if row.reached is not None:
         return row
     try:
         at = datetime.strptime(time, "%B %d, %Y, %H:%M:%S")
-        opens = datetime.strptime(row["window"][0], "%B %d, %Y, %H:%M")
-    except (KeyError, IndexError, TypeError, ValueError):
+        opens = datetime.strptime(row.window[0], "%B %d, %Y, %H:%M")
+    except (IndexError, ValueError):
         return row
-    return {**row, "reached": at >= opens}
+    return row.model_copy(update={"reached": at >= opens})
 
 
 def section(sim_path: Path) -> dict | None:
@@ -44,35 +51,31 @@ def section(sim_path: Path) -> dict | None:
         return {"error": str(exc)}
     if not checkpoints:
         return {"error": f"{EVALUATION_FILE} has no checkpoints."}
-    facts = list(dict.fromkeys(d.get("fact", "?") for c in checkpoints for d in c.get("diffusion", [])))
+    facts = list(dict.fromkeys(d.fact for c in checkpoints for d in c.diffusion))
     rows = []
     for c in checkpoints:
-        rel = c.get("relationships") or {}
-        shares = {d.get("fact"): d for d in c.get("diffusion", [])}
+        shares = {d.fact: d for d in c.diffusion}
         rows.append({
-            "step": c["step"], "time": c.get("time", ""), "personas": len(c.get("personas", [])),
-            "density": rel.get("density"), "known_pairs": rel.get("known_pairs"),
+            "step": c.step, "time": c.time, "personas": len(c.personas), "rel": c.relationships,
             # a sampled evaluation: the known pairs are out of the pairs asked, the density an estimate
-            "pairs": rel.get("pairs_asked") or rel.get("pairs"), "sampled": bool(rel.get("sampled")),
-            "all_pairs": rel.get("pairs"), "interval": rel.get("interval"),
-            # the same read from the memories, no model (files written before it lack it)
-            "memory": rel.get("in_memory") if isinstance(rel.get("in_memory"), dict) else None,
-            "diffusion": [shares.get(f, {}) for f in facts],
-            "coordination": [_with_reached(row, c.get("time", "")) for row in c.get("coordination", [])],
+            "pairs": c.relationships.pairs_asked or c.relationships.pairs,
+            "diffusion": [shares.get(f) for f in facts],
+            "coordination": [_with_reached(row, c.time) for row in c.coordination],
+            "hallucinations": c.hallucinations,
         })
-    label = [f"step {c['step']}" for c in checkpoints]
+    label = [f"step {c.step}" for c in checkpoints]
     over = [
-        charts.columns("Relationship network density", [(lab, [r["density"] or 0]) for lab, r in zip(label, rows)],
-                       ["density"]),
+        charts.columns("Relationship network density (both know of each other)",
+                       [(lab, [r["rel"].density]) for lab, r in zip(label, rows)], ["density"]),
     ]
     if facts:
         over.append(charts.columns(
             "Information diffusion (share of residents who know)",
-            [(lab, [(d.get("share") or 0) for d in r["diffusion"]]) for lab, r in zip(label, rows)], facts,
+            [(lab, [(d.share if d else 0) for d in r["diffusion"]]) for lab, r in zip(label, rows)], facts,
             side_by_side=True, peak=1.0))
     last = checkpoints[-1]
-    rel = last.get("relationships") or {}
-    edges = [tuple(e) for e in rel.get("edges", []) if isinstance(e, list) and len(e) == 2]
-    graph = charts.graph(f"Who knows whom at step {last['step']} ({rel.get('known_pairs', 0)} pairs)",
-                         [n for n in last.get("personas", []) if isinstance(n, str)], edges)
-    return {"facts": facts, "rows": rows, "charts": over, "graph": graph, "last": last}
+    rel = last.relationships
+    edges = [tuple(e) for e in rel.edges if len(e) == 2]
+    graph = charts.graph(f"Who knows whom at step {last.step} ({rel.known_pairs} pairs)", last.personas, edges)
+    return {"facts": facts, "rows": rows, "charts": over, "graph": graph, "last": last,
+            "paper": paper_line().strip()}
