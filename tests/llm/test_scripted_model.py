@@ -98,3 +98,11 @@ def test_an_interview_says_yes_only_when_the_memories_bear_on_it(llm):
     none = ask(llm, "summarize_ideas", persona_name="Ana Ruiz", question="Do you know who is running for mayor?",
                statements="- Ana is idle\n- Ana ate lunch").summary
     assert "Bo Li" not in none
+
+
+def test_a_long_event_keeps_its_time_when_it_must_be_shortened(llm):
+    statement = ("Cy is getting the hall ready for it and asks everyone she meets to come to the dance at Elm Town Hall "
+                 "on May 2, 2023, from 8 pm to 10 pm, and she hopes it will be the best evening of the spring.")
+    insight = ask(llm, "insights", persona_name="Ana Ruiz", statements=f"0. {statement}\n1. Ana is idle", n="1",
+                  last_index="1").insights[0].insight
+    assert "dance at Elm Town Hall" in insight and "8:00 pm to 10:00 pm" in insight

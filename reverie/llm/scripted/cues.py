@@ -152,7 +152,7 @@ def content_words(text: str) -> set[str]:
 
 
 KINDS = re.compile(r"\b(party|celebration|festival|wedding|birthday|meeting|concert|fair|gathering|ceremony|"
-                   r"dinner|event)\b", re.IGNORECASE)
+                   r"dinner|dance|picnic|show|exhibition|market|reunion|launch|event)\b", re.IGNORECASE)
 
 
 def compact(text: str, limit: int) -> str:
@@ -163,9 +163,9 @@ def compact(text: str, limit: int) -> str:
         return text
     kind, place, span, dates = KINDS.search(text), place_of(text), span_of(text), dates_of(text)
     who = re.match(r"^([A-Z][\w'-]*(?: [A-Z][\w'-]*)?)\s", text)
-    if kind and place and span:
+    if place and span:
         when = f" on {dates[0][0].capitalize()} {dates[0][1]}" if dates else ""
-        short = (f"{who.group(1)}'s " if who else "the ") + (f"{kind.group(1).lower()} at {place}{when} from "
+        short = (f"{who.group(1)}'s " if who else "the ") + (f"{kind.group(1).lower() if kind else 'event'} at {place}{when} from "
                                                                f"{clock(span[0])} to {clock(span[1])}")
         if len(short) <= limit:
             return short

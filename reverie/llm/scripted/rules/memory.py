@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from reverie.llm.scripted.call import ScriptedCall
-from reverie.llm.scripted.cues import bare, importance, lines_of, most_important
+from reverie.llm.scripted.cues import bare, compact, importance, lines_of, most_important
 
 _YOU = [(r"\byou are\b", "{name} is"), (r"\byou're\b", "{name} is"), (r"\byou have\b", "{name} has"),
         (r"\byou want\b", "{name} wants"), (r"\byour\b", "{poss}"), (r"\byourself\b", "{obj}"), (r"\byou\b", "{name}")]
@@ -23,7 +23,7 @@ def whisper_inner_thought(call: ScriptedCall) -> dict:
         thought = re.sub(pattern, repl.format(name=name, poss=f"{name}'s", obj=name), thought, flags=re.IGNORECASE)
     if name.lower() not in thought.lower():
         thought = f"{name} knows this: {thought}"
-    return {"thought": thought[:290]}
+    return {"thought": compact(thought, 290)}
 
 
 def _triple(subject: str, statement: str) -> dict:
@@ -69,7 +69,8 @@ def insights(call: ScriptedCall) -> dict:
     best = most_important(statements, least=1) or (bare(statements[0]) if statements else "the day went as planned")
     index = next((i for i, s in enumerate(statements) if bare(s) == best), 0)
     evidence = str(index) if str(index) in allowed else (allowed[0] if allowed else "0")
-    return {"insights": [{"insight": f"{call.text('persona_name')} keeps in mind that {best}"[:155],
+    lead = f"{call.text('persona_name')} keeps in mind that "
+    return {"insights": [{"insight": lead + compact(best, 155 - len(lead)),
                           "evidence": [evidence]}]}
 
 

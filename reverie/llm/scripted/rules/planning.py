@@ -5,11 +5,8 @@ from __future__ import annotations
 import re
 
 from reverie.llm.scripted.call import ScriptedCall
-from reverie.llm.scripted.cues import (MONTHS, bare, clock, dates_of, importance, is_news, lines_of, place_of,
-                                       sentences, span_of, times_of)
-
-_KIND = re.compile(r"\b(party|celebration|festival|wedding|birthday|meeting|concert|fair|gathering|ceremony|"
-                   r"dinner|event)\b", re.IGNORECASE)
+from reverie.llm.scripted.cues import (KINDS, MONTHS, bare, clock, compact, dates_of, importance, is_news, lines_of,
+                                       place_of, sentences, span_of, times_of)
 
 
 def _today(date: str) -> tuple[str, int] | None:
@@ -29,7 +26,7 @@ def events_today(text: str, date: str) -> list[tuple[int, int, str]]:
         dates = dates_of(sentence)
         if dates and today not in dates:
             continue
-        kind = _KIND.search(sentence)
+        kind = KINDS.search(sentence)
         place = place_of(sentence)
         what = f"attend the {kind.group(1).lower() if kind else 'event'}" + (f" at {place}" if place else "")
         found.append((span[0], span[1], what))
@@ -152,14 +149,14 @@ def plan_note(call: ScriptedCall) -> dict:
     timed = [s for s in statements if is_news(s) and span_of(s)]
     news = [s for s in statements if is_news(s)]
     keep = list(dict.fromkeys(timed + news))[:2] or sorted(statements, key=lambda s: -importance(s))[:1]
-    note = " ".join(f"I should keep in mind that {s.rstrip('.')}." for s in keep) or "Today is an ordinary day."
-    return {"note": note[:490]}
+    note = " ".join(f"I should keep in mind that {compact(s.rstrip('.'), 220)}." for s in keep) or "Today is an ordinary day."
+    return {"note": note}
 
 
 def thought_note(call: ScriptedCall) -> dict:
     statements = [bare(s) for s in lines_of(call.text("statements"))]
     top = sorted(statements, key=lambda s: -importance(s))[:1]
-    return {"note": (f"I have been thinking about this: {top[0].rstrip('.')}." if top else "I have been feeling fine.")[:490]}
+    return {"note": f"I have been thinking about this: {compact(top[0].rstrip('.'), 400)}." if top else "I have been feeling fine."}
 
 
 def new_currently(call: ScriptedCall) -> dict:
@@ -169,9 +166,10 @@ def new_currently(call: ScriptedCall) -> dict:
     kept = list(dict.fromkeys(re.findall(r"I should keep in mind that ([^.]+)\.", notes)))
     status = call.text("currently") or f"{name} is going about the usual routine."
     for fact in kept:
-        if fact.lower() not in status.lower():
-            status = f"{status.rstrip('.')}. {name} knows that {fact}."
-    return {"status": status[-490:] if len(status) > 490 else status}
+        added = f"{status.rstrip('.')}. {name} knows that {fact}."
+        if fact.lower() not in status.lower() and len(added) <= 490:
+            status = added
+    return {"status": compact(status, 490)}
 
 
 RULES = {"daily_plan": daily_plan, "identity_new_daily_req": daily_req, "wake_up_hour": wake_up_hour,

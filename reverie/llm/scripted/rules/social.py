@@ -18,7 +18,7 @@ def _told(items: list[str], room: int) -> str:
         more = (told + " Also, " if told else "") + item.rstrip(".") + "."
         if len(more) <= room:
             told = more
-    return told or (items[0][: room - 1].rstrip() + "." if items else "")
+    return told or (compact(items[0].rstrip("."), room - 1) + "." if items else "")
 
 
 def _first(name: str) -> str:
@@ -98,7 +98,7 @@ def relationship_summary(call: ScriptedCall) -> dict:
     statements = [bare(s) for s in lines_of(call.text("statements"))]
     speaker, listener = call.text("speaker"), call.text("listener")
     known = statements[0] if statements else f"{listener} is someone {speaker} sees around town"
-    return {"summary": f"{speaker} knows {listener}. {known}"[:290]}
+    return {"summary": compact(f"{speaker} knows {listener}. {known}", 290)}
 
 
 RULES = {"decide_to_talk": decide_to_talk, "decide_to_react": decide_to_react,
