@@ -21,6 +21,8 @@ COMMANDS = {
     "assets": ("reverie.world.assets_import", "import the original Smallville assets from a clone"),
     "bench": ("reverie.simulation.bench", "benchmark a short headless run and print figures"),
     "doctor": ("reverie.doctor", "check the configured model, memory and storage before a long run"),
+    "experiment": ("reverie.simulation.experiment", "the paper's two-day diffusion experiment on the 25-person town, "
+                   "its table beside the paper's"),
     "evaluate": ("reverie.simulation.evaluation", "interview every persona: information diffusion, relationships, coordination"),
 }
 

@@ -21,6 +21,7 @@ from reverie.errors import UserError
 DEFAULT_CONFIG = PROJECT_ROOT / "config.toml"
 ENV_VAR = "REVERIE_CONFIG"
 BUNDLED = "bundled"
+SCRIPTED = "scripted"   # no model file: the scripted town model (reverie/llm/scripted), both roles
 
 
 class ConfigError(UserError):
@@ -245,7 +246,7 @@ def load_settings(path: str | os.PathLike | None = None, *, check_files: bool = 
         setattr(paths, name, _resolve(base if name in given else PROJECT_ROOT, getattr(paths, name)))
     for role in ("strong", "cheap"):
         model = getattr(settings.models, role)
-        if model.path != BUNDLED:
+        if model.path not in (BUNDLED, SCRIPTED):
             model.path = str(_resolve(base, Path(model.path)))
             if check_files and settings.backend.kind == "llama_cpp":
                 _check_gguf(path, f"[models.{role}] path", Path(model.path))

@@ -3,7 +3,7 @@
 ``<storage>/<sim>/`` holds ``reverie/meta.json``, ``environment/<step>.json``,
 ``movement/<step>.json`` and ``personas/<Name>/bootstrap_memory/``; beside them we add
 ``reverie/llm_calls.jsonl``, ``reverie/llm_trace.jsonl``, ``reverie/.lock``, ``reverie/chat_templates.json``,
-``timeline.md``, ``evaluation.json``, ``game_day.json``, ``chroma/`` and the previous checkpoint
+``timeline.md``, ``evaluation.json``, ``game_day.json``, ``experiment.json``, ``chroma/`` and the previous checkpoint
 ``.checkpoint.prev/``.
 """
 
@@ -29,10 +29,12 @@ SCRATCH = "scratch.json"
 CHAT_TEMPLATES = "chat_templates.json"
 EVALUATION = "evaluation.json"
 GAME_DAY_REPORT = "game_day.json"
+EXPERIMENT_REPORT = "experiment.json"
+EXPERIMENT_PROGRESS = "experiment_progress.json"
 PREVIOUS_CHECKPOINT = ".checkpoint.prev"
 # Files of one run (its calls, its figures, its lock, its saves in progress): a fork starts without them.
-PER_RUN_EXTRAS = (LEDGER, TRACE, TIMELINE, CHROMA, CHAT_TEMPLATES, EVALUATION, GAME_DAY_REPORT, LOCK_NAME,
-                  PREVIOUS_CHECKPOINT)
+PER_RUN_EXTRAS = (LEDGER, TRACE, TIMELINE, CHROMA, CHAT_TEMPLATES, EVALUATION, GAME_DAY_REPORT, EXPERIMENT_REPORT,
+                  EXPERIMENT_PROGRESS, LOCK_NAME, PREVIOUS_CHECKPOINT)
 
 
 def is_sim_name(name: object) -> bool:

@@ -32,7 +32,7 @@ from langchain_core.outputs import ChatResult
 from langchain_openai import ChatOpenAI
 from pydantic import model_validator
 
-from reverie.config import BUNDLED, ModelSettings, Settings
+from reverie.config import BUNDLED, SCRIPTED, ModelSettings, Settings
 from reverie.errors import UserError
 from reverie.llm.chat_template import SystemRole, TemplateReport, as_dicts, fold_system, known_formats, probe, rendered_prompt
 from reverie.llm.offload import add_rpc_servers, capture_placement
@@ -320,7 +320,12 @@ def _server_models(settings: Settings) -> dict[str, BaseChatModel]:
 
 
 def build_chat_models(settings: Settings) -> dict[str, BaseChatModel]:
-    """``{"strong": model, "cheap": model}`` for the configured backend."""
+    """``{"strong": model, "cheap": model}`` for the configured backend (the scripted town model
+    when both roles say ``path = "scripted"``)."""
+    if all(getattr(settings.models, role).path == SCRIPTED for role in ROLES):
+        from reverie.llm.scripted import scripted_models
+
+        return scripted_models(settings)
     if settings.backend.kind == "openai":
         return _server_models(settings)
     return _local_models(settings)

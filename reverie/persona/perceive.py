@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from typing import Callable, TYPE_CHECKING
 
 from reverie.action_text import subtask
@@ -23,16 +22,14 @@ def perceive(persona: Agent, maze: Maze, llm: LLM) -> list:
     """Update spatial memory, then return the newly stored event nodes (max ``att_bandwidth``)."""
     s = persona.scratch
     here = s.curr_tile
-    nearby = maze.get_nearby_tiles(here, s.vision_r)
-    for tile in nearby:
-        persona.s_mem.add_tile_info(maze.access_tile(tile))
+    learned = (tuple(here), s.vision_r)
+    if getattr(persona, "learned_from", None) != learned:   # standing still, nothing new to learn of the places
+        for tile in maze.get_nearby_tiles(here, s.vision_r):
+            persona.s_mem.add_tile_info(maze.access_tile(tile))
+        persona.learned_from = learned
 
-    arena = maze.get_tile_path(here, "arena")
     seen: dict[tuple, float] = {}
-    for tile in nearby:
-        if maze.get_tile_path(tile, "arena") != arena:
-            continue
-        distance = math.dist(tile, here)
+    for tile, distance in maze.arena_view(here, s.vision_r):
         for event in maze.access_tile(tile)["events"]:
             if event not in seen or distance < seen[event]:
                 seen[event] = distance

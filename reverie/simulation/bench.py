@@ -23,7 +23,7 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from reverie.config import BUNDLED, Settings
+from reverie.config import BUNDLED, SCRIPTED, Settings
 from reverie.errors import UserError
 from reverie.jsonio import write_json_atomic
 from reverie.simulation.bench_figures import compare, figures, load_report, row, totals
@@ -40,7 +40,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fork", help="simulation to fork (default: [simulation] default_fork)")
     parser.add_argument("--start", metavar="HH:MM", help="move the clock to this time of day first (no model calls)")
     parser.add_argument("--minutes", type=int, default=10, help="game minutes to run (default 10)")
-    parser.add_argument("--model", metavar="bundled|PATH", help="model file for both roles (default: the config's)")
+    parser.add_argument("--model", metavar="bundled|scripted|PATH",
+                        help="model file for both roles (default: the config's); scripted: the scripted town model")
     parser.add_argument("--out", type=Path, metavar="FILE", help="JSON report (default: ./bench-<fork>-<time>.json)")
     parser.add_argument("--packed", action="store_true", help="packed action mode ([simulation] packed_actions)")
     parser.add_argument("--no-cache", action="store_true", help="no caches: no llama.cpp prompt cache ([backend] prompt_cache) and no reuse of "
@@ -117,7 +118,7 @@ def bench_settings(settings: Settings, root: Path, *, model: str | None, packed:
     s.simulation.reuse_answers = cache
     s.repair.grammar = grammar
     if model:
-        path = model if model == BUNDLED else str(_gguf(Path(model)))
+        path = model if model in (BUNDLED, SCRIPTED) else str(_gguf(Path(model)))
         s.models.strong.path = s.models.cheap.path = path
     return s
 

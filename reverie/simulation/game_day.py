@@ -35,7 +35,7 @@ from datetime import datetime
 from pathlib import Path
 
 from reverie import engine_time
-from reverie.config import BUNDLED, Settings, load_settings
+from reverie.config import BUNDLED, SCRIPTED, Settings, load_settings
 from reverie.errors import UserError
 from reverie.jsonio import read_json, write_json_atomic
 from reverie.simulation.bench import DAY_PLANNING
@@ -43,6 +43,7 @@ from reverie.simulation.bench_figures import totals
 
 # The interview prompts: asked by `evaluate` only, never by a step of the simulation.
 EVALUATION_PROMPTS = frozenset({"interview_judge", "safety_score", "summarize_ideas", "next_convo_line"})
+SCRIPTED_N_CTX = 1 << 16
 TARGETS = {"calls_per_day": 4000, "tokens_per_day": 1_000_000, "overhead_share": 0.05}
 
 
@@ -183,10 +184,12 @@ def day_settings(settings: Settings, *, model: str | None, packed: bool, force_s
     s.simulation.packed_actions = packed
     s.simulation.force_seed_plan = s.simulation.force_seed_plan or force_seed_plan
     if model:
-        path = model if model == BUNDLED else str(Path(model).expanduser().resolve())
-        if path != BUNDLED and not Path(path).is_file():
-            raise UserError(f"--model {model}: no such file — give a GGUF file or 'bundled'")
+        path = model if model in (BUNDLED, SCRIPTED) else str(Path(model).expanduser().resolve())
+        if path not in (BUNDLED, SCRIPTED) and not Path(path).is_file():
+            raise UserError(f"--model {model}: no such file — give a GGUF file, 'bundled' or 'scripted'")
         s.models.strong.path = s.models.cheap.path = path
+        if path == SCRIPTED:   # no context window: prompts are never cut to fit one
+            s.models.strong.n_ctx = s.models.cheap.n_ctx = SCRIPTED_N_CTX
     return s
 
 
@@ -214,13 +217,15 @@ def say_evaluation(sim, sim_code: str, pairs: int | None, say) -> dict:
 def run_day(settings: Settings, *, base: str, sim_code: str, hours: int, evaluate_every: int,
             say=print, llm=None, start: str | None = None, pairs: int | None = None,
             max_wall_s: float | None = None, history: Path | str | None = "base",
-            evaluate_start: bool = False, previous: dict | None = None) -> dict:
+            evaluate_start: bool = False, previous: dict | None = None, on_hour=None) -> dict:
     """Fork ``base`` and run it ``hours`` game hours. ``history``: a CSV of whispers loaded
     first (as `call -- load history` does), "base" for the base's own (:func:`base_history`),
     None for none; its calls are not the day's. ``evaluate_start``: interview everyone
     before the first hour too (the "before" of the paper's figures). ``previous``: the report
     of an earlier run of ``sim_code`` to go on from (its last checkpoint): ``hours`` more game
-    hours are run and added to its rows; no history and no start evaluation then."""
+    hours are run and added to its rows; no history and no start evaluation then. ``on_hour(sim,
+    progress)``: called after every game hour (and its evaluation) with ``{"hours": rows so far,
+    "history": ...}``, the form ``previous`` takes (a caller keeps it to resume from)."""
     from reverie.persona.sleep import asleep
     from reverie.simulation.history import load_history
     from reverie.simulation.simulation import Simulation
@@ -275,6 +280,9 @@ def run_day(settings: Settings, *, base: str, sim_code: str, hours: int, evaluat
             last = hour == hours - 1 or stopped is not None
             if evaluate_every >= 0 and (last or (evaluate_every and (hour + 1) % evaluate_every == 0)):
                 evaluations.append(say_evaluation(sim, sim_code, pairs, say))
+            if on_hour is not None:
+                on_hour(sim, {"base": (previous or {}).get("base", base), "sim": sim_code, "history": loaded,
+                              "start": (previous or {}).get("start") or start or "00:00", "hours": list(rows)})
             if stopped:
                 break
         sim.save()
@@ -309,7 +317,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sim", help="name of the run (default: n25_day_<date-time>)")
     parser.add_argument("--start", metavar="HH:MM", help="move the clock to this time of day first (default: the base's)")
     parser.add_argument("--hours", type=int, default=24, help="game hours to run (default 24)")
-    parser.add_argument("--model", metavar="bundled|PATH", help="model file for both roles (default: the config's)")
+    parser.add_argument("--model", metavar="bundled|scripted|PATH",
+                        help="model file for both roles (default: the config's); scripted: the scripted town model")
     parser.add_argument("--faithful", action="store_true", help="the original's one-prompt-per-question pipeline")
     parser.add_argument("--evaluate-every", type=int, default=6, metavar="H",
                         help="interview everyone every H game hours (0: only at the end; -1: never, "

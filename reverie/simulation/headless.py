@@ -29,6 +29,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     cassette = parser.add_mutually_exclusive_group()
     cassette.add_argument("--record", metavar="FILE", type=Path, help="record every model reply to FILE")
     cassette.add_argument("--replay", metavar="FILE", type=Path, help="answer from FILE instead of the model")
+    parser.add_argument("--model", metavar="bundled|scripted|PATH",
+                        help="model file for both roles (default: the config's); scripted: the scripted town model, "
+                             "which answers every prompt by rule (plumbing checks, not behaviour)")
     parser.add_argument("--start", metavar="HH:MM",
                         help="move a new fork's clock to this time of day first, with no model call (e.g. 07:00)")
     parser.add_argument("--packed", action="store_true",
@@ -51,10 +54,11 @@ def main(args, settings) -> int:
     cassette = {"record": args.record, "replay": args.replay}
     if args.start:
         parse_hhmm(args.start)
-    if args.packed or args.force_seed_plan:
-        settings = settings.model_copy(deep=True)
-        settings.simulation.packed_actions = settings.simulation.packed_actions or args.packed
-        settings.simulation.force_seed_plan = settings.simulation.force_seed_plan or args.force_seed_plan
+    if args.packed or args.force_seed_plan or args.model:
+        from reverie.simulation.game_day import day_settings
+
+        settings = day_settings(settings, model=args.model, packed=args.packed or settings.simulation.packed_actions,
+                                force_seed_plan=args.force_seed_plan)
     if args.resume:
         if args.fork or args.sim or args.start:
             raise UserError("--resume NAME continues an existing run; leave out --fork, --sim and --start")

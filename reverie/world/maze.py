@@ -6,6 +6,8 @@ Loaded from ``<assets>/<maze_name>/matrix/`` in the original format. Coordinates
 
 from __future__ import annotations
 
+import math
+
 from pathlib import Path
 from typing import Iterable
 
@@ -89,6 +91,18 @@ class Maze:
         x0, x1 = max(0, tile[0] - r), min(self.width - 1, tile[0] + r)
         y0, y1 = max(0, tile[1] - r), min(self.height - 1, tile[1] + r)
         return [(x, y) for x in range(x0, x1 + 1) for y in range(y0, y1 + 1)]
+
+    def arena_view(self, tile: Tile, r: int) -> list[tuple[Tile, float]]:
+        """The tiles within radius ``r`` that share ``tile``'s arena, with their distance from it
+        (what a persona there can see events on). The map's places never change, so each
+        (tile, r) is worked out once."""
+        cache = self.__dict__.setdefault("_arena_views", {})
+        key = (tuple(tile), r)
+        if key not in cache:
+            arena = self.get_tile_path(tile, "arena")
+            cache[key] = [(t, math.dist(t, tile)) for t in self.get_nearby_tiles(tile, r)
+                          if self.get_tile_path(t, "arena") == arena]
+        return cache[key]
 
     # -- events ----------------------------------------------------------------------------
     def add_event_to_tile(self, event: Event, tile: Tile) -> None:

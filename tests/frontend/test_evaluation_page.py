@@ -104,6 +104,22 @@ def test_the_diffusion_chart_puts_the_facts_side_by_side_on_a_scale_of_one(clien
     assert '<text x="44" y="32" font-size="10" text-anchor="end">1</text>' in chart   # the scale's top is 1
 
 
+def test_an_experiment_shows_its_table_beside_the_papers(client, world):
+    from reverie.simulation.experiment_table import table_lines
+
+    end = {"candidacy": 0.4, "candidacy_in_memory": 0.36, "party": 0.6, "party_in_memory": 0.56, "density": 0.8,
+           "density_in_memory": 0.78, "invited": 14, "came": 6, "window_reached": True}
+    lines = table_lines({"candidacy": 0.0, "party": 0.04}, end, hours_run=30, hours_asked=48, model="scripted")
+    data = {"table": lines, "hours_run": 30, "hours_asked": 48, "conversations": 120,
+            "conversations_per_agent_day": 7.68, "scripted": True}
+    (world / "storage" / SIM / "experiment.json").write_text(json.dumps(data))
+    html = client.get(f"/runs/{SIM}/").content.decode()
+    section = html[html.index("<h2>Experiment</h2>"):html.index("<h2>Evaluation</h2>")]
+    assert "4% -&gt; 52%" in section and "4% -&gt; 60%" in section and "14 / 6" in section
+    assert "SHORTER than the paper" in section and "30 of 48 game hours run" in section
+    assert "not the agents' behaviour" in section
+
+
 def test_the_papers_method_shows_said_yes_the_unsupported_and_the_hallucination_rate(client, world):
     """Knowing (said yes and the memories support it) stands first; every yes, those with no memory
     of it, the invited who came and the paper's own figures beside."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.shortcuts import render
 
 from reverie.sim_layout import SimLayout, is_sim_name
-from translator import charts, evaluation, ledger, markdown_lite
+from translator import charts, evaluation, experiment, ledger, markdown_lite
 from translator.simfiles import BrokenFile, read_meta
 from translator.sources import NotFound, compressed_sims, numbered_files, sim_dir, storage_sims
 from translator.views.errors import page
@@ -92,4 +92,5 @@ def run_detail(request, sim_code: str):
         "charts": ledger_charts(summary) if summary and summary["rows"] else [],
         "evaluation": evaluation.section(path),
         "traced": SimLayout(path).trace_path.is_file(),  # each call kept whole: /runs/<sim>/calls/
+        "experiment": experiment.section(path),
     })

@@ -1,0 +1,117 @@
+"""The scripted town model (not a real model: rules over each prompt's own inputs), through the
+real chain (prompt files, grammar schema, parsing, validators, ledger). Each rule's answer must
+come from the prompt's inputs: change the inputs, the answer changes."""
+
+from __future__ import annotations
+
+import pytest
+
+from reverie.config import Settings
+from reverie.llm import LLM
+from reverie.llm.prompt_spec import PromptStore
+from reverie.llm.repair_loop import render_messages
+from reverie.llm.schema import call_schema
+from reverie.llm.scripted import ScriptedChatModel
+from reverie.llm.scripted.unrender import prompt_inputs
+from reverie.tasks.fixtures import fixture_names, load_fixture
+from reverie.tasks.registry import product_tasks
+
+TASKS = product_tasks()
+
+
+@pytest.fixture
+def llm(tmp_path):
+    settings = Settings()
+    model = ScriptedChatModel(prompts=settings.paths.prompts)
+    return LLM(settings, tasks=TASKS, chat_models={"strong": model, "cheap": model},
+               ledger_path=tmp_path / "calls.jsonl")
+
+
+def ask(llm, name: str, **values):
+    case = load_fixture(name).cases[0]
+    return llm.ask(name, {**case.inputs, **values}, choices=case.choices)
+
+
+def test_the_inputs_are_read_back_from_the_rendered_prompt():
+    settings = Settings()
+    spec = PromptStore(settings.paths.prompts).get("iterative_chat_utterance")
+    case = load_fixture("iterative_chat_utterance").cases[0]
+    messages = render_messages(spec, case.inputs, call_schema(TASKS["iterative_chat_utterance"].schema, case.choices))
+    assert prompt_inputs(spec, messages) == {key: str(case.inputs[key]).strip() for key in spec.inputs}
+
+
+@pytest.mark.parametrize("name", fixture_names())
+def test_every_prompt_gets_an_answer_its_validators_accept(llm, name):
+    ask(llm, name)
+    assert llm.ledger.last["fallback"] is False, llm.ledger.last["errors"]
+
+
+def test_it_agrees_to_talk(llm):
+    assert ask(llm, "decide_to_talk").start_conversation == "yes"
+
+
+def test_a_conversation_passes_on_the_most_important_memory(llm):
+    memories = "- Ana is watering the plants\n- Ana is hosting a picnic at Elm Park on March 3 at 4 pm\n- Ana is idle"
+    first = ask(llm, "iterative_chat_utterance", memories=memories, conversation="(Nobody has said anything yet.)",
+                identity="Name: Ana Ruiz\nCurrently: Ana Ruiz is reading.")
+    assert "picnic at Elm Park on March 3 at 4 pm" in first.utterance and not first.end
+    other = ask(llm, "iterative_chat_utterance", memories="- Ana is running for mayor\n- Ana is idle",
+                conversation="(Nobody has said anything yet.)", identity="Name: Ana Ruiz\nCurrently: Ana Ruiz is reading.")
+    assert "running for mayor" in other.utterance and "picnic" not in other.utterance
+
+
+def test_what_was_heard_becomes_the_memo(llm):
+    convo = "Bo Li: Hi Ana! Did you hear? Cy is hosting a dance at the Town Hall on May 2 at 8 pm.\nAna Ruiz: Thanks."
+    memo = ask(llm, "memo_on_convo", persona_name="Ana Ruiz", partner_name="Bo Li", conversation=convo).memo
+    assert "dance at the Town Hall on May 2 at 8 pm" in memo
+    memo = ask(llm, "memo_on_convo", persona_name="Ana Ruiz", partner_name="Bo Li",
+               conversation=convo.replace("dance", "wedding")).memo
+    assert "wedding" in memo
+
+
+def test_the_day_plan_goes_to_an_event_remembered_for_today_at_its_time(llm):
+    identity = ("Name: Ana Ruiz\nCurrently: Ana Ruiz knows that Cy is hosting a party at Elm Cafe on February 14 "
+                "from 5 pm to 7 pm.")
+    today = ask(llm, "daily_plan", identity=identity, date="Tuesday February 14", wake_up_time="7:00 am").items
+    assert any("party at Elm Cafe" in item and "5:00 pm" in item for item in today)
+    other_day = ask(llm, "daily_plan", identity=identity, date="Monday February 13", wake_up_time="7:00 am").items
+    assert not any("party" in item for item in other_day)
+
+
+def test_poignancy_follows_simple_cues(llm):
+    assert ask(llm, "event_poignancy", description="Ana is sleeping").rating == 1
+    assert ask(llm, "event_poignancy", description="Ana is hosting a party on May 2 at 8 pm").rating == 9
+
+
+def test_an_action_goes_where_its_words_say(llm):
+    case = load_fixture("action_packed").cases[0]
+    sectors = list(case.inputs["place_tree"])
+    for sector in sectors[:2]:
+        answer = ask(llm, "action_packed", action=f"going to {sector}", subtask=f"walking to {sector}")
+        assert answer.sector == sector
+
+
+def test_an_interview_says_yes_only_when_the_memories_bear_on_it(llm):
+    yes = ask(llm, "summarize_ideas", persona_name="Ana Ruiz", question="Do you know who is running for mayor?",
+              statements="- Bo Li is running for mayor\n- Ana is idle").summary
+    assert "Bo Li is running for mayor" in yes
+    none = ask(llm, "summarize_ideas", persona_name="Ana Ruiz", question="Do you know who is running for mayor?",
+               statements="- Ana is idle\n- Ana ate lunch").summary
+    assert "Bo Li" not in none
+
+
+def test_a_long_event_keeps_its_time_when_it_must_be_shortened(llm):
+    statement = ("Cy is getting the hall ready for it and asks everyone she meets to come to the dance at Elm Town Hall "
+                 "on May 2, 2023, from 8 pm to 10 pm, and she hopes it will be the best evening of the spring.")
+    insight = ask(llm, "insights", persona_name="Ana Ruiz", statements=f"0. {statement}\n1. Ana is idle", n="1",
+                  last_index="1").insights[0].insight
+    assert "dance at Elm Town Hall" in insight and "8:00 pm to 10:00 pm" in insight
+
+
+def test_a_batch_of_events_is_rated_one_by_one_from_its_cues(llm):
+    events = "1. Ana is sleeping\n2. Ana is hosting a party on May 2 at 8 pm\n3. the bed is idle"
+    assert ask(llm, "events_poignancy", events=events, count=3).ratings == [1, 9, 1]
+    reordered = "1. Ana is hosting a party on May 2 at 8 pm\n2. the bed is idle\n3. Ana is sleeping"
+    assert ask(llm, "events_poignancy", events=reordered, count=3).ratings == [9, 1, 1]
+    assert ask(llm, "events_poignancy", events=reordered.replace("hosting a party on May 2 at 8 pm", "idle"),
+               count=3).ratings == [1, 1, 1]

@@ -1,0 +1,82 @@
+"""The experiment's table and report from hand-made evaluation checkpoints (the two days
+themselves are a benchmark, not a test)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from reverie.errors import UserError
+from reverie.simulation.experiment import build_report, conversations
+from reverie.simulation.experiment_table import figures, meets, paper_figures, table_lines
+
+
+def checkpoint(step, *, candidacy, party, density, came, reached=True):
+    def row(fact, share):
+        return {"fact": fact, "count": round(share * 25), "total": 25, "share": share,
+                "in_memory": {"count": round(share * 25), "total": 25, "share": share}}
+    return {"step": step, "time": "February 14, 2023, 20:00:00",
+            "diffusion": [row("Marcus Reed is running for the town council", candidacy),
+                          row("there is a party at Willow Bean Cafe", party)],
+            "relationships": {"density": density, "in_memory": {"density": density}},
+            "coordination": [{"fact": "there is a party at Willow Bean Cafe", "invited": ["a"] * 13,
+                              "attended": ["b"] * came, "attended_invited": ["b"] * came, "reached": reached}]}
+
+
+def test_a_checkpoint_gives_the_papers_figures_telling_the_party_by_its_event():
+    end = figures(checkpoint(9, candidacy=0.36, party=0.6, density=0.8, came=6))
+    assert (end["candidacy"], end["party"], end["density"], end["invited"], end["came"]) == (0.36, 0.6, 0.8, 13, 6)
+    assert meets(end) == {"candidacy": True, "party": True, "density": True, "came": True}
+    short = figures(checkpoint(9, candidacy=0.2, party=0.6, density=0.5, came=4))
+    assert meets(short) == {"candidacy": False, "party": True, "density": False, "came": False}
+
+
+def test_the_table_puts_the_paper_beside_the_run_and_says_when_the_run_is_shorter():
+    start = figures(checkpoint(0, candidacy=0.0, party=0.0, density=0.2, came=0, reached=False))
+    end = figures(checkpoint(9, candidacy=0.36, party=0.6, density=0.8, came=6))
+    lines = table_lines(start, end, hours_run=48, hours_asked=48, model="scripted")
+    assert "SHORTER" not in lines[0] and any("4% -> 32%" in l and "0% -> 36%" in l for l in lines)
+    assert any("12 / 5" in l and "13 / 6  (6 in the place during the party)" in l for l in lines)
+    early = table_lines(start, figures(checkpoint(3, candidacy=0.1, party=0.2, density=0.3, came=0, reached=False)),
+                        hours_run=12, hours_asked=48, model="scripted")
+    assert "SHORTER" in early[0] and any("window not reached" in l for l in early)
+    assert early[-1] == "(the run reached 12 of the 48 game hours asked)"
+
+
+def test_the_report_counts_conversations_per_resident_and_game_day(tmp_path):
+    sim = tmp_path / "exp"
+    (sim / "reverie").mkdir(parents=True)
+    lines = [{"prompt": "summarize_conversation"}] * 30 + [{"prompt": "action_packed"}] * 5
+    (sim / "reverie" / "llm_calls.jsonl").write_text("".join(json.dumps(l) + "\n" for l in lines))
+    (sim / "evaluation.json").write_text(json.dumps({"checkpoints": [
+        checkpoint(0, candidacy=0.04, party=0.04, density=0.2, came=0, reached=False),
+        checkpoint(9, candidacy=0.36, party=0.6, density=0.8, came=6)]}))
+    held = conversations(sim / "reverie" / "llm_calls.jsonl")
+    report = build_report(sim, sim_code="exp", model="scripted", hours_asked=48,
+                          progress={"base": "b", "hours": [{}] * 24}, residents=25, conversations_held=held)
+    assert held == 30 and report["conversations_per_agent_day"] == 2.4   # 60 residents' talks over 25 in one day
+    assert report["shorter_than_paper"] and report["scripted"] and report["paper"] == paper_figures()
+    assert report["end"]["came"] == 6 and report["start"]["party"] == 0.04
+
+
+def test_resume_needs_a_run_with_progress(tmp_path, monkeypatch):
+    from argparse import Namespace
+
+    from reverie.config import Settings
+    from reverie.simulation import experiment
+
+    settings = Settings()
+    settings.paths.storage = tmp_path
+    args = Namespace(hours=48, resume=True, sim="nothing", model="scripted", server=None, slots=None, faithful=False,
+                     force_seed_plan=False, history="base", base="b", evaluate_every=6, pairs=None,
+                     max_wall_minutes=None)
+    with pytest.raises(UserError, match="no experiment_progress.json"):
+        experiment.main(args, settings)
+
+
+def test_scripted_needs_no_model_file(write_config):
+    from reverie.config import SCRIPTED, load_settings
+
+    settings = load_settings(write_config('[models.strong]\npath = "scripted"\n[models.cheap]\npath = "scripted"\n'))
+    assert settings.models.strong.path == settings.models.cheap.path == SCRIPTED
