@@ -98,8 +98,8 @@ def test_reactions_give_booleans_and_a_full_window(llm):
     assert type(talk) is bool and type(wait) is bool
     assert answered(llm, "decide_to_talk") and answered(llm, "decide_to_react")
     window = new_decomp_schedule(llm, name=KLAUS, main_act_dur=[("reading", 60), ("writing", 60)],
-                                 truncated_act_dur=[("reading", 20), ("conversing about the party", 10)], start_hour=9,
-                                 end_hour=11, inserted_act="conversing about the party", inserted_act_dur=10)
+                                 truncated_act_dur=[("reading", 20), ("conversing about the party", 10)], start_minute=540,
+                                 end_minute=660, inserted_act="conversing about the party", inserted_act_dur=10)
     # The code keeps what was done and the inserted chat, and scales the rest to the window; the rest is the model's.
     assert answered(llm, "new_decomp_schedule") and window
 
