@@ -28,9 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from reverie.errors import UserError
 from reverie.jsonio import write_json_atomic
-from reverie.sim_layout import EVALUATION
-
-EVALUATION_FILE = EVALUATION
+from reverie.sim_layout import EVALUATION as EVALUATION_FILE
 
 
 class Figure(BaseModel):

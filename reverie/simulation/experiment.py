@@ -23,12 +23,11 @@ from pathlib import Path
 
 from reverie.errors import UserError
 from reverie.jsonio import read_json, write_json_atomic
-from reverie.sim_layout import EXPERIMENT_PROGRESS, EXPERIMENT_REPORT
+from reverie.sim_layout import EXPERIMENT_PROGRESS as PROGRESS_FILE
+from reverie.sim_layout import EXPERIMENT_REPORT as EXPERIMENT_FILE
 from reverie.simulation.experiment_table import PAPER_HOURS, figures, meets, paper_figures, table_lines
 
 BASE = "base_willow_creek_n25"
-EXPERIMENT_FILE = EXPERIMENT_REPORT
-PROGRESS_FILE = EXPERIMENT_PROGRESS
 CONVERSATION_PROMPT = "summarize_conversation"   # asked once per conversation
 
 
