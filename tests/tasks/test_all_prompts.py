@@ -230,7 +230,8 @@ def test_prompts_show_unknown_name_is_a_user_error(settings):
 @pytest.mark.slow
 @pytest.mark.timeout(3600)  # about 32 prompts x up to 3 attempts on a small CPU
 def test_prompts_eval_runs_every_prompt_on_the_bundled_model(settings, capsys):
-    """`prompts eval --n 1` over all prompts, bundled model, grammar on; prints its table."""
+    """`prompts eval --n 1` over all prompts, bundled model, grammar on; prints its table. A real
+    model on purpose: every prompt's grammar and reply go through llama.cpp once."""
     code = _prompts_cli(["eval", "--model", "bundled", "--n", "1"], settings)
     out = capsys.readouterr().out
     with capsys.disabled():
