@@ -28,7 +28,7 @@ def todays(events: Iterable[PlannedEvent], scratch: Scratch) -> list[PlannedEven
 
 
 def splice(schedule: list[PlanItem], event: PlannedEvent) -> list[PlanItem]:
-    """The schedule ([activity, minutes] from midnight) with ``event`` put in its time window;
+    """The schedule (plan items from midnight) with ``event`` put in its time window;
     the blocks it overlaps are cut around it."""
     out, t = [], 0
     placed = False

@@ -29,7 +29,7 @@ class Persona:
         self.name = name
         self.memory = memory
         self.options = options
-        self.seeds = Seeds()  # what the run's seeds fix in this persona's days (reverie/simulation/seeds.py)
+        self.seeds = Seeds()  # what the run's seeds fix in this persona's days (the simulation gives them)
         self.learned_from: tuple | None = None  # (tile, vision radius) the places were last learned from
 
     def take_seeds(self, seeds: Seeds) -> None:

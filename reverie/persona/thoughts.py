@@ -23,8 +23,8 @@ def add_thought(persona: Agent, llm: LLM, text: str, evidence: list, *, score_te
     """A thought node; ``score_text`` (default the thought) is what its poignancy is judged on."""
     s = persona.scratch
     now = now or s.curr_time
-    subject, predicate, obj = event_triple(llm, name=s.name, action_description=text)
+    event = Event(*event_triple(llm, name=s.name, action_description=text))
     poignancy = event_poignancy(llm, persona_name=s.name, identity=s.identity(), description=score_text or text)
-    return persona.a_mem.add_thought(created=now, expiration=now + THOUGHT_LIFETIME, event=Event(subject, predicate, obj),
-                                     description=text, keywords={subject, predicate, obj}, poignancy=poignancy,
-                                     embedding_key=text, filling=list(evidence))
+    return persona.a_mem.add_thought(created=now, expiration=now + THOUGHT_LIFETIME, event=event, description=text,
+                                     keywords=set(event), poignancy=poignancy, embedding_key=text,
+                                     filling=list(evidence))
