@@ -7,7 +7,9 @@ import random
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from reverie.persona.agent import Agent
 
 if TYPE_CHECKING:
     from reverie.llm import LLM
@@ -38,6 +40,6 @@ class StepContext:
     maze: Maze
     llm: LLM
     rng: random.Random
-    personas: dict[str, Any] = field(default_factory=dict)  # name -> Agent, the persona included
+    personas: dict[str, Agent] = field(default_factory=dict)  # by name, the persona itself included
     new_day: NewDay = NewDay.SAME
     previous_time: datetime | None = None  # the persona's clock before this step
