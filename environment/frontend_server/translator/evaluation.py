@@ -1,16 +1,17 @@
 """The evaluation section of `/runs/<sim>/`: what `python -m reverie evaluate` measured
 (<sim>/evaluation.json, read as the typed figures of ``reverie.evaluation_report``), as a
-table and charts over its checkpoints, the who-knows-whom graph of the latest one, and the
-paper's own figures to read them against."""
+table and charts over its checkpoints (a column for every metric registered for the page),
+the who-knows-whom graph of the latest one, and the paper's own figures to read them against."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
 
 from pydantic import ValidationError
 
-from reverie.evaluation_report import EVALUATION_FILE, Checkpoint, Coordination, EvaluationFile, paper_line
+from reverie.evaluation_metrics import METRICS
+from reverie.evaluation_report import EVALUATION_FILE, Checkpoint, EvaluationFile, paper_line
+from reverie.metrics import Metric, Shown
 from translator import charts
 from translator.simfiles import BrokenFile, read_json
 
@@ -27,17 +28,9 @@ def _checkpoints(data) -> list[Checkpoint]:
     return sorted(parsed.checkpoints, key=lambda c: c.step)
 
 
-def _with_reached(row: Coordination, time: str) -> Coordination:
-    """An event row with ``reached``: whether the checkpoint's time is past the window's start
-    (files written before ``evaluate`` recorded it carry only the two times)."""
-    if row.reached is not None:
-        return row
-    try:
-        at = datetime.strptime(time, "%B %d, %Y, %H:%M:%S")
-        opens = datetime.strptime(row.window[0], "%B %d, %Y, %H:%M")
-    except (IndexError, ValueError):
-        return row
-    return row.model_copy(update={"reached": at >= opens})
+def _cell(m: Metric, checkpoint: Checkpoint) -> str:
+    value = METRICS.value(m, checkpoint)
+    return "–" if value is None else m.unit.format(value)
 
 
 def section(sim_path: Path) -> dict | None:
@@ -52,6 +45,7 @@ def section(sim_path: Path) -> dict | None:
     if not checkpoints:
         return {"error": f"{EVALUATION_FILE} has no checkpoints."}
     facts = list(dict.fromkeys(d.fact for c in checkpoints for d in c.diffusion))
+    columns = METRICS.shown_in(Shown.RUN_PAGE)
     rows = []
     for c in checkpoints:
         shares = {d.fact: d for d in c.diffusion}
@@ -60,8 +54,7 @@ def section(sim_path: Path) -> dict | None:
             # a sampled evaluation: the known pairs are out of the pairs asked, the density an estimate
             "pairs": c.relationships.pairs_asked or c.relationships.pairs,
             "diffusion": [shares.get(f) for f in facts],
-            "coordination": [_with_reached(row, c.time) for row in c.coordination],
-            "hallucinations": c.hallucinations,
+            "metrics": [_cell(m, c) for m in columns],   # the registered metrics' columns
         })
     label = [f"step {c.step}" for c in checkpoints]
     over = [
@@ -77,5 +70,5 @@ def section(sim_path: Path) -> dict | None:
     rel = last.relationships
     edges = [tuple(e) for e in rel.edges if len(e) == 2]
     graph = charts.graph(f"Who knows whom at step {last.step} ({rel.known_pairs} pairs)", last.personas, edges)
-    return {"facts": facts, "rows": rows, "charts": over, "graph": graph, "last": last,
+    return {"facts": facts, "columns": [m.label for m in columns], "rows": rows, "charts": over, "graph": graph, "last": last,
             "paper": paper_line().strip()}
