@@ -12,10 +12,11 @@ fact with an event (a place and a time window); the candidacy is the other one.
 from __future__ import annotations
 
 from datetime import datetime
+from decimal import ROUND_HALF_UP, Decimal
 
 from reverie.evaluation_report import Checkpoint, Coordination, Diffusion
 from reverie.metrics import MetricKey as K
-from reverie.metrics import MetricRegistry, Shown, Unit, metric
+from reverie.metrics import Cell, MetricRegistry, Shown, Unit, metric
 
 METRICS = MetricRegistry()
 EXPERIMENT, GAME_DAY, RUN_PAGE = Shown.EXPERIMENT, Shown.GAME_DAY, Shown.RUN_PAGE
@@ -69,6 +70,39 @@ def _came_once_reached(cp: Checkpoint) -> int | None:
     return len(e.attended_invited) if e is not None and e.reached is not False else None
 
 
+def fixed3(value: float) -> str:
+    """Three decimals, halves rounded up (0.0625 -> 0.063), as the page has always written them."""
+    return str(Decimal(str(value)).quantize(Decimal("0.001"), ROUND_HALF_UP))
+
+
+def _density_cell(cp: Checkpoint) -> Cell:
+    rel = cp.relationships
+    text = fixed3(rel.density)
+    if rel.sampled and rel.interval:
+        text += f" (95 % interval {fixed3(rel.interval[0])}–{fixed3(rel.interval[1])})"
+    notes = [f"both said yes: {fixed3(rel.said_yes.density)}"] if rel.said_yes else []
+    notes += [f"in memory: {fixed3(rel.in_memory.density)}"] if rel.in_memory else []
+    return Cell(text, tuple(notes))
+
+
+def _pairs_cell(cp: Checkpoint) -> Cell:
+    rel = cp.relationships
+    asked = rel.pairs_asked or rel.pairs   # a sampled evaluation: out of the pairs asked
+    text = f"{rel.known_pairs} / {asked}" + (f" asked, a sample of {rel.pairs}" if rel.sampled else "")
+    notes = [f"both said yes: {rel.said_yes.known_pairs} / {asked}"] if rel.said_yes else []
+    notes += [f"in memory: {rel.in_memory.known_pairs} / {rel.in_memory.pairs}"] if rel.in_memory else []
+    return Cell(text, tuple(notes))
+
+
+def _knowing_cells(cp: Checkpoint) -> dict[str, Cell]:
+    cells = {}
+    for d in cp.diffusion:
+        notes = [f"said yes: {d.said_yes.count}, {len(d.unsupported)} with no memory of it"] if d.said_yes else []
+        notes += [f"in memory: {d.in_memory.count} / {d.in_memory.total}"] if d.in_memory else []
+        cells[d.fact] = Cell(f"{d.count} / {d.total}", tuple(notes))
+    return cells
+
+
 def _events_text(cp: Checkpoint) -> str | None:
     parts = []
     for row in (with_reached(r, cp.time) for r in cp.coordination):
@@ -107,11 +141,15 @@ METRICS.register(metric(K.AT_PARTY, "party: in the place during its window", Uni
                         lambda cp: len(e.attended) if (e := event(cp)) else None, EXPERIMENT))
 METRICS.register(metric(K.WINDOW_REACHED, "party: window reached", Unit.FLAG,
                         lambda cp: e.reached if (e := event(cp)) else None, EXPERIMENT))
-METRICS.register(metric(K.EVENTS, "Invited and came", Unit.TEXT, _events_text, RUN_PAGE))
 METRICS.register(metric(K.HALLUCINATIONS, "hallucinations", Unit.RATE,
                         lambda cp: cp.hallucinations.rate if cp.hallucinations else None, EXPERIMENT))
 METRICS.register(metric(K.HALLUCINATIONS, "answers said yes with no memory of it", Unit.DATA, lambda cp: (
     cp.hallucinations.model_dump(mode="json") if cp.hallucinations else None), GAME_DAY))
 METRICS.register(metric(K.HALLUCINATED_ANSWERS, "hallucinated answers", Unit.TEXT, lambda cp: (
     f"{h.unsupported} of {h.answers}" if (h := cp.hallucinations) else None), EXPERIMENT))
+# The columns of the run page's evaluation table, after its step and game time.
+METRICS.register(metric(K.DENSITY, "Density", Unit.CELL, _density_cell, RUN_PAGE))
+METRICS.register(metric(K.KNOWN_PAIRS, "Pairs who know each other", Unit.CELL, _pairs_cell, RUN_PAGE))
+METRICS.register(metric(K.FACTS, "Know: ", Unit.COLUMNS, _knowing_cells, RUN_PAGE, missing="– / –"))
+METRICS.register(metric(K.EVENTS, "Invited and came", Unit.TEXT, _events_text, RUN_PAGE))
 METRICS.register(metric(K.UNSUPPORTED, "Yes with no memory of it", Unit.TEXT, _unsupported_text, RUN_PAGE))

@@ -39,6 +39,7 @@ class MetricKey(StrEnum):
     CAME = "came"
     AT_PARTY = "at_party"
     WINDOW_REACHED = "window_reached"
+    KNOWN_PAIRS = "known_pairs"         # the page's "Pairs who know each other"
     EVENTS = "events"                   # the page's "Invited and came"
     HALLUCINATIONS = "hallucinations"
     HALLUCINATED_ANSWERS = "hallucinated_answers"
@@ -56,8 +57,20 @@ class Shown(StrEnum):
     RUN_PAGE = "/runs/<sim>/"           # a column of the evaluation table on the run's page
 
 
+@dataclass(frozen=True)
+class Cell:
+    """A value as the run's page shows it: its text, and notes in small print under it (for
+    the page only: it is no JSON)."""
+
+    text: str
+    notes: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return self.text + (f" ({'; '.join(self.notes)})" if self.notes else "")
+
+
 class Unit(StrEnum):
-    """How a value is written for people; None is "n/a" (the page writes "–")."""
+    """How a value is written for people; None is "n/a" (the page writes the metric's ``missing``)."""
 
     SHARE = "share"        # 0.36 -> 36%
     RATE = "rate"          # 0.0132 -> 1.3%
@@ -66,6 +79,8 @@ class Unit(StrEnum):
     FLAG = "yes/no"
     TEXT = "text"
     DATA = "data"          # a structure, written to the files as it is
+    CELL = "cell"          # a Cell, for the page
+    COLUMNS = "columns"    # {column: Cell}: a column of the page for each, headed label + column
 
     def format(self, value: Any) -> str:
         if value is None:
@@ -78,6 +93,8 @@ class Unit(StrEnum):
             return f"{value:.3f}"
         if self is Unit.FLAG:
             return "yes" if value else "no"
+        if self is Unit.COLUMNS:
+            return "; ".join(f"{column}: {cell}" for column, cell in value.items())
         return str(value)
 
 
@@ -89,9 +106,11 @@ class Metric(Protocol):
     label: str
     unit: Unit
     shown: frozenset[Shown]
+    missing: str                 # what the page shows for None
 
     def of(self, checkpoint: "Checkpoint") -> Any:
-        """The value for one checkpoint of ``evaluation.json`` (JSON-ready; None: not measured)."""
+        """The value for one checkpoint of ``evaluation.json`` (JSON-ready but for the page's
+        cells; None: not measured)."""
         ...
 
 
@@ -104,14 +123,15 @@ class CheckpointMetric:
     unit: Unit
     compute: Callable[["Checkpoint"], Any]
     shown: frozenset[Shown]
+    missing: str = "–"
 
     def of(self, checkpoint: "Checkpoint") -> Any:
         return self.compute(checkpoint)
 
 
 def metric(key: MetricKey | str, label: str, unit: Unit, compute: Callable[["Checkpoint"], Any],
-           *shown: Shown) -> CheckpointMetric:
-    return CheckpointMetric(key=key, label=label, unit=unit, compute=compute, shown=frozenset(shown))
+           *shown: Shown, missing: str = "–") -> CheckpointMetric:
+    return CheckpointMetric(key=key, label=label, unit=unit, compute=compute, shown=frozenset(shown), missing=missing)
 
 
 class MetricRegistry:
@@ -129,13 +149,13 @@ class MetricRegistry:
 
     def register(self, m: Metric) -> Metric:
         if not isinstance(m, Metric):
-            raise TypeError(f"{m!r} is not a Metric: it needs key, label, unit, shown and of(checkpoint)")
+            raise TypeError(f"{m!r} is not a Metric: it needs key, label, unit, shown, missing and of(checkpoint)")
+        if str(m.key) in (MetricKey.STEP, MetricKey.TIME):
+            raise ValueError(f"metric {str(m.key)!r}: step and time are every row's own, not a metric")
         for other in self._metrics:
             both = other.shown & m.shown
             if str(other.key) == str(m.key) and both:
                 raise ValueError(f"metric {str(m.key)!r} is registered twice for {', '.join(sorted(both))}")
-            if str(m.key) in (MetricKey.STEP, MetricKey.TIME):
-                raise ValueError(f"metric {str(m.key)!r}: step and time are every row's own")
         self._metrics.append(m)
         return m
 
@@ -158,7 +178,7 @@ class MetricRegistry:
     def value(m: Metric, checkpoint: "Checkpoint") -> Any:
         """The value the checkpoint keeps for ``m`` (measured with the interviews), else computed."""
         kept = checkpoint.model_extra or {}
-        return kept[str(m.key)] if str(m.key) in kept else m.of(checkpoint)
+        return kept[str(m.key)] if Shown.EVALUATION in m.shown and str(m.key) in kept else m.of(checkpoint)
 
     def collect(self, checkpoint: "Checkpoint", where: Shown) -> dict[str, Any]:
         """One row: the checkpoint's step and time, then every metric shown in ``where``."""
