@@ -44,7 +44,7 @@ from reverie.config import Settings
 from reverie.errors import UserError
 from reverie import evaluation_report
 from reverie.evaluation_metrics import METRICS
-from reverie.evaluation_report import (EVALUATION_FILE, Answer, Checkpoint, Coordination, Density, Diffusion,
+from reverie.evaluation_report import (EVALUATION_FILE, Answer, Checkpoint, Coordination, Diffusion,
                                        Hallucinations, HeldInMemory, Relationships, Share, save_checkpoint)
 from reverie.metrics import Shown
 from reverie.simulation.concurrency import cognition_workers, run_groups
@@ -253,8 +253,8 @@ def _evaluate(sim, say, pairs: int | None = None) -> Checkpoint:
         a for row in rel_answers.values() for a in row.values()]
     return Checkpoint(
         step=sim.step_no, time=sim.curr_time_str, personas=names, diffusion=diffusion_rows,
-        relationships=Relationships(**density(names, knows, sample), said_yes=Density(**density(names, said, sample)),
-                                    in_memory=Density(**density(names, memory.knows_of(names))), answers=rel_answers),
+        relationships=Relationships(**density(names, knows, sample).model_dump(), said_yes=density(names, said, sample),
+                                    in_memory=density(names, memory.knows_of(names)), answers=rel_answers),
         coordination=coordination_rows, hallucinations=hallucinations(every))
 
 
