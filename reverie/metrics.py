@@ -192,6 +192,9 @@ class MetricRegistry:
     def stamp(self, checkpoint: "Checkpoint") -> "Checkpoint":
         """The checkpoint with every metric shown in ``evaluation.json`` kept in it, under its key."""
         kept = {str(m.key): m.of(checkpoint) for m in self.shown_in(Shown.EVALUATION)}
+        taken = sorted(set(kept) & set(type(checkpoint).model_fields))
+        if taken:
+            raise ValueError(f"metric {taken[0]!r}: a checkpoint's own field has that name — give the metric another key")
         return checkpoint.model_copy(update=kept) if kept else checkpoint
 
     def labelled(self, checkpoint: "Checkpoint", where: Shown) -> list[tuple[str, str]]:

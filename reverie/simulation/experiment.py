@@ -26,7 +26,7 @@ from reverie.experiment_report import ExperimentKey as R
 from reverie.jsonio import read_json, write_json_atomic
 from reverie.sim_layout import EXPERIMENT_PROGRESS as PROGRESS_FILE
 from reverie.sim_layout import EXPERIMENT_REPORT as EXPERIMENT_FILE
-from reverie.simulation.experiment_table import PAPER_HOURS, figures, meets, paper_figures, table_lines
+from reverie.simulation.experiment_table import PAPER_HOURS, meets, paper_figures, table_lines
 
 BASE = "base_willow_creek_n25"
 CONVERSATION_PROMPT = "summarize_conversation"   # asked once per conversation
@@ -78,10 +78,12 @@ def conversations(ledger: Path) -> int:
 
 def build_report(sim_dir: Path, *, sim_code: str, model: str, hours_asked: int, progress: dict,
                  residents: int, conversations_held: int, force_seed_plan: bool = False) -> dict:
+    from reverie.evaluation_metrics import METRICS
     from reverie.evaluation_report import read_evaluation
+    from reverie.metrics import Shown
 
     evaluated = read_evaluation(sim_dir)
-    series = [figures(c) for c in (evaluated.checkpoints if evaluated else [])]
+    series = METRICS.table(evaluated.checkpoints if evaluated else [], Shown.EXPERIMENT)
     hours_run = len(progress.get("hours") or [])
     days = hours_run / 24 if hours_run else 0
     start, end = (series[0], series[-1]) if series else (None, None)

@@ -63,11 +63,14 @@ def test_a_registered_metric_reaches_the_evaluation_file_the_summary_the_reports
     assert "Answers per resident" not in run_page(monkeypatch, config, "town")
 
 
-def test_two_metrics_shown_in_one_place_cannot_share_a_key():
+def test_two_metrics_shown_in_one_place_cannot_share_a_key_nor_hide_a_checkpoints_field():
     twin = metric(MetricKey.DENSITY, "another density", Unit.RATIO, lambda cp: 0.0, Shown.EXPERIMENT)
     with pytest.raises(ValueError, match="'density' is registered twice for experiment.json"):
         METRICS.register(twin)
     assert twin not in list(METRICS)
+    residents = metric("personas", "residents", Unit.COUNT, lambda cp: len(cp.personas), Shown.EVALUATION)
+    with METRICS.registered(residents), pytest.raises(ValueError, match="'personas': a checkpoint's own field"):
+        METRICS.stamp(Checkpoint(step=1, personas=["A", "B"]))
 
 
 def run_page(monkeypatch, config, sim: str) -> str:
