@@ -1,11 +1,13 @@
 """Typed answers from local chat models: ``LLM.ask(TASK, TASK.inputs(...)) -> the task's reply model``.
 
-    llm = LLM.from_settings(settings, tasks=product_tasks(), ledger_path=sim / "reverie" / "llm_calls.jsonl",
-                            trace_path=sim / "reverie" / "llm_trace.jsonl")
+    llm: LanguageModel = LLM.from_settings(settings, tasks=product_tasks(),
+                                           ledger_path=sim / "reverie" / "llm_calls.jsonl",
+                                           trace_path=sim / "reverie" / "llm_trace.jsonl")
     answer = llm.ask(WAKE_UP_HOUR, WakeUpInputs(identity=..., lifestyle=..., first_name=...),
-                     persona="Isabella Rodriguez")  # a WakeUpHourReply
+                     persona="Isabella Rodriguez")  # a WakeUpHourReply, for a type checker too
 
-``LLM`` is the :class:`~reverie.llm.language_model.LanguageModel` cognition is written against.
+``LLM`` is the :class:`~reverie.llm.language_model.LanguageModel` cognition is written against
+(the interface declares the typed forms of ``ask``).
 
 Everything else (prompt files, grammar, repair, fail-safe, accounting, record/replay)
 happens inside; see :mod:`reverie.llm.structured`. Each ask is a LangChain run: a
@@ -20,9 +22,8 @@ from __future__ import annotations
 import json
 import sys
 import threading
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, cast, overload
+from typing import Any, cast
 
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import BaseMessage
@@ -41,7 +42,7 @@ from reverie.llm.prompt_spec import PromptStore
 from reverie.llm.retry_model import RetryingModel, RetryPolicy
 from reverie.llm.server_errors import BackendLost
 from reverie.llm.structured import StructuredChain, StructuredOutputError
-from reverie.llm.task import Choices, InputsT, ReplyT, Task, TaskRegistry, given_values
+from reverie.llm.task import Choices, Task, TaskRegistry, given_values
 
 __all__ = ["LLM", "LanguageModel", "StructuredOutputError", "CassetteMiss"]
 
@@ -130,18 +131,11 @@ class LLM(LanguageModel):
                 target.write_text(json.dumps({role: r.as_dict() for role, r in reports.items()}, indent=2),
                                   encoding="utf-8")
 
-    @overload
-    def ask(self, task: Task[InputsT, ReplyT], inputs: InputsT, *, choices: Choices | None = None,
-            persona: str | None = None, config: RunnableConfig | None = None) -> ReplyT: ...
-
-    @overload
-    def ask(self, task: str, inputs: Mapping[str, Any], *, choices: Choices | None = None,
-            persona: str | None = None, config: RunnableConfig | None = None) -> BaseModel: ...
-
     def ask(self, task: Any, inputs: Any, *, choices: Choices | None = None, persona: str | None = None,
             config: RunnableConfig | None = None) -> Any:
         """The task's reply (fail-safe when the model never gets it right). ``task``: a task of
-        this LLM's registry with its inputs model, or a prompt name with a dict of inputs.
+        this LLM's registry with its inputs model, or a prompt name with a dict of inputs (the
+        typed forms are :class:`LanguageModel`'s).
 
         ``persona`` is a shortcut for ``config={"metadata": {"persona": ...}}``; ``config``
         (callbacks, tags, metadata) reaches every model call of this ask."""
@@ -152,8 +146,8 @@ class LLM(LanguageModel):
         if isinstance(inputs, BaseModel):
             inputs = given_values(inputs)
         if persona is not None:
-            given = dict(config or {})
-            config = cast(RunnableConfig, {**given, "metadata": {**(given.get("metadata") or {}), "persona": persona}})
+            metadata = {**((config or {}).get("metadata") or {}), "persona": persona}
+            config = cast(RunnableConfig, {**(config or {}), "metadata": metadata})
         return self.chain.ask(task, inputs, choices=choices, config=config)
 
     @property
