@@ -18,7 +18,7 @@ import time
 from typing import Any, Callable
 
 from langchain_core.callbacks import CallbackManagerForChainRun, dispatch_custom_event
-from langchain_core.language_models import BaseChatModel
+from langchain_core.language_models import LanguageModelInput
 from langchain_core.messages import BaseMessage
 from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.runnables.config import ensure_config
@@ -57,7 +57,7 @@ class StructuredChain(Runnable[dict, BaseModel]):
         self,
         settings: Settings,
         *,
-        models: Callable[[str], BaseChatModel],
+        models: Callable[[str], Runnable[LanguageModelInput, BaseMessage]],
         prompts: PromptStore,
         tasks: TaskRegistry,
         replaying: bool = False,

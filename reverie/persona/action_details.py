@@ -11,7 +11,7 @@ from reverie.tasks.object_state import act_obj_desc
 from reverie.tasks.pronunciatio import pronunciatio
 
 if TYPE_CHECKING:
-    from reverie.llm import LLM
+    from reverie.llm.language_model import LanguageModel
 
 
 @dataclass
@@ -23,7 +23,7 @@ class ActionDetails:
     obj_event: list
 
 
-def describe_action(persona: Agent, description: str, address: str, llm: LLM) -> ActionDetails:
+def describe_action(persona: Agent, description: str, address: str, llm: LanguageModel) -> ActionDetails:
     s = persona.scratch
     emoji = pronunciatio(llm, action_description=description, persona=s.name)
     event = list(event_triple(llm, name=s.name, action_description=description))

@@ -10,7 +10,7 @@ from reverie.tasks.chat_utterance import iterative_chat_utterance
 from reverie.tasks.relationship_summary import relationship_summary
 
 if TYPE_CHECKING:
-    from reverie.llm import LLM
+    from reverie.llm.language_model import LanguageModel
     from reverie.world.maze import Maze
 
 
@@ -40,14 +40,14 @@ def location_of(persona: Agent, maze: Maze) -> str:
     return f"{tile['arena'] or 'outside'} in {tile['sector'] or tile['world']}"
 
 
-def relationship(speaker: Agent, listener: Agent, llm: LLM) -> str:
+def relationship(speaker: Agent, listener: Agent, llm: LanguageModel) -> str:
     """How ``speaker`` relates to ``listener``, from the speaker's 50 memories most about them."""
     about_listener = retrieve_scored(speaker, [listener.name], 50)
     return relationship_summary(llm, speaker=speaker.name, listener=listener.name, statements=_keys(about_listener))
 
 
 def one_utterance(maze: Maze, speaker: Agent, listener: Agent, initiator: Agent, partner: Agent,
-                  convo: list, llm: LLM, relationship_text: str | None = None) -> tuple[str, bool]:
+                  convo: list, llm: LanguageModel, relationship_text: str | None = None) -> tuple[str, bool]:
     """The speaker's next line; ``relationship_text`` is asked when not given (docs/FIDELITY.md)."""
     if relationship_text is None:
         relationship_text = relationship(speaker, listener, llm)
@@ -65,7 +65,7 @@ def one_utterance(maze: Maze, speaker: Agent, listener: Agent, initiator: Agent,
     )
 
 
-def generate_convo(maze: Maze, initiator: Agent, partner: Agent, llm: LLM) -> list[list[str]]:
+def generate_convo(maze: Maze, initiator: Agent, partner: Agent, llm: LanguageModel) -> list[list[str]]:
     """The whole transcript ``[[speaker, utterance], ...]`` (at most 16 lines).
 
     Each speaker's relationship summary is asked once, before their first line, and kept for

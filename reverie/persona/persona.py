@@ -18,7 +18,7 @@ from reverie.persona.reflect import reflect
 from reverie.persona.retrieve import retrieve_perceived
 
 if TYPE_CHECKING:
-    from reverie.llm import LLM
+    from reverie.llm.language_model import LanguageModel
     from reverie.world.maze import Maze
 
 
@@ -59,7 +59,7 @@ class Persona:
         return self.scratch.curr_obj_event()
 
     def move(self, maze: Maze, personas: dict[str, Persona], tile: Tile, curr_time: datetime, *,
-             rng: random.Random, llm: LLM) -> tuple[Tile, str | None, str]:
+             rng: random.Random, llm: LanguageModel) -> tuple[Tile, str | None, str]:
         """One step of cognition: perceive → retrieve → plan → reflect → execute."""
         s = self.scratch
         s.curr_tile = tile

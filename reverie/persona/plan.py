@@ -14,12 +14,12 @@ from reverie.persona.react import chat_react, choose_retrieved, should_react, wa
 from reverie.persona.reactions import ChatWith, WaitUntil
 
 if TYPE_CHECKING:
-    from reverie.llm import LLM
+    from reverie.llm.language_model import LanguageModel
     from reverie.world.maze import Maze
 
 
 def plan(persona: Agent, maze: Maze, personas: dict[str, Agent], new_day: str | bool, retrieved: dict,
-         llm: LLM, rng: random.Random) -> Address:
+         llm: LanguageModel, rng: random.Random) -> Address:
     """Return the address the persona is heading to this step."""
     s = persona.scratch
     if new_day:

@@ -63,7 +63,7 @@ def experiment_settings(settings, *, model: str | None, server: str | None, slot
     if server:
         s.backend.kind, s.backend.base_url = "openai", server
     if slots:
-        if not server and s.backend.kind != "openai":
+        if not server and not s.backend.kind.server:
             raise UserError("--slots needs --server URL (a model server with several slots)")
         s.backend.parallel_slots = slots
     return s

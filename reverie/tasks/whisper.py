@@ -12,6 +12,7 @@ from typing import Annotated
 
 from pydantic import Field
 
+from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.common import Checked, Reply, Text, first_name, mentions_second_person, names, one_line
 
@@ -68,7 +69,7 @@ WHISPER_INNER_THOUGHT = Task(name="whisper_inner_thought", inputs=WhisperInputs,
                              used_in="history loading: each whispered 'you ...' statement becomes the persona's thought")
 
 
-def whisper_inner_thought(llm, *, persona_name: str, whisper: str) -> str:
+def whisper_inner_thought(llm: LanguageModel, *, persona_name: str, whisper: str) -> str:
     """The whisper restated as a third-person statement about the persona."""
-    inputs = {"persona_name": persona_name, "whisper": whisper}
-    return llm.ask("whisper_inner_thought", inputs, persona=persona_name).thought
+    inputs = WhisperInputs(persona_name=persona_name, whisper=whisper)
+    return llm.ask(WHISPER_INNER_THOUGHT, inputs, persona=persona_name).thought
