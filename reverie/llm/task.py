@@ -114,6 +114,19 @@ class Task(Generic[InputsT, ReplyT]):
             problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'inputs'}: {e['msg']}" for e in exc.errors())
             raise InputsMismatch(f"prompt {self.name!r}: inputs do not fit {self.inputs.__name__} ({problems})") from None
 
+    def completed(self, inputs: Mapping[str, Any]) -> dict[str, Any]:
+        """``inputs`` with the prompt inputs the inputs model derives itself (a field its
+        validator fills from the others) added when the caller left them out."""
+        given = dict(inputs)
+        derived = [name for name in prompt_fields(self.inputs) if name not in given]
+        if not derived:
+            return given
+        try:
+            values = given_values(self.inputs.model_validate(given))
+        except ValidationError:
+            return given
+        return {**given, **{name: values[name] for name in derived if name in values}}
+
     def context(self, inputs: Mapping[str, Any] | InputsT, choices: Choices | None = None) -> dict[str, Any]:
         """The validation context of one call: the typed inputs and the choices."""
         return {"inputs": self.typed(inputs), "choices": dict(choices or {})}
