@@ -73,7 +73,7 @@ class Doctor:
             text = str(exc)
             fix = text.split(" — ", 1)[1] if " — " in text else "see the message"
             return Check("model", False, text.split(" — ", 1)[0], doctor_gpu.fit_hint(self.settings) or fix)
-        if self.settings.backend.kind == "openai":
+        if self.settings.backend.kind.server:
             return Check("model", True, f"the server at {self.settings.backend.base_url} is configured "
                                         f"(model {self.settings.models.strong.server_model!r})")
         parts = []
@@ -83,7 +83,7 @@ class Doctor:
         return Check("model", True, "; ".join(dict.fromkeys(parts)))
 
     def gpu(self) -> Check:
-        if self.settings.backend.kind == "openai":
+        if self.settings.backend.kind.server:
             return Check("gpu", True, "the server places the layers (llama-server: -ngl)")
         placements = {role: getattr(m, "placement", None) for role, m in (self.llm._models or {}).items()}
         verdict = doctor_gpu.check(self.settings, {r: p for r, p in placements.items() if p is not None})

@@ -23,7 +23,7 @@ def peak_memory(settings: Settings, llm) -> tuple[bool, str, str]:
     from reverie.llm.memory_bound import MARGIN_BYTES, PeakEstimate, estimate
     from reverie.llm.models import ROLES, model_path
 
-    if settings.backend.kind == "openai":
+    if settings.backend.kind.server:
         bound = PeakEstimate(weights=0, kv_cache=0, prompt_cache=0)
         return True, f"the model runs in the server; this process: {bound.line()}", ""
     loaded = {}

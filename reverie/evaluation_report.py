@@ -1,8 +1,10 @@
 """What `evaluate` measured, typed: one checkpoint of ``<sim>/evaluation.json`` and its
 summary lines, next to the paper's own figures (§7.1).
 
-Each figure is defined here once; the evaluation writes these models, the summary lines and
-game_day print them, and the run's page (`/runs/<sim>/`) reads them back. A neutral helper:
+The measurements are defined here once; the evaluation writes these models, the summary lines
+print them, and the run's page (`/runs/<sim>/`) reads them back. The figures read from a
+checkpoint (the paper's table in ``experiment.json`` and ``game_day.json``, columns of the
+run's page) are metrics, registered once in ``reverie/evaluation_metrics.py``. A neutral helper:
 it imports nothing of the engine, so the pages may import it too. Files written before a
 field existed still read (the field takes its default).
 
@@ -160,25 +162,6 @@ class EvaluationFile(Figure):
     checkpoints: list[Checkpoint] = []
 
 
-class Headline(BaseModel):
-    """A checkpoint's figures in the paper's table: knowing per seeded fact, the mutual
-    density, the first event's invited and came, the hallucinations."""
-
-    facts: dict[str, Share]
-    density: float
-    invited: int | None = None
-    came: int | None = None            # of those invited; None: no event, or its window not reached
-    hallucinations: Hallucinations | None = None
-
-
-def headline(cp: Checkpoint) -> Headline:
-    event = cp.coordination[0] if cp.coordination else None
-    reached = event is not None and event.reached is not False
-    return Headline(facts={d.fact: Share(count=d.count, total=d.total, share=d.share) for d in cp.diffusion},
-                    density=cp.relationships.density, invited=len(event.invited) if event else None,
-                    came=len(event.attended_invited) if reached else None, hallucinations=cp.hallucinations)
-
-
 class PaperFigures(BaseModel):
     """The paper's figures over two game days, 25 residents (§7.1): the anchors a run is read against."""
 
@@ -201,7 +184,8 @@ def paper_line(paper: PaperFigures = PAPER) -> str:
             f"{paper.invited} invited and {paper.came} came, hallucinations {bad} of {of} ({bad / of:.1%})")
 
 
-def summary_lines(cp: Checkpoint) -> list[str]:
+def summary_lines(cp: Checkpoint, more: list[tuple[str, str]] = ()) -> list[str]:
+    """What ``evaluate`` prints of a checkpoint; ``more``: (label, value) lines before the paper's."""
     lines = [f"evaluation at step {cp.step} ({cp.time}), {len(cp.personas)} personas"]
     for row in cp.diffusion:
         said = f"; {row.said_yes.count} said yes" if row.said_yes else ""
@@ -225,6 +209,7 @@ def summary_lines(cp: Checkpoint) -> list[str]:
                                 f"({len(row.attended_invited)} of those invited)")
     if cp.hallucinations:
         lines.append(f"  hallucinations  {cp.hallucinations.text()}")
+    lines.extend(f"  {label}  {value}" for label, value in more)
     lines.append(paper_line())
     return lines
 

@@ -13,7 +13,7 @@ from reverie.tasks.object_state import act_obj_desc
 from reverie.tasks.pronunciatio import pronunciatio
 
 if TYPE_CHECKING:
-    from reverie.llm import LLM
+    from reverie.llm.language_model import LanguageModel
 
 
 @dataclass
@@ -29,7 +29,7 @@ class ActionDetails:
         self.event, self.obj_event = Event(*self.event), Event(*self.obj_event)
 
 
-def describe_action(persona: Agent, description: str, address: Place, llm: LLM) -> ActionDetails:
+def describe_action(persona: Agent, description: str, address: Place, llm: LanguageModel) -> ActionDetails:
     s = persona.scratch
     emoji = pronunciatio(llm, action_description=description, persona=s.name)
     event = Event(*event_triple(llm, name=s.name, action_description=description))

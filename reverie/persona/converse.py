@@ -11,7 +11,7 @@ from reverie.tasks.chat_utterance import iterative_chat_utterance
 from reverie.tasks.relationship_summary import relationship_summary
 
 if TYPE_CHECKING:
-    from reverie.llm import LLM
+    from reverie.llm.language_model import LanguageModel
     from reverie.world.maze import Maze
 
 
@@ -41,7 +41,7 @@ def location_of(persona: Agent, maze: Maze) -> str:
     return f"{tile['arena'] or 'outside'} in {tile['sector'] or tile['world']}"
 
 
-def relationship(speaker: Agent, listener: Agent, llm: LLM) -> str:
+def relationship(speaker: Agent, listener: Agent, llm: LanguageModel) -> str:
     """How ``speaker`` relates to ``listener``, from the speaker's 50 memories most about them."""
     about_listener = retrieve_scored(speaker, [listener.name], 50)
     return relationship_summary(llm, speaker=speaker.name, listener=listener.name, statements=_keys(about_listener))
@@ -54,7 +54,7 @@ class ChatScene:
     maze: Maze
     initiator: Agent
     partner: Agent
-    llm: LLM
+    llm: LanguageModel
 
 
 def one_utterance(scene: ChatScene, speaker: Agent, listener: Agent, convo: list,
@@ -77,7 +77,7 @@ def one_utterance(scene: ChatScene, speaker: Agent, listener: Agent, convo: list
     )
 
 
-def generate_convo(maze: Maze, initiator: Agent, partner: Agent, llm: LLM) -> list[list[str]]:
+def generate_convo(maze: Maze, initiator: Agent, partner: Agent, llm: LanguageModel) -> list[list[str]]:
     """The whole transcript ``[[speaker, utterance], ...]`` (at most 16 lines).
 
     Each speaker's relationship summary is asked once, before their first line, and kept for

@@ -9,7 +9,7 @@ from reverie.persona.agent import Agent
 from reverie.tasks.action_location import action_arena, action_object, action_sector
 
 if TYPE_CHECKING:
-    from reverie.llm import LLM
+    from reverie.llm.language_model import LanguageModel
     from reverie.world.maze import Maze
 
 
@@ -20,7 +20,7 @@ def whereabouts(persona: Agent, maze: Maze) -> tuple[dict, str, str]:
     return here, here["world"], living[1] if len(living) > 1 else here["sector"]
 
 
-def choose_address(persona: Agent, maze: Maze, description: str, llm: LLM) -> Place:
+def choose_address(persona: Agent, maze: Maze, description: str, llm: LanguageModel) -> Place:
     """``world:sector:arena:object`` for ``description`` (object ``<random>`` when none is known)."""
     s, places = persona.scratch, persona.s_mem
     here, world, living_sector = whereabouts(persona, maze)

@@ -12,11 +12,12 @@ from reverie.persona.location import whereabouts
 from reverie.tasks.action_packed import packed_action
 
 if TYPE_CHECKING:
-    from reverie.llm import LLM
+    from reverie.llm.language_model import LanguageModel
     from reverie.world.maze import Maze
 
 
-def packed_address_and_details(persona: Agent, maze: Maze, description: str, llm: LLM) -> tuple[Place, ActionDetails]:
+def packed_address_and_details(persona: Agent, maze: Maze, description: str,
+                               llm: LanguageModel) -> tuple[Place, ActionDetails]:
     """The address and details the faithful 8-call pipeline would give, from one call."""
     s, places = persona.scratch, persona.s_mem
     here, world, living_sector = whereabouts(persona, maze)

@@ -13,7 +13,7 @@ from reverie.tasks.events_poignancy import events_poignancy
 from reverie.tasks.poignancy import chat_poignancy, event_poignancy
 
 if TYPE_CHECKING:
-    from reverie.llm import LLM
+    from reverie.llm.language_model import LanguageModel
 
 
 MUNDANE = 1
@@ -59,7 +59,7 @@ def _needs_rating(persona: Agent, key: str) -> bool:
     return not ("is idle" in key or asleep(persona.scratch))
 
 
-def rate_all(persona: Agent, llm: LLM, keys: list[str]) -> dict[str, int]:
+def rate_all(persona: Agent, llm: LanguageModel, keys: list[str]) -> dict[str, int]:
     """Rate a step's new events in one call (``events_poignancy``) before they are stored;
     one event to rate keeps the single ``event_poignancy`` prompt. Answers already in the
     day's table are not asked again (``reuse_answers``). Returns the scores asked now, by key."""
@@ -75,7 +75,7 @@ def rate_all(persona: Agent, llm: LLM, keys: list[str]) -> dict[str, int]:
     return asked
 
 
-def remember_event(persona: Agent, llm: LLM, event: Event, desc: str, scores: dict[str, int] | None = None):
+def remember_event(persona: Agent, llm: LanguageModel, event: Event, desc: str, scores: dict[str, int] | None = None):
     s = persona.scratch
     keywords = {event.subject.split(":")[-1], event.object.split(":")[-1]}
     key = _key(desc)
@@ -103,7 +103,7 @@ def remember_event(persona: Agent, llm: LLM, event: Event, desc: str, scores: di
     return node
 
 
-def rated(persona: Agent, llm: LLM, kind: str, description: str, ask: Callable[[], int]) -> int:
+def rated(persona: Agent, llm: LanguageModel, kind: str, description: str, ask: Callable[[], int]) -> int:
     """The poignancy of ``description``: asked once a day, then remembered."""
     table = persona.memory.todays_answers().poignancy
     key = f"{kind}:{description}"

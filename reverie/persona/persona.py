@@ -20,7 +20,7 @@ from reverie.persona.seeded_status import Seeds
 from reverie.persona.step import NewDay, StepContext
 
 if TYPE_CHECKING:
-    from reverie.llm import LLM
+    from reverie.llm.language_model import LanguageModel
     from reverie.world.maze import Maze
 
 
@@ -66,7 +66,7 @@ class Persona:
         return self.scratch.curr_obj_event()
 
     def move(self, maze: Maze, personas: dict[str, Persona], tile: Tile, curr_time: datetime, *,
-             rng: random.Random, llm: LLM) -> tuple[Tile, str | None, str]:
+             rng: random.Random, llm: LanguageModel) -> tuple[Tile, str | None, str]:
         """One step of cognition: perceive → retrieve → plan → reflect → execute."""
         s = self.scratch
         s.move_to(tile)

@@ -20,7 +20,7 @@ from reverie.tasks.clock import format_minute
 from reverie.tasks.task_decomp import describe_schedule, task_decomp
 
 if TYPE_CHECKING:
-    from reverie.llm import LLM
+    from reverie.llm.language_model import LanguageModel
     from reverie.world.maze import Maze
 
 
@@ -36,7 +36,7 @@ def should_decompose(description: str, minutes: int) -> bool:
     return minutes <= 60
 
 
-def decompose(persona: Agent, index: int, llm: LLM) -> None:
+def decompose(persona: Agent, index: int, llm: LanguageModel) -> None:
     """Replace ``f_daily_schedule[index]`` by its subtasks when it is long and decomposable."""
     s = persona.scratch
     if not 0 <= index < len(s.f_daily_schedule):
@@ -56,7 +56,7 @@ def decompose(persona: Agent, index: int, llm: LLM) -> None:
     s.replace_schedule(index, index + 1, ((name, int(dur)) for name, dur in steps))
 
 
-def determine_action(persona: Agent, maze: Maze, llm: LLM) -> None:
+def determine_action(persona: Agent, maze: Maze, llm: LanguageModel) -> None:
     """Decompose what is coming, pick the current entry, find where and how to do it."""
     s = persona.scratch
     i = s.get_f_daily_schedule_index()
@@ -87,7 +87,8 @@ def determine_action(persona: Agent, maze: Maze, llm: LLM) -> None:
                                obj_event=details.obj_event))
 
 
-def address_and_details(persona: Agent, maze: Maze, description: str, llm: LLM) -> tuple[Place, ActionDetails]:
+def address_and_details(persona: Agent, maze: Maze, description: str,
+                        llm: LanguageModel) -> tuple[Place, ActionDetails]:
     """Where and how: sleep in one's bed; else today's answer for the same description, while
     the persona knows the same places; else the model (packed or faithful pipeline)."""
     sleeping = sleep_action(persona, description)

@@ -18,10 +18,10 @@ from reverie.tasks.hourly_schedule_packed import packed_hourly_schedule
 from reverie.tasks.wake_up_hour import wake_up_hour
 
 if TYPE_CHECKING:
-    from reverie.llm import LLM
+    from reverie.llm.language_model import LanguageModel
 
 
-def plan_new_day(persona: Agent, new_day: NewDay, llm: LLM) -> None:
+def plan_new_day(persona: Agent, new_day: NewDay, llm: LanguageModel) -> None:
     """Wake-up hour, the day's broad plan, the hourly schedule, and a plan thought."""
     s = persona.scratch
     wake = wake_up_hour(llm, identity=s.identity(), lifestyle=s.lifestyle, first_name=s.first_name, persona=s.name)
@@ -35,7 +35,7 @@ def plan_new_day(persona: Agent, new_day: NewDay, llm: LLM) -> None:
     if persona.options.packed_actions:
         schedule = packed_hourly_schedule(llm, **about)
     else:
-        schedule = hourly_schedule(llm, **about, max_passes=llm.settings.simulation.schedule_passes)
+        schedule = hourly_schedule(llm, **about, max_passes=persona.options.schedule_passes)
     s.set_schedule((activity, int(minutes)) for activity, minutes in schedule)
     add_to_day(persona, persona.seeds.events)
 
@@ -46,7 +46,7 @@ def plan_new_day(persona: Agent, new_day: NewDay, llm: LLM) -> None:
                               poignancy=5, embedding_key=thought)
 
 
-def revise_identity(persona: Agent, llm: LLM, wake: int) -> None:
+def revise_identity(persona: Agent, llm: LanguageModel, wake: int) -> None:
     """A new day: rewrite ``currently`` and ``daily_plan_req`` from recent memories. The new
     ``currently`` works from the old one, as the original's; a seed the model dropped from it
     is put back (reverie/persona/seeded_status.py)."""

@@ -19,7 +19,7 @@ from reverie.tasks.conversation_summary import summarize_conversation
 from reverie.tasks.new_decomp_schedule import new_decomp_schedule
 
 if TYPE_CHECKING:
-    from reverie.llm import LLM
+    from reverie.llm.language_model import LanguageModel
     from reverie.world.maze import Maze
 
 
@@ -47,7 +47,7 @@ def _awake_and_busy(a: Agent, b: Agent) -> bool:
     return sa.curr_time.hour != 23
 
 
-def lets_talk(persona: Agent, other: Agent, focused: dict, llm: LLM) -> bool:
+def lets_talk(persona: Agent, other: Agent, focused: dict, llm: LanguageModel) -> bool:
     s, o = persona.scratch, other.scratch
     if not _awake_and_busy(persona, other):
         return False
@@ -58,7 +58,7 @@ def lets_talk(persona: Agent, other: Agent, focused: dict, llm: LLM) -> bool:
     return reaction_inputs.decide_to_talk(persona, other, focused, llm)
 
 
-def lets_react(persona: Agent, other: Agent, focused: dict, llm: LLM) -> WaitUntil | None:
+def lets_react(persona: Agent, other: Agent, focused: dict, llm: LanguageModel) -> WaitUntil | None:
     s, o = persona.scratch, other.scratch
     if not _awake_and_busy(persona, other):
         return None
@@ -69,7 +69,7 @@ def lets_react(persona: Agent, other: Agent, focused: dict, llm: LLM) -> WaitUnt
     return WaitUntil(ceil_minute(o.act_start_time) + timedelta(minutes=o.act_duration) - timedelta(minutes=1))
 
 
-def should_react(persona: Agent, focused: dict, personas: dict[str, Agent], llm: LLM) -> Reaction | None:
+def should_react(persona: Agent, focused: dict, personas: dict[str, Agent], llm: LanguageModel) -> Reaction | None:
     s = persona.scratch
     if s.chatting_with or isinstance(s.address(), WaitingAt):
         return None
@@ -82,7 +82,7 @@ def should_react(persona: Agent, focused: dict, personas: dict[str, Agent], llm:
     return lets_react(persona, other, focused, llm)
 
 
-def chat_react(maze: Maze, persona: Agent, other: Agent, llm: LLM) -> None:
+def chat_react(maze: Maze, persona: Agent, other: Agent, llm: LanguageModel) -> None:
     convo = generate_convo(maze, persona, other, llm)
     minutes = duration_minutes(transcript_length(convo))
     summary = summarize_conversation(llm, utterances=[tuple(x) for x in convo], persona_name=persona.name)
@@ -94,7 +94,7 @@ def chat_react(maze: Maze, persona: Agent, other: Agent, llm: LLM) -> None:
             chatting_with_buffer={you.name: CHAT_BUFFER}, chatting_end_time=end), llm)
 
 
-def wait_react(persona: Agent, reaction: WaitUntil, llm: LLM) -> None:
+def wait_react(persona: Agent, reaction: WaitUntil, llm: LanguageModel) -> None:
     s = persona.scratch
     doing = subtask(s.act_description)
     end = reaction.until
@@ -116,7 +116,7 @@ def reaction_window(s: Scratch) -> tuple[int, int]:
     return start, min(start + length, 24 * 60)
 
 
-def create_react(persona: Agent, action: NewAction, llm: LLM) -> None:
+def create_react(persona: Agent, action: NewAction, llm: LanguageModel) -> None:
     """Rewrite the schedule around the inserted activity (``action``) and start it now."""
     s = persona.scratch
     inserted, minutes = action.description, action.duration

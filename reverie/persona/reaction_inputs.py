@@ -10,7 +10,7 @@ from reverie.persona.agent import Agent
 from reverie.tasks.decide_reaction import decide_to_react as ask_react, decide_to_talk as ask_talk, describe_retrieved
 
 if TYPE_CHECKING:
-    from reverie.llm import LLM
+    from reverie.llm.language_model import LanguageModel
 
 
 def context_of(focused: dict) -> str:
@@ -34,7 +34,7 @@ def status(persona: Agent, *, with_place: bool = False) -> str:
     return f"{s.name} is on the way to {doing}{place}"
 
 
-def decide_to_talk(persona: Agent, other: Agent, focused: dict, llm: LLM) -> bool:
+def decide_to_talk(persona: Agent, other: Agent, focused: dict, llm: LanguageModel) -> bool:
     s = persona.scratch
     last = persona.a_mem.get_last_chat(other.name)
     return ask_talk(
@@ -47,7 +47,7 @@ def decide_to_talk(persona: Agent, other: Agent, focused: dict, llm: LLM) -> boo
     )
 
 
-def decide_to_react(persona: Agent, other: Agent, focused: dict, llm: LLM) -> bool:
+def decide_to_react(persona: Agent, other: Agent, focused: dict, llm: LanguageModel) -> bool:
     """True: wait until the other has finished (the original's option 1)."""
     s = persona.scratch
     return ask_react(

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from reverie.persona.agent import Agent
 
 if TYPE_CHECKING:
-    from reverie.llm import LLM
+    from reverie.llm.language_model import LanguageModel
     from reverie.world.maze import Maze
 
 
@@ -38,7 +38,7 @@ class StepContext:
     """Everything a cognitive stage needs besides the persona itself."""
 
     maze: Maze
-    llm: LLM
+    llm: LanguageModel
     rng: random.Random
     personas: dict[str, Agent] = field(default_factory=dict)  # by name, the persona itself included
     new_day: NewDay = NewDay.SAME

@@ -11,14 +11,14 @@ from reverie.tasks.event_triple import event_triple
 from reverie.tasks.poignancy import event_poignancy
 
 if TYPE_CHECKING:
-    from reverie.llm import LLM
+    from reverie.llm.language_model import LanguageModel
     from reverie.memory.concept_node import ConceptNode
 
 
 THOUGHT_LIFETIME = timedelta(days=30)
 
 
-def add_thought(persona: Agent, llm: LLM, text: str, evidence: list, *, score_text: str | None = None,
+def add_thought(persona: Agent, llm: LanguageModel, text: str, evidence: list, *, score_text: str | None = None,
                 now: datetime | None = None) -> ConceptNode:
     """A thought node; ``score_text`` (default the thought) is what its poignancy is judged on."""
     s = persona.scratch

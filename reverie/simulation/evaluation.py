@@ -23,8 +23,9 @@ code's own):
 * coordination: who heard of the seeded event (invited: those who know it) and who stood in
   its place during its time window, from the movement files.
 
-Next to each figure is the same one read from the memories alone, with no model. The figures
-are defined once, typed, in ``reverie/evaluation_report.py``.
+Next to each figure is the same one read from the memories alone, with no model. The
+measurements are defined once, typed, in ``reverie/evaluation_report.py``; the figures read
+from them, in ``reverie/evaluation_metrics.py`` (a registry of metrics).
 
 Each evaluation is one checkpoint of ``<sim>/evaluation.json`` (by step; evaluating the
 same step again replaces it), so evaluating at several points of a run gives the figures
@@ -41,9 +42,11 @@ from typing import Callable, Iterable
 from reverie.clock import parse_time
 from reverie.config import Settings
 from reverie.errors import UserError
-from reverie.evaluation_report import (EVALUATION_FILE, Answer, Checkpoint, Coordination, Density, Diffusion,
-                                       Hallucinations, HeldInMemory, Relationships, Share, save_checkpoint,
-                                       summary_lines)
+from reverie import evaluation_report
+from reverie.evaluation_metrics import METRICS
+from reverie.evaluation_report import (EVALUATION_FILE, Answer, Checkpoint, Coordination, Diffusion,
+                                       Hallucinations, HeldInMemory, Relationships, Share, save_checkpoint)
+from reverie.metrics import Shown
 from reverie.simulation.concurrency import cognition_workers, run_groups
 from reverie.simulation.evaluation_figures import (all_pairs, attendance, density, holds, named_in, names_in,
                                                    sample_pairs)
@@ -51,6 +54,11 @@ from reverie.simulation.seeds import Seed, read_seeds
 from reverie.tasks.common import content_words
 
 __all__ = ["EVALUATION_FILE", "evaluate", "save_checkpoint", "summary_lines", "main"]
+
+
+def summary_lines(checkpoint: Checkpoint) -> list[str]:
+    """What ``evaluate`` prints: the checkpoint's figures, and the metrics shown in the summary."""
+    return evaluation_report.summary_lines(checkpoint, METRICS.labelled(checkpoint, Shown.SUMMARY))
 
 
 def know_question(name: str) -> str:
@@ -169,14 +177,14 @@ def coordination(sim, seed: Seed, invited: list[str]) -> Coordination:
 
 def evaluate(sim, *, say=print, pairs: int | None = None) -> Checkpoint:
     """Interview everyone, score, check against the memories, measure; returns the checkpoint
-    (not yet saved: :func:`save_checkpoint`).
+    with the metrics shown in ``evaluation.json`` kept in it (not yet saved: :func:`save_checkpoint`).
 
     Retrieval marks the memories it returns as just accessed; the interviews put the old
     times back, so a run that goes on after an evaluation is the run it would have been.
     ``pairs``: ask about that many random pairs of residents only (see the module's text)."""
     accessed = [(node, node.last_accessed) for p in sim.personas.values() for node in p.a_mem.nodes()]
     try:
-        return _evaluate(sim, say, pairs)
+        return METRICS.stamp(_evaluate(sim, say, pairs))
     finally:
         for node, when in accessed:
             node.last_accessed = when
@@ -245,8 +253,8 @@ def _evaluate(sim, say, pairs: int | None = None) -> Checkpoint:
         a for row in rel_answers.values() for a in row.values()]
     return Checkpoint(
         step=sim.step_no, time=sim.curr_time_str, personas=names, diffusion=diffusion_rows,
-        relationships=Relationships(**density(names, knows, sample), said_yes=Density(**density(names, said, sample)),
-                                    in_memory=Density(**density(names, memory.knows_of(names))), answers=rel_answers),
+        relationships=Relationships(**density(names, knows, sample).model_dump(), said_yes=density(names, said, sample),
+                                    in_memory=density(names, memory.knows_of(names)), answers=rel_answers),
         coordination=coordination_rows, hallucinations=hallucinations(every))
 
 

@@ -3,7 +3,8 @@ diffusion, relationship network density (mutual knowledge), and who came to a se
 whether an open question's answer names what it must; and the same two read from the
 residents' memories with no model (what each was told, saw or heard).
 
-Pure functions over plain data, so they can be checked on hand-made answer sets.
+Pure functions over plain data (the density as the report's typed ``Density``), so they can
+be checked on hand-made answer sets.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import random
 import re
 from itertools import combinations
 from typing import Iterable
+
+from reverie.evaluation_report import Density
 
 
 def all_pairs(names: list[str]) -> list[tuple[str, str]]:
@@ -26,7 +29,7 @@ def sample_pairs(names: list[str], k: int, seed: int = 0) -> list[tuple[str, str
 
 
 def density(names: list[str], knows: dict[str, dict[str, bool]],
-            pairs: list[tuple[str, str]] | None = None) -> dict:
+            pairs: list[tuple[str, str]] | None = None) -> Density:
     """The paper's network density: the share of unordered pairs where **both** know of the
     other (an undirected graph of mutual knowledge; one-sided knowledge is no edge).
     ``knows[a][b]``: whether a knows of b.
@@ -37,10 +40,11 @@ def density(names: list[str], knows: dict[str, dict[str, bool]],
     asked = everyone if pairs is None else [tuple(sorted(p)) for p in pairs]
     edges = [[a, b] for a, b in asked if knows.get(a, {}).get(b) and knows.get(b, {}).get(a)]
     share = len(edges) / len(asked) if asked else 0.0
-    out = {"pairs": len(everyone), "known_pairs": len(edges), "density": round(share, 4), "edges": edges}
+    out = Density(pairs=len(everyone), known_pairs=len(edges), density=round(share, 4), edges=edges)
     if pairs is not None:
         low, high = wilson(len(edges), len(asked))
-        out.update(sampled=True, pairs_asked=len(asked), interval=[round(low, 4), round(high, 4)])
+        out = out.model_copy(update={"sampled": True, "pairs_asked": len(asked),
+                                     "interval": [round(low, 4), round(high, 4)]})
     return out
 
 

@@ -22,10 +22,11 @@ from datetime import datetime
 from pathlib import Path
 
 from reverie.errors import UserError
+from reverie.experiment_report import ExperimentKey as R
 from reverie.jsonio import read_json, write_json_atomic
 from reverie.sim_layout import EXPERIMENT_PROGRESS as PROGRESS_FILE
 from reverie.sim_layout import EXPERIMENT_REPORT as EXPERIMENT_FILE
-from reverie.simulation.experiment_table import PAPER_HOURS, figures, meets, paper_figures, table_lines
+from reverie.simulation.experiment_table import PAPER_HOURS, meets, paper_figures, table_lines
 
 BASE = "base_willow_creek_n25"
 CONVERSATION_PROMPT = "summarize_conversation"   # asked once per conversation
@@ -62,7 +63,7 @@ def experiment_settings(settings, *, model: str | None, server: str | None, slot
     if server:
         s.backend.kind, s.backend.base_url = "openai", server
     if slots:
-        if not server and s.backend.kind != "openai":
+        if not server and not s.backend.kind.server:
             raise UserError("--slots needs --server URL (a model server with several slots)")
         s.backend.parallel_slots = slots
     return s
@@ -77,22 +78,24 @@ def conversations(ledger: Path) -> int:
 
 def build_report(sim_dir: Path, *, sim_code: str, model: str, hours_asked: int, progress: dict,
                  residents: int, conversations_held: int, force_seed_plan: bool = False) -> dict:
+    from reverie.evaluation_metrics import METRICS
     from reverie.evaluation_report import read_evaluation
+    from reverie.metrics import Shown
 
     evaluated = read_evaluation(sim_dir)
-    series = [figures(c) for c in (evaluated.checkpoints if evaluated else [])]
+    series = METRICS.table(evaluated.checkpoints if evaluated else [], Shown.EXPERIMENT)
     hours_run = len(progress.get("hours") or [])
     days = hours_run / 24 if hours_run else 0
     start, end = (series[0], series[-1]) if series else (None, None)
     return {
-        "sim": sim_code, "base": progress.get("base"), "model": model, "hours_asked": hours_asked,
-        "hours_run": hours_run, "shorter_than_paper": hours_run < PAPER_HOURS,
-        "paper": paper_figures(), "start": start, "end": end, "checkpoints": series,
-        "conversations": conversations_held,
-        "conversations_per_agent_day": round(2 * conversations_held / (residents * days), 2) if days else None,
-        "meets_paper": meets(end) if end else None,
-        "scripted": model == "scripted", "force_seed_plan": force_seed_plan,
-        "table": table_lines(start, end, hours_run=hours_run, hours_asked=hours_asked, model=model),
+        R.SIM: sim_code, R.BASE: progress.get("base"), R.MODEL: model, R.HOURS_ASKED: hours_asked,
+        R.HOURS_RUN: hours_run, R.SHORTER_THAN_PAPER: hours_run < PAPER_HOURS,
+        R.PAPER: paper_figures(), R.START: start, R.END: end, R.CHECKPOINTS: series,
+        R.CONVERSATIONS: conversations_held,
+        R.CONVERSATIONS_PER_AGENT_DAY: round(2 * conversations_held / (residents * days), 2) if days else None,
+        R.MEETS_PAPER: meets(end) if end else None,
+        R.SCRIPTED: model == "scripted", R.FORCE_SEED_PLAN: force_seed_plan,
+        R.TABLE: table_lines(start, end, hours_run=hours_run, hours_asked=hours_asked, model=model),
     }
 
 
@@ -137,14 +140,14 @@ def main(args, settings) -> int:
                           force_seed_plan=settings.simulation.force_seed_plan)
     write_json_atomic(sim_dir / EXPERIMENT_FILE, report)
     print()
-    for line in report["table"]:
+    for line in report[R.TABLE]:
         print(line)
-    if report["conversations_per_agent_day"] is not None:
-        print(f"conversations: {report['conversations']} ({report['conversations_per_agent_day']} per resident "
+    if report[R.CONVERSATIONS_PER_AGENT_DAY] is not None:
+        print(f"conversations: {report[R.CONVERSATIONS]} ({report[R.CONVERSATIONS_PER_AGENT_DAY]} per resident "
               f"and game day)")
-    if report["force_seed_plan"]:
+    if report[R.FORCE_SEED_PLAN]:
         print("force_seed_plan was on: the code put each seed's event into its host's plan")
-    if report["scripted"]:
+    if report[R.SCRIPTED]:
         print("the scripted model answers by rule: these figures show the town's plumbing, not agents' behaviour")
     print(f"report: {sim_dir / EXPERIMENT_FILE}")
     return 0

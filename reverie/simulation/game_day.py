@@ -19,8 +19,8 @@ prints one row, and at the end the day's figures next to the targets:
 - peak memory (resident set size of this process).
 
 Every ``--evaluate-every`` game hours, and at the end, ``evaluate`` interviews everyone
-(a checkpoint of ``evaluation.json``; its figures in the paper's table are the report's
-``evaluations``); its calls are in the run's ledger but not in the run's figures. When fewer than 24 hours are run, the per-day figures are extrapolated
+(a checkpoint of ``evaluation.json``; its figures in the paper's table, the metrics shown in
+``game_day.json``, are the report's ``evaluations``); its calls are in the run's ledger but not in the run's figures. When fewer than 24 hours are run, the per-day figures are extrapolated
 from the hours run, and say so. This is a benchmark, not a test: a whole day takes hours.
 """
 
@@ -202,8 +202,9 @@ def base_history(settings: Settings, maze_name: str, residents: int) -> Path | N
 
 def say_evaluation(sim, sim_code: str, pairs: int | None, say) -> dict:
     """Interview everyone now: a checkpoint of ``evaluation.json``, summed up in a few lines;
-    returns its figures in the paper's table (for the report)."""
-    from reverie.evaluation_report import headline
+    returns its figures in the paper's table (the metrics shown in ``game_day.json``, for the report)."""
+    from reverie.evaluation_metrics import METRICS
+    from reverie.metrics import Shown
     from reverie.simulation import evaluation
 
     sim.save()
@@ -211,7 +212,7 @@ def say_evaluation(sim, sim_code: str, pairs: int | None, say) -> dict:
     evaluation.save_checkpoint(sim.storage.dir, sim_code, checkpoint)
     for line in evaluation.summary_lines(checkpoint):
         say(line)
-    return {"step": checkpoint.step, "time": checkpoint.time, **headline(checkpoint).model_dump(mode="json")}
+    return METRICS.collect(checkpoint, Shown.GAME_DAY)
 
 
 def run_day(settings: Settings, *, base: str, sim_code: str, hours: int, evaluate_every: int,

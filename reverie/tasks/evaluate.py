@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
+from reverie.llm.language_model import LanguageModel
 from reverie.tasks.fixtures import load_fixture
 
 COLUMNS = ("prompt", "calls", "1st ok %", "final ok %", "fallback %", "attempts", "prompt tok", "compl tok", "latency s")
@@ -97,7 +98,7 @@ def run_cases(ask: Callable[[str, dict, dict], object], name: str, n: int | None
     return len(cases[:n] if n else cases)
 
 
-def eval_days(llm, n: int | None = None) -> list:
+def eval_days(llm: LanguageModel, n: int | None = None) -> list:
     """One day per ``daily_plan`` fixture case (at most ``n``): the plan, the hourly schedule in one
     call (the packed planner), and its :func:`day_coherence` (no decomposition: code fills it)."""
     from reverie.tasks.clock import hour_of
