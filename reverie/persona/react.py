@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from reverie.action_text import subtask
 from reverie.address import PersonaAt, WaitingAt
 from reverie.clock import ceil_minute, duration_minutes
+from reverie.memory.event import CHAT_WITH, Event
 from reverie.memory.scratch import NewAction, Scratch
 from reverie.persona import reaction_inputs
 from reverie.persona.agent import Agent
@@ -61,7 +62,7 @@ def lets_react(persona: Agent, other: Agent, focused: dict, llm: LanguageModel) 
     s, o = persona.scratch, other.scratch
     if not _awake_and_busy(persona, other):
         return None
-    if "waiting" in o.act_description or not s.planned_path or s.act_address != o.act_address:
+    if "waiting" in o.act_description or not s.planned_path or s.address() != o.address():
         return None
     if not reaction_inputs.decide_to_react(persona, other, focused, llm):
         return None
@@ -88,8 +89,8 @@ def chat_react(maze: Maze, persona: Agent, other: Agent, llm: LanguageModel) -> 
     end = ceil_minute(other.scratch.curr_time) + timedelta(minutes=minutes)
     for me, you in ((persona, other), (other, persona)):
         create_react(me, NewAction(
-            address=str(PersonaAt(you.name)), duration=minutes, description=summary, pronunciatio=CHAT_EMOJI,
-            event=[me.name, "chat with", you.name], chatting_with=you.name, chat=convo,
+            address=PersonaAt(you.name), duration=minutes, description=summary, pronunciatio=CHAT_EMOJI,
+            event=Event(me.name, CHAT_WITH, you.name), chatting_with=you.name, chat=convo,
             chatting_with_buffer={you.name: CHAT_BUFFER}, chatting_end_time=end), llm)
 
 
@@ -100,8 +101,8 @@ def wait_react(persona: Agent, reaction: WaitUntil, llm: LanguageModel) -> None:
     now_min = s.curr_time.hour * 60 + s.curr_time.minute
     minutes = max(1, end.hour * 60 + end.minute - now_min + 1)
     create_react(persona, NewAction(
-        address=str(WaitingAt(s.curr_tile)), duration=minutes, description=f"waiting to start {doing}",
-        pronunciatio=WAIT_EMOJI, event=[persona.name, "waiting to start", doing]), llm)
+        address=WaitingAt(s.curr_tile), duration=minutes, description=f"waiting to start {doing}",
+        pronunciatio=WAIT_EMOJI, event=Event(persona.name, "waiting to start", doing)), llm)
 
 
 def reaction_window(s: Scratch) -> tuple[int, int]:
@@ -141,5 +142,5 @@ def create_react(persona: Agent, action: NewAction, llm: LanguageModel) -> None:
                                       start_minute=span_start, end_minute=span_end,
                                       inserted_act=inserted, inserted_act_dur=minutes)
             if new:
-                s.f_daily_schedule[lo:hi] = [[a, int(d)] for a, d in new]
+                s.replace_schedule(lo, hi, ((a, int(d)) for a, d in new))
     s.add_new_action(action)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from reverie.persona.agent import Agent
 from reverie.persona.retrieve import retrieve_scored
+from reverie.persona.step import StepContext
 from reverie.persona.thoughts import add_thought
 from reverie.tasks.convo_thoughts import memo_on_convo, planning_thought_on_convo
 from reverie.tasks.focal_points import focal_points
@@ -17,14 +18,13 @@ if TYPE_CHECKING:
     from reverie.memory.scratch import Scratch
 
 
-def reflect(persona: Agent, llm: LanguageModel, previous_time: datetime | None) -> None:
+def reflect(persona: Agent, ctx: StepContext) -> None:
     s = persona.scratch
     if reflection_due(persona):
-        run_reflect(persona, llm)
-        s.importance_trigger_curr = s.importance_trigger_max
-        s.importance_ele_n = 0
-    if chat_ends_this_step(s, previous_time):
-        reflect_on_chat(persona, llm)
+        run_reflect(persona, ctx.llm)
+        s.reset_importance()
+    if chat_ends_this_step(s, ctx.previous_time):
+        reflect_on_chat(persona, ctx.llm)
 
 
 def reflection_due(persona: Agent) -> bool:

@@ -168,7 +168,7 @@ class Simulation:
                 raise DamagedFile(self.storage.persona_dir(name), f"{type(exc).__name__}: {exc}") from None
             self.personas[name] = persona
             tile = (int(env[name]["x"]), int(env[name]["y"]))
-            persona.scratch.curr_tile = tile
+            persona.scratch.move_to(tile)
             self.maze.add_event_to_tile(persona.current_event(), tile)
         attach_seeds(read_seeds(self.storage.dir), self.personas, force_plan=self.settings.simulation.force_seed_plan)
 
@@ -245,7 +245,7 @@ class Simulation:
                 blank = (persona.scratch.act_address, None, None, None)
                 self.maze.remove_event_from_tile(blank, new_tile)
                 self.game_obj_cleanup[obj_event] = new_tile
-            persona.scratch.curr_tile = new_tile
+            persona.scratch.move_to(new_tile)
 
         # Cognition, persona by persona (later ones see earlier ones' changes); with a
         # multi-slot server, groups of personas that cannot meet this step run side by side.

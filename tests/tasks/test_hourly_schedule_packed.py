@@ -18,6 +18,7 @@ from reverie.memory import Embedder
 from reverie.persona.options import CognitionOptions
 from reverie.persona.persona import Persona
 from reverie.persona.plan_day import plan_new_day
+from reverie.persona.step import NewDay
 from reverie.tasks.hourly_schedule_packed import packed_hourly_schedule
 
 SERVING = ["serving customers"] * 4
@@ -65,7 +66,7 @@ def test_packed_mode_plans_the_new_day_with_one_schedule_call(tmp_path):
     llm, _model = scripted_llm(json.dumps({"activities": DAY + DAY}))  # only this prompt's answer is valid
     nora.options = CognitionOptions(packed_actions=True)
 
-    plan_new_day(nora, "First day", llm)
+    plan_new_day(nora, NewDay.FIRST, llm)
 
     calls = {name: row["calls"] for name, row in llm.ledger.summary().items()}
     assert calls.get("hourly_schedule_packed") == 1 and "hourly_schedule" not in calls
