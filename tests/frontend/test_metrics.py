@@ -10,9 +10,9 @@ from argparse import Namespace
 
 import pytest
 
-from reverie.evaluation_metrics import METRICS
-from reverie.evaluation_report import Checkpoint
-from reverie.metrics import MetricKey, Shown, Unit, metric
+from reverie.evaluation.evaluation_metrics import METRICS
+from reverie.evaluation.evaluation_report import Checkpoint
+from reverie.evaluation.metrics import MetricKey, Shown, Unit, metric
 from tests.frontend import djangosetup
 
 
@@ -30,8 +30,8 @@ def test_a_registered_metric_reaches_the_evaluation_file_the_summary_the_reports
     from reverie.config import load_settings
     from reverie.llm import LLM
     from reverie.llm.fake_model import FakeChatModel
-    from reverie.simulation import evaluation
-    from reverie.simulation.experiment_table import figures, table_lines
+    from reverie.evaluation import evaluation
+    from reverie.evaluation.experiment_table import figures, table_lines
     from reverie.tasks.registry import product_tasks
     from tests.fuzz.test_fuzz_runs import town
 

@@ -9,7 +9,7 @@ import pytest
 
 from reverie.memory import PersonaMemory
 from reverie.simulation.history import read_history
-from reverie.simulation.interactive import Server
+from reverie.console.interactive import Server
 from reverie.simulation.simulation import Simulation
 
 from .conftest import BASE, NAMES

@@ -12,7 +12,7 @@ from reverie.config import Settings
 from reverie.errors import UserError
 from reverie.llm import LLM
 from reverie.llm.chat_template import SystemRole, as_dicts, rendered_prompt
-from reverie.tasks.fixtures import load_fixture
+from reverie.prompt_tools.fixtures import load_fixture
 from reverie.tasks.registry import product_tasks
 
 TASK = "pronunciatio"  # a real task with a short prompt and a short reply

@@ -23,7 +23,7 @@ from reverie.persona.perceive import perceive, rate_all
 from reverie.persona.step import StepContext
 from reverie.tasks.events_poignancy import (EVENTS_POIGNANCY, MAX_EVENTS, EventsPoignancyReply, events_poignancy,
                                             fail_safe)
-from reverie.tasks.fixtures import fixture_inputs
+from reverie.prompt_tools.fixtures import fixture_inputs
 from reverie.tasks.registry import product_tasks
 from reverie.world.maze import Maze
 from reverie import PROJECT_ROOT

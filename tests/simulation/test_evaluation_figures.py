@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from reverie.evaluation_report import Share
-from reverie.simulation.evaluation_figures import attendance, density, named_in, sample_pairs, wilson
+from reverie.evaluation.evaluation_report import Share
+from reverie.evaluation.evaluation_figures import attendance, density, named_in, sample_pairs, wilson
 
 
 def test_diffusion_counts_who_knows():
@@ -87,7 +87,7 @@ def test_attendance_counts_steps_at_the_place_inside_the_window_only():
 
 
 def test_a_fact_is_held_by_a_memory_with_every_keyword_and_names_are_whole_names():
-    from reverie.simulation.evaluation_figures import holds, names_in
+    from reverie.evaluation.evaluation_figures import holds, names_in
 
     memories = ["Marcus Reed is running for the Willow Creek town council", "Nora Bennett is baking"]
     assert holds(memories, ["run", "council"])                       # "running": a word that starts with "run"

@@ -4,8 +4,8 @@ stand-in (a function returning a verdict), so the test is about the scoring, not
 
 from __future__ import annotations
 
-from reverie.evaluation_report import Answer
-from reverie.simulation.evaluation import hallucinations, score
+from reverie.evaluation.evaluation_report import Answer
+from reverie.evaluation.evaluation import hallucinations, score
 
 EXPECTED = ["Marcus Reed", "Marcus"]
 
@@ -51,9 +51,9 @@ def test_a_yes_the_memories_do_not_support_is_a_hallucination_and_not_knowing():
 
 
 def test_a_checkpoints_game_day_figures_are_the_papers():
-    from reverie.evaluation_metrics import METRICS
-    from reverie.evaluation_report import Checkpoint
-    from reverie.metrics import Shown
+    from reverie.evaluation.evaluation_metrics import METRICS
+    from reverie.evaluation.evaluation_report import Checkpoint
+    from reverie.evaluation.metrics import Shown
 
     cp = Checkpoint.model_validate({
         "step": 9, "personas": ["A", "B", "C", "D"],

@@ -16,7 +16,7 @@ from reverie.llm.task import Task, given_values
 from reverie.tasks.chat_utterance import ITERATIVE_CHAT_UTTERANCE, NOT_STARTED, UtteranceReply, iterative_chat_utterance
 from reverie.tasks.conversation_summary import SUMMARIZE_CONVERSATION, ConversationSummaryReply, summarize_conversation
 from reverie.tasks.convo_thoughts import memo_on_convo, planning_thought_on_convo
-from reverie.tasks.fixtures import fixture_inputs
+from reverie.prompt_tools.fixtures import fixture_inputs
 from reverie.tasks.focal_points import FOCAL_POINTS, FocalPointsReply, focal_points
 from reverie.tasks.insights import INSIGHTS, InsightsReply, insights
 from reverie.tasks.interview import next_convo_line, safety_score, summarize_ideas

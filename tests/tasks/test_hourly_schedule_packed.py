@@ -80,7 +80,7 @@ def test_the_fail_safe_day_does_not_keep_a_one_hour_item_all_afternoon():
     from reverie.tasks.hourly_schedule import merge_hours
     from reverie.tasks.hourly_schedule_packed import HOURLY_SCHEDULE_PACKED, fail_safe
     from reverie.tasks.clock import format_hour
-    from reverie.tasks.fixtures import inputs_with
+    from reverie.prompt_tools.fixtures import inputs_with
 
     plan = ["wake up and complete the morning routine at 6:00 am", "open the cafe at 8:00 am", "have lunch at 12:00 pm",
             "go to bed at 11:00 pm"]

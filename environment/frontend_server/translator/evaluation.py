@@ -1,5 +1,5 @@
 """The evaluation section of `/runs/<sim>/`: what `python -m reverie evaluate` measured
-(<sim>/evaluation.json, read as the typed figures of ``reverie.evaluation_report``), as a
+(<sim>/evaluation.json, read as the typed figures of ``reverie.evaluation.evaluation_report``), as a
 table and charts over its checkpoints (a column for every metric registered for the page),
 the who-knows-whom graph of the latest one, and the paper's own figures to read them against."""
 
@@ -9,9 +9,9 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from reverie.evaluation_metrics import METRICS
-from reverie.evaluation_report import EVALUATION_FILE, Checkpoint, EvaluationFile, paper_line
-from reverie.metrics import Cell, Metric, Shown, Unit
+from reverie.evaluation.evaluation_metrics import METRICS
+from reverie.evaluation.evaluation_report import EVALUATION_FILE, Checkpoint, EvaluationFile, paper_line
+from reverie.evaluation.metrics import Cell, Metric, Shown, Unit
 from translator import charts
 from translator.simfiles import BrokenFile, read_json
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reverie.experiment_report import ExperimentKey as R
+from reverie.evaluation.experiment_report import ExperimentKey as R
 from reverie.sim_layout import EXPERIMENT_REPORT as EXPERIMENT_FILE
 from translator.simfiles import BrokenFile, read_json
 
