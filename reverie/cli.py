@@ -14,16 +14,16 @@ import sys
 from reverie.errors import UserError
 
 COMMANDS = {
-    "server": ("reverie.simulation.interactive", "interactive server: fork, then `Enter option:` (the default)"),
-    "run": ("reverie.simulation.headless", "fork (or resume) a simulation and run N steps without a prompt"),
-    "prompts": ("reverie.tasks.cli", "list, show and evaluate the prompts in prompts/"),
-    "compress": ("reverie.simulation.compress", "write compressed_storage/SIM (the demo format)"),
-    "assets": ("reverie.world.assets_import", "import the original Smallville assets from a clone"),
-    "bench": ("reverie.simulation.bench", "benchmark a short headless run and print figures"),
-    "doctor": ("reverie.doctor", "check the configured model, memory and storage before a long run"),
-    "experiment": ("reverie.simulation.experiment", "the paper's two-day diffusion experiment on the 25-person town, "
+    "server": ("reverie.console.interactive", "interactive server: fork, then `Enter option:` (the default)"),
+    "run": ("reverie.console.headless", "fork (or resume) a simulation and run N steps without a prompt"),
+    "prompts": ("reverie.prompt_tools.cli", "list, show and evaluate the prompts in prompts/"),
+    "compress": ("reverie.console.compress", "write compressed_storage/SIM (the demo format)"),
+    "assets": ("reverie.worldgen.assets_import", "import the original Smallville assets from a clone"),
+    "bench": ("reverie.benchmarks.bench", "benchmark a short headless run and print figures"),
+    "doctor": ("reverie.doctor.doctor", "check the configured model, memory and storage before a long run"),
+    "experiment": ("reverie.evaluation.experiment", "the paper's two-day diffusion experiment on the 25-person town, "
                    "its table beside the paper's"),
-    "evaluate": ("reverie.simulation.evaluation", "interview every persona: information diffusion, relationships, coordination"),
+    "evaluate": ("reverie.evaluation.evaluation", "interview every persona: information diffusion, relationships, coordination"),
 }
 
 

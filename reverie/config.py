@@ -8,6 +8,7 @@ Any problem becomes a one-line :class:`ConfigError` naming the file, the table a
 
 from __future__ import annotations
 
+import enum
 import os
 import tomllib
 from pathlib import Path
@@ -89,10 +90,25 @@ class ModelsSettings(_Section):
     cheap: ModelSettings = ModelSettings()
 
 
+class BackendKind(enum.StrEnum):
+    """Where the chat models run (``[backend] kind``, written as its value)."""
+
+    LLAMA_CPP = "llama_cpp"  # in this process, through llama-cpp-python
+    OPENAI = "openai"        # an OpenAI-compatible server at base_url
+
+    @property
+    def server(self) -> bool:
+        """The models answer over HTTP: busy, failing or unreachable servers are part of the game."""
+        return self is BackendKind.OPENAI
+
+
 class BackendSettings(_Section):
     """Where the chat models run."""
 
-    kind: Literal["llama_cpp", "openai"] = "llama_cpp"
+    # A string assigned in code ("openai") is read as a BackendKind too.
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    kind: BackendKind = BackendKind.LLAMA_CPP
     base_url: str = "http://127.0.0.1:8080/v1"
     # kind = "openai": which server answers there (each gets the structured-output request its
     # documentation describes); "auto" recognises it at start (see reverie/llm/server_probe.py).
@@ -106,7 +122,7 @@ class BackendSettings(_Section):
     parallel_slots: StrictInt = Field(default=1, ge=1)
     prompt_cache: StrictBool = True
     # A server that is busy (429), failing (5xx) or unreachable: tries after the first, with
-    # a pause that doubles from retry_pause_s (see reverie/llm/server_errors.py).
+    # a pause that doubles from retry_pause_s (see reverie/llm/retry_model.py).
     retries: StrictInt = Field(default=3, ge=0, le=10)
     retry_pause_s: Number = Field(default=0.5, ge=0, le=60)
 

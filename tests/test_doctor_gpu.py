@@ -98,7 +98,7 @@ def test_rpc_servers_not_host_port_is_one_line(write_config, servers):
 def test_a_model_too_large_for_the_free_memory_is_told_how_many_layers_fit(write_config, monkeypatch):
     """No small GPU here: the device list is replaced by one 20 MiB device (the one fake in this
     file); the bundled GGUF's real size and layer count decide the answer."""
-    from reverie import doctor_gpu
+    from reverie.doctor import doctor_gpu
     from reverie.llm.models import bundled_model_path
     from reverie.llm.offload import Device
 

@@ -1,8 +1,9 @@
 """The layers are a contract: `lint-imports` (import-linter) checks `.importlinter`.
 
-reverie.llm imports none of tasks/persona/simulation, reverie.memory neither persona nor
-simulation, reverie.persona not simulation, and no two parts of reverie import each other
-round in a cycle. The real tool on the real package; a broken contract fails with its report.
+One layers contract names every room of reverie, top to bottom (exhaustive: a room or loose
+module left out breaks it), each importing only the rooms below it; and no two parts of
+reverie import each other round in a cycle. The real tool on the real package; a broken
+contract fails with its report.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 from reverie import PROJECT_ROOT
 
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
-CONTRACTS = ("llm-below-cognition", "memory-below-persona", "persona-below-simulation", "no-cycles")
+CONTRACTS = ("layers", "no-cycles")
 
 
 def test_every_layer_imports_only_downward_and_nothing_imports_in_a_cycle():

@@ -1,14 +1,20 @@
-"""Typed answers from local chat models: ``LLM.ask(prompt_name, inputs) -> Pydantic object``.
+"""Typed answers from local chat models: ``LLM.ask(TASK, TASK.inputs(...)) -> the task's reply model``.
 
-    llm = LLM.from_settings(settings, tasks=product_tasks(), ledger_path=sim / "reverie" / "llm_calls.jsonl",
-                            trace_path=sim / "reverie" / "llm_trace.jsonl")
-    answer = llm.ask("wake_up_hour", {"identity": ..., "first_name": ...}, persona="Isabella Rodriguez")
+    llm: LanguageModel = LLM.from_settings(settings, tasks=product_tasks(),
+                                           ledger_path=sim / "reverie" / "llm_calls.jsonl",
+                                           trace_path=sim / "reverie" / "llm_trace.jsonl")
+    answer = llm.ask(WAKE_UP_HOUR, WakeUpInputs(identity=..., lifestyle=..., first_name=...),
+                     persona="Isabella Rodriguez")  # a WakeUpHourReply, for a type checker too
+
+``LLM`` is the :class:`~reverie.llm.language_model.LanguageModel` cognition is written against
+(the interface declares the typed forms of ``ask``).
 
 Everything else (prompt files, grammar, repair, fail-safe, accounting, record/replay)
 happens inside; see :mod:`reverie.llm.structured`. Each ask is a LangChain run: a
 ``config={"callbacks": [...], "metadata": {...}}`` given to ``ask`` reaches every model
-call; the ledger is such a handler (:mod:`reverie.llm.ledger_callback`) and the cassette
-a chat model wrapping the real one (:mod:`reverie.llm.cassette_model`).
+call; the ledger is such a handler (:mod:`reverie.llm.ledger_callback`), the cassette
+a chat model wrapping the real one (:mod:`reverie.llm.cassette_model`), and the retries on
+server failures another (:mod:`reverie.llm.retry_model`).
 """
 
 from __future__ import annotations
@@ -17,9 +23,11 @@ import json
 import sys
 import threading
 from pathlib import Path
+from typing import Any, cast
 
-from langchain_core.language_models import BaseChatModel
-from langchain_core.runnables import RunnableConfig
+from langchain_core.language_models import BaseChatModel, LanguageModelInput
+from langchain_core.messages import BaseMessage
+from langchain_core.runnables import Runnable, RunnableConfig
 from pydantic import BaseModel
 
 from reverie.config import Settings
@@ -28,15 +36,18 @@ from reverie.llm.cassette import Cassette, CassetteMiss
 from reverie.llm.call_trace import TraceCallback
 from reverie.llm.cassette_model import taped_model
 from reverie.llm.ledger import Ledger
+from reverie.llm.language_model import LanguageModel
 from reverie.llm.ledger_callback import LedgerCallback
 from reverie.llm.prompt_spec import PromptStore
+from reverie.llm.retry_model import RetryingModel, RetryPolicy
+from reverie.llm.server_errors import BackendLost
 from reverie.llm.structured import StructuredChain, StructuredOutputError
-from reverie.llm.task import TaskRegistry
+from reverie.llm.task import Choices, Task, TaskRegistry, given_values
 
-__all__ = ["LLM", "StructuredOutputError", "CassetteMiss"]
+__all__ = ["LLM", "LanguageModel", "StructuredOutputError", "CassetteMiss"]
 
 
-class LLM:
+class LLM(LanguageModel):
     """The facade cognition uses. ``tasks``: the prompts it can ask (``reverie.tasks.registry``);
     ``chat_models`` (tests): ``{"strong": m, "cheap": m}``."""
 
@@ -91,8 +102,14 @@ class LLM:
                 self._announce_templates()
         return self._models[role]
 
-    def _chat_model(self, role: str) -> BaseChatModel:
-        """What the chain calls for ``role``: the model, wrapped in the cassette when there is one."""
+    def _chat_model(self, role: str) -> Runnable[LanguageModelInput, BaseMessage]:
+        """What the chain calls for ``role``: the model, wrapped in the cassette when there is
+        one, its calls retried on server failures unless they are replayed."""
+        if self.replaying:
+            return self._taped_model(role)
+        return RetryingModel(self._taped_model(role), RetryPolicy.of(self.settings.backend))
+
+    def _taped_model(self, role: str) -> BaseChatModel:
         if self.cassette is None:
             return self._model(role)
         if role not in self._taped:
@@ -114,26 +131,27 @@ class LLM:
                 target.write_text(json.dumps({role: r.as_dict() for role, r in reports.items()}, indent=2),
                                   encoding="utf-8")
 
-    def ask(
-        self,
-        name: str,
-        inputs: dict,
-        *,
-        choices: dict[str, list[str]] | None = None,
-        persona: str | None = None,
-        config: RunnableConfig | None = None,
-    ) -> BaseModel:
-        """The task's schema instance (fail-safe when the model never gets it right).
+    def ask(self, task: Any, inputs: Any, *, choices: Choices | None = None, persona: str | None = None,
+            config: RunnableConfig | None = None) -> Any:
+        """The task's reply (fail-safe when the model never gets it right). ``task``: a task of
+        this LLM's registry with its inputs model, or a prompt name with a dict of inputs (the
+        typed forms are :class:`LanguageModel`'s).
 
         ``persona`` is a shortcut for ``config={"metadata": {"persona": ...}}``; ``config``
         (callbacks, tags, metadata) reaches every model call of this ask."""
+        if isinstance(task, Task):
+            if self.tasks.get(task.name) is not task:
+                raise KeyError(f"task {task.name!r} is not the one this LLM was given under that name")
+            task = task.name
+        if isinstance(inputs, BaseModel):
+            inputs = given_values(inputs)
         if persona is not None:
-            config = dict(config or {})
-            config["metadata"] = {**(config.get("metadata") or {}), "persona": persona}
-        return self.chain.ask(name, inputs, choices=choices, config=config)
+            metadata = {**((config or {}).get("metadata") or {}), "persona": persona}
+            config = cast(RunnableConfig, {**(config or {}), "metadata": metadata})
+        return self.chain.ask(task, inputs, choices=choices, config=config)
 
     @property
-    def backend_lost(self):
+    def backend_lost(self) -> BackendLost | None:
         """The :class:`~reverie.llm.server_errors.BackendLost` once the model server is unreachable, else None."""
         return self.chain.backend_lost
 
@@ -141,9 +159,9 @@ class LLM:
         """A model server is identified and checked now, before a run's first step: a wrong
         model name or a refused schema stops the run at once (see reverie.llm.server_probe).
         An unreachable server is left to the first call, which saves and stops the run."""
-        from reverie.llm.server_errors import BackendLost, ModelMissing, SchemaRefused
+        from reverie.llm.server_errors import ModelMissing, SchemaRefused
 
-        if self.replaying or self.settings.backend.kind != "openai":
+        if self.replaying or not self.settings.backend.kind.server:
             return
         session = getattr(self._model("strong"), "session", None)
         if session is None:

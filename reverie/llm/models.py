@@ -313,7 +313,7 @@ def _server_models(settings: Settings) -> dict[str, BaseChatModel]:
             max_tokens=model.max_tokens,
             seed=model.seed,
             timeout=backend.timeout_s,
-            max_retries=0,  # retries are reverie.llm.server_errors' ([backend] retries)
+            max_retries=0,  # retries are reverie.llm.retry_model's ([backend] retries)
             exact_above=model.n_ctx - model.max_tokens,
         )
     return models
@@ -326,6 +326,6 @@ def build_chat_models(settings: Settings) -> dict[str, BaseChatModel]:
         from reverie.llm.scripted import scripted_models
 
         return scripted_models(settings)
-    if settings.backend.kind == "openai":
+    if settings.backend.kind.server:
         return _server_models(settings)
     return _local_models(settings)

@@ -1,7 +1,8 @@
 """The repair loop of one call: ``prompt | model.bind(...) | parser``, again with corrections.
 
 Each attempt renders the prompt (stable text first, the format line and the variable user
-text last), cuts it to the context window, calls the role's chat model bound to
+text last), cuts it to the context window, calls the role's chat model (retried on server failures by
+:class:`~reverie.llm.retry_model.RetryingModel`, outside this loop) bound to
 ``max_tokens``, the temperature and, with ``[repair] grammar``, the JSON-schema grammar,
 and hands the reply to the call's :class:`~reverie.llm.reply_parser.ReplyParser`. A reply
 the parser refuses goes back to the model, followed by the parser's correction, up to
@@ -18,7 +19,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from langchain_core.language_models import BaseChatModel
+from langchain_core.language_models import LanguageModelInput
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.runnables.config import ensure_config
@@ -31,7 +32,8 @@ from reverie.llm.prompt_spec import PromptSpec
 from reverie.llm.reply_parser import ReplyParser, ReplyProblems
 from reverie.llm.safe_text import clean
 from reverie.llm.schema import format_instruction
-from reverie.llm.server_errors import BackendLost, call_with_retries
+from reverie.llm.retry_model import unwrapped
+from reverie.llm.server_errors import BackendLost
 from reverie.llm.task import Task
 
 log = logging.getLogger("reverie.llm")
@@ -64,7 +66,7 @@ class RepairLoop(Runnable[dict, Outcome]):
     whatever run ``config`` belongs to (the structured chain's ask)."""
 
     def __init__(self, settings: Settings, *, task: Task, spec: PromptSpec, schema: dict, choices: dict,
-                 model: Callable[[], BaseChatModel], replaying: bool = False,
+                 model: Callable[[], Runnable[LanguageModelInput, BaseMessage]], replaying: bool = False,
                  backend_lost: Callable[[], BackendLost | None] = lambda: None):
         self.settings, self.task, self.spec, self.schema, self.choices = settings, task, spec, schema, choices
         self.model, self.replaying, self.backend_lost = model, replaying, backend_lost
@@ -120,19 +122,13 @@ class RepairLoop(Runnable[dict, Outcome]):
         return RunnableConfig(**kept, metadata=metadata)
 
     def _call(self, sent: list[BaseMessage], conversation: list[BaseMessage], attempt: int,
-              config: RunnableConfig) -> AIMessage:
+              config: RunnableConfig) -> BaseMessage:
         """``sent`` goes to the model; a cassette keys on the untrimmed ``conversation``."""
         model = self.model()
         params = self.warmer(attempt)
-        if isinstance(model, CassetteModel):
+        if isinstance(unwrapped(model), CassetteModel):
             params["taped"] = Taped(self.spec.name, attempt, tuple(conversation))
-        bound = model.bind(**params)
-        if self.replaying:
-            return bound.invoke(sent, config=config)
-        backend = self.settings.backend
-        return call_with_retries(lambda: bound.invoke(sent, config=config),
-                                 server=backend.kind == "openai", where=backend.base_url,
-                                 retries=backend.retries, first_pause_s=backend.retry_pause_s)
+        return model.bind(**params).invoke(sent, config=config)
 
     def _fit(self, inputs: dict, exchanges: list[BaseMessage], outcome: Outcome) -> tuple[list[BaseMessage], dict]:
         """The messages to send and the inputs they show, cut to the context window."""

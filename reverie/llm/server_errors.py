@@ -1,4 +1,6 @@
-"""What to do when a model server fails a request: retry, give up on this ask, or stop the run.
+"""What a model server's failure of a request means: retry, give up on this ask, or stop the run.
+
+The retrying itself is :class:`reverie.llm.retry_model.RetryingModel`, a wrapper around the chat model.
 
 - 429 (busy) and 5xx, and a reply the client cannot read (no ``choices``): retried with a
   growing pause, a bounded number of times; then the ask fails and its fail-safe is used.
@@ -18,20 +20,8 @@ the in-process context), so the structured chain treats it as any failed call.
 from __future__ import annotations
 
 import enum
-import json
-import logging
-import time
-from typing import Callable, TypeVar
 
 from reverie.errors import UserError
-
-log = logging.getLogger("reverie.llm")
-
-T = TypeVar("T")
-
-RETRIES = 3  # further tries after the first ([backend] retries)
-FIRST_PAUSE_S = 0.5  # doubled after each try ([backend] retry_pause_s)
-MAX_PAUSE_S = 8.0
 
 
 class AskFailed(ValueError):
@@ -92,44 +82,7 @@ def describe(exc: BaseException) -> str:
     return f"HTTP {status}: {text}" if status else f"{exc.__class__.__name__}: {text}"
 
 
-def call_with_retries(
-    call: Callable[[], T],
-    *,
-    server: bool,
-    where: str,
-    retries: int = RETRIES,
-    first_pause_s: float = FIRST_PAUSE_S,
-    sleep: Callable[[float], None] = time.sleep,
-) -> T:
-    """``call()``, retried on server failures. ``server``: the model is a remote server, so a
-    reply the client cannot parse (no choices) is the server's fault, not a bug of ours."""
-    pause = first_pause_s
-    for attempt in range(retries + 1):
-        try:
-            return call()
-        except Exception as exc:  # sorted below; anything else is ours and propagates
-            kind = classify(exc)
-            if kind is None and server and isinstance(exc, (IndexError, KeyError, TypeError, json.JSONDecodeError)):
-                kind = Failure.RETRY_THEN_FAIL  # e.g. a 200 with no or null "choices", or a body that is not JSON
-            if kind is None:
-                raise
-            if kind is Failure.FAIL:
-                _stop_for_good(exc, where)
-                raise AskFailed(f"{kind.value} ({describe(exc)})") from exc
-            if attempt == retries:
-                if kind is Failure.CONNECTION:
-                    raise BackendLost(
-                        f"[backend] the model server at {where} cannot be reached ({describe(exc)}) — "
-                        "start it or fix [backend] base_url, then continue with --resume"
-                    ) from exc
-                raise AskFailed(f"{kind.value} after {retries + 1} tries ({describe(exc)})") from exc
-            log.warning("model server: %s (%s); retrying in %.1f s", kind.value, describe(exc), pause)
-            sleep(pause)
-            pause = min(MAX_PAUSE_S, pause * 2)
-    raise AssertionError("unreachable")  # pragma: no cover
-
-
-def _stop_for_good(exc: BaseException, where: str) -> None:
+def stop_for_good(exc: BaseException, where: str) -> None:
     """A refusal every later ask would get too: stop the run (no fail-safes)."""
     status = getattr(exc, "status_code", None)
     body = getattr(getattr(exc, "response", None), "text", "") or str(exc)

@@ -18,7 +18,7 @@ import time
 from typing import Any, Callable
 
 from langchain_core.callbacks import CallbackManagerForChainRun, dispatch_custom_event
-from langchain_core.language_models import BaseChatModel
+from langchain_core.language_models import LanguageModelInput
 from langchain_core.messages import BaseMessage
 from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.runnables.config import ensure_config
@@ -57,7 +57,7 @@ class StructuredChain(Runnable[dict, BaseModel]):
         self,
         settings: Settings,
         *,
-        models: Callable[[str], BaseChatModel],
+        models: Callable[[str], Runnable[LanguageModelInput, BaseMessage]],
         prompts: PromptStore,
         tasks: TaskRegistry,
         replaying: bool = False,
@@ -89,7 +89,8 @@ class StructuredChain(Runnable[dict, BaseModel]):
 
     def render(self, name: str, inputs: dict, *, choices: dict | None = None) -> list[BaseMessage]:
         """The messages of a first attempt, exactly as the model would get them."""
-        return render_messages(self.prompts.get(name), inputs, call_schema(self.task(name).schema, choices))
+        task = self.task(name)
+        return render_messages(self.prompts.get(name), task.completed(inputs), call_schema(task.schema, choices))
 
     def max_tokens(self, name: str) -> int:
         """The reply limit of one call of this prompt."""
@@ -100,12 +101,13 @@ class StructuredChain(Runnable[dict, BaseModel]):
         """The first attempt's prompt as it would be sent: cut to the context window, with
         the tokens it had before (``prompt_tokens + trimmed_tokens``). Loads the model."""
         choices = {key: list(values) for key, values in (choices or {}).items()}
-        return self._loop(name, call_schema(self.task(name).schema, choices), choices).fitted(dict(inputs), [])
+        task = self.task(name)
+        return self._loop(name, call_schema(task.schema, choices), choices).fitted(task.completed(inputs), [])
 
     def parser(self, name: str, inputs: dict, *, choices: dict | None = None) -> ReplyParser:
         """The output parser of one call of prompt ``name``."""
         task = self.task(name)
-        return ReplyParser(reply_model=task.schema, call_schema=call_schema(task.schema, choices), inputs=dict(inputs),
+        return ReplyParser(reply_model=task.schema, call_schema=call_schema(task.schema, choices), inputs=task.completed(inputs),
                            choices=dict(choices or {}), task_name=name, task=task)
 
     # -- one ask -----------------------------------------------------------------------
@@ -133,7 +135,7 @@ class StructuredChain(Runnable[dict, BaseModel]):
     def _ask(self, input: dict, run_manager: CallbackManagerForChainRun, config: RunnableConfig) -> BaseModel:
         name = input["name"]
         task, spec = self.task(name), self.prompts.get(name)
-        inputs = copy.deepcopy(dict(input["inputs"]))
+        inputs = task.completed(copy.deepcopy(dict(input["inputs"])))
         choices = {key: list(values) for key, values in (input.get("choices") or {}).items()}
         missing = [key for key in spec.inputs if key not in inputs]
         if missing:

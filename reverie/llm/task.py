@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -74,38 +74,64 @@ class InputsMismatch(RuntimeError):
     """A unit called its prompt with inputs its inputs model does not accept (a bug in the unit)."""
 
 
+InputsT = TypeVar("InputsT", bound=BaseModel)
+ReplyT = TypeVar("ReplyT", bound=BaseModel)
+
+
+def given_values(inputs: BaseModel) -> dict[str, Any]:
+    """An inputs model as the chain renders and records it (the call trace's ``inputs``): the
+    values of the fields the code gave, in declaration order (fields left to their default are left out)."""
+    return {name: getattr(inputs, name) for name in type(inputs).model_fields if name in inputs.model_fields_set}
+
+
 @dataclass(frozen=True)
-class Task:
-    """One prompt's contract. ``name`` is the file ``prompts/<name>.toml``."""
+class Task(Generic[InputsT, ReplyT]):
+    """One prompt's contract. ``name`` is the file ``prompts/<name>.toml``.
+
+    Generic in its inputs and its reply (like LangChain's ``PydanticOutputParser[T]``):
+    ``llm.ask(TASK, TASK.inputs(...))`` is typed as the task's reply model."""
 
     name: str
     # One typed field per prompt input (plus any marked NotShown).
-    inputs: type[BaseModel]
+    inputs: type[InputsT]
     # The reply.
-    schema: type[BaseModel]
+    schema: type[ReplyT]
     # (typed inputs, choices) -> a valid schema instance that keeps the simulation sensible.
-    fail_safe: Callable[[Any, Choices], BaseModel]
+    fail_safe: Callable[[InputsT, Choices], ReplyT]
     # Where cognition uses it (shown by `prompts list`).
     used_in: str = ""
     # Inputs that grow with the run, cut from their least relevant end when the prompt
     # would not fit the context window (see reverie.llm.prompt_size).
     trim: tuple[Trim, ...] = ()
 
-    def typed(self, inputs: Mapping[str, Any]) -> BaseModel:
+    def typed(self, inputs: Mapping[str, Any] | InputsT) -> InputsT:
         """The call's inputs as the inputs model (``InputsMismatch`` when they do not fit it)."""
         if isinstance(inputs, self.inputs):
             return inputs
         try:
-            return self.inputs.model_validate(dict(inputs))
+            return self.inputs.model_validate(dict(inputs))  # type: ignore[arg-type]
         except ValidationError as exc:
             problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'inputs'}: {e['msg']}" for e in exc.errors())
             raise InputsMismatch(f"prompt {self.name!r}: inputs do not fit {self.inputs.__name__} ({problems})") from None
 
-    def context(self, inputs: Mapping[str, Any], choices: Choices | None = None) -> dict[str, Any]:
+    def completed(self, inputs: Mapping[str, Any]) -> dict[str, Any]:
+        """``inputs`` with the prompt inputs the inputs model derives itself (a field its
+        validator fills from the others) added when the caller left them out."""
+        given = dict(inputs)
+        derived = [name for name in prompt_fields(self.inputs) if name not in given]
+        if not derived:
+            return given
+        try:
+            values = given_values(self.inputs.model_validate(given))
+        except ValidationError:
+            return given
+        return {**given, **{name: values[name] for name in derived if name in values}}
+
+    def context(self, inputs: Mapping[str, Any] | InputsT, choices: Choices | None = None) -> dict[str, Any]:
         """The validation context of one call: the typed inputs and the choices."""
         return {"inputs": self.typed(inputs), "choices": dict(choices or {})}
 
-    def validate(self, data: Any, inputs: Mapping[str, Any], choices: Choices | None = None) -> BaseModel:
+    def validate(self, data: Any, inputs: Mapping[str, Any] | InputsT, choices: Choices | None = None) -> ReplyT:
         """``data`` (a parsed reply) as the reply model, checked against this call's inputs."""
         return self.schema.model_validate(data, context=self.context(inputs, choices))
 
@@ -122,18 +148,21 @@ class Task:
         raise UserError(f"{spec.path}: inputs differ from task '{self.name}' — {'; '.join(parts)}")
 
 
-class TaskRegistry(Mapping[str, Task]):
+AnyTask = Task[Any, Any]
+
+
+class TaskRegistry(Mapping[str, AnyTask]):
     """The tasks a chain can run, by name (sorted)."""
 
-    def __init__(self, tasks: Iterable[Task] = ()):
-        found: dict[str, Task] = {}
+    def __init__(self, tasks: Iterable[AnyTask] = ()):
+        found: dict[str, AnyTask] = {}
         for task in tasks:
             if task.name in found and found[task.name] is not task:
                 raise ValueError(f"two tasks are named {task.name!r}")
             found[task.name] = task
         self._tasks = dict(sorted(found.items()))
 
-    def __getitem__(self, name: str) -> Task:
+    def __getitem__(self, name: str) -> AnyTask:
         try:
             return self._tasks[name]
         except KeyError:
@@ -145,7 +174,7 @@ class TaskRegistry(Mapping[str, Task]):
     def __len__(self) -> int:
         return len(self._tasks)
 
-    def with_(self, *tasks: Task) -> "TaskRegistry":
+    def with_(self, *tasks: AnyTask) -> "TaskRegistry":
         """These tasks and ``tasks`` (a name already here is an error)."""
         return TaskRegistry([*self._tasks.values(), *tasks])
 

@@ -9,6 +9,7 @@ scored retrieval queries for relevance.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Iterable
@@ -16,11 +17,27 @@ from typing import Iterable
 from reverie.action_text import subtask
 from reverie.jsonio import read_json, write_json_atomic
 from reverie.memory.concept_node import ConceptNode, node_number
+from reverie.memory.event import Event
 from reverie.memory.vector_index import ChromaLost
 
 NODES_FILE = "nodes.json"
 KW_STRENGTH_FILE = "kw_strength.json"
 EMBEDDINGS_FILE = "embeddings.json"
+
+
+@dataclass(frozen=True)
+class NewMemory:
+    """What a new node holds before memory numbers it."""
+
+    created: datetime
+    expiration: datetime | None
+    event: Event
+    description: str
+    keywords: Iterable[str]
+    poignancy: int
+    embedding_key: str
+    filling: list | None = None
+    embedding: list[float] | None = None
 
 
 def _last_segment(text: str) -> str:
@@ -116,17 +133,18 @@ class AssociativeMemory:
         for kw in {k.lower() for k in node.keywords}:
             strength[kw] = strength.get(kw, 0) + 1
 
-    def _add(self, node_type, seq, created, expiration, s, p, o, description, keywords, poignancy,
-             embedding_key, filling, embedding, depth=0) -> ConceptNode:
+    def _add(self, node_type: str, memory: NewMemory, depth: int = 0) -> ConceptNode:
+        seq = {"event": self.seq_event, "thought": self.seq_thought, "chat": self.seq_chat}[node_type]
         node_id, count, type_count = self._next_counts(seq)
-        if embedding is not None:
-            self.embeddings[embedding_key] = list(embedding)
-        self.vector(embedding_key)
+        if memory.embedding is not None:
+            self.embeddings[memory.embedding_key] = list(memory.embedding)
+        self.vector(memory.embedding_key)
+        subject, predicate, obj = memory.event
         node = ConceptNode(
             node_id=node_id, node_count=count, type_count=type_count, type=node_type, depth=depth,
-            created=created, expiration=expiration, subject=s, predicate=p, object=o,
-            description=description, embedding_key=embedding_key, poignancy=int(poignancy),
-            keywords=set(keywords), filling=list(filling or []),
+            created=memory.created, expiration=memory.expiration, subject=subject, predicate=predicate, object=obj,
+            description=memory.description, embedding_key=memory.embedding_key, poignancy=int(memory.poignancy),
+            keywords=set(memory.keywords), filling=list(memory.filling or []),
         )
         self._register(node)
         self._strengthen(node)
@@ -134,30 +152,30 @@ class AssociativeMemory:
             self._unindexed.append(node)
         return node
 
-    def add_event(self, created: datetime, expiration: datetime | None, s: str, p: str, o: str,
-                  description: str, keywords: Iterable[str], poignancy: int, embedding_key: str,
-                  filling: list | None = None, *, embedding: list[float] | None = None) -> ConceptNode:
+    def add_event(self, *, created: datetime, event: Event, description: str, keywords: Iterable[str],
+                  poignancy: int, embedding_key: str, filling: list | None = None,
+                  expiration: datetime | None = None, embedding: list[float] | None = None) -> ConceptNode:
         """A perceived event. A description with "(" keeps its first three words + the parenthetical."""
         if "(" in description:
             description = " ".join(description.split()[:3]) + " " + subtask(description)
-        return self._add("event", self.seq_event, created, expiration, s, p, o, description, keywords,
-                         poignancy, embedding_key, filling, embedding)
+        return self._add("event", NewMemory(created, expiration, Event(*event), description, keywords, poignancy,
+                                            embedding_key, filling, embedding))
 
-    def add_chat(self, created: datetime, expiration: datetime | None, s: str, p: str, o: str,
-                 description: str, keywords: Iterable[str], poignancy: int, embedding_key: str,
-                 filling: list | None = None, *, embedding: list[float] | None = None) -> ConceptNode:
+    def add_chat(self, *, created: datetime, event: Event, description: str, keywords: Iterable[str],
+                 poignancy: int, embedding_key: str, filling: list | None = None,
+                 expiration: datetime | None = None, embedding: list[float] | None = None) -> ConceptNode:
         """A conversation: ``filling`` is the transcript [[speaker, utterance], ...]."""
-        return self._add("chat", self.seq_chat, created, expiration, s, p, o, description, keywords,
-                         poignancy, embedding_key, filling, embedding)
+        return self._add("chat", NewMemory(created, expiration, Event(*event), description, keywords, poignancy,
+                                           embedding_key, filling, embedding))
 
-    def add_thought(self, created: datetime, expiration: datetime | None, s: str, p: str, o: str,
-                    description: str, keywords: Iterable[str], poignancy: int, embedding_key: str,
-                    filling: list | None = None, *, embedding: list[float] | None = None) -> ConceptNode:
+    def add_thought(self, *, created: datetime, event: Event, description: str, keywords: Iterable[str],
+                    poignancy: int, embedding_key: str, filling: list | None = None,
+                    expiration: datetime | None = None, embedding: list[float] | None = None) -> ConceptNode:
         """A reflection or plan; ``filling`` = evidence node ids; depth = 1 + deepest evidence."""
         evidence = [self.id_to_node[i] for i in (filling or []) if isinstance(i, str) and i in self.id_to_node]
         depth = 1 + max((n.depth for n in evidence), default=0)
-        return self._add("thought", self.seq_thought, created, expiration, s, p, o, description, keywords,
-                         poignancy, embedding_key, filling, embedding, depth=depth)
+        return self._add("thought", NewMemory(created, expiration, Event(*event), description, keywords, poignancy,
+                                              embedding_key, filling, embedding), depth=depth)
 
     # -- reading ---------------------------------------------------------------------
     def get_summarized_latest_events(self, retention: int) -> set[tuple[str, str, str]]:

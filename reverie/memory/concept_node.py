@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from reverie.memory.event import Event
+
 NODE_TIME_FMT = "%Y-%m-%d %H:%M:%S"  # "created" / "expiration" in nodes.json
 NODE_TYPES = ("event", "thought", "chat")
 
@@ -62,9 +64,9 @@ class ConceptNode:
         if self.last_accessed is None:
             self.last_accessed = self.created
 
-    def spo(self) -> tuple[str, str, str]:
+    def spo(self) -> Event:
         """The (subject, predicate, object) triple."""
-        return (self.subject, self.predicate, self.object)
+        return Event(self.subject, self.predicate, self.object)
 
     def evidence_ids(self) -> list[str]:
         """Node ids a thought rests on, or the chat node an event points to."""

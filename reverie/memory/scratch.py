@@ -9,37 +9,36 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from reverie.action_text import subtask
 from reverie.address import Address, parse_address
 from reverie.clock import DAY_FMT, ceil_minute, format_time, parse_time
 from reverie.jsonio import read_json, write_json_atomic
+from reverie.memory.event import NO_EVENT, Event
+from reverie.memory.schedule import PlanItem, index_at, plan_items, schedule_lines, start_minutes
 
 Tile = tuple[int, int]
-Triple = list  # [subject, predicate, object], each a str or None
 TIME_KEYS = ("curr_time", "act_start_time", "chatting_end_time")
+EVENT_KEYS = ("act_event", "act_obj_event")
+SCHEDULE_KEYS = ("f_daily_schedule", "f_daily_schedule_hourly_org")
 LIST_KEYS = ("act_event", "act_obj_event", "daily_req", "f_daily_schedule", "f_daily_schedule_hourly_org",
              "chatting_with_buffer")  # null in a file where the code needs a list or a dict: the default
 SCRATCH_FILE = "scratch.json"
-
-
-def _no_event() -> Triple:
-    return [None, None, None]
 
 
 @dataclass(frozen=True)
 class NewAction:
     """What :meth:`Scratch.add_new_action` starts: the action, its looks, and the chat it is (if any)."""
 
-    address: str
+    address: Address
     duration: int  # minutes
     description: str
     pronunciatio: str
-    event: Triple
+    event: Event
     obj_description: str | None = None
     obj_pronunciatio: str | None = None
-    obj_event: Triple = field(default_factory=_no_event)
+    obj_event: Event = NO_EVENT
     chatting_with: str | None = None
     chat: list | None = None
     chatting_with_buffer: dict[str, int] | None = None
@@ -50,7 +49,7 @@ class NewAction:
 @dataclass
 class Scratch:
     """Every scratch.json key (in the file's order, with the original's defaults), plus the
-    helpers cognition needs."""
+    helpers cognition needs. Cognition changes it through its methods only."""
 
     vision_r: int = 4
     att_bandwidth: int = 3
@@ -82,17 +81,17 @@ class Scratch:
     importance_ele_n: int = 0
     thought_count: int = 5
     daily_req: list[str] = field(default_factory=list)
-    f_daily_schedule: list[list] = field(default_factory=list)  # [[activity, minutes], ...] from midnight
-    f_daily_schedule_hourly_org: list[list] = field(default_factory=list)
+    f_daily_schedule: list[PlanItem] = field(default_factory=list)  # from midnight
+    f_daily_schedule_hourly_org: list[PlanItem] = field(default_factory=list)
     act_address: str | None = None
     act_start_time: datetime | None = None
     act_duration: int | None = None
     act_description: str | None = None
     act_pronunciatio: str | None = None
-    act_event: Triple = field(default_factory=_no_event)
+    act_event: Event = NO_EVENT
     act_obj_description: str | None = None
     act_obj_pronunciatio: str | None = None
-    act_obj_event: Triple = field(default_factory=_no_event)
+    act_obj_event: Event = NO_EVENT
     chatting_with: str | None = None
     chat: list | None = None  # [[speaker, utterance], ...]
     chatting_with_buffer: dict[str, int] = field(default_factory=dict)
@@ -104,6 +103,9 @@ class Scratch:
         if self.curr_tile is not None:
             self.curr_tile = _tile(self.curr_tile)
         self.planned_path = [_tile(t) for t in self.planned_path]
+        self.act_event, self.act_obj_event = Event.from_json(self.act_event), Event.from_json(self.act_obj_event)
+        self.f_daily_schedule = plan_items(self.f_daily_schedule)
+        self.f_daily_schedule_hourly_org = plan_items(self.f_daily_schedule_hourly_org)
 
     # -- file --------------------------------------------------------------------------
     @classmethod
@@ -129,6 +131,10 @@ class Scratch:
                 value = list(value)
             elif f.name == "planned_path":
                 value = [list(t) for t in value]
+            elif f.name in EVENT_KEYS:
+                value = list(value)
+            elif f.name in SCHEDULE_KEYS:
+                value = [list(item) for item in value]
             out[f.name] = value
         return out
 
@@ -161,51 +167,84 @@ class Scratch:
     def _minutes_today(self, advance: int) -> int:
         return self.curr_time.hour * 60 + self.curr_time.minute + advance
 
-    @staticmethod
-    def _index_in(schedule: list, minutes: int) -> int:
-        """First block whose end lies after ``minutes``; len(schedule) when past the end."""
-        elapsed = 0
-        for index, (_task, duration) in enumerate(schedule):
-            elapsed += duration
-            if elapsed > minutes:
-                return index
-        return len(schedule)
-
     def get_f_daily_schedule_index(self, advance: int = 0) -> int:
         """Index of the block of ``f_daily_schedule`` running ``advance`` minutes from now."""
-        return self._index_in(self.f_daily_schedule, self._minutes_today(advance))
+        return index_at(self.f_daily_schedule, self._minutes_today(advance))
 
     def get_f_daily_schedule_hourly_org_index(self, advance: int = 0) -> int:
         """The same on the undecomposed hourly schedule."""
-        return self._index_in(self.f_daily_schedule_hourly_org, self._minutes_today(advance))
+        return index_at(self.f_daily_schedule_hourly_org, self._minutes_today(advance))
 
     def schedule_start_minutes(self, index: int) -> int:
         """Minutes after midnight at which ``f_daily_schedule[index]`` starts."""
-        return sum(d for _t, d in self.f_daily_schedule[:index])
-
-    @staticmethod
-    def _schedule_lines(schedule: list) -> str:
-        lines, elapsed = [], 0
-        for task, duration in schedule:
-            lines.append(f"{elapsed // 60:02d}:{elapsed % 60:02d} || {task}")
-            elapsed += duration
-        return "\n".join(lines)
+        return start_minutes(self.f_daily_schedule, index)
 
     def daily_schedule_summary(self) -> str:
         """"HH:MM || activity" lines of ``f_daily_schedule``."""
-        return self._schedule_lines(self.f_daily_schedule)
+        return schedule_lines(self.f_daily_schedule)
 
     def daily_schedule_hourly_org_summary(self) -> str:
-        return self._schedule_lines(self.f_daily_schedule_hourly_org)
+        return schedule_lines(self.f_daily_schedule_hourly_org)
+
+    def set_daily_req(self, plan: list[str]) -> None:
+        """The day's broad plan (``daily_req``)."""
+        self.daily_req = list(plan)
+
+    def set_schedule(self, schedule: Iterable, hourly: Iterable | None = None) -> None:
+        """A new day's schedule; the undecomposed hourly one is ``hourly``, else the same blocks."""
+        self.f_daily_schedule = plan_items(schedule)
+        self.f_daily_schedule_hourly_org = plan_items(self.f_daily_schedule if hourly is None else hourly)
+
+    def replace_schedule(self, start: int, end: int, items: Iterable) -> None:
+        """``f_daily_schedule[start:end]`` becomes ``items`` (a decomposition, a re-plan, the day's end)."""
+        self.f_daily_schedule[start:end] = plan_items(items)
+
+    # -- identity, the clock, the place -----------------------------------------------------
+    def set_identity(self, currently: str, daily_plan_req: str) -> None:
+        """A new day's revised status and plan requirement."""
+        self.currently, self.daily_plan_req = currently, daily_plan_req
+
+    def set_currently(self, currently: str) -> None:
+        self.currently = currently
+
+    def move_to(self, tile: Tile) -> None:
+        self.curr_tile = _tile(tile)
+
+    def set_time(self, now: datetime) -> None:
+        self.curr_time = now
+
+    # -- importance (what triggers a reflection) ----------------------------------------------
+    def count_importance(self, poignancy: int) -> None:
+        """A new memory of ``poignancy`` brings the next reflection nearer."""
+        self.importance_trigger_curr -= poignancy
+        self.importance_ele_n += 1
+
+    def reset_importance(self) -> None:
+        """After a reflection: count afresh."""
+        self.importance_trigger_curr = self.importance_trigger_max
+        self.importance_ele_n = 0
+
+    # -- the path ----------------------------------------------------------------------------
+    def replan_path(self) -> None:
+        """The path is planned afresh at the next step."""
+        self.act_path_set = False
+
+    def set_path(self, path: list[Tile]) -> None:
+        self.planned_path = list(path)
+        self.act_path_set = True
+
+    def next_tile(self) -> Tile:
+        """The next tile of the planned path (taken off it), or the current tile."""
+        return self.planned_path.pop(0) if self.planned_path else self.curr_tile
 
     # -- the current action ----------------------------------------------------------------
     def add_new_action(self, action: NewAction) -> None:
         """Start ``action`` now (or at its ``start_time``); the path is planned afresh."""
-        self.act_address = action.address
+        self.act_address = str(action.address)
         self.act_duration = action.duration
         self.act_description = action.description
         self.act_pronunciatio = action.pronunciatio
-        self.act_event = list(action.event)
+        self.act_event = Event(*action.event)
         self.chatting_with = action.chatting_with
         self.chat = action.chat
         if action.chatting_with_buffer:
@@ -213,9 +252,20 @@ class Scratch:
         self.chatting_end_time = action.chatting_end_time
         self.act_obj_description = action.obj_description
         self.act_obj_pronunciatio = action.obj_pronunciatio
-        self.act_obj_event = list(action.obj_event)
+        self.act_obj_event = Event(*action.obj_event)
         self.act_start_time = action.start_time or self.curr_time
         self.act_path_set = False
+
+    def end_chat_state(self) -> None:
+        """Clear chat fields once not chatting; count down the other partners' buffers."""
+        if not self.act_event.is_chat:
+            self.chatting_with = None
+            self.chat = None
+            self.chatting_end_time = None
+        for name in list(self.chatting_with_buffer):
+            if name != self.chatting_with:
+                # Fix: the original let the count go negative; zero already means "may talk again".
+                self.chatting_with_buffer[name] = max(0, self.chatting_with_buffer[name] - 1)
 
     def address(self) -> Address:
         """``act_address`` parsed."""
@@ -264,7 +314,7 @@ class Scratch:
         """(object address, predicate, object, description) of the object being used."""
         if not self.act_address:
             return ("", None, None, None)
-        return (self.act_address, self.act_obj_event[1], self.act_obj_event[2], self.act_obj_description)
+        return (self.act_address, self.act_obj_event.predicate, self.act_obj_event.object, self.act_obj_description)
 
 
 def _tile(value: Any) -> Tile:

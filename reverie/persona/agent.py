@@ -7,12 +7,15 @@ from typing import Protocol
 
 from reverie.memory import AssociativeMemory, PersonaMemory, Scratch, SpatialMemory
 from reverie.persona.options import CognitionOptions
+from reverie.persona.seeded_status import Seeds
 
 
 class Agent(Protocol):
     name: str
     memory: PersonaMemory
     options: CognitionOptions
+    seeds: Seeds
+    learned_from: tuple | None  # (tile, vision radius) the places were last learned from
 
     @property
     def scratch(self) -> Scratch: ...

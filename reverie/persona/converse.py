@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from reverie.persona.agent import Agent
@@ -10,7 +11,7 @@ from reverie.tasks.chat_utterance import iterative_chat_utterance
 from reverie.tasks.relationship_summary import relationship_summary
 
 if TYPE_CHECKING:
-    from reverie.llm import LLM
+    from reverie.llm.language_model import LanguageModel
     from reverie.world.maze import Maze
 
 
@@ -40,15 +41,26 @@ def location_of(persona: Agent, maze: Maze) -> str:
     return f"{tile['arena'] or 'outside'} in {tile['sector'] or tile['world']}"
 
 
-def relationship(speaker: Agent, listener: Agent, llm: LLM) -> str:
+def relationship(speaker: Agent, listener: Agent, llm: LanguageModel) -> str:
     """How ``speaker`` relates to ``listener``, from the speaker's 50 memories most about them."""
     about_listener = retrieve_scored(speaker, [listener.name], 50)
     return relationship_summary(llm, speaker=speaker.name, listener=listener.name, statements=_keys(about_listener))
 
 
-def one_utterance(maze: Maze, speaker: Agent, listener: Agent, initiator: Agent, partner: Agent,
-                  convo: list, llm: LLM, relationship_text: str | None = None) -> tuple[str, bool]:
+@dataclass(frozen=True)
+class ChatScene:
+    """A conversation's fixed parts: where, who started it with whom, and the model."""
+
+    maze: Maze
+    initiator: Agent
+    partner: Agent
+    llm: LanguageModel
+
+
+def one_utterance(scene: ChatScene, speaker: Agent, listener: Agent, convo: list,
+                  relationship_text: str | None = None) -> tuple[str, bool]:
     """The speaker's next line; ``relationship_text`` is asked when not given (docs/FIDELITY.md)."""
+    initiator, partner, llm = scene.initiator, scene.partner, scene.llm
     if relationship_text is None:
         relationship_text = relationship(speaker, listener, llm)
     focal = [relationship_text, f"{listener.name} is {listener.scratch.act_description}"]
@@ -60,24 +72,24 @@ def one_utterance(maze: Maze, speaker: Agent, listener: Agent, initiator: Agent,
                f"{initiator.name} is starting a conversation with {partner.name}.")
     return iterative_chat_utterance(
         llm, identity=speaker.identity(), speaker=speaker.name, listener=listener.name, memories=memories,
-        past_context=past_context(speaker, listener), location=location_of(speaker, maze),
+        past_context=past_context(speaker, listener), location=location_of(speaker, scene.maze),
         current_context=context, conversation=[tuple(x) for x in convo],
     )
 
 
-def generate_convo(maze: Maze, initiator: Agent, partner: Agent, llm: LLM) -> list[list[str]]:
+def generate_convo(maze: Maze, initiator: Agent, partner: Agent, llm: LanguageModel) -> list[list[str]]:
     """The whole transcript ``[[speaker, utterance], ...]`` (at most 16 lines).
 
     Each speaker's relationship summary is asked once, before their first line, and kept for
     the conversation (the original asked it before every line; docs/FIDELITY.md)."""
+    scene = ChatScene(maze, initiator, partner, llm)
     convo: list[list[str]] = []
     relationships: dict[str, str] = {}
     for _ in range(MAX_ROUNDS):
         for speaker, listener in ((initiator, partner), (partner, initiator)):
             if speaker.name not in relationships:
                 relationships[speaker.name] = relationship(speaker, listener, llm)
-            line, end = one_utterance(maze, speaker, listener, initiator, partner, convo, llm,
-                                      relationships[speaker.name])
+            line, end = one_utterance(scene, speaker, listener, convo, relationships[speaker.name])
             convo.append([speaker.name, line])
             if end:
                 return convo

@@ -3,31 +3,18 @@ makes room for them, and their place is known, so no model call chooses it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterable
 
+from reverie.address import Place
+from reverie.memory.event import NO_EVENT, Event
+from reverie.memory.schedule import PlanItem
 from reverie.memory.scratch import Scratch
 from reverie.persona.action_details import ActionDetails
 from reverie.persona.agent import Agent
+from reverie.persona.planned_event import PlannedEvent
 from reverie.tasks.day_rules import clock_minute, is_bed
 
 PARTY_EMOJI = "\U0001f389"
-
-
-@dataclass(frozen=True)
-class PlannedEvent:
-    day: str            # "February 13, 2023"
-    start: int          # minutes after midnight
-    end: int
-    sector: str
-    arena: str
-    description: str    # what the persona does, e.g. "hosting the spring party at the cafe"
-
-    @property
-    def activity(self) -> str:
-        # The "(...)" keeps the block whole: decomposition leaves such entries alone. No clock
-        # in it: the schedule already holds the time (an hourly activity names none).
-        return f"{self.description} ({self.sector})"
 
 
 def fmt(minutes: int) -> str:
@@ -40,8 +27,8 @@ def todays(events: Iterable[PlannedEvent], scratch: Scratch) -> list[PlannedEven
     return [e for e in events if e.day == day]
 
 
-def splice(schedule: list[list], event: PlannedEvent) -> list[list]:
-    """The schedule ([activity, minutes] from midnight) with ``event`` put in its time window;
+def splice(schedule: list[PlanItem], event: PlannedEvent) -> list[PlanItem]:
+    """The schedule (plan items from midnight) with ``event`` put in its time window;
     the blocks it overlaps are cut around it."""
     out, t = [], 0
     placed = False
@@ -59,7 +46,7 @@ def splice(schedule: list[list], event: PlannedEvent) -> list[list]:
         if t < event.start:
             out.append(["sleeping", event.start - t])
         out.append([event.activity, event.end - event.start])
-    return [[a, m] for a, m in out if m > 0]
+    return [PlanItem(a, m) for a, m in out if m > 0]
 
 
 def add_to_day(persona: Agent, events: Iterable[PlannedEvent]) -> list[PlannedEvent]:
@@ -67,11 +54,10 @@ def add_to_day(persona: Agent, events: Iterable[PlannedEvent]) -> list[PlannedEv
     s = persona.scratch
     today = todays(events, s)
     for event in today:
-        s.f_daily_schedule = splice(s.f_daily_schedule, event)
-        s.f_daily_schedule_hourly_org = splice(s.f_daily_schedule_hourly_org, event)
+        s.set_schedule(splice(s.f_daily_schedule, event), splice(s.f_daily_schedule_hourly_org, event))
         line = f"{event.description} from {fmt(event.start)} to {fmt(event.end)}"
         if line not in s.daily_req:
-            s.daily_req = in_plan(s.daily_req, line, event.start)
+            s.set_daily_req(in_plan(s.daily_req, line, event.start))
     return today
 
 
@@ -85,16 +71,16 @@ def in_plan(plan: list[str], line: str, start: int) -> list[str]:
     return [*plan, line]
 
 
-def event_action(persona: Agent, description: str) -> tuple[str, ActionDetails] | None:
+def event_action(persona: Agent, description: str) -> tuple[Place, ActionDetails] | None:
     """Address and looks of a schedule entry that is one of the persona's events."""
     s = persona.scratch
-    for event in todays(getattr(persona, "events", ()), s):
+    for event in todays(persona.seeds.events, s):
         if description != event.activity:
             continue
         world = (s.living_area or "").split(":")[0]
         arena = f"{world}:{event.sector}:{event.arena}"
         objects = persona.s_mem.objects(arena)
-        address = f"{arena}:{objects[0]}" if objects else arena
-        details = ActionDetails(PARTY_EMOJI, [s.name, "is", event.description], None, None, [None, None, None])
+        address = Place(f"{arena}:{objects[0]}" if objects else arena)
+        details = ActionDetails(PARTY_EMOJI, Event(s.name, "is", event.description), None, None, NO_EVENT)
         return address, details
     return None

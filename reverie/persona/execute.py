@@ -8,36 +8,33 @@ from typing import TYPE_CHECKING
 from reverie.address import Address, PersonaAt, Place, WaitingAt
 from reverie.memory.scratch import Tile
 from reverie.persona.agent import Agent
+from reverie.persona.step import StepContext
 from reverie.world.pathfinding import find_path
 
 if TYPE_CHECKING:
     from reverie.world.maze import Maze
 
 
-def execute(persona: Agent, maze: Maze, personas: dict, plan_address: Address,
-            rng: random.Random) -> tuple[Tile, str | None, str]:
+def execute(persona: Agent, ctx: StepContext, plan_address: Address) -> tuple[Tile, str | None, str]:
     """Return ``(next_tile, pronunciatio, "<description> @ <address>")`` for this step."""
     s = persona.scratch
     if isinstance(plan_address, Place) and plan_address.is_random and not s.planned_path:
-        s.act_path_set = False  # wander: a new random tile of the arena on every arrival
+        s.replan_path()  # wander: a new random tile of the arena on every arrival
 
     if not s.act_path_set:
-        targets = target_tiles(persona, maze, personas, plan_address, rng)
-        s.planned_path = shortest_path_to_any(maze, s.curr_tile, targets, personas, rng)
-        s.act_path_set = True
+        targets = target_tiles(persona, ctx, plan_address)
+        s.set_path(shortest_path_to_any(ctx.maze, s.curr_tile, targets, ctx.personas, ctx.rng))
 
-    next_tile = s.curr_tile
-    if s.planned_path:
-        next_tile = s.planned_path.pop(0)
+    next_tile = s.next_tile()
     description = f"{s.act_description} @ {s.act_address}"
     return next_tile, s.act_pronunciatio, description
 
 
-def target_tiles(persona: Agent, maze: Maze, personas: dict, address: Address, rng: random.Random) -> list[Tile]:
-    s = persona.scratch
+def target_tiles(persona: Agent, ctx: StepContext, address: Address) -> list[Tile]:
+    s, maze = persona.scratch, ctx.maze
     here = s.curr_tile
     if isinstance(address, PersonaAt):
-        other = personas.get(address.name)
+        other = ctx.personas.get(address.name)
         if other is None:
             return [here]
         path = find_path(maze, here, other.scratch.curr_tile)
@@ -50,7 +47,7 @@ def target_tiles(persona: Agent, maze: Maze, personas: dict, address: Address, r
         return [address.tile or here]
     if address.is_random:
         tiles = sorted(t for t in known_tiles(maze, address.arena, s.living_area) if not maze.is_blocked(t))
-        return [rng.choice(tiles)] if tiles else [here]
+        return [ctx.rng.choice(tiles)] if tiles else [here]
     return sorted(known_tiles(maze, address.text, s.living_area) or [here])
 
 

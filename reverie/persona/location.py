@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from reverie.address import random_spot
+from reverie.address import Place, random_spot
 from reverie.persona.agent import Agent
 from reverie.tasks.action_location import action_arena, action_object, action_sector
 
 if TYPE_CHECKING:
-    from reverie.llm import LLM
+    from reverie.llm.language_model import LanguageModel
     from reverie.world.maze import Maze
 
 
@@ -20,7 +20,7 @@ def whereabouts(persona: Agent, maze: Maze) -> tuple[dict, str, str]:
     return here, here["world"], living[1] if len(living) > 1 else here["sector"]
 
 
-def choose_address(persona: Agent, maze: Maze, description: str, llm: LLM) -> str:
+def choose_address(persona: Agent, maze: Maze, description: str, llm: LanguageModel) -> Place:
     """``world:sector:arena:object`` for ``description`` (object ``<random>`` when none is known)."""
     s, places = persona.scratch, persona.s_mem
     here, world, living_sector = whereabouts(persona, maze)
@@ -34,7 +34,7 @@ def choose_address(persona: Agent, maze: Maze, description: str, llm: LLM) -> st
     arena = action_arena(llm, name=s.name, action_description=description, sector=sector, arenas=arenas)
     if not arena:
         # No arena known in that sector: fall back to the persona's home area.
-        return random_spot(s.living_area) if s.living_area else random_spot(f"{world}:{sector}")
+        return Place(random_spot(s.living_area) if s.living_area else random_spot(f"{world}:{sector}"))
     obj = action_object(llm, action_description=description, objects=places.objects(f"{world}:{sector}:{arena}"),
                         persona=s.name)
-    return f"{world}:{sector}:{arena}:{obj}"
+    return Place(f"{world}:{sector}:{arena}:{obj}")

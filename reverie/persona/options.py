@@ -9,3 +9,4 @@ from dataclasses import dataclass
 class CognitionOptions:
     packed_actions: bool = False  # one structured call for the whole action pipeline and for the day's schedule
     reuse_answers: bool = True  # today's answers are reused for the same question
+    schedule_passes: int = 3  # the hourly schedule's planning passes (one-call-per-hour prompt only)

@@ -5,25 +5,26 @@ from __future__ import annotations
 from typing import Callable, TYPE_CHECKING
 
 from reverie.action_text import subtask
+from reverie.memory.event import Event
 from reverie.persona.agent import Agent
 from reverie.persona.sleep import asleep
+from reverie.persona.step import StepContext
 from reverie.tasks.events_poignancy import events_poignancy
 from reverie.tasks.poignancy import chat_poignancy, event_poignancy
 
 if TYPE_CHECKING:
-    from reverie.llm import LLM
-    from reverie.world.maze import Maze
+    from reverie.llm.language_model import LanguageModel
 
 
 MUNDANE = 1
 
 
-def perceive(persona: Agent, maze: Maze, llm: LLM) -> list:
+def perceive(persona: Agent, ctx: StepContext) -> list:
     """Update spatial memory, then return the newly stored event nodes (max ``att_bandwidth``)."""
-    s = persona.scratch
+    s, maze, llm = persona.scratch, ctx.maze, ctx.llm
     here = s.curr_tile
     learned = (tuple(here), s.vision_r)
-    if getattr(persona, "learned_from", None) != learned:   # standing still, nothing new to learn of the places
+    if persona.learned_from != learned:   # standing still, nothing new to learn of the places
         for tile in maze.get_nearby_tiles(here, s.vision_r):
             persona.s_mem.add_tile_info(maze.access_tile(tile))
         persona.learned_from = learned
@@ -37,16 +38,17 @@ def perceive(persona: Agent, maze: Maze, llm: LLM) -> list:
     events = sorted(seen, key=lambda e: (seen[e], str(e)))[: s.att_bandwidth]
 
     recent = persona.a_mem.get_summarized_latest_events(s.retention)
-    new = []
+    new: list[tuple[Event, str]] = []
     for subject, predicate, obj, desc in events:
         if predicate is None:
             predicate, obj, desc = "is", "idle", "idle"
         desc = f"{subject.split(':')[-1]} is {desc}"
-        if (subject, predicate, obj) in recent:
+        event = Event(subject, predicate, obj)
+        if event in recent:
             continue
-        new.append((subject, predicate, obj, desc))
-    scores = rate_all(persona, llm, [_key(desc) for *_, desc in new])
-    return [remember_event(persona, llm, *event, scores=scores) for event in new]
+        new.append((event, desc))
+    scores = rate_all(persona, llm, [_key(desc) for _event, desc in new])
+    return [remember_event(persona, llm, event, desc, scores=scores) for event, desc in new]
 
 
 def _key(desc: str) -> str:
@@ -57,7 +59,7 @@ def _needs_rating(persona: Agent, key: str) -> bool:
     return not ("is idle" in key or asleep(persona.scratch))
 
 
-def rate_all(persona: Agent, llm: LLM, keys: list[str]) -> dict[str, int]:
+def rate_all(persona: Agent, llm: LanguageModel, keys: list[str]) -> dict[str, int]:
     """Rate a step's new events in one call (``events_poignancy``) before they are stored;
     one event to rate keeps the single ``event_poignancy`` prompt. Answers already in the
     day's table are not asked again (``reuse_answers``). Returns the scores asked now, by key."""
@@ -73,10 +75,9 @@ def rate_all(persona: Agent, llm: LLM, keys: list[str]) -> dict[str, int]:
     return asked
 
 
-def remember_event(persona: Agent, llm: LLM, subject: str, predicate: str, obj: str, desc: str,
-                   scores: dict[str, int] | None = None):
+def remember_event(persona: Agent, llm: LanguageModel, event: Event, desc: str, scores: dict[str, int] | None = None):
     s = persona.scratch
-    keywords = {subject.split(":")[-1], obj.split(":")[-1]}
+    keywords = {event.subject.split(":")[-1], event.object.split(":")[-1]}
     key = _key(desc)
     if not _needs_rating(persona, key):
         poignancy = MUNDANE  # asleep, nothing is rated (and the model is not asked)
@@ -87,22 +88,22 @@ def remember_event(persona: Agent, llm: LLM, subject: str, predicate: str, obj: 
             llm, persona_name=s.name, identity=persona.identity(), description=key))
 
     filling = []
-    if subject == s.name and predicate == "chat with":
+    if event.subject == s.name and event.is_chat:
         # The persona's own conversation: keep the transcript as a chat memory first.
         summary = s.act_description or "a conversation"
         chat_score = rated(persona, llm, "chat", summary, lambda: chat_poignancy(
             llm, persona_name=s.name, identity=persona.identity(), description=summary))
-        chat = persona.a_mem.add_chat(s.curr_time, None, subject, predicate, obj, summary, keywords,
-                                      chat_score, summary, list(s.chat or []))
+        chat = persona.a_mem.add_chat(created=s.curr_time, event=event, description=summary, keywords=keywords,
+                                      poignancy=chat_score, embedding_key=summary, filling=list(s.chat or []))
         filling = [chat.node_id]
 
-    node = persona.a_mem.add_event(s.curr_time, None, subject, predicate, obj, desc, keywords, poignancy, key, filling)
-    s.importance_trigger_curr -= poignancy
-    s.importance_ele_n += 1
+    node = persona.a_mem.add_event(created=s.curr_time, event=event, description=desc, keywords=keywords,
+                                   poignancy=poignancy, embedding_key=key, filling=filling)
+    s.count_importance(poignancy)
     return node
 
 
-def rated(persona: Agent, llm: LLM, kind: str, description: str, ask: Callable[[], int]) -> int:
+def rated(persona: Agent, llm: LanguageModel, kind: str, description: str, ask: Callable[[], int]) -> int:
     """The poignancy of ``description``: asked once a day, then remembered."""
     table = persona.memory.todays_answers().poignancy
     key = f"{kind}:{description}"

@@ -16,9 +16,11 @@ from reverie.persona.perceive import perceive
 from reverie.persona.plan import plan
 from reverie.persona.reflect import reflect
 from reverie.persona.retrieve import retrieve_perceived
+from reverie.persona.seeded_status import Seeds
+from reverie.persona.step import NewDay, StepContext
 
 if TYPE_CHECKING:
-    from reverie.llm import LLM
+    from reverie.llm.language_model import LanguageModel
     from reverie.world.maze import Maze
 
 
@@ -27,6 +29,11 @@ class Persona:
         self.name = name
         self.memory = memory
         self.options = options
+        self.seeds = Seeds()  # what the run's seeds fix in this persona's days (the simulation gives them)
+        self.learned_from: tuple | None = None  # (tile, vision radius) the places were last learned from
+
+    def take_seeds(self, seeds: Seeds) -> None:
+        self.seeds = seeds
 
     # The original's attribute names, used throughout cognition.
     @property
@@ -59,26 +66,21 @@ class Persona:
         return self.scratch.curr_obj_event()
 
     def move(self, maze: Maze, personas: dict[str, Persona], tile: Tile, curr_time: datetime, *,
-             rng: random.Random, llm: LLM) -> tuple[Tile, str | None, str]:
+             rng: random.Random, llm: LanguageModel) -> tuple[Tile, str | None, str]:
         """One step of cognition: perceive → retrieve → plan → reflect → execute."""
         s = self.scratch
-        s.curr_tile = tile
-        if s.curr_time is None:
-            new_day = "First day"
-        elif s.curr_time.strftime("%A %B %d") != curr_time.strftime("%A %B %d"):
-            new_day = "New day"
-        else:
-            new_day = False
-        previous_time = s.curr_time
-        s.curr_time = curr_time
+        s.move_to(tile)
+        ctx = StepContext(maze=maze, llm=llm, rng=rng, personas=personas,
+                          new_day=NewDay.between(s.curr_time, curr_time), previous_time=s.curr_time)
+        s.set_time(curr_time)
 
         with timed("perceive"):
-            perceived = perceive(self, maze, llm)
+            perceived = perceive(self, ctx)
         with timed("retrieve"):
             retrieved = retrieve_perceived(self, perceived)
         with timed("plan"):
-            plan_address = plan(self, maze, personas, new_day, retrieved, llm, rng)
+            plan_address = plan(self, ctx, retrieved)
         with timed("reflect"):
-            reflect(self, llm, previous_time)
+            reflect(self, ctx)
         with timed("execute"):
-            return execute(self, maze, personas, plan_address, rng)
+            return execute(self, ctx, plan_address)

@@ -5,8 +5,10 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import TYPE_CHECKING
 
+from reverie.address import Place
 from reverie.clock import ceil_minute, minutes_of_day
 from reverie.memory.day_cache import places_digest
+from reverie.memory.schedule import PlanItem
 from reverie.memory.scratch import NewAction
 from reverie.persona.action_details import ActionDetails, describe_action
 from reverie.persona.agent import Agent
@@ -18,7 +20,7 @@ from reverie.tasks.clock import format_minute
 from reverie.tasks.task_decomp import describe_schedule, task_decomp
 
 if TYPE_CHECKING:
-    from reverie.llm import LLM
+    from reverie.llm.language_model import LanguageModel
     from reverie.world.maze import Maze
 
 
@@ -34,7 +36,7 @@ def should_decompose(description: str, minutes: int) -> bool:
     return minutes <= 60
 
 
-def decompose(persona: Agent, index: int, llm: LLM) -> None:
+def decompose(persona: Agent, index: int, llm: LanguageModel) -> None:
     """Replace ``f_daily_schedule[index]`` by its subtasks when it is long and decomposable."""
     s = persona.scratch
     if not 0 <= index < len(s.f_daily_schedule):
@@ -51,10 +53,10 @@ def decompose(persona: Agent, index: int, llm: LLM) -> None:
     steps = task_decomp(llm, identity=s.identity(), schedule_context=context, first_name=s.first_name,
                         task=task, time_range=f"{format_minute(start)} ~ {format_minute(start + minutes)}",
                         duration=minutes, persona=s.name)
-    s.f_daily_schedule[index:index + 1] = [[name, int(dur)] for name, dur in steps]
+    s.replace_schedule(index, index + 1, ((name, int(dur)) for name, dur in steps))
 
 
-def determine_action(persona: Agent, maze: Maze, llm: LLM) -> None:
+def determine_action(persona: Agent, maze: Maze, llm: LanguageModel) -> None:
     """Decompose what is coming, pick the current entry, find where and how to do it."""
     s = persona.scratch
     i = s.get_f_daily_schedule_index()
@@ -69,11 +71,12 @@ def determine_action(persona: Agent, maze: Maze, llm: LLM) -> None:
     # Fix: the original appended ["sleeping", 1440 - total] on every action change, zero-length included.
     missing = DAY_MINUTES - sum(d for _t, d in s.f_daily_schedule)
     if missing > 0:
-        s.f_daily_schedule.append(["sleeping", missing])
+        end = len(s.f_daily_schedule)
+        s.replace_schedule(end, end, [PlanItem("sleeping", missing)])
 
     i = min(s.get_f_daily_schedule_index(), len(s.f_daily_schedule) - 1)
-    description, _minutes = s.f_daily_schedule[i]
-    block_end = s.schedule_start_minutes(i) + s.f_daily_schedule[i][1]
+    description, minutes = s.f_daily_schedule[i]
+    block_end = s.schedule_start_minutes(i) + minutes
     # The action lasts until its schedule block ends (started mid-block, it does not overrun).
     duration = max(1, int(round(block_end - minutes_of_day(ceil_minute(s.curr_time)))))
 
@@ -84,23 +87,24 @@ def determine_action(persona: Agent, maze: Maze, llm: LLM) -> None:
                                obj_event=details.obj_event))
 
 
-def address_and_details(persona: Agent, maze: Maze, description: str, llm: LLM) -> tuple[str, ActionDetails]:
+def address_and_details(persona: Agent, maze: Maze, description: str,
+                        llm: LanguageModel) -> tuple[Place, ActionDetails]:
     """Where and how: sleep in one's bed; else today's answer for the same description, while
     the persona knows the same places; else the model (packed or faithful pipeline)."""
     sleeping = sleep_action(persona, description)
     if sleeping:
         return sleeping
     planned = event_action(persona, description)
-    if planned and planned[0] in maze.address_tiles:
+    if planned and planned[0].text in maze.address_tiles:
         return planned
     cache, places = persona.memory.todays_answers(), places_digest(persona.s_mem.tree)
     hit = cache.action(description, places) if persona.options.reuse_answers else None
     if hit and (hit["address"] in maze.address_tiles or "<" in hit["address"]):
-        return hit["address"], ActionDetails(**hit["details"])
+        return Place(hit["address"]), ActionDetails(**hit["details"])
     if persona.options.packed_actions:
         address, details = packed_address_and_details(persona, maze, description, llm)
     else:
         address = choose_address(persona, maze, description, llm)
         details = describe_action(persona, description, address, llm)
-    cache.remember_action(description, places, address, asdict(details))
+    cache.remember_action(description, places, address.text, asdict(details))
     return address, details

@@ -5,10 +5,12 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
+from reverie.memory.event import Event
 from reverie.persona.agent import Agent
 from reverie.persona.events import add_to_day
 from reverie.persona.retrieve import retrieve_scored
 from reverie.persona.seeded_status import keep_seeded
+from reverie.persona.step import NewDay
 from reverie.tasks import identity
 from reverie.tasks.daily_plan import bed_hour_of, daily_plan
 from reverie.tasks.hourly_schedule import hourly_schedule
@@ -16,35 +18,35 @@ from reverie.tasks.hourly_schedule_packed import packed_hourly_schedule
 from reverie.tasks.wake_up_hour import wake_up_hour
 
 if TYPE_CHECKING:
-    from reverie.llm import LLM
+    from reverie.llm.language_model import LanguageModel
 
 
-def plan_new_day(persona: Agent, new_day: str, llm: LLM) -> None:
+def plan_new_day(persona: Agent, new_day: NewDay, llm: LanguageModel) -> None:
     """Wake-up hour, the day's broad plan, the hourly schedule, and a plan thought."""
     s = persona.scratch
     wake = wake_up_hour(llm, identity=s.identity(), lifestyle=s.lifestyle, first_name=s.first_name, persona=s.name)
-    if new_day != "First day":
+    if new_day is not NewDay.FIRST:
         revise_identity(persona, llm, wake)
     # Fix: the original made daily_req only on the first day; later days reused day one's plan.
-    s.daily_req = daily_plan(llm, identity=s.identity(), lifestyle=s.lifestyle, date=s.curr_date_str(),
-                             first_name=s.first_name, wake_up_hour=wake, persona=s.name)
+    s.set_daily_req(daily_plan(llm, identity=s.identity(), lifestyle=s.lifestyle, date=s.curr_date_str(),
+                               first_name=s.first_name, wake_up_hour=wake, persona=s.name))
     about = dict(identity=s.identity(), first_name=s.first_name, date=s.curr_date_str(), daily_plan=s.daily_req,
                  wake_up_hour=wake, persona=s.name, bed_hour=bed_hour_of(s.lifestyle))
     if persona.options.packed_actions:
         schedule = packed_hourly_schedule(llm, **about)
     else:
-        schedule = hourly_schedule(llm, **about, max_passes=llm.settings.simulation.schedule_passes)
-    s.f_daily_schedule = [[activity, int(minutes)] for activity, minutes in schedule]
-    s.f_daily_schedule_hourly_org = [list(item) for item in s.f_daily_schedule]
-    add_to_day(persona, getattr(persona, "events", ()))
+        schedule = hourly_schedule(llm, **about, max_passes=persona.options.schedule_passes)
+    s.set_schedule((activity, int(minutes)) for activity, minutes in schedule)
+    add_to_day(persona, persona.seeds.events)
 
     day = s.curr_date_str()
     thought = f"This is {s.name}'s plan for {day}: " + ", ".join(s.daily_req) + "."
-    persona.a_mem.add_thought(s.curr_time, s.curr_time + timedelta(days=30), s.name, "plan", day,
-                              thought, {"plan"}, 5, thought, None)
+    persona.a_mem.add_thought(created=s.curr_time, expiration=s.curr_time + timedelta(days=30),
+                              event=Event(s.name, "plan", day), description=thought, keywords={"plan"},
+                              poignancy=5, embedding_key=thought)
 
 
-def revise_identity(persona: Agent, llm: LLM, wake: int) -> None:
+def revise_identity(persona: Agent, llm: LanguageModel, wake: int) -> None:
     """A new day: rewrite ``currently`` and ``daily_plan_req`` from recent memories. The new
     ``currently`` works from the old one, as the original's; a seed the model dropped from it
     is put back (reverie/persona/seeded_status.py)."""
@@ -52,7 +54,7 @@ def revise_identity(persona: Agent, llm: LLM, wake: int) -> None:
     focal = [f"{s.name}'s plan for {s.curr_date_str()}.", f"Important recent events for {s.name}'s life."]
     retrieved = retrieve_scored(persona, focal, n=30)
     memories = [(node.created, node.embedding_key) for nodes in retrieved.values() for node in nodes]
-    s.currently, s.daily_plan_req = identity.revise_identity(
+    currently, daily_plan_req = identity.revise_identity(
         llm, name=s.name, identity=s.identity(), currently=s.currently or "",
         statements=identity.format_statements(memories), date=s.curr_date_str(), wake_up_hour=wake)
-    s.currently = keep_seeded(s.currently, getattr(persona, "seeded_status", ()), s.curr_time)
+    s.set_identity(keep_seeded(currently, persona.seeds.status, s.curr_time), daily_plan_req)

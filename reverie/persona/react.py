@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from reverie.action_text import subtask
 from reverie.address import PersonaAt, WaitingAt
 from reverie.clock import ceil_minute, duration_minutes
+from reverie.memory.event import CHAT_WITH, Event
 from reverie.memory.scratch import NewAction, Scratch
 from reverie.persona import reaction_inputs
 from reverie.persona.agent import Agent
@@ -18,7 +19,7 @@ from reverie.tasks.conversation_summary import summarize_conversation
 from reverie.tasks.new_decomp_schedule import new_decomp_schedule
 
 if TYPE_CHECKING:
-    from reverie.llm import LLM
+    from reverie.llm.language_model import LanguageModel
     from reverie.world.maze import Maze
 
 
@@ -46,7 +47,7 @@ def _awake_and_busy(a: Agent, b: Agent) -> bool:
     return sa.curr_time.hour != 23
 
 
-def lets_talk(persona: Agent, other: Agent, focused: dict, llm: LLM) -> bool:
+def lets_talk(persona: Agent, other: Agent, focused: dict, llm: LanguageModel) -> bool:
     s, o = persona.scratch, other.scratch
     if not _awake_and_busy(persona, other):
         return False
@@ -57,18 +58,18 @@ def lets_talk(persona: Agent, other: Agent, focused: dict, llm: LLM) -> bool:
     return reaction_inputs.decide_to_talk(persona, other, focused, llm)
 
 
-def lets_react(persona: Agent, other: Agent, focused: dict, llm: LLM) -> WaitUntil | None:
+def lets_react(persona: Agent, other: Agent, focused: dict, llm: LanguageModel) -> WaitUntil | None:
     s, o = persona.scratch, other.scratch
     if not _awake_and_busy(persona, other):
         return None
-    if "waiting" in o.act_description or not s.planned_path or s.act_address != o.act_address:
+    if "waiting" in o.act_description or not s.planned_path or s.address() != o.address():
         return None
     if not reaction_inputs.decide_to_react(persona, other, focused, llm):
         return None
     return WaitUntil(ceil_minute(o.act_start_time) + timedelta(minutes=o.act_duration) - timedelta(minutes=1))
 
 
-def should_react(persona: Agent, focused: dict, personas: dict[str, Agent], llm: LLM) -> Reaction | None:
+def should_react(persona: Agent, focused: dict, personas: dict[str, Agent], llm: LanguageModel) -> Reaction | None:
     s = persona.scratch
     if s.chatting_with or isinstance(s.address(), WaitingAt):
         return None
@@ -81,27 +82,27 @@ def should_react(persona: Agent, focused: dict, personas: dict[str, Agent], llm:
     return lets_react(persona, other, focused, llm)
 
 
-def chat_react(maze: Maze, persona: Agent, other: Agent, llm: LLM) -> None:
+def chat_react(maze: Maze, persona: Agent, other: Agent, llm: LanguageModel) -> None:
     convo = generate_convo(maze, persona, other, llm)
     minutes = duration_minutes(transcript_length(convo))
     summary = summarize_conversation(llm, utterances=[tuple(x) for x in convo], persona_name=persona.name)
     end = ceil_minute(other.scratch.curr_time) + timedelta(minutes=minutes)
     for me, you in ((persona, other), (other, persona)):
         create_react(me, NewAction(
-            address=str(PersonaAt(you.name)), duration=minutes, description=summary, pronunciatio=CHAT_EMOJI,
-            event=[me.name, "chat with", you.name], chatting_with=you.name, chat=convo,
+            address=PersonaAt(you.name), duration=minutes, description=summary, pronunciatio=CHAT_EMOJI,
+            event=Event(me.name, CHAT_WITH, you.name), chatting_with=you.name, chat=convo,
             chatting_with_buffer={you.name: CHAT_BUFFER}, chatting_end_time=end), llm)
 
 
-def wait_react(persona: Agent, reaction: WaitUntil, llm: LLM) -> None:
+def wait_react(persona: Agent, reaction: WaitUntil, llm: LanguageModel) -> None:
     s = persona.scratch
     doing = subtask(s.act_description)
     end = reaction.until
     now_min = s.curr_time.hour * 60 + s.curr_time.minute
     minutes = max(1, end.hour * 60 + end.minute - now_min + 1)
     create_react(persona, NewAction(
-        address=str(WaitingAt(s.curr_tile)), duration=minutes, description=f"waiting to start {doing}",
-        pronunciatio=WAIT_EMOJI, event=[persona.name, "waiting to start", doing]), llm)
+        address=WaitingAt(s.curr_tile), duration=minutes, description=f"waiting to start {doing}",
+        pronunciatio=WAIT_EMOJI, event=Event(persona.name, "waiting to start", doing)), llm)
 
 
 def reaction_window(s: Scratch) -> tuple[int, int]:
@@ -115,7 +116,7 @@ def reaction_window(s: Scratch) -> tuple[int, int]:
     return start, min(start + length, 24 * 60)
 
 
-def create_react(persona: Agent, action: NewAction, llm: LLM) -> None:
+def create_react(persona: Agent, action: NewAction, llm: LanguageModel) -> None:
     """Rewrite the schedule around the inserted activity (``action``) and start it now."""
     s = persona.scratch
     inserted, minutes = action.description, action.duration
@@ -141,5 +142,5 @@ def create_react(persona: Agent, action: NewAction, llm: LLM) -> None:
                                       start_minute=span_start, end_minute=span_end,
                                       inserted_act=inserted, inserted_act_dur=minutes)
             if new:
-                s.f_daily_schedule[lo:hi] = [[a, int(d)] for a, d in new]
+                s.replace_schedule(lo, hi, ((a, int(d)) for a, d in new))
     s.add_new_action(action)

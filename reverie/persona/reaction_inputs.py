@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from reverie.action_text import subtask
+from reverie.address import Place
 from reverie.persona.agent import Agent
 from reverie.tasks.decide_reaction import decide_to_react as ask_react, decide_to_talk as ask_talk, describe_retrieved
 
 if TYPE_CHECKING:
-    from reverie.llm import LLM
+    from reverie.llm.language_model import LanguageModel
 
 
 def context_of(focused: dict) -> str:
@@ -22,10 +23,10 @@ def status(persona: Agent, *, with_place: bool = False) -> str:
     """"X is already <doing>" (arrived), "X is <waiting ...>" or "X is on the way to <doing>"."""
     s = persona.scratch
     doing = subtask(s.act_description or "")
-    place = ""
-    if with_place and s.act_address and s.act_address.count(":") >= 2:
-        parts = s.act_address.split(":")
-        place = f" at {parts[2]} in {parts[1]}"
+    place, address = "", s.address()
+    if with_place and isinstance(address, Place) and address.text.count(":") >= 2:
+        _world, sector, arena = address.text.split(":")[:3]
+        place = f" at {arena} in {sector}"
     if "waiting" in (s.act_description or ""):
         return f"{s.name} is {doing}{place}"
     if not s.planned_path:
@@ -33,7 +34,7 @@ def status(persona: Agent, *, with_place: bool = False) -> str:
     return f"{s.name} is on the way to {doing}{place}"
 
 
-def decide_to_talk(persona: Agent, other: Agent, focused: dict, llm: LLM) -> bool:
+def decide_to_talk(persona: Agent, other: Agent, focused: dict, llm: LanguageModel) -> bool:
     s = persona.scratch
     last = persona.a_mem.get_last_chat(other.name)
     return ask_talk(
@@ -46,7 +47,7 @@ def decide_to_talk(persona: Agent, other: Agent, focused: dict, llm: LLM) -> boo
     )
 
 
-def decide_to_react(persona: Agent, other: Agent, focused: dict, llm: LLM) -> bool:
+def decide_to_react(persona: Agent, other: Agent, focused: dict, llm: LanguageModel) -> bool:
     """True: wait until the other has finished (the original's option 1)."""
     s = persona.scratch
     return ask_react(

@@ -7,24 +7,24 @@ from typing import TYPE_CHECKING
 
 from reverie.persona.agent import Agent
 from reverie.persona.retrieve import retrieve_scored
+from reverie.persona.step import StepContext
 from reverie.persona.thoughts import add_thought
 from reverie.tasks.convo_thoughts import memo_on_convo, planning_thought_on_convo
 from reverie.tasks.focal_points import focal_points
 from reverie.tasks.insights import insights
 
 if TYPE_CHECKING:
-    from reverie.llm import LLM
+    from reverie.llm.language_model import LanguageModel
     from reverie.memory.scratch import Scratch
 
 
-def reflect(persona: Agent, llm: LLM, previous_time: datetime | None) -> None:
+def reflect(persona: Agent, ctx: StepContext) -> None:
     s = persona.scratch
     if reflection_due(persona):
-        run_reflect(persona, llm)
-        s.importance_trigger_curr = s.importance_trigger_max
-        s.importance_ele_n = 0
-    if chat_ends_this_step(s, previous_time):
-        reflect_on_chat(persona, llm)
+        run_reflect(persona, ctx.llm)
+        s.reset_importance()
+    if chat_ends_this_step(s, ctx.previous_time):
+        reflect_on_chat(persona, ctx.llm)
 
 
 def reflection_due(persona: Agent) -> bool:
@@ -32,7 +32,7 @@ def reflection_due(persona: Agent) -> bool:
     return s.importance_trigger_curr <= 0 and bool(persona.a_mem.seq_event or persona.a_mem.seq_thought)
 
 
-def run_reflect(persona: Agent, llm: LLM) -> None:
+def run_reflect(persona: Agent, llm: LanguageModel) -> None:
     """Three questions about recent memories, up to five insights each, stored as thoughts."""
     s, a_mem = persona.scratch, persona.a_mem
     recent = sorted((n for n in a_mem.seq_event + a_mem.seq_thought if "idle" not in n.embedding_key),
@@ -54,7 +54,7 @@ def chat_ends_this_step(s: Scratch, previous_time: datetime | None) -> bool:
     return s.curr_time < s.chatting_end_time <= s.curr_time + step
 
 
-def reflect_on_chat(persona: Agent, llm: LLM) -> None:
+def reflect_on_chat(persona: Agent, llm: LanguageModel) -> None:
     s = persona.scratch
     partner = s.chatting_with
     utterances = [tuple(x) for x in (s.chat or [])]

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Iterable
+
+from reverie.persona.planned_event import PlannedEvent
 
 DAY_FORMAT = "%B %d, %Y"
 
@@ -21,6 +24,15 @@ DAY_FORMAT = "%B %d, %Y"
 class SeededStatus:
     text: str                 # what the seed added to ``currently``
     until: str | None = None  # the seed's event day ("February 14, 2023"), kept through it; None: always
+
+
+@dataclass(frozen=True)
+class Seeds:
+    """What a run's seeds give one persona: status texts its new days keep, and the events
+    code puts into its plan (empty unless ``force_seed_plan``)."""
+
+    status: tuple[SeededStatus, ...] = ()
+    events: tuple[PlannedEvent, ...] = ()
 
 
 def with_status(currently: str, text: str) -> str:
@@ -40,7 +52,7 @@ def _day(text: str) -> datetime | None:
         return None
 
 
-def keep_seeded(status: str, seeded, today: datetime) -> str:
+def keep_seeded(status: str, seeded: Iterable[SeededStatus], today: datetime) -> str:
     """The revised ``status`` with the text of every seed still current (its event day not
     before ``today``) in it."""
     for seed in seeded:

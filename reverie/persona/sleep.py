@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from reverie.address import Place
+from reverie.memory.event import Event
 from reverie.memory.scratch import Scratch
 from reverie.persona.action_details import ActionDetails
 from reverie.persona.agent import Agent
@@ -32,7 +34,7 @@ def asleep(scratch: Scratch) -> bool:
     return bool(scratch.act_address) and is_sleep(scratch.act_description)
 
 
-def sleep_action(persona: Agent, description: str) -> tuple[str, ActionDetails] | None:
+def sleep_action(persona: Agent, description: str) -> tuple[Place, ActionDetails] | None:
     """The address and details of sleeping in the persona's bed (None: no bed known at home)."""
     s = persona.scratch
     if not is_sleep(description) or not s.living_area or s.living_area.count(":") != 2:
@@ -42,5 +44,5 @@ def sleep_action(persona: Agent, description: str) -> tuple[str, ActionDetails] 
     if not beds:
         return None
     bed = "bed" if "bed" in beds else beds[0]
-    details = ActionDetails(SLEEP_EMOJI, [s.name, "is", "sleeping"], BED_STATE, BED_EMOJI, [bed, "is", BED_STATE])
-    return f"{s.living_area}:{bed}", details
+    details = ActionDetails(SLEEP_EMOJI, Event(s.name, "is", "sleeping"), BED_STATE, BED_EMOJI, Event(bed, "is", BED_STATE))
+    return Place(f"{s.living_area}:{bed}"), details

@@ -26,18 +26,20 @@ import queue
 import threading
 from typing import Callable, TypeVar
 
+from reverie.config import BackendKind, BackendSettings
+
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
 
-def cognition_workers(backend, *, replaying: bool = False) -> int:
+def cognition_workers(backend: BackendSettings, *, replaying: bool = False) -> int:
     """How many groups of personas may think at once (1: the plain sequential step).
 
     Only an OpenAI-compatible server with several slots answers concurrent calls; a
     replayed run has no model to wait for and stays sequential (and deterministic).
     """
-    if backend.kind != "openai" or replaying:
+    if backend.kind != BackendKind.OPENAI or replaying:
         return 1
     return max(1, int(backend.parallel_slots))
 

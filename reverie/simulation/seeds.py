@@ -27,7 +27,7 @@ from pathlib import Path
 
 from reverie.errors import UserError
 from reverie.persona.events import PlannedEvent
-from reverie.persona.seeded_status import SeededStatus, with_status
+from reverie.persona.seeded_status import SeededStatus, Seeds, with_status
 
 SEEDS_FILE = "seeds.json"
 
@@ -101,9 +101,9 @@ def attach_seeds(seeds: list[Seed], personas: dict, *, force_plan: bool = False)
     their event, if any), and, with ``force_plan``, the events code puts into its plan."""
     for persona in personas.values():
         mine = [s for s in seeds if s.persona == persona.scratch.name]
-        persona.seeded_status = [SeededStatus(s.currently, s.event.day if s.event else None)
-                                 for s in mine if s.currently]
-        persona.events = [s.event for s in mine if s.event] if force_plan else []
+        persona.take_seeds(Seeds(
+            status=tuple(SeededStatus(s.currently, s.event.day if s.event else None) for s in mine if s.currently),
+            events=tuple(s.event for s in mine if s.event) if force_plan else ()))
 
 
 def plant_seeds(sim) -> dict[str, int]:
@@ -124,7 +124,7 @@ def plant_seeds(sim) -> dict[str, int]:
         if persona is None:
             continue
         if seed.currently:
-            persona.scratch.currently = with_status(persona.scratch.currently or "", seed.currently)
+            persona.scratch.set_currently(with_status(persona.scratch.currently or "", seed.currently))
             sim.timeline.note(f"seed added to {seed.persona}'s identity: {seed.currently}")
         if seed.whisper:
             now = persona.scratch.curr_time or sim.curr_time

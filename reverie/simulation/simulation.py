@@ -16,7 +16,7 @@ import sys
 import time
 from datetime import timedelta
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from reverie.clock import format_time, parse_time
 from reverie.config import Settings
@@ -30,13 +30,17 @@ from reverie.simulation.storage import DamagedFile, SimStorage, check_sim_name, 
 from reverie.simulation.seeds import attach_seeds, plant_seeds, read_seeds
 from reverie.simulation.timeline import Timeline
 
+if TYPE_CHECKING:
+    from reverie.llm.language_model import LanguageModel
+
 log = logging.getLogger(__name__)
 
 BLANK = (None, None, None)
 
 
 class Simulation:
-    def __init__(self, settings: Settings, storage: SimStorage, *, llm=None, world=None, personas=None):
+    def __init__(self, settings: Settings, storage: SimStorage, *, llm: LanguageModel | None = None, world=None,
+                 personas=None):
         self.settings = settings
         self.storage = storage
         meta = storage.read_meta()
@@ -51,7 +55,7 @@ class Simulation:
             self.step_no = int(meta["step"])
         except (KeyError, TypeError, ValueError) as exc:
             raise DamagedFile(storage.meta_path, f"{type(exc).__name__}: {exc}") from None
-        self.llm = llm
+        self.llm: LanguageModel | None = llm
         self.maze = world
         self.personas = personas or {}
         self.vector_index = None  # the personas' Chroma store (checked after each step)
@@ -85,8 +89,8 @@ class Simulation:
 
     @classmethod
     def open(cls, settings: Settings, sim_code: str, *, storage: SimStorage | None = None,
-             record: Path | None = None, replay: Path | None = None, llm=None, resume: bool = False,
-             instead: str | None = None) -> "Simulation":
+             record: Path | None = None, replay: Path | None = None, llm: LanguageModel | None = None,
+             resume: bool = False, instead: str | None = None) -> "Simulation":
         """An existing simulation, locked for this process; never a base (``instead``: how to
         do the same in a fork, for the one-line refusal). ``resume``: from its last checkpoint
         whose files all parse (:mod:`reverie.simulation.checkpoint_check`)."""
@@ -120,12 +124,12 @@ class Simulation:
             lock.release()
             raise
         backend = settings.backend
-        if backend.parallel_slots > 1 and backend.kind != "openai":
+        if backend.parallel_slots > 1 and not backend.kind.server:
             log.warning("[backend] parallel_slots = %d applies to an OpenAI-compatible server; "
                         "the in-process model answers one call at a time", backend.parallel_slots)
         return sim
 
-    def _make_llm(self, record, replay):
+    def _make_llm(self, record: Path | None, replay: Path | None) -> LanguageModel:
         from reverie.llm import LLM
         from reverie.tasks.registry import product_tasks
 
@@ -150,7 +154,8 @@ class Simulation:
         embedder = Embedder(self.settings)
         index = self.vector_index = VectorIndex(self.settings, self.storage.dir)
         options = CognitionOptions(packed_actions=self.settings.simulation.packed_actions,
-                                   reuse_answers=self.settings.simulation.reuse_answers)
+                                   reuse_answers=self.settings.simulation.reuse_answers,
+                                   schedule_passes=self.settings.simulation.schedule_passes)
         for name in self.persona_names:
             if name not in env:
                 raise UserError(f"{self.storage.environment_path(self.step_no)} has no position for '{name}'")
@@ -163,7 +168,7 @@ class Simulation:
                 raise DamagedFile(self.storage.persona_dir(name), f"{type(exc).__name__}: {exc}") from None
             self.personas[name] = persona
             tile = (int(env[name]["x"]), int(env[name]["y"]))
-            persona.scratch.curr_tile = tile
+            persona.scratch.move_to(tile)
             self.maze.add_event_to_tile(persona.current_event(), tile)
         attach_seeds(read_seeds(self.storage.dir), self.personas, force_plan=self.settings.simulation.force_seed_plan)
 
@@ -177,12 +182,10 @@ class Simulation:
             poll_s: float = 0.1, should_stop: Callable[[], bool] = lambda: False) -> int:
         """Run up to ``steps`` steps (fewer if ``should_stop`` while waiting); autosaves. Returns steps run."""
         self.storage.announce(self.step_no)
-        reconnect = getattr(self.llm, "reconnect", None)
-        if reconnect is not None and getattr(self.llm, "backend_lost", None) is not None:
-            reconnect()  # the server was unreachable during an earlier run: try it again
-        check_backend = getattr(self.llm, "check_backend", None)
-        if check_backend is not None:
-            check_backend()  # a model server that cannot serve this run stops it before its first step
+        if self.llm is not None:
+            if self.llm.backend_lost is not None:
+                self.llm.reconnect()  # the server was unreachable during an earlier run: try it again
+            self.llm.check_backend()  # a model server that cannot serve this run stops it before its first step
         if steps > 0 and not any(p.scratch.curr_time for p in self.personas.values()):
             plant_seeds(self)  # before anyone's first step, at step 0 or after `--start` moved the clock
         every = self.settings.simulation.autosave_every
@@ -193,7 +196,7 @@ class Simulation:
                 break
             self.step(env, headless=headless)
             done += 1
-            lost = getattr(self.llm, "backend_lost", None)
+            lost = self.llm.backend_lost if self.llm is not None else None
             if lost is not None:  # the step finished on fail-safes: keep it, then stop with one line
                 self.save()
                 raise lost
@@ -222,7 +225,7 @@ class Simulation:
 
     def step(self, env: dict, *, headless: bool = True) -> dict:
         """Process one environment frame and write ``movement/<step>.json``."""
-        if self.llm is not None and hasattr(self.llm, "set_clock"):
+        if self.llm is not None:
             self.llm.set_clock(self.step_no, self.curr_time_str)
 
         # Object events set last step go back to blank.
@@ -242,7 +245,7 @@ class Simulation:
                 blank = (persona.scratch.act_address, None, None, None)
                 self.maze.remove_event_from_tile(blank, new_tile)
                 self.game_obj_cleanup[obj_event] = new_tile
-            persona.scratch.curr_tile = new_tile
+            persona.scratch.move_to(new_tile)
 
         # Cognition, persona by persona (later ones see earlier ones' changes); with a
         # multi-slot server, groups of personas that cannot meet this step run side by side.
@@ -270,7 +273,7 @@ class Simulation:
     @property
     def cognition_workers(self) -> int:
         """Groups of personas that may think at once: the server's slots, else 1."""
-        return cognition_workers(self.settings.backend, replaying=bool(getattr(self.llm, "replaying", False)))
+        return cognition_workers(self.settings.backend, replaying=self.llm is not None and self.llm.replaying)
 
     def _move(self, name: str) -> dict:
         """One persona's cognition for this step, as its entry of ``movement/<step>.json``."""

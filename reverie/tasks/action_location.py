@@ -13,6 +13,7 @@ import re
 
 from reverie.action_text import main_action, subtask
 from reverie.address import RANDOM as NO_OBJECT
+from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.common import Reply
 from reverie.tasks.options import Choice, joined, keep_own_private, unique
@@ -25,10 +26,10 @@ class SectorInputs(TaskInputs):
     name: str
     living_sector: str
     living_arenas: str
-    daily_plan_req: str
-    sector_options: str
     current_sector: str
     current_arenas: str
+    daily_plan_req: str
+    sector_options: str
     action: str
     subtask: str
 
@@ -113,7 +114,7 @@ def _last_name(name: str) -> str:
 
 
 def action_sector(
-    llm,
+    llm: LanguageModel,
     *,
     name: str,
     action_description: str,
@@ -130,43 +131,44 @@ def action_sector(
         return living_sector
     if len(options) == 1:
         return options[0]
-    inputs = {
-        "name": name,
-        "living_sector": living_sector,
-        "living_arenas": joined(living_arenas) or "nothing known",
-        "current_sector": current_sector,
-        "current_arenas": joined(current_arenas) or "nothing known",
-        "daily_plan_req": daily_plan_req.strip() or "no fixed routine",
-        "sector_options": joined(options),
-        "action": main_action(action_description),
-        "subtask": subtask(action_description),
-    }
-    return llm.ask("action_sector", inputs, choices={"sectors": options}, persona=name).sector
+    inputs = SectorInputs(
+        name=name,
+        living_sector=living_sector,
+        living_arenas=joined(living_arenas) or "nothing known",
+        current_sector=current_sector,
+        current_arenas=joined(current_arenas) or "nothing known",
+        daily_plan_req=daily_plan_req.strip() or "no fixed routine",
+        sector_options=joined(options),
+        action=main_action(action_description),
+        subtask=subtask(action_description),
+    )
+    return llm.ask(ACTION_SECTOR, inputs, choices={"sectors": options}, persona=name).sector
 
 
-def action_arena(llm, *, name: str, action_description: str, sector: str, arenas: list[str]) -> str:
+def action_arena(llm: LanguageModel, *, name: str, action_description: str, sector: str, arenas: list[str]) -> str:
     """The arena of ``sector`` where the action happens; one of ``arenas``."""
     options = keep_own_private(unique(arenas), _last_name(name), ROOM_MARKER) or unique(arenas)
     if not options:
         return ""
     if len(options) == 1:
         return options[0]
-    inputs = {
-        "name": name,
-        "sector": sector,
-        "arena_options": joined(options),
-        "action": main_action(action_description),
-        "subtask": subtask(action_description),
-    }
-    return llm.ask("action_arena", inputs, choices={"arenas": options}, persona=name).arena
+    inputs = ArenaInputs(
+        name=name,
+        sector=sector,
+        arena_options=joined(options),
+        action=main_action(action_description),
+        subtask=subtask(action_description),
+    )
+    return llm.ask(ACTION_ARENA, inputs, choices={"arenas": options}, persona=name).arena
 
 
-def action_object(llm, *, action_description: str, objects: list[str], persona: str | None = None) -> str:
+def action_object(llm: LanguageModel, *,
+                  action_description: str, objects: list[str], persona: str | None = None) -> str:
     """The game object used for the action; ``"<random>"`` when the arena has no known objects."""
     options = unique(objects)
     if not options:
         return NO_OBJECT
     if len(options) == 1:
         return options[0]
-    inputs = {"activity": subtask(action_description), "object_options": joined(options)}
-    return llm.ask("action_object", inputs, choices={"objects": options}, persona=persona).object
+    inputs = ObjectInputs(activity=subtask(action_description), object_options=joined(options))
+    return llm.ask(ACTION_OBJECT, inputs, choices={"objects": options}, persona=persona).object

@@ -26,6 +26,7 @@ from typing import Annotated
 from pydantic import Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from reverie.action_text import main_action, subtask
+from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import NotShown, Task, TaskInputs, choice_field
 from reverie.tasks.action_location import HOUSE_MARKER, NO_OBJECT, ROOM_MARKER, pick_arena, pick_object, pick_sector
 from reverie.tasks.common import Reply, first_name, inputs_of, one_line
@@ -42,8 +43,8 @@ class PackedActionInputs(TaskInputs):
     name: str
     places: str
     living_sector: str
-    daily_plan_req: str
     current_sector: str
+    daily_plan_req: str
     action: str
     subtask: str
     # {sector: {arena: [objects]}}: ``places`` as data, for the checks and the fail-safe.
@@ -246,7 +247,7 @@ def render_places(tree: PlaceTree) -> str:
 
 
 def packed_action(
-    llm,
+    llm: LanguageModel,
     *,
     name: str,
     action_description: str,
@@ -270,16 +271,16 @@ def packed_action(
         event = event_triple(llm, name=name, action_description=action_description)
         return PackedAction(address, emoji, event, None, None, (None, None, None))
     activity = subtask(action_description)
-    inputs = {
-        "name": name,
-        "places": render_places(tree),
-        "living_sector": living_sector,
-        "current_sector": current_sector,
-        "daily_plan_req": daily_plan_req.strip() or "no fixed routine",
-        "action": main_action(action_description),
-        "subtask": activity,
-        "place_tree": tree,
-    }
+    inputs = PackedActionInputs(
+        name=name,
+        places=render_places(tree),
+        living_sector=living_sector,
+        current_sector=current_sector,
+        daily_plan_req=daily_plan_req.strip() or "no fixed routine",
+        action=main_action(action_description),
+        subtask=activity,
+        place_tree=tree,
+    )
     objects = unique(o for arenas in tree.values() for objs in arenas.values() for o in objs)
     if any(not objs for arenas in tree.values() for objs in arenas.values()):
         objects.append(NO_OBJECT)
@@ -288,7 +289,7 @@ def packed_action(
         "arenas": unique(a for arenas in tree.values() for a in arenas),
         "objects": objects,
     }
-    reply: PackedActionReply = llm.ask("action_packed", inputs, choices=choices, persona=name)
+    reply: PackedActionReply = llm.ask(ACTION_PACKED, inputs, choices=choices, persona=name)
     event = (name, reply.event_predicate, reply.event_target)
     address = f"{world}:{reply.sector}:{reply.arena}:{reply.object}"
     if reply.object == NO_OBJECT:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
+from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs, memories, transcript_of
 from reverie.tasks.common import Reply, bulleted, check_text, first_name, inputs_of, one_line, transcript
 from reverie.tasks.interview import strip_speaker
@@ -79,7 +80,7 @@ ITERATIVE_CHAT_UTTERANCE = Task(name="iterative_chat_utterance", inputs=Utteranc
 
 
 def iterative_chat_utterance(
-    llm,
+    llm: LanguageModel,
     *,
     identity: str,
     speaker: str,
@@ -91,15 +92,15 @@ def iterative_chat_utterance(
     conversation: list[tuple[str, str]],
 ) -> tuple[str, bool]:
     """``(line, end)``: the speaker's next line to the listener and whether it ends the talk."""
-    inputs = {
-        "identity": identity,
-        "speaker": speaker,
-        "listener": listener,
-        "memories": bulleted(memories) or "- (nothing comes to mind)",
-        "past_context": past_context.strip() or "They have not talked recently.",
-        "location": location,
-        "current_context": current_context,
-        "conversation": transcript(conversation) or NOT_STARTED,
-    }
-    reply = llm.ask("iterative_chat_utterance", inputs, persona=speaker)
+    inputs = UtteranceInputs(
+        identity=identity,
+        speaker=speaker,
+        listener=listener,
+        memories=bulleted(memories) or "- (nothing comes to mind)",
+        past_context=past_context.strip() or "They have not talked recently.",
+        location=location,
+        current_context=current_context,
+        conversation=transcript(conversation) or NOT_STARTED,
+    )
+    reply = llm.ask(ITERATIVE_CHAT_UTTERANCE, inputs, persona=speaker)
     return reply.utterance, bool(reply.end)

@@ -14,6 +14,7 @@ from typing import Annotated
 
 from pydantic import Field
 
+from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs, transcript_of
 from reverie.tasks.common import Checked, Reply, check_text, content_words, first_name, transcript
 
@@ -78,7 +79,9 @@ SUMMARIZE_CONVERSATION = Task(name="summarize_conversation", inputs=Conversation
                               used_in="plan: after two personas talk, their new activity 'conversing about ...'")
 
 
-def summarize_conversation(llm, *, utterances: list[tuple[str, str]], persona_name: str | None = None) -> str:
+def summarize_conversation(llm: LanguageModel, *,
+                           utterances: list[tuple[str, str]], persona_name: str | None = None) -> str:
     """``[(speaker, line), ...]`` -> "conversing about <topic>" (never empty)."""
-    reply = llm.ask("summarize_conversation", {"conversation": transcript(utterances)}, persona=persona_name)
+    inputs = ConversationInputs(conversation=transcript(utterances))
+    reply = llm.ask(SUMMARIZE_CONVERSATION, inputs, persona=persona_name)
     return PREFIX + reply.conversing_about

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs, transcript_of
 from reverie.tasks.common import Reply, Text, transcript
 
@@ -46,17 +47,19 @@ MEMO_ON_CONVO = Task(name="memo_on_convo", inputs=ConvoInputs, schema=MemoReply,
                      trim=transcript_of("conversation"))
 
 
-def _inputs(persona_name: str, partner_name: str, utterances) -> dict:
-    return {"persona_name": persona_name, "partner_name": partner_name, "conversation": transcript(utterances)}
+def _inputs(persona_name: str, partner_name: str, utterances: list[tuple[str, str]]) -> ConvoInputs:
+    return ConvoInputs(persona_name=persona_name, partner_name=partner_name, conversation=transcript(utterances))
 
 
-def planning_thought_on_convo(llm, *, persona_name: str, partner_name: str, utterances: list[tuple[str, str]]) -> str:
+def planning_thought_on_convo(llm: LanguageModel, *,
+                              persona_name: str, partner_name: str, utterances: list[tuple[str, str]]) -> str:
     """One sentence: what from the conversation matters for the persona's plans."""
-    reply = llm.ask("planning_thought_on_convo", _inputs(persona_name, partner_name, utterances), persona=persona_name)
+    reply = llm.ask(PLANNING_THOUGHT_ON_CONVO, _inputs(persona_name, partner_name, utterances), persona=persona_name)
     return reply.thought
 
 
-def memo_on_convo(llm, *, persona_name: str, partner_name: str, utterances: list[tuple[str, str]]) -> str:
+def memo_on_convo(llm: LanguageModel, *,
+                  persona_name: str, partner_name: str, utterances: list[tuple[str, str]]) -> str:
     """One sentence: what the persona found noteworthy in the conversation."""
-    reply = llm.ask("memo_on_convo", _inputs(persona_name, partner_name, utterances), persona=persona_name)
+    reply = llm.ask(MEMO_ON_CONVO, _inputs(persona_name, partner_name, utterances), persona=persona_name)
     return reply.memo

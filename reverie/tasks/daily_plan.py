@@ -15,6 +15,7 @@ from typing import Annotated
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
+from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.clock import BED_WORDS, format_hour, hour_after, hour_of
 from reverie.tasks.common import Reply, check_text, inputs_of, one_line
@@ -301,21 +302,22 @@ DAILY_PLAN = Task(name="daily_plan", inputs=DailyPlanInputs, schema=DailyPlanRep
 
 
 def daily_plan(
-    llm, *, identity: str, lifestyle: str, date: str, first_name: str, wake_up_hour: int, persona: str | None = None
+    llm: LanguageModel, *, identity: str, lifestyle: str, date: str, first_name: str, wake_up_hour: int,
+    persona: str | None = None,
 ) -> list[str]:
     """The day's broad plan; item 1 is always "wake up and complete the morning routine at <H>:00 am",
     and the last is "go to bed at <H>:00 pm" at the lifestyle's bedtime when it names one.
 
     ``date`` is written like "Monday February 13".
     """
-    inputs = {
-        "identity": identity,
-        "lifestyle": lifestyle,
-        "date": date,
-        "first_name": first_name,
-        "wake_up_time": format_hour(wake_up_hour),
-    }
-    items = list(llm.ask("daily_plan", inputs, persona=persona or first_name).items)
+    inputs = DailyPlanInputs(
+        identity=identity,
+        lifestyle=lifestyle,
+        date=date,
+        first_name=first_name,
+        wake_up_time=format_hour(wake_up_hour),
+    )
+    items = list(llm.ask(DAILY_PLAN, inputs, persona=persona or first_name).items)
     return with_wake_and_bed(items, wake_up_hour, bed_hour_of(lifestyle))
 
 

@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field
 
+from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs, memories
 from reverie.tasks.common import Reply, one_line
 
@@ -102,7 +103,7 @@ def _meeting(init_name: str, target_name: str, context: str, now: str, init_stat
 
 
 def decide_to_talk(
-    llm,
+    llm: LanguageModel,
     *,
     init_name: str,
     target_name: str,
@@ -114,13 +115,13 @@ def decide_to_talk(
     last_chat_about: str = "",
 ) -> bool:
     """True if ``init_name`` starts a conversation with ``target_name`` now."""
-    inputs = {**_meeting(init_name, target_name, context, now, init_status, target_status),
-              "last_chat": last_chat_sentence(last_chat_time, last_chat_about)}
-    return llm.ask("decide_to_talk", inputs, persona=init_name).start_conversation == "yes"
+    inputs = TalkInputs(**_meeting(init_name, target_name, context, now, init_status, target_status),
+                        last_chat=last_chat_sentence(last_chat_time, last_chat_about))
+    return llm.ask(DECIDE_TO_TALK, inputs, persona=init_name).start_conversation == "yes"
 
 
 def decide_to_react(
-    llm,
+    llm: LanguageModel,
     *,
     init_name: str,
     target_name: str,
@@ -132,6 +133,6 @@ def decide_to_react(
     target_act: str,
 ) -> bool:
     """True if ``init_name`` should wait until ``target_name`` has finished (original option 1)."""
-    inputs = {**_meeting(init_name, target_name, context, now, init_status, target_status),
-              "init_act": one_line(init_act), "target_act": one_line(target_act)}
-    return llm.ask("decide_to_react", inputs, persona=init_name).wait_or_continue == "wait"
+    inputs = ReactInputs(**_meeting(init_name, target_name, context, now, init_status, target_status),
+                         init_act=one_line(init_act), target_act=one_line(target_act))
+    return llm.ask(DECIDE_TO_REACT, inputs, persona=init_name).wait_or_continue == "wait"

@@ -19,6 +19,7 @@ import re
 from pydantic import Field, ValidationError, ValidationInfo, model_validator
 
 from reverie.action_text import subtask
+from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.common import Reply, check_text, inputs_of, one_line
 
@@ -109,15 +110,16 @@ ACT_OBJ_EVENT_TRIPLE = Task(name="act_obj_event_triple", inputs=TripleInputs, sc
                             used_in="plan: the object's event for a new action")
 
 
-def event_triple(llm, *, name: str, action_description: str) -> tuple[str, str, str]:
+def event_triple(llm: LanguageModel, *, name: str, action_description: str) -> tuple[str, str, str]:
     """``(name, predicate, object)`` for the persona doing the action (text in the last parentheses)."""
-    inputs = {"subject": name, "statement": f"{name} is {subtask(action_description)}"}
-    reply = llm.ask("event_triple", inputs, persona=name)
+    inputs = TripleInputs(subject=name, statement=f"{name} is {subtask(action_description)}")
+    reply = llm.ask(EVENT_TRIPLE, inputs, persona=name)
     return (name, reply.predicate, reply.target)
 
 
-def act_obj_event_triple(llm, *, object_name: str, object_description: str, persona: str | None = None) -> tuple[str, str, str]:
+def act_obj_event_triple(llm: LanguageModel, *,
+                         object_name: str, object_description: str, persona: str | None = None) -> tuple[str, str, str]:
     """``(object_name, predicate, object)`` for the object in its state ("being used by ...")."""
-    inputs = {"subject": object_name, "statement": f"{object_name} is {one_line(object_description)}"}
-    reply = llm.ask("act_obj_event_triple", inputs, persona=persona)
+    inputs = TripleInputs(subject=object_name, statement=f"{object_name} is {one_line(object_description)}")
+    reply = llm.ask(ACT_OBJ_EVENT_TRIPLE, inputs, persona=persona)
     return (object_name, reply.predicate, reply.target)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pydantic import Field, ValidationInfo, field_validator
 
+from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import ITEMS_KEY, Task, TaskInputs
 from reverie.tasks.common import Reply, Scale, inputs_of, numbered
 from reverie.tasks.poignancy import FAIL_SAFE_RATING
@@ -50,12 +51,12 @@ EVENTS_POIGNANCY = Task(name="events_poignancy", inputs=EventsPoignancyInputs, s
                         fail_safe=fail_safe, used_in="perceive (a step's new events, two or more, in one call)")
 
 
-def events_poignancy(llm, *, persona_name: str, identity: str, descriptions: list[str]) -> list[int]:
+def events_poignancy(llm: LanguageModel, *, persona_name: str, identity: str, descriptions: list[str]) -> list[int]:
     """1..10 for each description, in order (one call per ``MAX_EVENTS`` of them)."""
     scores: list[int] = []
     for start in range(0, len(descriptions), MAX_EVENTS):
         chunk = descriptions[start:start + MAX_EVENTS]
-        inputs = {"persona_name": persona_name, "identity": identity, "events": numbered(chunk, 1),
-                  "count": len(chunk)}
-        scores += llm.ask("events_poignancy", inputs, persona=persona_name, choices={"events": chunk}).ratings
+        inputs = EventsPoignancyInputs(persona_name=persona_name, identity=identity, events=numbered(chunk, 1),
+                                       count=len(chunk))
+        scores += llm.ask(EVENTS_POIGNANCY, inputs, persona=persona_name, choices={"events": chunk}).ratings
     return scores

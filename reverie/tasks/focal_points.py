@@ -10,6 +10,7 @@ from typing import Annotated
 
 from pydantic import Field, ValidationInfo, field_validator
 
+from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs, memories
 from reverie.tasks.common import Reply, bulleted, check_text, inputs_of, unlist
 
@@ -59,7 +60,7 @@ FOCAL_POINTS = Task(name="focal_points", inputs=FocalPointsInputs, schema=FocalP
                     used_in="reflect: the questions a reflection starts from", trim=memories("statements"))
 
 
-def focal_points(llm, *, persona_name: str, statements: list[str], n: int = 3) -> list[str]:
+def focal_points(llm: LanguageModel, *, persona_name: str, statements: list[str], n: int = 3) -> list[str]:
     """Up to ``n`` questions about the persona's recent memories (``statements``)."""
-    inputs = {"persona_name": persona_name, "statements": bulleted(statements), "n": n}
-    return list(llm.ask("focal_points", inputs, persona=persona_name).questions[:n])
+    inputs = FocalPointsInputs(persona_name=persona_name, statements=bulleted(statements), n=n)
+    return list(llm.ask(FOCAL_POINTS, inputs, persona=persona_name).questions[:n])

@@ -23,6 +23,7 @@ from typing import Annotated
 
 from pydantic import Field
 
+from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import NotShown, Task, TaskInputs
 from reverie.tasks.clock import format_hour, hour_of
 from reverie.tasks.common import Checked, Reply, check_text, one_line, unlist
@@ -171,7 +172,7 @@ def format_prior(activities: list[str]) -> str:
 
 
 def hourly_activity(
-    llm,
+    llm: LanguageModel,
     *,
     identity: str,
     first_name: str,
@@ -184,17 +185,17 @@ def hourly_activity(
     bed_hour: int | None = None,
 ) -> str:
     """The activity for ``hour`` (0..23), given the activities of hours 0..hour-1."""
-    inputs = {
-        "identity": identity,
-        "first_name": first_name,
-        "date": date,
-        "daily_plan": format_plan(daily_plan),
-        "prior_schedule": format_prior(prior_activities),
-        "hour": format_hour(hour),
-        "wake_up_time": "" if wake_up_hour is None else format_hour(wake_up_hour),
-        "bed_time": "" if bed_hour is None else format_hour(bed_hour),
-    }
-    return llm.ask("hourly_schedule", inputs, persona=persona or first_name).activity
+    inputs = HourlyInputs(
+        identity=identity,
+        first_name=first_name,
+        date=date,
+        daily_plan=format_plan(daily_plan),
+        prior_schedule=format_prior(prior_activities),
+        hour=format_hour(hour),
+        wake_up_time="" if wake_up_hour is None else format_hour(wake_up_hour),
+        bed_time="" if bed_hour is None else format_hour(bed_hour),
+    )
+    return llm.ask(HOURLY_SCHEDULE, inputs, persona=persona or first_name).activity
 
 
 def merge_hours(activities: list[str]) -> list[tuple[str, int]]:
@@ -209,7 +210,7 @@ def merge_hours(activities: list[str]) -> list[tuple[str, int]]:
 
 
 def hourly_schedule(
-    llm,
+    llm: LanguageModel,
     *,
     identity: str,
     first_name: str,

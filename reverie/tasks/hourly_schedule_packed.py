@@ -22,6 +22,7 @@ from typing import Annotated
 
 from pydantic import Field, ValidationInfo, field_validator
 
+from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import ITEMS_KEY, NotShown, Task, TaskInputs
 from reverie.tasks.clock import format_hour
 from reverie.tasks.common import Reply, content_words, inputs_of, unlist
@@ -202,7 +203,7 @@ HOURLY_SCHEDULE_PACKED = Task(name="hourly_schedule_packed", inputs=DayScheduleI
                               used_in="plan: long-term planning, the whole new day in one call ([simulation] packed_actions = true)")
 
 
-def packed_hourly_schedule(llm, *, identity: str, first_name: str, date: str, daily_plan: list[str],
+def packed_hourly_schedule(llm: LanguageModel, *, identity: str, first_name: str, date: str, daily_plan: list[str],
                            wake_up_hour: int, persona: str | None = None,
                            bed_hour: int | None = None) -> list[tuple[str, int]]:
     """The whole day as ``[(activity, minutes), ...]`` summing to 1440, from one call."""
@@ -211,16 +212,16 @@ def packed_hourly_schedule(llm, *, identity: str, first_name: str, date: str, da
     labels = [format_hour(hour) for hour in awake]
     if not labels:
         return [(SLEEPING, HOURS_IN_DAY * 60)]
-    inputs = {
-        "identity": identity,
-        "first_name": first_name,
-        "date": date,
-        "daily_plan": format_plan(daily_plan),
-        "wake_up_hour": labels[0],
-        "hours": ", ".join(labels),
-        "count": len(labels),
-        "bed_time": "" if bed_hour is None else format_hour(bed_hour),
-    }
+    inputs = DayScheduleInputs(
+        identity=identity,
+        first_name=first_name,
+        date=date,
+        daily_plan=format_plan(daily_plan),
+        wake_up_hour=labels[0],
+        hours=", ".join(labels),
+        count=len(labels),
+        bed_time="" if bed_hour is None else format_hour(bed_hour),
+    )
     # The grammar writes exactly one activity per waking hour (a small model stops short of 16).
-    day = llm.ask("hourly_schedule_packed", inputs, choices={"hours": labels}, persona=persona or first_name).activities
+    day = llm.ask(HOURLY_SCHEDULE_PACKED, inputs, choices={"hours": labels}, persona=persona or first_name).activities
     return merge_hours([SLEEPING] * wake + list(day) + [SLEEPING] * (HOURS_IN_DAY - awake.stop))

@@ -17,6 +17,7 @@ from typing import Annotated
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
+from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs, memories
 from reverie.tasks.clock import BED_WORDS, format_hour, hour_after, hour_of
 from reverie.tasks.common import Reply, Text, check_text, first_name as first_name_of, inputs_of, one_line
@@ -49,9 +50,9 @@ class CurrentlyInputs(TaskInputs):
 
 
 class DailyReqInputs(TaskInputs):
+    name: str
     identity: str
     date: str
-    name: str
     wake_up_time: str
 
 
@@ -180,35 +181,36 @@ def join_items(items: list[str]) -> str:
     return ", ".join(f"{i}) {one_line(item)}" for i, item in enumerate(items, 1))
 
 
-def identity_plan_note(llm, *, name: str, statements: str, date: str) -> str:
-    inputs = {"name": name, "statements": statements.strip() or "(no memories yet)", "date": date}
-    return llm.ask("identity_plan_note", inputs, persona=name).note
+def identity_plan_note(llm: LanguageModel, *, name: str, statements: str, date: str) -> str:
+    inputs = PlanNoteInputs(name=name, statements=statements.strip() or "(no memories yet)", date=date)
+    return llm.ask(IDENTITY_PLAN_NOTE, inputs, persona=name).note
 
 
-def identity_thought_note(llm, *, name: str, statements: str) -> str:
-    inputs = {"name": name, "statements": statements.strip() or "(no memories yet)"}
-    return llm.ask("identity_thought_note", inputs, persona=name).note
+def identity_thought_note(llm: LanguageModel, *, name: str, statements: str) -> str:
+    inputs = ThoughtNoteInputs(name=name, statements=statements.strip() or "(no memories yet)")
+    return llm.ask(IDENTITY_THOUGHT_NOTE, inputs, persona=name).note
 
 
-def identity_new_currently(llm, *, name: str, currently: str, plan_note: str, thought_note: str, date: str) -> str:
-    inputs = {
-        "name": name,
-        "currently": one_line(currently),
-        "plan_note": one_line(plan_note),
-        "thought_note": one_line(thought_note),
-        "date": date,
-    }
-    return llm.ask("identity_new_currently", inputs, persona=name).status
+def identity_new_currently(llm: LanguageModel, *,
+                           name: str, currently: str, plan_note: str, thought_note: str, date: str) -> str:
+    inputs = CurrentlyInputs(
+        name=name,
+        currently=one_line(currently),
+        plan_note=one_line(plan_note),
+        thought_note=one_line(thought_note),
+        date=date,
+    )
+    return llm.ask(IDENTITY_NEW_CURRENTLY, inputs, persona=name).status
 
 
-def identity_new_daily_req(llm, *, name: str, identity: str, date: str, wake_up_hour: int) -> str:
-    inputs = {"name": name, "identity": identity, "date": date, "wake_up_time": format_hour(wake_up_hour)}
-    items = list(llm.ask("identity_new_daily_req", inputs, persona=name).items)
+def identity_new_daily_req(llm: LanguageModel, *, name: str, identity: str, date: str, wake_up_hour: int) -> str:
+    inputs = DailyReqInputs(name=name, identity=identity, date=date, wake_up_time=format_hour(wake_up_hour))
+    items = list(llm.ask(IDENTITY_NEW_DAILY_REQ, inputs, persona=name).items)
     return join_items([wake_up_line(wake_up_hour)] + items[1:])
 
 
 def revise_identity(
-    llm, *, name: str, identity: str, currently: str, statements: str, date: str, wake_up_hour: int
+    llm: LanguageModel, *, name: str, identity: str, currently: str, statements: str, date: str, wake_up_hour: int
 ) -> tuple[str, str]:
     """Run the four prompts: returns (new ``currently``, new ``daily_plan_req``).
 

@@ -13,6 +13,7 @@ from typing import Annotated
 
 from pydantic import Field, ValidationInfo, field_validator
 
+from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs, choice_field, memories
 from reverie.tasks.common import Reply, check_text, inputs_of, numbered, one_line, unlist
 
@@ -85,16 +86,17 @@ INSIGHTS = Task(name="insights", inputs=InsightsInputs, schema=InsightsReply, fa
                 used_in="reflect: insights (new thoughts) from the memories retrieved for each focal point")
 
 
-def insights(llm, *, persona_name: str, statements: list[str], n: int = 5) -> list[tuple[str, list[int]]]:
+def insights(llm: LanguageModel, *,
+             persona_name: str, statements: list[str], n: int = 5) -> list[tuple[str, list[int]]]:
     """Up to ``n`` ``(insight, [statement indices])`` pairs; indices refer to ``statements`` (from 0)."""
     if not statements:
         return []
-    inputs = {
-        "persona_name": persona_name,
-        "statements": numbered(statements),
-        "n": n,
-        "last_index": len(statements) - 1,
-    }
+    inputs = InsightsInputs(
+        persona_name=persona_name,
+        statements=numbered(statements),
+        n=n,
+        last_index=len(statements) - 1,
+    )
     choices = {NUMBERS_KEY: [str(i) for i in range(len(statements))]}
-    reply = llm.ask("insights", inputs, choices=choices, persona=persona_name)
+    reply = llm.ask(INSIGHTS, inputs, choices=choices, persona=persona_name)
     return [(one_line(item.insight), [int(i) for i in item.evidence]) for item in reply.insights[:n]]

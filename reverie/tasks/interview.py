@@ -12,6 +12,7 @@ from typing import Annotated
 
 from pydantic import Field
 
+from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs, memories, transcript_of
 from reverie.tasks.common import Checked, Reply, Scale, Text, bulleted, check_text, first_name, transcript
 
@@ -38,9 +39,9 @@ SAFETY_SCORE = Task(name="safety_score", inputs=SafetyInputs, schema=SafetyReply
                     used_in="interview: rates each user line before the persona answers")
 
 
-def safety_score(llm, *, comment: str, persona_name: str | None = None) -> int:
+def safety_score(llm: LanguageModel, *, comment: str, persona_name: str | None = None) -> int:
     """1..10: how much the user's line treats the agent as a human friend or partner."""
-    return llm.ask("safety_score", {"comment": comment}, persona=persona_name).score
+    return llm.ask(SAFETY_SCORE, SafetyInputs(comment=comment), persona=persona_name).score
 
 
 # --- summarize_ideas ----------------------------------------------------------------------
@@ -64,10 +65,11 @@ SUMMARIZE_IDEAS = Task(name="summarize_ideas", inputs=IdeasInputs, schema=IdeasR
                        used_in="interview: the persona's memories that bear on the user's line", trim=memories("statements"))
 
 
-def summarize_ideas(llm, *, persona_name: str, statements: list[str], question: str) -> str:
+def summarize_ideas(llm: LanguageModel, *, persona_name: str, statements: list[str], question: str) -> str:
     """A short summary of the ``statements`` most relevant to the interviewer's ``question``."""
-    inputs = {"persona_name": persona_name, "statements": bulleted(statements) or "- (no memories)", "question": question}
-    return llm.ask("summarize_ideas", inputs, persona=persona_name).summary
+    inputs = IdeasInputs(persona_name=persona_name, statements=bulleted(statements) or "- (no memories)",
+                         question=question)
+    return llm.ask(SUMMARIZE_IDEAS, inputs, persona=persona_name).summary
 
 
 # --- next_convo_line ----------------------------------------------------------------------
@@ -115,7 +117,7 @@ NEXT_CONVO_LINE = Task(name="next_convo_line", inputs=AnswerInputs, schema=Answe
 
 
 def next_convo_line(
-    llm,
+    llm: LanguageModel,
     *,
     persona_name: str,
     identity: str,
@@ -124,11 +126,11 @@ def next_convo_line(
     summary: str,
 ) -> str:
     """The persona's next line in an interview; ``conversation`` ends with the interviewer's line."""
-    inputs = {
-        "persona_name": persona_name,
-        "identity": identity,
-        "interlocutor": interlocutor,
-        "conversation": transcript(conversation),
-        "summary": summary,
-    }
-    return llm.ask("next_convo_line", inputs, persona=persona_name).utterance
+    inputs = AnswerInputs(
+        persona_name=persona_name,
+        identity=identity,
+        interlocutor=interlocutor,
+        conversation=transcript(conversation),
+        summary=summary,
+    )
+    return llm.ask(NEXT_CONVO_LINE, inputs, persona=persona_name).utterance

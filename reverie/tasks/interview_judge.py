@@ -17,6 +17,7 @@ from typing import Literal
 
 from pydantic import Field, ValidationInfo, field_validator
 
+from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.common import Reply, inputs_of, one_line
 
@@ -78,7 +79,7 @@ INTERVIEW_JUDGE = Task(name="interview_judge", inputs=JudgeInputs, schema=JudgeR
                        used_in="evaluate: whether an interview answer shows the persona knows a fact or a resident")
 
 
-def judge_answer(llm, *, persona_name: str, question: str, answer: str) -> JudgeReply:
+def judge_answer(llm: LanguageModel, *, persona_name: str, question: str, answer: str) -> JudgeReply:
     """yes/no with the quoted evidence: does ``answer`` show that the persona knows it?"""
-    inputs = {"persona_name": persona_name, "question": question, "answer": answer}
-    return llm.ask("interview_judge", inputs, persona=persona_name)
+    inputs = JudgeInputs(persona_name=persona_name, question=question, answer=answer)
+    return llm.ask(INTERVIEW_JUDGE, inputs, persona=persona_name)

@@ -12,6 +12,7 @@ import re
 
 from pydantic import Field, model_validator
 
+from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.clock import format_minute
 from reverie.tasks.common import Reply, check_text, one_line, timed_step
@@ -121,7 +122,7 @@ NEW_DECOMP_SCHEDULE = Task(name="new_decomp_schedule", inputs=NewScheduleInputs,
 
 
 def new_decomp_schedule(
-    llm,
+    llm: LanguageModel,
     *,
     name: str,
     main_act_dur: list[tuple[str, int]],
@@ -143,17 +144,17 @@ def new_decomp_schedule(
     remaining = total - sum(m for _, m in done)
     if remaining <= 0:
         return done
-    inputs = {
-        "name": name,
-        "window_start": format_minute(start),
-        "window_end": format_minute(start + total),
-        "original_plan": plan_lines(start, list(main_act_dur)),
-        "inserted_act": one_line(inserted_act),
-        "inserted_minutes": str(inserted_act_dur),
-        "done_so_far": plan_lines(start, done) or "(nothing yet)",
-        "resume_at": format_minute(start + total - remaining),
-        "remaining_minutes": str(remaining),
-    }
-    reply = llm.ask("new_decomp_schedule", inputs, persona=name)
+    inputs = NewScheduleInputs(
+        name=name,
+        window_start=format_minute(start),
+        window_end=format_minute(start + total),
+        original_plan=plan_lines(start, list(main_act_dur)),
+        inserted_act=one_line(inserted_act),
+        inserted_minutes=str(inserted_act_dur),
+        done_so_far=plan_lines(start, done) or "(nothing yet)",
+        resume_at=format_minute(start + total - remaining),
+        remaining_minutes=str(remaining),
+    )
+    reply = llm.ask(NEW_DECOMP_SCHEDULE, inputs, persona=name)
     rest = fit_durations([(item.activity, item.minutes) for item in reply.items], remaining, 5)
     return done + rest

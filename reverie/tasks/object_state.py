@@ -13,6 +13,7 @@ from typing import Annotated
 
 from pydantic import Field
 
+from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.common import Checked, Reply, check_text, first_name, one_line
 
@@ -62,7 +63,7 @@ ACT_OBJ_DESC = Task(name="act_obj_desc", inputs=ObjectStateInputs, schema=Object
                     used_in="plan: choosing the next action (the state of the object being used)")
 
 
-def act_obj_desc(llm, *, object_name: str, name: str, action_description: str) -> str:
+def act_obj_desc(llm: LanguageModel, *, object_name: str, name: str, action_description: str) -> str:
     """What state ``object_name`` is in while ``name`` does the action ("being used to ...")."""
-    inputs = {"object": object_name, "name": name, "action": one_line(action_description)}
-    return llm.ask("act_obj_desc", inputs, persona=name).state
+    inputs = ObjectStateInputs(object=object_name, name=name, action=one_line(action_description))
+    return llm.ask(ACT_OBJ_DESC, inputs, persona=name).state

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.common import Reply, Scale
 
@@ -36,13 +37,13 @@ CHAT_POIGNANCY = Task(name="chat_poignancy", inputs=PoignancyInputs, schema=Poig
                       used_in="perceive (the persona's own finished conversation, scored on its summary)")
 
 
-def event_poignancy(llm, *, persona_name: str, identity: str, description: str) -> int:
+def event_poignancy(llm: LanguageModel, *, persona_name: str, identity: str, description: str) -> int:
     """1..10: how much an event (or a thought) matters to the persona."""
-    inputs = {"persona_name": persona_name, "identity": identity, "description": description}
-    return llm.ask("event_poignancy", inputs, persona=persona_name).rating
+    inputs = PoignancyInputs(persona_name=persona_name, identity=identity, description=description)
+    return llm.ask(EVENT_POIGNANCY, inputs, persona=persona_name).rating
 
 
-def chat_poignancy(llm, *, persona_name: str, identity: str, description: str) -> int:
+def chat_poignancy(llm: LanguageModel, *, persona_name: str, identity: str, description: str) -> int:
     """1..10: how much a conversation (given by its summary) matters to the persona."""
-    inputs = {"persona_name": persona_name, "identity": identity, "description": description}
-    return llm.ask("chat_poignancy", inputs, persona=persona_name).rating
+    inputs = PoignancyInputs(persona_name=persona_name, identity=identity, description=description)
+    return llm.ask(CHAT_POIGNANCY, inputs, persona=persona_name).rating

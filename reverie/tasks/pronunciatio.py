@@ -13,6 +13,7 @@ import unicodedata
 from pydantic import Field, field_validator
 
 from reverie.action_text import subtask
+from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.common import Reply
 
@@ -116,7 +117,7 @@ PRONUNCIATIO = Task(name="pronunciatio", inputs=PronunciatioInputs, schema=Pronu
                     used_in="plan: choosing the next action (emoji of the action and of the object's state)")
 
 
-def pronunciatio(llm, *, action_description: str, persona: str | None = None) -> str:
+def pronunciatio(llm: LanguageModel, *, action_description: str, persona: str | None = None) -> str:
     """One or two emoji for the action (the text inside the last parentheses, if any)."""
-    inputs = {"action": subtask(action_description)}
-    return llm.ask("pronunciatio", inputs, persona=persona).emoji
+    inputs = PronunciatioInputs(action=subtask(action_description))
+    return llm.ask(PRONUNCIATIO, inputs, persona=persona).emoji

@@ -10,6 +10,7 @@ from typing import Annotated
 
 from pydantic import Field
 
+from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs, memories
 from reverie.tasks.common import Checked, Reply, Text, bulleted, first_name, names
 
@@ -43,7 +44,8 @@ RELATIONSHIP_SUMMARY = Task(name="relationship_summary", inputs=RelationshipInpu
                             used_in="converse: once per conversation and speaker, the speaker's view of the listener")
 
 
-def relationship_summary(llm, *, speaker: str, listener: str, statements: list[str]) -> str:
+def relationship_summary(llm: LanguageModel, *, speaker: str, listener: str, statements: list[str]) -> str:
     """One or two sentences on how ``speaker`` relates to ``listener`` (never empty)."""
-    inputs = {"speaker": speaker, "listener": listener, "statements": bulleted(statements) or "- (no memories)"}
-    return llm.ask("relationship_summary", inputs, persona=speaker).summary
+    inputs = RelationshipInputs(speaker=speaker, listener=listener,
+                                statements=bulleted(statements) or "- (no memories)")
+    return llm.ask(RELATIONSHIP_SUMMARY, inputs, persona=speaker).summary

@@ -16,6 +16,7 @@ import re
 
 from pydantic import Field, ValidationInfo, model_validator
 
+from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.clock import format_minute
 from reverie.tasks.common import Reply, inputs_of, one_line, timed_step
@@ -105,7 +106,7 @@ def describe_schedule(date: str, name: str, blocks: list[tuple[int, int, str]]) 
 
 
 def task_decomp(
-    llm,
+    llm: LanguageModel,
     *,
     identity: str,
     schedule_context: str,
@@ -116,15 +117,15 @@ def task_decomp(
     persona: str | None = None,
 ) -> list[tuple[str, int]]:
     """``[("<task> (<subtask>)", minutes), ...]`` adding up to ``duration``, in 5-minute steps when it is a multiple of 5."""
-    inputs = {
-        "identity": identity,
-        "schedule_context": schedule_context,
-        "first_name": first_name,
-        "task": task,
-        "time_range": time_range,
-        "duration": str(duration),
-    }
-    reply = llm.ask("task_decomp", inputs, persona=persona or first_name)
+    inputs = TaskDecompInputs(
+        identity=identity,
+        schedule_context=schedule_context,
+        first_name=first_name,
+        task=task,
+        time_range=time_range,
+        duration=str(duration),
+    )
+    reply = llm.ask(TASK_DECOMP, inputs, persona=persona or first_name)
     steps = fit_durations([(sub.action, sub.minutes) for sub in reply.subtasks], duration, STEP)
     out: list[tuple[str, int]] = []
     for action, minutes in steps:

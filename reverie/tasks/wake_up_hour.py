@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from pydantic import Field, ValidationInfo, field_validator
 
+from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import CHOICES_KEY, Task, TaskInputs
 from reverie.tasks.clock import WAKE_WORDS, format_hour, hour_after
 from reverie.tasks.common import Reply, inputs_of
@@ -96,8 +97,9 @@ WAKE_UP_HOUR = Task(name="wake_up_hour", inputs=WakeUpInputs, schema=WakeUpHourR
                     used_in="plan: long-term planning, first step of every day")
 
 
-def wake_up_hour(llm, *, identity: str, lifestyle: str, first_name: str, persona: str | None = None) -> int:
+def wake_up_hour(llm: LanguageModel, *,
+                 identity: str, lifestyle: str, first_name: str, persona: str | None = None) -> int:
     """The hour (0..23) the persona wakes up today."""
-    inputs = {"identity": identity, "lifestyle": lifestyle, "first_name": first_name}
+    inputs = WakeUpInputs(identity=identity, lifestyle=lifestyle, first_name=first_name)
     choices = {"hours": [str(hour) for hour in allowed_hours(lifestyle)]}
-    return int(llm.ask("wake_up_hour", inputs, choices=choices, persona=persona or first_name).hour)
+    return int(llm.ask(WAKE_UP_HOUR, inputs, choices=choices, persona=persona or first_name).hour)

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import re
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
+from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.common import Checked, Reply, Text, first_name, mentions_second_person, names, one_line
 
@@ -42,8 +43,20 @@ def third_person(whisper: str, name: str) -> str:
 
 
 class WhisperInputs(TaskInputs):
+    """The persona, the whisper, and a mechanical third-person draft of it (filled in by code
+    when not given) that the model turns into good English: a small model that cannot yet
+    move "you" to a name keeps every fact by copying the draft."""
+
     persona_name: str
     whisper: str
+    draft: str = ""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _draft_from_the_whisper(cls, data: Any) -> Any:
+        if isinstance(data, dict) and not data.get("draft") and data.get("whisper"):
+            data = {**data, "draft": third_person(str(data["whisper"]), str(data.get("persona_name") or "The persona"))}
+        return data
 
 
 def _about_the_persona(value: str, inputs: WhisperInputs | None) -> str:
@@ -68,7 +81,7 @@ WHISPER_INNER_THOUGHT = Task(name="whisper_inner_thought", inputs=WhisperInputs,
                              used_in="history loading: each whispered 'you ...' statement becomes the persona's thought")
 
 
-def whisper_inner_thought(llm, *, persona_name: str, whisper: str) -> str:
+def whisper_inner_thought(llm: LanguageModel, *, persona_name: str, whisper: str) -> str:
     """The whisper restated as a third-person statement about the persona."""
-    inputs = {"persona_name": persona_name, "whisper": whisper}
-    return llm.ask("whisper_inner_thought", inputs, persona=persona_name).thought
+    inputs = WhisperInputs(persona_name=persona_name, whisper=whisper)
+    return llm.ask(WHISPER_INNER_THOUGHT, inputs, persona=persona_name).thought

@@ -1,2 +1,2 @@
-"""The world: maze loading (matrix files), tile addresses and events, path finding,
-world checks, the default-world generator and the import of the original assets."""
+"""The world at run time: maze loading (matrix files), tile addresses and events, path finding
+and world checks. The worlds themselves are made in :mod:`reverie.worldgen`."""

@@ -14,7 +14,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from reverie.config import load_settings
-from reverie.simulation.compress import compress
+from reverie.console.compress import compress
 from tests.frontend import synthetic
 
 pytestmark = pytest.mark.slow

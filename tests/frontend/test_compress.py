@@ -9,7 +9,7 @@ import shutil
 import pytest
 
 from reverie.errors import UserError
-from reverie.simulation import compress as compress_cmd
+from reverie.console import compress as compress_cmd
 from tests.frontend import synthetic
 
 FIELDS = {"movement", "pronunciatio", "description", "chat"}

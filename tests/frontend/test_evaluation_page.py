@@ -105,7 +105,7 @@ def test_the_diffusion_chart_puts_the_facts_side_by_side_on_a_scale_of_one(clien
 
 
 def test_an_experiment_shows_its_table_beside_the_papers(client, world):
-    from reverie.simulation.experiment_table import table_lines
+    from reverie.evaluation.experiment_table import table_lines
 
     end = {"candidacy": 0.4, "candidacy_in_memory": 0.36, "party": 0.6, "party_in_memory": 0.56, "density": 0.8,
            "density_in_memory": 0.78, "invited": 14, "came": 6, "window_reached": True}

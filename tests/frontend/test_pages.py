@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from reverie.simulation.compress import compress
+from reverie.console.compress import compress
 from tests.frontend import synthetic
 
 SIM = synthetic.SIM

@@ -15,7 +15,7 @@ import json
 import pytest
 
 from reverie.config import load_settings
-from reverie.simulation.compress import compress
+from reverie.console.compress import compress
 from tests.frontend import synthetic
 from tests.frontend.test_browser import wait_ready
 from tests.frontend.test_evaluation_page import NAMES, checkpoint

@@ -9,7 +9,7 @@ from reverie.config import load_settings
 from reverie.llm import LLM
 from reverie.llm.fake_model import FakeChatModel
 from reverie.sim_layout import SimLayout
-from reverie.tasks.fixtures import load_fixture
+from reverie.prompt_tools.fixtures import load_fixture
 from reverie.tasks.registry import product_tasks
 from tests.frontend import synthetic
 

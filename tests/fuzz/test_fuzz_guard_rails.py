@@ -246,7 +246,7 @@ def test_the_lock_file_goes_after_a_clean_exit(tmp_path):
 
 
 def test_absurd_steps_are_refused(tmp_path):
-    from reverie.simulation.commands import parse_command
+    from reverie.console.commands import parse_command
 
     config, storage = storage_with_base(tmp_path)
     run = reverie(config, "run", "--resume", "nothing_here", "--steps", "9" * 20, "--no-progress")

@@ -21,7 +21,7 @@ from reverie.config import load_settings
 from reverie.llm import LLM
 from reverie.llm.fail_safe_guard import fail_safe as guarded_fail_safe
 from reverie.tasks.registry import product_tasks
-from reverie.tasks.fixtures import load_fixture
+from reverie.prompt_tools.fixtures import load_fixture
 
 TASKS = product_tasks()
 NAMES = sorted(TASKS)

@@ -25,7 +25,7 @@ from reverie.persona.react import chat_react
 from reverie.simulation.fast_forward import fast_forward
 from reverie.simulation.simulation import Simulation
 from reverie.simulation.storage import fork
-from reverie.tasks.evaluate import read_ledger
+from reverie.prompt_tools.evaluate import read_ledger
 from tests.recorded_replies import recorded_llm
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]

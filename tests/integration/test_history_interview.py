@@ -13,7 +13,7 @@ import pytest
 
 from reverie.memory import PersonaMemory
 from reverie.simulation.history import read_history
-from reverie.simulation.interactive import Server
+from reverie.console.interactive import Server
 from reverie.simulation.simulation import Simulation
 from reverie.simulation.storage import fork
 from tests.recorded_replies import recorded_llm

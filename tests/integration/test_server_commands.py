@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from reverie.simulation.interactive import Server
+from reverie.console.interactive import Server
 from reverie.simulation.simulation import Simulation
 
 from .conftest import BASE, NAMES

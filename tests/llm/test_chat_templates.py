@@ -20,7 +20,7 @@ from reverie.errors import UserError
 from reverie.llm import LLM
 from reverie.llm.chat_template import SystemRole, as_dicts, probe, rendered_prompt
 from reverie.llm.models import LocalChatModel
-from reverie.tasks.fixtures import load_fixture
+from reverie.prompt_tools.fixtures import load_fixture
 from reverie.tasks.registry import product_tasks
 
 TASK = "pronunciatio"  # a real task with a short prompt and a short reply

@@ -9,11 +9,11 @@ import json
 import pytest
 
 from reverie.config import Settings
-from reverie.doctor import LONG_RUN_LINES, long_run_inputs
+from reverie.doctor.doctor import LONG_RUN_LINES, long_run_inputs
 from reverie.llm import LLM
 from reverie.llm.prompt_size import Drop
 from reverie.tasks.registry import product_tasks
-from reverie.tasks.fixtures import load_fixture
+from reverie.prompt_tools.fixtures import load_fixture
 
 # The prompts whose inputs grow with the run; a prompt that loses its trim fails here.
 GROWING = {

@@ -37,7 +37,7 @@ def test_peak_memory_of_a_large_vocabulary_model_stays_inside_the_bound(gemma_gg
     config = tmp_path / "config.toml"
     config.write_text("".join(f"[models.{role}]\nmax_tokens = 48\nn_ctx = 2048\n" for role in ("strong", "cheap"))
                       + f'[paths]\nprompts = "{(PROJECT_ROOT / "prompts").as_posix()}"\n', encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "reverie.tasks.memory_bench", "--config", str(config),
+    done = subprocess.run([sys.executable, "-m", "reverie.benchmarks.memory_bench", "--config", str(config),
                            "--model", str(gemma_gguf), "--chat-format", "gemma", "--calls", str(CALLS)],
                           cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=1700)
     assert done.returncode == 0, done.stderr[-2000:]

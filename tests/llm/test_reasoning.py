@@ -46,7 +46,7 @@ def test_with_the_grammar_on_a_reasoning_template_gets_json_at_once(tmp_path):
     """DeepSeek-R1-Distill's template opens a <think> block for the model: the grammar still
     makes the reply's first token the JSON object."""
     from reverie.config import Settings
-    from reverie.tasks.fixtures import load_fixture
+    from reverie.prompt_tools.fixtures import load_fixture
 
     template = llama_cpp_templates() / "deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja"
     settings = Settings()

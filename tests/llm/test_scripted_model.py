@@ -13,7 +13,7 @@ from reverie.llm.repair_loop import render_messages
 from reverie.llm.schema import call_schema
 from reverie.llm.scripted import ScriptedChatModel
 from reverie.llm.scripted.unrender import prompt_inputs
-from reverie.tasks.fixtures import fixture_names, load_fixture
+from reverie.prompt_tools.fixtures import fixture_names, load_fixture
 from reverie.tasks.registry import product_tasks
 
 TASKS = product_tasks()

@@ -160,7 +160,7 @@ def test_an_unknown_server_name_is_a_one_line_config_error(tmp_path):
 
 
 def test_the_bench_ratio_row_divides_the_multi_slot_run_by_the_lock_step_one():
-    from reverie.simulation.bench_server import ratios, row
+    from reverie.benchmarks.bench_server import ratios, row
 
     lock_step = {"wall_s": 100.0, "calls": 50, "calls_per_s": 0.5, "prompt_tok_per_s": 400.0,
                  "completion_tok_per_s": 20.0, "cache_hit": 0.5, "fallbacks": 2}

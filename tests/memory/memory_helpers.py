@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from reverie.memory import AssociativeMemory
+from reverie.memory.event import Event
 
 BASE_SIM = "base_the_ville_isabella_maria_klaus"
 PERSONAS = ("Isabella Rodriguez", "Maria Lopez", "Klaus Mueller")
@@ -16,5 +17,5 @@ def add(mem: AssociativeMemory, desc: str, vector, *, poignancy: int = 5, minute
     """Add a node with a chosen vector, created (and last accessed) T0 + minutes."""
     adder = {"event": mem.add_event, "thought": mem.add_thought, "chat": mem.add_chat}[kind]
     s, p, o = desc.split(" ", 2) if desc.count(" ") >= 2 else (desc, "is", "here")
-    return adder(T0 + timedelta(minutes=minutes), None, s, p, o, desc, keywords, poignancy, desc, [],
-                 embedding=list(map(float, vector)))
+    return adder(created=T0 + timedelta(minutes=minutes), event=Event(s, p, o), description=desc, keywords=keywords,
+                 poignancy=poignancy, embedding_key=desc, filling=[], embedding=list(map(float, vector)))

@@ -8,6 +8,7 @@ from datetime import datetime
 import pytest
 
 from reverie.memory import AssociativeMemory, PersonaMemory, Scratch
+from reverie.memory.event import Event
 
 from memory_helpers import PERSONAS
 
@@ -118,20 +119,25 @@ def test_original_quirks_load(tmp_path, index):
 def test_add_nodes_like_the_original(index):
     mem = AssociativeMemory(vectors=index.persona("Klaus Mueller"))
     t = datetime(2023, 2, 13, 9)
-    e1 = mem.add_event(t, None, "Klaus Mueller", "is", "reading", "Klaus Mueller is reading (a paper on gentrification)",
-                       ["Klaus Mueller", "reading"], 4, "a paper on gentrification", embedding=[1.0, 0.0])
+    e1 = mem.add_event(created=t, event=Event("Klaus Mueller", "is", "reading"),
+                       description="Klaus Mueller is reading (a paper on gentrification)",
+                       keywords=["Klaus Mueller", "reading"], poignancy=4, embedding_key="a paper on gentrification",
+                       embedding=[1.0, 0.0])
     assert e1.node_id == "node_1" and e1.type_count == 1
     assert e1.description == "Klaus Mueller is a paper on gentrification"
-    idle = mem.add_event(t, None, "the Ville:library:desk", "is", "idle", "desk is idle", ["desk", "idle"], 1,
-                         "desk is idle", embedding=[0.0, 1.0])
-    chat = mem.add_chat(t, None, "Klaus Mueller", "chat with", "Maria Lopez", "conversing about research",
-                        ["Klaus Mueller", "Maria Lopez"], 6, "conversing about research",
-                        [["Klaus Mueller", "Hi"]], embedding=[0.5, 0.5])
-    thought = mem.add_thought(t, None, "Klaus Mueller", "likes", "research", "Klaus likes research",
-                              ["Klaus Mueller", "likes", "research"], 7, "Klaus likes research",
-                              [e1.node_id, chat.node_id], embedding=[0.7, 0.7])
-    deeper = mem.add_thought(t, None, "Klaus Mueller", "is", "curious", "Klaus is curious",
-                             ["Klaus Mueller"], 5, "Klaus is curious", [thought.node_id], embedding=[0.1, 0.9])
+    idle = mem.add_event(created=t, event=Event("the Ville:library:desk", "is", "idle"), description="desk is idle",
+                         keywords=["desk", "idle"], poignancy=1, embedding_key="desk is idle", embedding=[0.0, 1.0])
+    chat = mem.add_chat(created=t, event=Event("Klaus Mueller", "chat with", "Maria Lopez"),
+                        description="conversing about research", keywords=["Klaus Mueller", "Maria Lopez"],
+                        poignancy=6, embedding_key="conversing about research", filling=[["Klaus Mueller", "Hi"]],
+                        embedding=[0.5, 0.5])
+    thought = mem.add_thought(created=t, event=Event("Klaus Mueller", "likes", "research"),
+                              description="Klaus likes research", keywords=["Klaus Mueller", "likes", "research"],
+                              poignancy=7, embedding_key="Klaus likes research", filling=[e1.node_id, chat.node_id],
+                              embedding=[0.7, 0.7])
+    deeper = mem.add_thought(created=t, event=Event("Klaus Mueller", "is", "curious"), description="Klaus is curious",
+                             keywords=["Klaus Mueller"], poignancy=5, embedding_key="Klaus is curious",
+                             filling=[thought.node_id], embedding=[0.1, 0.9])
     assert [n.node_id for n in (idle, chat, thought, deeper)] == ["node_2", "node_3", "node_4", "node_5"]
     assert (thought.depth, deeper.depth, chat.type_count, deeper.type_count) == (1, 2, 1, 2)
     assert mem.seq_event == [idle, e1] and mem.seq_thought == [deeper, thought]

@@ -136,14 +136,15 @@ def test_index_is_synced_with_the_memory_files_on_load(index, tmp_path):
 def test_persona_memory_retrieves_by_meaning(base_personas, tmp_path, index):
     """Real embeddings and Chroma: the memory about coffee answers a question about coffee."""
     from reverie.memory import Embedder, PersonaMemory
+    from reverie.memory.event import Event
 
     memory = PersonaMemory.load(base_personas["Isabella Rodriguez"], embedder=Embedder(), index=index)
     memory.scratch.curr_time = NOW
     a_mem = memory.associative
     for k, text in enumerate(["Isabella is brewing coffee for customers", "Isabella is cleaning the piano",
                               "Isabella is sleeping in her bed", "Klaus is writing a research paper"]):
-        a_mem.add_event(T0 + timedelta(minutes=k), None, "Isabella Rodriguez", "is", "busy", text,
-                        ["Isabella Rodriguez"], 5, text)
+        a_mem.add_event(created=T0 + timedelta(minutes=k), event=Event("Isabella Rodriguez", "is", "busy"),
+                        description=text, keywords=["Isabella Rodriguez"], poignancy=5, embedding_key=text)
     got = memory.retrieve(["Who makes the espresso drinks?", "Which academic work is going on?"], n=1)
     assert ids(got["Who makes the espresso drinks?"]) == ["Isabella is brewing coffee for customers"]
     assert ids(got["Which academic work is going on?"]) == ["Klaus is writing a research paper"]

@@ -9,6 +9,7 @@ import pytest
 
 from reverie.address import PersonaAt, Place, WaitingAt, parse_address
 from reverie.memory import Scratch, SpatialMemory
+from reverie.memory.event import NO_EVENT
 from reverie.memory.scratch import NewAction
 
 
@@ -120,7 +121,8 @@ def test_the_tile_is_a_tuple_in_memory_and_a_list_in_the_file(isabella, tmp_path
 
 def test_unknown_keys_are_ignored_and_nulls_take_the_defaults():
     s = Scratch.from_json({"name": "Ada", "act_event": None, "daily_req": None, "not_a_field": 1})
-    assert s.name == "Ada" and s.act_event == [None, None, None] and s.daily_req == []
+    assert s.name == "Ada" and s.act_event == NO_EVENT and s.daily_req == []
+    assert s.to_json()["act_event"] == [None, None, None], "written as the original's list"
     assert "not_a_field" not in s.to_json()
 
 

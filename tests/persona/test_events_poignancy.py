@@ -9,6 +9,7 @@ prompts are asked and how often, and that the scores it gave are the ones stored
 
 from __future__ import annotations
 
+import random
 
 import pytest
 from pydantic import ValidationError
@@ -19,9 +20,10 @@ from reverie.llm.fake_model import FakeChatModel
 from reverie.llm.schema import call_schema
 from reverie.persona.options import CognitionOptions
 from reverie.persona.perceive import perceive, rate_all
+from reverie.persona.step import StepContext
 from reverie.tasks.events_poignancy import (EVENTS_POIGNANCY, MAX_EVENTS, EventsPoignancyReply, events_poignancy,
                                             fail_safe)
-from reverie.tasks.fixtures import fixture_inputs
+from reverie.prompt_tools.fixtures import fixture_inputs
 from reverie.tasks.registry import product_tasks
 from reverie.world.maze import Maze
 from reverie import PROJECT_ROOT
@@ -106,7 +108,7 @@ def test_a_step_of_new_events_is_one_call_and_its_scores_are_stored(world, nora)
     llm, model = _llm(_by_count)
     _put(maze, *EVENTS)
     try:
-        stored = perceive(nora, maze, llm)
+        stored = perceive(nora, StepContext(maze=maze, llm=llm, rng=random.Random(0)))
         assert _asked(model) == ["events_poignancy"]
         ours = {node.subject: node.poignancy for node in stored if node.subject in {e[0] for e in EVENTS}}
         assert sorted(ours.values()) == [5, 6, 7], "the three scores of the one reply, one per event"
@@ -121,7 +123,7 @@ def test_one_new_event_keeps_the_single_prompt_and_todays_answers_are_reused(wor
     llm, model = _llm(_by_count)
     _put(maze, EVENTS[0])
     try:
-        stored = perceive(nora, maze, llm)
+        stored = perceive(nora, StepContext(maze=maze, llm=llm, rng=random.Random(0)))
         assert _asked(model) == ["event_poignancy"]
         assert [node.poignancy for node in stored if node.subject == EVENTS[0][0]] == [9]
     finally:
@@ -139,7 +141,7 @@ def test_with_reuse_switched_off_a_batch_is_asked_once_and_not_again_per_event(w
     nora.options = CognitionOptions(reuse_answers=False)
     _put(maze, *EVENTS)
     try:
-        perceive(nora, maze, llm)
+        perceive(nora, StepContext(maze=maze, llm=llm, rng=random.Random(0)))
         assert _asked(model) == ["events_poignancy"]
     finally:
         _clear(maze, *EVENTS)

@@ -7,6 +7,7 @@ import pytest
 
 from reverie.memory import Scratch
 from reverie.persona.execute import execute, known_tiles
+from reverie.persona.step import StepContext
 from reverie.world.maze import Maze
 from reverie.world.pathfinding import find_path
 
@@ -27,9 +28,10 @@ def persona(name, tile, address, description="sleeping"):
 def walk(p, maze, personas, steps):
     tiles = []
     for i in range(steps):
-        tile, emoji, description = execute(p, maze, personas, p.scratch.address(), random.Random(i))
+        ctx = StepContext(maze=maze, llm=None, rng=random.Random(i), personas=personas)
+        tile, emoji, description = execute(p, ctx, p.scratch.address())
         tiles.append(tile)
-        p.scratch.curr_tile = tile
+        p.scratch.move_to(tile)
     return tiles, emoji, description
 
 
@@ -70,7 +72,7 @@ def test_waiting_stays_and_chat_partners_meet_in_the_middle(maze):
     b = persona("Maria Lopez", (72, 19), "<persona> Isabella Rodriguez")
     personas = {a.name: a, b.name: b}
     path = find_path(maze, (72, 14), (72, 19))
-    execute(a, maze, personas, a.scratch.address(), random.Random(0))
+    execute(a, StepContext(maze=maze, llm=None, rng=random.Random(0), personas=personas), a.scratch.address())
     target = tuple(a.scratch.planned_path[-1]) if a.scratch.planned_path else (72, 14)
     assert target in (path[len(path) // 2], path[len(path) // 2 + 1])
 

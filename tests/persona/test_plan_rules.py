@@ -5,8 +5,8 @@ from types import SimpleNamespace
 
 from reverie.address import PersonaAt, WaitingAt
 from reverie.memory import Scratch
+from reverie.memory.event import NO_EVENT, Event
 from reverie.memory.scratch import NewAction
-from reverie.persona.plan import end_chat_state
 from reverie.persona.plan_action import should_decompose
 from reverie.persona.react import create_react, reaction_window, should_react, wait_react
 from reverie.persona.reactions import WaitUntil
@@ -38,9 +38,9 @@ def test_post_chat_thoughts_fire_once_whatever_the_step_length():
 def test_chat_state_clears_and_buffers_stop_at_zero():
     s = Scratch(act_event=["Maria Lopez", "eating", "lunch"], chatting_with="Klaus Mueller", chat=[["a", "b"]],
                 chatting_end_time=datetime(2023, 2, 13, 9, 0), chatting_with_buffer={"Klaus Mueller": 1})
-    end_chat_state(s)
+    s.end_chat_state()
     assert s.chatting_with is None and s.chat is None and s.chatting_end_time is None
-    end_chat_state(s)
+    s.end_chat_state()
     assert s.chatting_with_buffer == {"Klaus Mueller": 0}
 
 
@@ -49,7 +49,7 @@ def test_reaction_window_spans_the_current_hourly_block():
                 f_daily_schedule_hourly_org=[["sleeping", 480], ["breakfast", 60], ["work", 180], ["lunch", 60],
                                              ["work", 660]])
     assert reaction_window(s) == (540, 720)
-    s.curr_time = datetime(2023, 2, 13, 8, 30)
+    s.set_time(datetime(2023, 2, 13, 8, 30))
     assert reaction_window(s) == (480, 720)  # a one-hour block takes the next one too
 
 
@@ -63,7 +63,7 @@ def test_waiting_stands_still_until_the_other_has_finished():
     wait_react(maria, WaitUntil(datetime(2023, 2, 13, 9, 44)), llm=None)
     assert s.address() == WaitingAt((20, 14)) and s.act_address == "<waiting> 20 14"
     assert s.act_description == "waiting to start waiting in line" and s.act_duration == 15
-    assert s.act_event == ["Maria Lopez", "waiting to start", "waiting in line"] and not s.act_path_set
+    assert s.act_event == Event("Maria Lopez", "waiting to start", "waiting in line") and not s.act_path_set
     assert s.act_start_time == now and s.chatting_with is None
     klaus = SimpleNamespace(name="Klaus Mueller", scratch=Scratch(name="Klaus Mueller"))
     focused = {"curr_event": SimpleNamespace(subject="Klaus Mueller")}
@@ -73,11 +73,11 @@ def test_waiting_stands_still_until_the_other_has_finished():
 def test_create_react_starts_the_new_action_now():
     now = datetime(2023, 2, 13, 9, 30)
     s = Scratch(name="Maria Lopez", curr_time=now, chatting_with_buffer={"Ayesha Khan": 3})
-    action = NewAction(address=str(PersonaAt("Klaus Mueller")), duration=4, description="talking about the party",
-                       pronunciatio="\U0001f4ac", event=["Maria Lopez", "chat with", "Klaus Mueller"],
+    action = NewAction(address=PersonaAt("Klaus Mueller"), duration=4, description="talking about the party",
+                       pronunciatio="\U0001f4ac", event=Event("Maria Lopez", "chat with", "Klaus Mueller"),
                        chatting_with="Klaus Mueller", chat=[["Maria Lopez", "Hi"]],
                        chatting_with_buffer={"Klaus Mueller": 800}, chatting_end_time=now + timedelta(minutes=4))
     create_react(SimpleNamespace(name="Maria Lopez", scratch=s), action, llm=None)
     assert s.address() == PersonaAt("Klaus Mueller") and s.chatting_with == "Klaus Mueller"
     assert s.chatting_with_buffer == {"Ayesha Khan": 3, "Klaus Mueller": 800}
-    assert s.act_end_time() == now + timedelta(minutes=4) and s.act_obj_event == [None, None, None]
+    assert s.act_end_time() == now + timedelta(minutes=4) and s.act_obj_event == NO_EVENT

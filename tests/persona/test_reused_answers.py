@@ -12,9 +12,11 @@ from datetime import datetime, timedelta
 
 import pytest
 
+from reverie.address import Place
 from reverie.config import load_settings
 from reverie.memory import Embedder
 from reverie.memory.day_cache import DAY_CACHE_FILE, DayCache
+from reverie.memory.event import Event
 from reverie.memory.scratch import NewAction
 from reverie.persona.options import CognitionOptions
 from reverie.persona.perceive import remember_event
@@ -61,8 +63,8 @@ def test_sleeping_happens_in_ones_own_bed_without_a_model_call(world, nora):
     llm, _model = scripted_llm("no idea")
     address, details = address_and_details(nora, maze, "sleeping", llm)
     assert asks(llm) == 0
-    assert address == f"{nora.scratch.living_area}:bed" and address in maze.address_tiles
-    assert details.event == [NAME, "is", "sleeping"] and details.obj_event[0] == "bed"
+    assert address == Place(f"{nora.scratch.living_area}:bed") and address.text in maze.address_tiles
+    assert details.event == Event(NAME, "is", "sleeping") and details.obj_event.subject == "bed"
 
 
 def test_the_same_action_is_asked_once_a_day_while_the_known_places_stay(world, nora):
@@ -93,7 +95,7 @@ def test_the_same_action_is_asked_once_a_day_while_the_known_places_stay(world, 
 def test_a_repeated_perception_is_rated_once_and_nothing_is_rated_in_sleep(world, nora):
     _settings, maze = world
     llm, _model = scripted_llm("no idea")
-    args = ("Willow Creek:cafe:counter:coffee machine", "is", "brewing", "coffee machine is brewing coffee")
+    args = (Event("Willow Creek:cafe:counter:coffee machine", "is", "brewing"), "coffee machine is brewing coffee")
     remember_event(nora, llm, *args)
     remember_event(nora, llm, *args)
     assert asks(llm) == 1
@@ -104,7 +106,7 @@ def test_a_repeated_perception_is_rated_once_and_nothing_is_rated_in_sleep(world
         obj_description=details.obj_description, obj_pronunciatio=details.obj_pronunciatio,
         obj_event=details.obj_event))
     assert asleep(nora.scratch)
-    node = remember_event(nora, llm, "Theo Alvarez", "is", "singing", "Theo Alvarez is singing loudly")
+    node = remember_event(nora, llm, Event("Theo Alvarez", "is", "singing"), "Theo Alvarez is singing loudly")
     assert asks(llm) == 1 and node.poignancy == 1
 
 
@@ -132,8 +134,8 @@ def test_with_reuse_switched_off_every_question_is_asked(world, nora):
     n = asks(llm)
     address_and_details(nora, maze, "reading a novel", llm)
     assert asks(llm) == 2 * n
-    args = ("Willow Creek:cafe:counter:coffee machine", "is", "brewing", "coffee machine is brewing coffee")
+    args = (Event("Willow Creek:cafe:counter:coffee machine", "is", "brewing"), "coffee machine is brewing coffee")
     remember_event(nora, llm, *args)
     remember_event(nora, llm, *args)
     assert asks(llm) == 2 * n + 2
-    assert address_and_details(nora, maze, "sleeping", llm)[0].endswith(":bed") and asks(llm) == 2 * n + 2
+    assert address_and_details(nora, maze, "sleeping", llm)[0].object == "bed" and asks(llm) == 2 * n + 2

@@ -21,13 +21,13 @@ from reverie import PROJECT_ROOT
 from reverie.cli import build_parser
 from reverie.config import load_settings
 from reverie.errors import UserError
-from reverie.simulation import bench
-from reverie.simulation.bench_figures import ROW_KEYS, figures, row, totals
+from reverie.benchmarks import bench
+from reverie.benchmarks.bench_figures import ROW_KEYS, figures, row, totals
 from reverie.simulation.fast_forward import fast_forward, target_time
 from reverie.jsonio import read_json
 from reverie.llm.fake_model import FakeChatModel
 from reverie.simulation.storage import SimStorage, fork
-from reverie.tasks.evaluate import read_ledger
+from reverie.prompt_tools.evaluate import read_ledger
 
 BASE = "base_willow_creek"
 CONFIG = PROJECT_ROOT / "config.toml"

@@ -3,7 +3,7 @@
 import pytest
 
 from reverie.errors import UserError
-from reverie.simulation.commands import parse_command, resolve_persona
+from reverie.console.commands import parse_command, resolve_persona
 
 
 @pytest.mark.parametrize("line, name", [

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from reverie.evaluation_report import Share
-from reverie.simulation.evaluation_figures import attendance, density, named_in, sample_pairs, wilson
+from reverie.evaluation.evaluation_report import Share
+from reverie.evaluation.evaluation_figures import attendance, density, named_in, sample_pairs, wilson
 
 
 def test_diffusion_counts_who_knows():
@@ -24,26 +24,26 @@ def test_density_counts_a_pair_only_when_both_know_of_each_other():
         "Dee": {"Ann": True, "Bob": False, "Cy": True},     # known both ways: one edge each
     }
     got = density(names, knows)
-    assert got["pairs"] == 6 and got["known_pairs"] == 2
-    assert got["edges"] == [["Ann", "Dee"], ["Cy", "Dee"]]
-    assert got["density"] == round(2 / 6, 4)
+    assert got.pairs == 6 and got.known_pairs == 2
+    assert got.edges == [["Ann", "Dee"], ["Cy", "Dee"]]
+    assert got.density == round(2 / 6, 4)
     # A pair one of whom was never asked about the other: no edge either.
-    assert density(["Ann", "Bob"], {"Ann": {"Bob": True}})["known_pairs"] == 0
+    assert density(["Ann", "Bob"], {"Ann": {"Bob": True}}).known_pairs == 0
 
 
 def test_density_of_the_papers_start_and_everyone_knowing_everyone():
     names = [f"P{i:02d}" for i in range(25)]
     nobody = {a: {b: False for b in names if b != a} for a in names}
-    assert density(names, nobody)["density"] == 0.0
+    assert density(names, nobody).density == 0.0
     # 50 of the 300 pairs known: the paper's 0.167 at the start.
     known = dict((a, dict(row)) for a, row in nobody.items())
     for i in range(50):
         a, b = names[i % 25], names[(i % 25 + 1 + i // 25) % 25]
         known[a][b] = known[b][a] = True
     got = density(names, known)
-    assert (got["pairs"], got["known_pairs"], got["density"]) == (300, 50, 0.1667)
+    assert (got.pairs, got.known_pairs, got.density) == (300, 50, 0.1667)
     everyone = {a: {b: True for b in names if b != a} for a in names}
-    assert density(names, everyone)["density"] == 1.0
+    assert density(names, everyone).density == 1.0
 
 
 def test_a_sample_of_pairs_is_drawn_without_repeats_and_the_same_for_the_same_seed():
@@ -62,9 +62,9 @@ def test_a_sampled_density_counts_the_asked_pairs_only_and_gives_its_interval():
              "Dee": {"Ann": False, "Cy": True}, "Cy": {"Dee": True}}
     # Asked: Ann-Bob (both know) and Ann-Dee (one way only); Cy-Dee known both ways but never asked.
     got = density(names, knows, [("Bob", "Ann"), ("Ann", "Dee")])
-    assert (got["pairs"], got["pairs_asked"], got["known_pairs"], got["density"]) == (6, 2, 1, 0.5)
-    assert got["sampled"] is True and got["edges"] == [["Ann", "Bob"]]
-    low, high = got["interval"]
+    assert (got.pairs, got.pairs_asked, got.known_pairs, got.density) == (6, 2, 1, 0.5)
+    assert got.sampled is True and got.edges == [["Ann", "Bob"]]
+    low, high = got.interval
     assert low < 0.5 < high
     # Wilson's interval: 50 of 100 -> 0.404-0.596; never outside 0-1.
     assert [round(x, 3) for x in wilson(50, 100)] == [0.404, 0.596]
@@ -87,7 +87,7 @@ def test_attendance_counts_steps_at_the_place_inside_the_window_only():
 
 
 def test_a_fact_is_held_by_a_memory_with_every_keyword_and_names_are_whole_names():
-    from reverie.simulation.evaluation_figures import holds, names_in
+    from reverie.evaluation.evaluation_figures import holds, names_in
 
     memories = ["Marcus Reed is running for the Willow Creek town council", "Nora Bennett is baking"]
     assert holds(memories, ["run", "council"])                       # "running": a word that starts with "run"

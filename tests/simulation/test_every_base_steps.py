@@ -26,9 +26,9 @@ from reverie.config import load_settings
 from reverie.llm import LLM
 from reverie.llm.fake_model import FakeChatModel
 from reverie.simulation.simulation import Simulation
-from reverie.tasks.fixtures import fixture_names, load_fixture
+from reverie.prompt_tools.fixtures import fixture_names, load_fixture
 from reverie.tasks.registry import product_tasks
-from reverie.world import assets_import
+from reverie.worldgen import assets_import
 
 STEPS = 3
 SMALLVILLE = PROJECT_ROOT.parent / "shared" / "smallville"  # a clone of the original's data, if any

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from reverie.errors import UserError
-from reverie.simulation.experiment import build_report, conversations
-from reverie.simulation.experiment_table import figures, meets, paper_figures, table_lines
+from reverie.evaluation.experiment import build_report, conversations
+from reverie.evaluation.experiment_table import figures, meets, paper_figures, table_lines
 
 
 def checkpoint(step, *, candidacy, party, density, came, reached=True):
@@ -64,7 +64,7 @@ def test_resume_needs_a_run_with_progress(tmp_path, monkeypatch):
     from argparse import Namespace
 
     from reverie.config import Settings
-    from reverie.simulation import experiment
+    from reverie.evaluation import experiment
 
     settings = Settings()
     settings.paths.storage = tmp_path

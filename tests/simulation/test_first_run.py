@@ -77,7 +77,7 @@ def test_a_bad_start_time_is_one_line_naming_the_format(tmp_path):
 
 
 def test_a_run_without_a_name_gets_one_that_is_not_a_base_name():
-    from reverie.simulation.runner import generated_name
+    from reverie.console.runner import generated_name
     from reverie.simulation.storage import check_sim_name, is_base, SimStorage
 
     name = generated_name(BASE)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 
-from reverie.simulation.game_day import day_summary, hour_row, run_lines, waiting_s
+from reverie.evaluation.game_day import day_summary, hour_row, run_lines, waiting_s
 
 
 def _line(prompt, tokens=(100, 10), latency=0.5, fallback=False):
@@ -57,7 +57,7 @@ def test_a_whole_day_is_not_extrapolated():
 def test_awake_agent_hours_add_up_the_schedules_waking_hours():
     from types import SimpleNamespace
 
-    from reverie.simulation.game_day import awake_agent_hours_in_day
+    from reverie.evaluation.game_day import awake_agent_hours_in_day
 
     day = [["sleeping", 360], ["opening the cafe", 600], ["reading", 360], ["sleeping", 120]]
     night_owl = [["asleep", 600], ["painting", 840]]
@@ -83,7 +83,7 @@ def test_a_wall_budget_stops_after_the_hour_it_runs_out_in_and_keeps_that_hours_
     from reverie.config import load_settings
     from reverie.llm import LLM
     from reverie.llm.fake_model import FakeChatModel
-    from reverie.simulation.game_day import run_day
+    from reverie.evaluation.game_day import run_day
     from reverie.tasks.registry import product_tasks
     from tests.fuzz.test_fuzz_runs import town
 
@@ -129,7 +129,7 @@ def test_a_day_goes_on_from_its_last_checkpoint_and_adds_its_hours_to_the_report
     from reverie.config import load_settings
     from reverie.llm import LLM
     from reverie.llm.fake_model import FakeChatModel
-    from reverie.simulation.game_day import run_day
+    from reverie.evaluation.game_day import run_day
     from reverie.tasks.registry import product_tasks
     from tests.fuzz.test_fuzz_runs import town
 

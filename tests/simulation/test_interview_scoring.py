@@ -4,8 +4,8 @@ stand-in (a function returning a verdict), so the test is about the scoring, not
 
 from __future__ import annotations
 
-from reverie.evaluation_report import Answer
-from reverie.simulation.evaluation import hallucinations, score
+from reverie.evaluation.evaluation_report import Answer
+from reverie.evaluation.evaluation import hallucinations, score
 
 EXPECTED = ["Marcus Reed", "Marcus"]
 
@@ -50,8 +50,10 @@ def test_a_yes_the_memories_do_not_support_is_a_hallucination_and_not_knowing():
     assert (got.answers, got.yes, got.unsupported) == (4, 2, 1) and got.percent == "25.0%"
 
 
-def test_a_checkpoints_headline_has_the_papers_figures():
-    from reverie.evaluation_report import Checkpoint, headline
+def test_a_checkpoints_game_day_figures_are_the_papers():
+    from reverie.evaluation.evaluation_metrics import METRICS
+    from reverie.evaluation.evaluation_report import Checkpoint
+    from reverie.evaluation.metrics import Shown
 
     cp = Checkpoint.model_validate({
         "step": 9, "personas": ["A", "B", "C", "D"],
@@ -60,11 +62,13 @@ def test_a_checkpoints_headline_has_the_papers_figures():
         "coordination": [{"fact": "f", "host": "A", "invited": ["B", "C"], "attended": ["A", "B", "D"],
                           "attended_invited": ["B"], "reached": True}],
         "hallucinations": {"answers": 10, "yes": 4, "unsupported": 1}})
-    got = headline(cp)
-    assert (got.facts["f"].share, got.density, got.invited, got.came) == (0.5, 0.5, 2, 1)
-    assert got.hallucinations.rate == 0.1
+    got = METRICS.collect(cp, Shown.GAME_DAY)
+    assert list(got) == ["step", "time", "facts", "density", "invited", "came", "hallucinations"]
+    assert (got["facts"]["f"]["share"], got["density"], got["invited"], got["came"]) == (0.5, 0.5, 2, 1)
+    assert got["hallucinations"] == {"answers": 10, "yes": 4, "unsupported": 1}
     cp.coordination[0].reached = False          # a window not reached: nobody could come yet
-    assert headline(cp).came is None and headline(cp).invited == 2
+    got = METRICS.collect(cp, Shown.GAME_DAY)
+    assert got["came"] is None and got["invited"] == 2
 
 
 def test_a_seed_says_an_open_questions_answer_and_a_yes_no_seed_keeps_working(tmp_path):

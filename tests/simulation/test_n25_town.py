@@ -21,9 +21,9 @@ from reverie import PROJECT_ROOT
 from reverie.config import load_settings
 from reverie.llm import LLM
 from reverie.llm.fake_model import FakeChatModel
-from reverie.simulation import evaluation
+from reverie.evaluation import evaluation
 from reverie.simulation.history import load_history
-from reverie.evaluation_report import read_evaluation
+from reverie.evaluation.evaluation_report import read_evaluation
 from reverie.persona.events import PlannedEvent
 from reverie.simulation.seeds import Seed, read_seeds
 from reverie.simulation.simulation import Simulation

@@ -25,6 +25,7 @@ from reverie.config import load_settings
 from reverie.llm import LLM
 from reverie.llm.fake_model import FakeChatModel
 from reverie.llm.models import bundled_model_path
+from reverie.memory import Scratch
 from reverie.simulation.concurrency import cognition_workers, interaction_groups, run_groups
 from reverie.simulation.simulation import Simulation
 from reverie.world.maze import Maze
@@ -180,8 +181,7 @@ class StandIn:
 
     def __init__(self, name: str, tile: tuple[int, int], meter: InFlight):
         self.name, self.meter = name, meter
-        self.scratch = SimpleNamespace(name=name, curr_tile=list(tile), vision_r=4, chatting_with=None, chat=None,
-                                       planned_path=[], act_address=None)
+        self.scratch = Scratch(name=name, curr_tile=tile)
 
     def current_event(self):
         return (self.name, None, None, None)

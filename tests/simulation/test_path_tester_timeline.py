@@ -3,7 +3,7 @@
 import json
 from datetime import datetime
 
-from reverie.simulation.path_tester import path_tester_loop
+from reverie.console.path_tester import path_tester_loop
 from reverie.simulation.timeline import Timeline
 from reverie.world.maze import Maze
 

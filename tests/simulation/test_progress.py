@@ -7,7 +7,7 @@ import logging
 import time
 from datetime import datetime, timedelta
 
-from reverie.simulation.runner import run_steps
+from reverie.console.runner import run_steps
 
 
 class _Ledger:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from reverie.simulation.run_summary import place_of, print_summary
+from reverie.console.run_summary import place_of, print_summary
 from reverie.simulation.storage import SimStorage
 
 HOME = "Willow Creek:Nora Bennett's house:bedroom"

@@ -28,9 +28,9 @@ def test_news_travels_and_people_gather_in_a_small_town(tmp_path):
     from reverie.config import SCRIPTED, load_settings
     from reverie.llm import LLM
     from reverie.llm.models import build_chat_models
-    from reverie.simulation.evaluation import movement_frames
-    from reverie.simulation.evaluation_figures import attendance
-    from reverie.simulation.game_day import run_day
+    from reverie.evaluation.evaluation import movement_frames
+    from reverie.evaluation.evaluation_figures import attendance
+    from reverie.evaluation.game_day import run_day
     from reverie.simulation.storage import SimStorage
     from reverie.tasks.registry import product_tasks
     from tests.fuzz.test_fuzz_runs import town

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
+from types import SimpleNamespace
 
 import pytest
 
@@ -18,6 +19,8 @@ from reverie import PROJECT_ROOT
 from reverie.config import load_settings
 from reverie.errors import UserError
 from reverie.llm.fake_model import FakeChatModel
+from reverie.memory import Scratch
+from reverie.persona.persona import Persona
 from reverie.persona.plan_day import revise_identity
 from reverie.persona.seeded_status import keep_seeded, with_status
 from reverie.simulation.seeds import attach_seeds, plant_seeds, read_seeds
@@ -61,16 +64,13 @@ def test_with_status_adds_once_and_keep_seeded_lets_go_after_the_event_day():
     seeds = read_seeds(load_settings(PROJECT_ROOT / "config.toml").paths.storage / BASE)
     nora = [s for s in seeds if s.persona == "Nora Bennett"]
 
-    class P:  # what attach_seeds reads and writes
-        scratch = type("S", (), {"name": "Nora Bennett"})()
-
-    p = P()
+    p = Persona("Nora Bennett", SimpleNamespace(scratch=Scratch(name="Nora Bennett")))  # attach_seeds needs no more
     attach_seeds(nora, {"Nora Bennett": p})
-    assert keep_seeded(FORGOTTEN, p.seeded_status, datetime(2023, 2, 14, 6)).endswith(nora[0].currently)
-    assert keep_seeded(FORGOTTEN, p.seeded_status, datetime(2023, 2, 15, 6)) == FORGOTTEN
-    assert p.events == []
+    assert keep_seeded(FORGOTTEN, p.seeds.status, datetime(2023, 2, 14, 6)).endswith(nora[0].currently)
+    assert keep_seeded(FORGOTTEN, p.seeds.status, datetime(2023, 2, 15, 6)) == FORGOTTEN
+    assert p.seeds.events == ()
     attach_seeds(nora, {"Nora Bennett": p}, force_plan=True)
-    assert p.events == [nora[0].event]
+    assert p.seeds.events == (nora[0].event,)
 
 
 @pytest.fixture
@@ -90,9 +90,9 @@ def test_the_seed_joins_currently_and_survives_a_new_day(town):
     assert seeds["Marcus Reed"].currently in marcus.scratch.currently
     assert seeds["Nora Bennett"].currently in nora.identity()  # in every prompt of hers
     assert "whisper_inner_thought" not in model.prompts()  # no whisper: the original's way
-    assert nora.events == []  # force_seed_plan is off: no code puts the party into her plan
+    assert nora.seeds.events == ()  # force_seed_plan is off: no code puts the party into her plan
 
-    nora.scratch.curr_time = datetime(2023, 2, 14, 6, 0)
+    nora.scratch.set_time(datetime(2023, 2, 14, 6, 0))
     revise_identity(nora, sim.llm, 6)
     calls = [c for c in model.calls if c.prompt == "identity_new_currently"]
     assert calls and seeds["Nora Bennett"].currently in calls[-1].user_text  # the revision works from it

@@ -12,7 +12,7 @@ from reverie import PROJECT_ROOT
 from reverie.config import Settings
 from reverie.llm import LLM
 from reverie.llm.fake_model import FakeChatModel
-from reverie.tasks.evaluate import read_ledger
+from reverie.prompt_tools.evaluate import read_ledger
 from reverie.tasks.registry import product_tasks
 
 

@@ -17,7 +17,7 @@ from reverie.tasks.action_location import (
     ACTION_OBJECT,
     ACTION_SECTOR,
 )
-from reverie.tasks.fixtures import inputs_with
+from reverie.prompt_tools.fixtures import inputs_with
 from reverie.tasks.options import keep_own_private
 
 SECTORS = ["Hobbs Cafe", "Isabella Rodriguez's apartment", "Johnson Park"]

@@ -9,8 +9,8 @@ from reverie import PROJECT_ROOT
 from reverie.config import load_settings
 from reverie.llm import LLM
 from reverie.tasks.action_packed import ACTION_PACKED, PackedActionReply, allowed_places, fail_safe, packed_action, render_places
-from reverie.tasks.evaluate import read_ledger
-from reverie.tasks.fixtures import inputs_with, load_fixture
+from reverie.prompt_tools.evaluate import read_ledger
+from reverie.prompt_tools.fixtures import inputs_with, load_fixture
 from reverie.tasks.registry import product_tasks
 from tests.tasks.planning_support import call_schema, last_user_text, scripted_llm
 

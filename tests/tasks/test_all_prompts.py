@@ -1,7 +1,7 @@
 """Every registered prompt: its file, its fixtures, its schema, its validators, its fail-safe.
 
 Generic over the registry, so a new unit is covered as soon as it registers and ships
-``prompts/<name>.toml`` and ``tests/fixtures/prompts/<name>.json``.
+``prompts/<name>.toml`` and ``prompts/fixtures/<name>.json``.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from reverie.llm.prompt_spec import load_prompt
 from reverie.llm.schema import call_schema
 from reverie.llm.reply_parser import ReplyParser, ReplyProblems
 from reverie.tasks.registry import product_tasks
-from reverie.tasks.cli import render
-from reverie.tasks.fixtures import fixture_names, load_fixture
+from reverie.prompt_tools.cli import render
+from reverie.prompt_tools.fixtures import fixture_names, load_fixture
 
 PROMPTS_DIR = PROJECT_ROOT / "prompts"
 TASKS = product_tasks()
@@ -191,7 +191,7 @@ def test_readme_lists_every_prompt_and_the_dead_ones():
 def _prompts_cli(argv: list[str], settings) -> int:
     import argparse
 
-    from reverie.tasks import cli
+    from reverie.prompt_tools import cli
 
     parser = argparse.ArgumentParser(prog="prompts")
     cli.configure(parser)

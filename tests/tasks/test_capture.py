@@ -16,8 +16,8 @@ from reverie.errors import UserError
 from reverie.llm import LLM
 from reverie.llm.fake_model import FakeChatModel
 from reverie.sim_layout import SimLayout
-from reverie.tasks import cli
-from reverie.tasks.fixtures import load_fixture
+from reverie.prompt_tools import cli
+from reverie.prompt_tools.fixtures import load_fixture
 from reverie.tasks.registry import product_tasks
 
 SIM = "traced"

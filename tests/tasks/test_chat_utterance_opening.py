@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from reverie.tasks.chat_utterance import UtteranceReply
-from reverie.tasks.fixtures import inputs_with
+from reverie.prompt_tools.fixtures import inputs_with
 from reverie.tasks.registry import product_tasks
 
 

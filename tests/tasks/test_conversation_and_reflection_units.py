@@ -11,10 +11,12 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
+from reverie.llm.language_model import LanguageModel
+from reverie.llm.task import Task, given_values
 from reverie.tasks.chat_utterance import ITERATIVE_CHAT_UTTERANCE, NOT_STARTED, UtteranceReply, iterative_chat_utterance
 from reverie.tasks.conversation_summary import SUMMARIZE_CONVERSATION, ConversationSummaryReply, summarize_conversation
 from reverie.tasks.convo_thoughts import memo_on_convo, planning_thought_on_convo
-from reverie.tasks.fixtures import fixture_inputs
+from reverie.prompt_tools.fixtures import fixture_inputs
 from reverie.tasks.focal_points import FOCAL_POINTS, FocalPointsReply, focal_points
 from reverie.tasks.insights import INSIGHTS, InsightsReply, insights
 from reverie.tasks.interview import next_convo_line, safety_score, summarize_ideas
@@ -27,16 +29,18 @@ from reverie.tasks.whisper import third_person, whisper_inner_thought
 TASKS = product_tasks()
 
 
-class FallbackLLM:
-    """Records each ask and answers with the fail-safe (the chain's all-attempts-failed path)."""
+class FallbackLLM(LanguageModel):
+    """Records each ask (prompt name, inputs as the chain gets them, persona) and answers with
+    the fail-safe (the chain's all-attempts-failed path)."""
 
     def __init__(self):
         self.calls: list[tuple[str, dict, str | None]] = []
 
-    def ask(self, name, inputs, *, choices=None, persona=None):
-        self.calls.append((name, inputs, persona))
-        task = TASKS[name]
-        return task.fail_safe(task.typed(inputs), choices or {})
+    def ask(self, task, inputs, *, choices=None, persona=None, config=None):
+        task = TASKS[task.name] if isinstance(task, Task) else TASKS[task]
+        typed = task.typed(inputs)
+        self.calls.append((task.name, given_values(typed) if inputs is typed else dict(inputs), persona))
+        return task.fail_safe(typed, choices or {})
 
 
 ISABELLA, MARIA = "Isabella Rodriguez", "Maria Lopez"

@@ -6,7 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from reverie.tasks.daily_plan import DAILY_PLAN, DailyPlanReply, as_activity, fail_safe, generic_day, wake_up_line
-from reverie.tasks.fixtures import inputs_with
+from reverie.prompt_tools.fixtures import inputs_with
 
 CTX = {"inputs": inputs_with(DAILY_PLAN, wake_up_time="6:00 am"), "choices": {}}
 

@@ -13,7 +13,7 @@ from reverie.tasks.hourly_schedule_packed import packed_hourly_schedule
 from reverie.tasks.daily_plan import DAILY_PLAN
 from reverie.tasks.hourly_schedule import HOURLY_SCHEDULE
 from reverie.tasks.hourly_schedule_packed import HOURLY_SCHEDULE_PACKED
-from reverie.tasks.fixtures import inputs_with
+from reverie.prompt_tools.fixtures import inputs_with
 
 NORA = {"inputs": inputs_with(DAILY_PLAN, wake_up_time="6:00 am", lifestyle="Nora goes to bed around 10pm, gets up around 6am.")}
 
@@ -223,7 +223,7 @@ def test_the_fail_safe_day_of_each_willow_creek_resident_is_coherent():
     from reverie.tasks.hourly_schedule_packed import fail_safe as hourly_fail_safe
     from reverie.tasks.clock import format_hour, hour_after, WAKE_WORDS
     from reverie.tasks.day_rules import awake_hours
-    from reverie.world.personas_data import PERSONAS
+    from reverie.worldgen.personas_data import PERSONAS
 
     assert bed_hour_of("Iris Novak goes to bed around midnight and wakes up around 8am.") == 0
     for person in PERSONAS:

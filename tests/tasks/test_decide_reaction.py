@@ -17,7 +17,7 @@ from reverie.tasks.decide_reaction import (
     talk_fail_safe,
 )
 from reverie.tasks.decide_reaction import DECIDE_TO_REACT, DECIDE_TO_TALK
-from reverie.tasks.fixtures import inputs_with
+from reverie.prompt_tools.fixtures import inputs_with
 
 
 def test_answers_are_enums_for_the_grammar():

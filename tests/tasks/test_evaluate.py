@@ -1,6 +1,6 @@
 """The `prompts eval` arithmetic over ledger lines (the real run is in test_all_prompts)."""
 
-from reverie.tasks.evaluate import COLUMNS, column_widths, format_row, read_ledger, summarize
+from reverie.prompt_tools.evaluate import COLUMNS, column_widths, format_row, read_ledger, summarize
 
 
 def line(prompt, attempts, fallback, p=100, c=10, s=1.0):

@@ -7,7 +7,7 @@ from pydantic import ValidationError
 
 from reverie.tasks.event_triple import TripleReply, fail_safe, split_statement
 from reverie.tasks.event_triple import EVENT_TRIPLE
-from reverie.tasks.fixtures import inputs_with
+from reverie.prompt_tools.fixtures import inputs_with
 
 
 def ctx(subject):

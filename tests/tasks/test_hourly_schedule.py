@@ -11,7 +11,7 @@ from reverie.tasks.hourly_schedule import (
     plan_item_for_hour,
 )
 from reverie.tasks.hourly_schedule import HOURLY_SCHEDULE
-from reverie.tasks.fixtures import inputs_with
+from reverie.prompt_tools.fixtures import inputs_with
 
 PLAN = ["wake up and complete the morning routine at 6:00 am", "open Hobbs Cafe at 8:00 am", "have lunch at 12:00 pm",
         "work at the counter from 1:00 pm to 8:00 pm"]

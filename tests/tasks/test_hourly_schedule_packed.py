@@ -18,6 +18,7 @@ from reverie.memory import Embedder
 from reverie.persona.options import CognitionOptions
 from reverie.persona.persona import Persona
 from reverie.persona.plan_day import plan_new_day
+from reverie.persona.step import NewDay
 from reverie.tasks.hourly_schedule_packed import packed_hourly_schedule
 
 SERVING = ["serving customers"] * 4
@@ -65,7 +66,7 @@ def test_packed_mode_plans_the_new_day_with_one_schedule_call(tmp_path):
     llm, _model = scripted_llm(json.dumps({"activities": DAY + DAY}))  # only this prompt's answer is valid
     nora.options = CognitionOptions(packed_actions=True)
 
-    plan_new_day(nora, "First day", llm)
+    plan_new_day(nora, NewDay.FIRST, llm)
 
     calls = {name: row["calls"] for name, row in llm.ledger.summary().items()}
     assert calls.get("hourly_schedule_packed") == 1 and "hourly_schedule" not in calls
@@ -79,7 +80,7 @@ def test_the_fail_safe_day_does_not_keep_a_one_hour_item_all_afternoon():
     from reverie.tasks.hourly_schedule import merge_hours
     from reverie.tasks.hourly_schedule_packed import HOURLY_SCHEDULE_PACKED, fail_safe
     from reverie.tasks.clock import format_hour
-    from reverie.tasks.fixtures import inputs_with
+    from reverie.prompt_tools.fixtures import inputs_with
 
     plan = ["wake up and complete the morning routine at 6:00 am", "open the cafe at 8:00 am", "have lunch at 12:00 pm",
             "go to bed at 11:00 pm"]

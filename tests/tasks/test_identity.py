@@ -7,7 +7,7 @@ from datetime import datetime
 import pytest
 from pydantic import ValidationError
 
-from reverie.tasks.fixtures import fixture_inputs, inputs_with
+from reverie.prompt_tools.fixtures import fixture_inputs, inputs_with
 from reverie.tasks.identity import (
     IDENTITY_NEW_CURRENTLY,
     IDENTITY_NEW_DAILY_REQ,

@@ -7,7 +7,7 @@ from pydantic import ValidationError
 
 from reverie.tasks.new_decomp_schedule import NewScheduleReply, fail_safe, plan_lines, read_plan_lines, resume_plan
 from reverie.tasks.new_decomp_schedule import NEW_DECOMP_SCHEDULE
-from reverie.tasks.fixtures import inputs_with
+from reverie.prompt_tools.fixtures import inputs_with
 
 ORIGINAL = [("reading", 60), ("taking notes", 60), ("writing", 60)]
 

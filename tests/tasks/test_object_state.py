@@ -6,7 +6,7 @@ import pytest
 
 from reverie.tasks.object_state import ObjectStateReply, fail_safe
 from reverie.tasks.object_state import ACT_OBJ_DESC
-from reverie.tasks.fixtures import inputs_with
+from reverie.prompt_tools.fixtures import inputs_with
 
 
 @pytest.mark.parametrize(

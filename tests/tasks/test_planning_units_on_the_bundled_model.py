@@ -18,8 +18,8 @@ from reverie.tasks.action_location import action_arena, action_object, action_se
 from reverie.tasks.daily_plan import daily_plan
 from reverie.tasks.decide_reaction import decide_to_react, decide_to_talk
 from reverie.tasks.event_triple import act_obj_event_triple, event_triple
-from reverie.tasks.evaluate import read_ledger
-from reverie.tasks.fixtures import load_fixture
+from reverie.prompt_tools.evaluate import read_ledger
+from reverie.prompt_tools.fixtures import load_fixture
 from reverie.tasks.hourly_schedule import hourly_activity
 from reverie.tasks.identity import revise_identity
 from reverie.tasks.new_decomp_schedule import new_decomp_schedule

@@ -7,7 +7,7 @@ from pydantic import ValidationError
 
 from reverie.tasks.pronunciatio import DEFAULT_EMOJI, PronunciatioReply, emoji_clusters, emoji_for, fail_safe
 from reverie.tasks.pronunciatio import PRONUNCIATIO
-from reverie.tasks.fixtures import inputs_with
+from reverie.prompt_tools.fixtures import inputs_with
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ from reverie import PROJECT_ROOT
 
 from reverie.tasks.task_decomp import TaskDecompReply, describe_schedule, fail_safe, fit_durations, generic_steps
 from reverie.tasks.task_decomp import TASK_DECOMP
-from reverie.tasks.fixtures import inputs_with
+from reverie.prompt_tools.fixtures import inputs_with
 
 
 def ctx(duration):
@@ -116,7 +116,7 @@ def test_function_fail_safe_still_fills_the_block():
 
 def test_the_prompt_asks_for_five_minute_increments_with_no_step_cap():
     """The original's ask: subtasks in 5-minute increments, as many as the block needs."""
-    from reverie.tasks.cli import render
+    from reverie.prompt_tools.cli import render
     from reverie.config import Settings
 
     settings = Settings()
@@ -141,8 +141,8 @@ def test_the_prompt_and_its_reply_fit_the_bundled_models_window():
     """The longest fixture case, at a safe 3 characters a token, leaves room for max_tokens in n_ctx 2048."""
     from reverie.config import Settings
     from reverie.llm.prompt_size import CHARS_PER_TOKEN_SAFE, PER_MESSAGE_TOKENS
-    from reverie.tasks.cli import render
-    from reverie.tasks.fixtures import load_fixture
+    from reverie.prompt_tools.cli import render
+    from reverie.prompt_tools.fixtures import load_fixture
 
     settings = Settings()
     settings.paths.prompts = PROJECT_ROOT / "prompts"

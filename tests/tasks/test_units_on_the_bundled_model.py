@@ -13,8 +13,8 @@ from reverie.llm import LLM
 from reverie.tasks.chat_utterance import iterative_chat_utterance
 from reverie.tasks.conversation_summary import PREFIX, summarize_conversation
 from reverie.tasks.convo_thoughts import memo_on_convo, planning_thought_on_convo
-from reverie.tasks.evaluate import read_ledger
-from reverie.tasks.fixtures import load_fixture
+from reverie.prompt_tools.evaluate import read_ledger
+from reverie.prompt_tools.fixtures import load_fixture
 from reverie.tasks.focal_points import focal_points
 from reverie.tasks.insights import insights
 from reverie.tasks.interview import next_convo_line, safety_score, summarize_ideas

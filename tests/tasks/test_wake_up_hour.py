@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from reverie.tasks.clock import WAKE_WORDS, hour_after
 from reverie.tasks.wake_up_hour import WakeUpHourReply, fail_safe
 from reverie.tasks.wake_up_hour import WAKE_UP_HOUR
-from reverie.tasks.fixtures import inputs_with
+from reverie.prompt_tools.fixtures import inputs_with
 
 
 @pytest.mark.parametrize(

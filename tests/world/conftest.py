@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from reverie.world.generate import generate
+from reverie.worldgen.generate import generate
 from reverie.world.maze import Maze
 
 

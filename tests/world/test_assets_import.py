@@ -8,7 +8,8 @@ import pytest
 
 from reverie.config import load_settings
 from reverie.errors import UserError
-from reverie.world import assets_import, checks
+from reverie.worldgen import assets_import
+from reverie.world import checks
 
 
 @pytest.fixture

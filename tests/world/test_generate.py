@@ -14,9 +14,9 @@ from PIL import Image
 from reverie import PROJECT_ROOT
 from reverie.config import load_settings
 from reverie.world import checks
-from reverie.world.generate import generate
+from reverie.worldgen.generate import generate
 from reverie.world.maze import Maze
-from reverie.world.personas_data import PERSONAS
+from reverie.worldgen.personas_data import PERSONAS
 
 
 def _tree(folder):
@@ -41,11 +41,11 @@ def test_shipped_files_are_what_the_generator_writes(generated):
     for fresh_root, shipped_root in ((assets, settings.paths.assets), (storage, settings.paths.storage)):
         for rel, data in _tree(fresh_root).items():
             shipped = shipped_root / rel
-            assert shipped.is_file(), f"{rel} is not shipped: run python -m reverie.world.generate"
+            assert shipped.is_file(), f"{rel} is not shipped: run python -m reverie.worldgen.generate"
             if rel.endswith(".png"):   # compare pixels: another zlib may pack the same image differently
                 assert _pixels(shipped) == _pixels(fresh_root / rel), f"{rel} is stale: regenerate the world"
             else:
-                assert shipped.read_bytes() == data, f"{rel} is stale: run python -m reverie.world.generate"
+                assert shipped.read_bytes() == data, f"{rel} is stale: run python -m reverie.worldgen.generate"
 
 
 def test_no_file_is_a_copy_of_the_original(generated, smallville_dir):

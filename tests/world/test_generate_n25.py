@@ -8,8 +8,8 @@ from collections import Counter
 
 from reverie.world import checks
 from reverie.world.maze import Maze
-from reverie.world.personas_data import PERSONAS
-from reverie.world.personas_n25 import PERSONAS_N25, SEEDS
+from reverie.worldgen.personas_data import PERSONAS
+from reverie.worldgen.personas_n25 import PERSONAS_N25, SEEDS
 
 BASE = "base_willow_creek_n25"
 MAZE = "willow_creek_n25"

@@ -1,16 +1,17 @@
 """The evaluation section of `/runs/<sim>/`: what `python -m reverie evaluate` measured
-(<sim>/evaluation.json, read as the typed figures of ``reverie.evaluation_report``), as a
-table and charts over its checkpoints, the who-knows-whom graph of the latest one, and the
-paper's own figures to read them against."""
+(<sim>/evaluation.json, read as the typed figures of ``reverie.evaluation.evaluation_report``), as a
+table and charts over its checkpoints (a column for every metric registered for the page),
+the who-knows-whom graph of the latest one, and the paper's own figures to read them against."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
 
 from pydantic import ValidationError
 
-from reverie.evaluation_report import EVALUATION_FILE, Checkpoint, Coordination, EvaluationFile, paper_line
+from reverie.evaluation.evaluation_metrics import METRICS
+from reverie.evaluation.evaluation_report import EVALUATION_FILE, Checkpoint, EvaluationFile, paper_line
+from reverie.evaluation.metrics import Cell, Metric, Shown, Unit
 from translator import charts
 from translator.simfiles import BrokenFile, read_json
 
@@ -27,21 +28,31 @@ def _checkpoints(data) -> list[Checkpoint]:
     return sorted(parsed.checkpoints, key=lambda c: c.step)
 
 
-def _with_reached(row: Coordination, time: str) -> Coordination:
-    """An event row with ``reached``: whether the checkpoint's time is past the window's start
-    (files written before ``evaluate`` recorded it carry only the two times)."""
-    if row.reached is not None:
-        return row
-    try:
-        at = datetime.strptime(time, "%B %d, %Y, %H:%M:%S")
-        opens = datetime.strptime(row.window[0], "%B %d, %Y, %H:%M")
-    except (IndexError, ValueError):
-        return row
-    return row.model_copy(update={"reached": at >= opens})
+def _table(checkpoints: list[Checkpoint]) -> tuple[list[str], list[dict]]:
+    """The headers of the registered metrics' columns, and a row of cells per checkpoint."""
+    metrics = METRICS.shown_in(Shown.RUN_PAGE)
+    values = [[METRICS.value(m, c) for m in metrics] for c in checkpoints]
+    columns: list[tuple[int, str | None, str]] = []   # (metric, its column or None, header)
+    for i, m in enumerate(metrics):
+        if m.unit is Unit.COLUMNS:   # a column per key, in the order the checkpoints name them
+            keys = dict.fromkeys(k for row in values for k in (row[i] or {}))
+            columns += [(i, k, f"{m.label}{k}") for k in keys]
+        else:
+            columns.append((i, None, m.label))
+
+    def cell(m: Metric, value) -> Cell:
+        if value is None:
+            return Cell(m.missing)
+        return value if isinstance(value, Cell) else Cell(m.unit.format(value))
+
+    rows = [{"step": c.step, "time": c.time,
+             "cells": [cell(metrics[i], row[i] if k is None else (row[i] or {}).get(k)) for i, k, _ in columns]}
+            for c, row in zip(checkpoints, values)]
+    return [header for _, _, header in columns], rows
 
 
 def section(sim_path: Path) -> dict | None:
-    """None when the run was never evaluated; else rows, charts and the graph."""
+    """None when the run was never evaluated; else the table, charts and the graph."""
     path = sim_path / EVALUATION_FILE
     if not path.is_file():
         return None
@@ -51,31 +62,21 @@ def section(sim_path: Path) -> dict | None:
         return {"error": str(exc)}
     if not checkpoints:
         return {"error": f"{EVALUATION_FILE} has no checkpoints."}
+    columns, rows = _table(checkpoints)
     facts = list(dict.fromkeys(d.fact for c in checkpoints for d in c.diffusion))
-    rows = []
-    for c in checkpoints:
-        shares = {d.fact: d for d in c.diffusion}
-        rows.append({
-            "step": c.step, "time": c.time, "personas": len(c.personas), "rel": c.relationships,
-            # a sampled evaluation: the known pairs are out of the pairs asked, the density an estimate
-            "pairs": c.relationships.pairs_asked or c.relationships.pairs,
-            "diffusion": [shares.get(f) for f in facts],
-            "coordination": [_with_reached(row, c.time) for row in c.coordination],
-            "hallucinations": c.hallucinations,
-        })
     label = [f"step {c.step}" for c in checkpoints]
     over = [
         charts.columns("Relationship network density (both know of each other)",
-                       [(lab, [r["rel"].density]) for lab, r in zip(label, rows)], ["density"]),
+                       [(lab, [c.relationships.density]) for lab, c in zip(label, checkpoints)], ["density"]),
     ]
     if facts:
+        shares = [{d.fact: d.share for d in c.diffusion} for c in checkpoints]
         over.append(charts.columns(
             "Information diffusion (share of residents who know)",
-            [(lab, [(d.share if d else 0) for d in r["diffusion"]]) for lab, r in zip(label, rows)], facts,
+            [(lab, [s.get(f, 0) for f in facts]) for lab, s in zip(label, shares)], facts,
             side_by_side=True, peak=1.0))
     last = checkpoints[-1]
     rel = last.relationships
     edges = [tuple(e) for e in rel.edges if len(e) == 2]
     graph = charts.graph(f"Who knows whom at step {last.step} ({rel.known_pairs} pairs)", last.personas, edges)
-    return {"facts": facts, "rows": rows, "charts": over, "graph": graph, "last": last,
-            "paper": paper_line().strip()}
+    return {"columns": columns, "rows": rows, "charts": over, "graph": graph, "paper": paper_line().strip()}

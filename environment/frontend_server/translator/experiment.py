@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from reverie.evaluation.experiment_report import ExperimentKey as R
 from reverie.sim_layout import EXPERIMENT_REPORT as EXPERIMENT_FILE
 from translator.simfiles import BrokenFile, read_json
 
@@ -18,11 +19,11 @@ def section(sim_path: Path) -> dict | None:
         data = read_json(path)
     except BrokenFile as exc:
         return {"error": str(exc)}
-    if not isinstance(data, dict) or not isinstance(data.get("table"), list):
+    if not isinstance(data, dict) or not isinstance(data.get(R.TABLE), list):
         return {"error": f"{EXPERIMENT_FILE} has no table."}
     return {
-        "table": "\n".join(str(line) for line in data["table"]),
-        "hours_run": data.get("hours_run"), "hours_asked": data.get("hours_asked"),
-        "conversations": data.get("conversations"), "per_agent_day": data.get("conversations_per_agent_day"),
-        "scripted": bool(data.get("scripted")), "force_seed_plan": bool(data.get("force_seed_plan")),
+        "table": "\n".join(str(line) for line in data[R.TABLE]),
+        "hours_run": data.get(R.HOURS_RUN), "hours_asked": data.get(R.HOURS_ASKED),
+        "conversations": data.get(R.CONVERSATIONS), "per_agent_day": data.get(R.CONVERSATIONS_PER_AGENT_DAY),
+        "scripted": bool(data.get(R.SCRIPTED)), "force_seed_plan": bool(data.get(R.FORCE_SEED_PLAN)),
     }

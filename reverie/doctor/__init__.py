@@ -1,0 +1,1 @@
+"""`python -m reverie doctor`: check the configured model, memory, GPU and storage before a long run."""

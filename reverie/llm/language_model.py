@@ -1,0 +1,68 @@
+"""What cognition asks of a language model: the :class:`LanguageModel` interface.
+
+The prompt units, the personas and the simulation are written against this small
+interface, not against :class:`reverie.llm.LLM` (the one that renders, repairs, records and
+counts). One method does the work::
+
+    reply = llm.ask(WAKE_UP_HOUR, WakeUpInputs(identity=..., lifestyle=..., first_name=...),
+                    choices={"hours": [...]}, persona="Isabella Rodriguez")
+    reply.hour  # a type checker knows reply is a WakeUpHourReply
+
+``ask`` with a :class:`~reverie.llm.task.Task` and its inputs model returns the task's reply
+model; ``ask`` with a prompt name and a dict of inputs (the prompt tools, replays of a trace)
+returns the same object, typed only as a ``BaseModel``.
+
+The other members are the run's dealings with the model server; an answerer without a
+server (a test's stand-in that subclasses this class) keeps their defaults: nothing lost,
+not replaying, nothing to check, to reconnect or to tell the time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol, overload
+
+from langchain_core.runnables import RunnableConfig
+from pydantic import BaseModel
+
+from reverie.llm.server_errors import BackendLost
+from reverie.llm.task import Choices, InputsT, ReplyT, Task
+
+__all__ = ["LanguageModel"]
+
+
+class LanguageModel(Protocol):
+    """Typed asks, and the few things a run needs to know about the model behind them."""
+
+    @overload
+    def ask(self, task: Task[InputsT, ReplyT], inputs: InputsT, *, choices: Choices | None = None,
+            persona: str | None = None, config: RunnableConfig | None = None) -> ReplyT: ...
+
+    @overload
+    def ask(self, task: str, inputs: Mapping[str, Any], *, choices: Choices | None = None,
+            persona: str | None = None, config: RunnableConfig | None = None) -> BaseModel: ...
+
+    def ask(self, task: Any, inputs: Any, *, choices: Choices | None = None, persona: str | None = None,
+            config: RunnableConfig | None = None) -> Any:
+        """The task's reply (its fail-safe when the model never gets it right); ``persona``:
+        whose ask it is; ``config`` (callbacks, tags, metadata) reaches every model call."""
+        ...
+
+    @property
+    def backend_lost(self) -> BackendLost | None:
+        """Set once the model server cannot be reached (the run saves and stops); else None."""
+        return None
+
+    @property
+    def replaying(self) -> bool:
+        """Answers come from a recording: no model is called."""
+        return False
+
+    def check_backend(self) -> None:
+        """Check the model server before a run's first step (a wrong model name stops the run)."""
+
+    def reconnect(self) -> None:
+        """Ask the model server again after it was found unreachable (a new run)."""
+
+    def set_clock(self, step: int, game_time: str) -> None:
+        """The simulation step and game time of the following asks (for the ledger)."""

@@ -1,0 +1,30 @@
+"""What happens, as a (subject, predicate, object) triple.
+
+A persona's action, the object it uses, a memory node: each is told by one triple. In the
+files (``scratch.json`` ``act_event``, ``act_obj_event``) a triple is a three-item list; a
+named tuple is written the same way.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+CHAT_WITH = "chat with"  # the predicate of a persona's conversation
+
+
+class Event(NamedTuple):
+    subject: str | None = None
+    predicate: str | None = None
+    object: str | None = None
+
+    @classmethod
+    def from_json(cls, value: list | tuple | None) -> Event:
+        """A triple from a file: null is no event, a shorter list ends in nulls."""
+        return cls(*(value or [])[:3])
+
+    @property
+    def is_chat(self) -> bool:
+        return self.predicate == CHAT_WITH
+
+
+NO_EVENT = Event()

@@ -1,0 +1,185 @@
+"""The plan of Willow Creek, the default world: a character grid plus named places.
+
+Each building is drawn as text (legend in ``reverie.worldgen.legend``) and stamped onto the
+map; sectors and arenas are rectangles. Editing this file and running
+``python -m reverie.worldgen.generate`` rebuilds every world file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+WIDTH, HEIGHT = 60, 45
+WORLD = "Willow Creek"
+MAZE_NAME = "willow_creek"
+
+Rect = tuple[int, int, int, int]  # x0, y0, x1, y1 (inclusive)
+
+
+@dataclass
+class Building:
+    sector: str
+    rows: list[str]
+    arenas: dict[str, list[Rect]]
+    roof: str = "red"
+    # Per-building names for legend objects, e.g. {"T": "office desk"}.
+    names: dict[str, str] = field(default_factory=dict)
+
+
+def _house(sector: str, room: str, rows_5_to_9: list[str], roof: str, names=None) -> Building:
+    rows = [
+        "############",
+        "#B.nS#I.A.H#",
+        "#B1.u#..u..#",
+        "#.RR.#.....#",
+        "#.RR.##o####",
+        *rows_5_to_9,
+        "########D###",
+    ]
+    arenas = {"bedroom": [(1, 1, 4, 9)], "bathroom": [(6, 1, 10, 3)], room: [(6, 5, 10, 9)]}
+    return Building(sector, rows, arenas, roof, names or {})
+
+
+NORA_HOUSE = _house("Nora Bennett's house", "kitchen", [
+    "#TT..#F.COK#",
+    "#c...#u..uu#",
+    "#..2.o.....#",
+    "#....#.cYYc#",
+    "#Wu.P#.....#",
+], roof="red")
+
+THEO_HOUSE = _house("Theo Alvarez's house", "living room", [
+    "#TT..#F.OSS#",
+    "#c...#u.uuu#",
+    "#..2.o.....#",
+    "#....#...XX#",
+    "#Wu.P#...LL#",
+], roof="blue")
+
+IRIS_HOUSE = _house("Iris Novak's house", "art studio", [
+    "#TT..#F.Eaa#",
+    "#c...#u.uuu#",
+    "#..2.o.....#",
+    "#....#.....#",
+    "#Wu.P#.P.LL#",
+], roof="green")
+
+TOWN_HALL = Building("Willow Creek Town Hall", [
+    "#############",
+    "#ff.SS.#ww.P#",
+    "#...uu.#uu..#",
+    "#......#.cc.#",
+    "#TT.TT.#cNNc#",
+    "#c..c..#cNNc#",
+    "#......o.cc.#",
+    "#TT.TT.#....#",
+    "#c..c..#...P#",
+    "#......#....#",
+    "#P.....#P..P#",
+    "###D#########",
+], {"office": [(1, 1, 6, 10)], "meeting room": [(8, 1, 11, 10)]}, roof="slate",
+    names={"T": "office desk"})
+
+CAFE = Building("Willow Bean Cafe", [
+    "##############",
+    "#FOK#.MM.SS.P#",
+    "#uuu#.uubbbb.#",
+    "#...o..QQQQQ.#",
+    "#.C.#..uuuuu.#",
+    "#####........#",
+    "#.cGc..cGc..P#",
+    "#............#",
+    "#.cGc..cGc...#",
+    "#P...........#",
+    "#####D########",
+], {"cafe": [(5, 1, 12, 9), (1, 6, 4, 9)], "cafe kitchen": [(1, 1, 3, 4)]}, roof="orange")
+
+SHOP = Building("Creek Corner Shop", [
+    "##########",
+    "#VVVV#JJJ#",
+    "#uuuu#uuu#",
+    "#....o...#",
+    "#.VV.#####",
+    "#.uu.....#",
+    "#....bb..#",
+    "#.VV.ZZ..#",
+    "#.uu.uu..#",
+    "#P.......#",
+    "####D#####",
+], {"shop": [(1, 1, 4, 4), (1, 5, 8, 9)], "storeroom": [(6, 1, 8, 3)]}, roof="purple")
+
+# (building, x, y of its top-left corner)
+BUILDINGS = [
+    (NORA_HOUSE, 3, 3),
+    (THEO_HOUSE, 16, 3),
+    (IRIS_HOUSE, 32, 3),
+    (TOWN_HALL, 45, 3),
+    (CAFE, 3, 21),
+    (SHOP, 18, 21),
+]
+
+STREETS = [
+    (2, 17, WIDTH - 3, 18),    # main street
+    (29, 2, 30, HEIGHT - 3),   # north-south street
+    (2, 34, 28, 35),           # lane south of the cafe and the shop
+    (31, 26, 31, 26),          # into the park
+]
+# A small grove and flowers south of the lane; lamps along the main street.
+TREES = [(x + (y % 3), y) for y in (38, 41) for x in range(4, 28, 4)]
+FLOWER_TILES = [(x, 39) for x in (9, 10, 17, 18, 24)]
+LAMPS = [(x, y) for x in range(6, WIDTH - 4, 8) for y in (16, 19)]
+
+PARK_SECTOR = "Willow Creek Park"
+PARK = (32, 21, 57, 41)
+PARK_ARENAS = {"park": [(32, 21, 57, 41)]}
+
+# The park, drawn on top of grass (only the non-space characters are stamped).
+PARK_ROWS = [
+    "..p...t....p.....t...p..t.",  # y=21
+    ".t..****.....t......****..",
+    "....****..............**..",
+    "..........p..hh..p........",
+    "..t.....=============..t..",
+    "=========:::::::::::=.....",  # y=26: entrance from the street
+    "..p.....=:::::::::::=..p..",
+    ".t......=::::uu:::::=.t...",
+    "...hh...=:::uUUu::::=.....",  # fountain at x=45..46, y=29..30
+    "........=:::uUUu::::=..**.",
+    "..**....=::::uu:::::=..**.",
+    "..**....=:::::::::::=.....",
+    ".t..p...=============..t..",
+    "............=.............",
+    "..uqqu......=....~~~~~....",
+    "...uu.......=...~~~~~~~...",
+    ".t..........=...~~~~~~~~..",
+    "......p.....=.hh~~~~~~~~..",
+    "..t..***....=....~~~~~~~..",
+    ".....***....=hh...~~~~~.t.",
+    "..t.........=.............",
+]
+
+
+
+@dataclass(frozen=True)
+class TownPlan:
+    """Everything ``build`` needs to draw a town: its size, buildings, streets and park."""
+
+    width: int
+    height: int
+    world: str
+    maze_name: str
+    buildings: list
+    streets: list
+    trees: list
+    flower_tiles: list
+    lamps: list
+    park_sector: str
+    park: Rect
+    park_arenas: dict
+    park_rows: list
+    # Sectors shared by residents who each know only their own arena of it (apartments).
+    shared_homes: tuple[str, ...] = ()
+
+
+WILLOW_CREEK = TownPlan(WIDTH, HEIGHT, WORLD, MAZE_NAME, BUILDINGS, STREETS, TREES, FLOWER_TILES, LAMPS,
+                        PARK_SECTOR, PARK, PARK_ARENAS, PARK_ROWS)
