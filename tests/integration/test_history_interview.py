@@ -6,8 +6,8 @@ recording lacks goes to the model itself."""
 
 from __future__ import annotations
 
-import builtins
 import io
+import sys
 
 import pytest
 
@@ -54,8 +54,9 @@ def test_interview_two_turns_prints_the_answers(settings, monkeypatch):
     sim = forked(settings, "talk", "the_ville_interview")
     out = io.StringIO()
     server = Server(sim, settings, headless=True, out=out)
-    lines = iter(["What do you do for a living?", "What are you planning this week?", "end_convo"])
-    monkeypatch.setattr(builtins, "input", lambda prompt="": next(lines))
+    # The typed lines on standard input (whichever `input` the loop holds, it reads from there).
+    monkeypatch.setattr(sys, "stdin", io.StringIO("What do you do for a living?\nWhat are you planning this week?\n"
+                                                   "end_convo\n"))
     assert server.handle("call -- analysis Isabella Rodriguez") is None
     text = out.getvalue()
     answers = [line for line in text.splitlines() if line.startswith("Isabella Rodriguez: ")]
