@@ -44,3 +44,13 @@ def the_ville_recording(tmp_path_factory, smallville_dir):
     from tests.the_ville_run import record_the_ville
 
     return record_the_ville(tmp_path_factory.mktemp("the_ville_recording"), smallville_dir)
+
+
+@pytest.fixture(scope="session")
+def readme_first_run(tmp_path_factory):
+    """The README's first command on the bundled model, run once per session (a
+    tests.willow_run.FirstRun): the first-run test checks its morning, the capture test reads
+    its trace."""
+    from tests.willow_run import run_the_readme_first_command
+
+    return run_the_readme_first_command(tmp_path_factory.mktemp("readme_first_run"))

@@ -1,7 +1,14 @@
-"""A storage folder that links the shipped Willow Creek base (never copied) and a config for it."""
+"""A storage folder that links the shipped Willow Creek base (never copied) and a config for it;
+and the README's first command run there once per test session (fixture ``readme_first_run``
+in tests/conftest.py): the morning the first-run test checks and the real trace the capture
+test reads."""
 
 from __future__ import annotations
 
+import shlex
+import subprocess
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from reverie import PROJECT_ROOT
@@ -19,3 +26,32 @@ def willow_config(root: Path, extra: str = "") -> Path:
     config.write_text(f'[paths]\nstorage = "{storage}"\ntemp_storage = "{root / "temp"}"\n'
                       f'compressed_storage = "{root / "compressed"}"\n{extra}', encoding="utf-8")
     return config
+
+
+def readme_run_args() -> list[str]:
+    """The arguments after `python -m reverie` in the README's first command."""
+    text = (PROJECT_ROOT / "README.md").read_text(encoding="utf-8")
+    line = next(line for line in text.splitlines() if line.startswith("bash .ci/setup && ") and " reverie run " in line)
+    command = line.split("&&", 1)[1]
+    words = shlex.split(command)
+    return words[words.index("reverie") + 1:]
+
+
+@dataclass(frozen=True)
+class FirstRun:
+    """The README's first command, run on the bundled model: its config, storage, simulation and run."""
+
+    config: Path
+    storage: Path
+    sim: Path
+    run: subprocess.CompletedProcess
+
+
+def run_the_readme_first_command(root: Path) -> FirstRun:
+    """The README's `run` part exactly as written there, in a Willow Creek village under ``root``."""
+    config = willow_config(root)
+    storage = root / "storage"
+    run = subprocess.run([sys.executable, "-m", "reverie", "--config", str(config), *readme_run_args()],
+                         cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=3500)
+    sims = [p for p in storage.iterdir() if p.name != BASE]
+    return FirstRun(config, storage, sims[0] if len(sims) == 1 else storage / "(no single simulation)", run)

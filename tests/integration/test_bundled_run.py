@@ -37,6 +37,8 @@ def movement_files(sim_dir):
 
 
 def test_thirty_headless_steps_with_the_bundled_model(recorded, smallville_dir):
+    """The session's real run (the recording the other tests replay): 30 steps on the bundled
+    model's own decisions give valid moves, memories, a ledger and a timeline."""
     config, storage, cassette, _ = recorded
     sim = storage / "rec"
     maze = Maze.load(smallville_dir / "static_dirs" / "assets", "the_ville")

@@ -4,8 +4,10 @@ Our base world is forked into a temporary folder; Nora and Theo are given a plan
 put side by side in the Willow Bean Cafe at 10:00 (Iris sleeps at home), so no day has to be
 planned. One step lets them perceive each other and decide; when the model does not choose
 to talk, the test starts the conversation itself (the step after the decision is what is
-under test). The engine then runs until the thoughts on the chat are made. Everything is real: the model,
-the embedder, Chroma, the files.
+under test). The engine then runs until the thoughts on the chat are made. Everything is real: the
+embedder, Chroma, the files, and the bundled model's answers; the model only drives our code here,
+so its replies are a recording (tests/recorded_replies.py, tests/recordings/cafe_conversation.jsonl)
+and a call the recording lacks goes to the model itself.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from reverie.simulation.fast_forward import fast_forward
 from reverie.simulation.simulation import Simulation
 from reverie.simulation.storage import fork
 from reverie.prompt_tools.evaluate import read_ledger
+from tests.recorded_replies import recorded_llm
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
 
@@ -60,7 +63,8 @@ def cafe(tmp_path):
     (settings.paths.storage / BASE).symlink_to(load_settings(PROJECT_ROOT / "config.toml").paths.storage / BASE)
     storage = fork(settings.paths.storage, BASE, "cafe")
     fast_forward(storage, "10:00")
-    sim = Simulation.open(settings, "cafe", storage=storage)
+    llm = recorded_llm(settings, "cafe_conversation", ledger_path=storage.ledger_path, trace_path=storage.trace_path)
+    sim = Simulation.open(settings, "cafe", storage=storage, llm=llm)
     try:
         yield sim
     finally:

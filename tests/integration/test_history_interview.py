@@ -1,9 +1,13 @@
-"""`call -- load history` and `call -- analysis` with the bundled model."""
+"""`call -- load history` and `call -- analysis` with the bundled model's answers.
+
+The model only drives our code here (whispers stored as rated thoughts, an interview's turns
+printed), so its replies are recordings (tests/recorded_replies.py, tests/recordings/); a call a
+recording lacks goes to the model itself."""
 
 from __future__ import annotations
 
-import builtins
 import io
+import sys
 
 import pytest
 
@@ -11,6 +15,8 @@ from reverie.memory import PersonaMemory
 from reverie.simulation.history import read_history
 from reverie.console.interactive import Server
 from reverie.simulation.simulation import Simulation
+from reverie.simulation.storage import fork
+from tests.recorded_replies import recorded_llm
 
 from .conftest import BASE, NAMES
 
@@ -18,8 +24,15 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(3600)]
 HISTORY = "the_ville/agent_history_init_n3.csv"
 
 
+def forked(settings, sim_code: str, recording: str) -> Simulation:
+    """A fork of the base whose model answers come from ``recording`` (tests/recordings/)."""
+    storage = fork(settings.paths.storage, BASE, sim_code)
+    llm = recorded_llm(settings, recording, ledger_path=storage.ledger_path, trace_path=storage.trace_path)
+    return Simulation.open(settings, sim_code, storage=storage, llm=llm)
+
+
 def test_load_history_stores_whispers_as_thoughts_with_poignancy(settings):
-    sim = Simulation.fork(settings, BASE, "hist")
+    sim = forked(settings, "hist", "the_ville_load_history")
     out = io.StringIO()
     server = Server(sim, settings, headless=True, out=out)
     assert server.handle(f"call -- load history {HISTORY}") is None
@@ -38,11 +51,12 @@ def test_load_history_stores_whispers_as_thoughts_with_poignancy(settings):
 
 
 def test_interview_two_turns_prints_the_answers(settings, monkeypatch):
-    sim = Simulation.fork(settings, BASE, "talk")
+    sim = forked(settings, "talk", "the_ville_interview")
     out = io.StringIO()
     server = Server(sim, settings, headless=True, out=out)
-    lines = iter(["What do you do for a living?", "What are you planning this week?", "end_convo"])
-    monkeypatch.setattr(builtins, "input", lambda prompt="": next(lines))
+    # The typed lines on standard input (whichever `input` the loop holds, it reads from there).
+    monkeypatch.setattr(sys, "stdin", io.StringIO("What do you do for a living?\nWhat are you planning this week?\n"
+                                                   "end_convo\n"))
     assert server.handle("call -- analysis Isabella Rodriguez") is None
     text = out.getvalue()
     answers = [line for line in text.splitlines() if line.startswith("Isabella Rodriguez: ")]

@@ -1,17 +1,25 @@
-"""Every chat-template family: the system text reaches the model exactly once, and a real call
-completes (the bundled model carrying each template; see tests/llm/chat_templates.py)."""
+"""Every chat template: the system text reaches the model exactly once; and one real call per
+template family completes (the bundled model carrying the template; see tests/llm/chat_templates.py).
+
+Rendering needs no weights: each template is loaded into a vocabulary-only copy of the bundled
+GGUF (llama-cpp-python picks its chat handler as for the full model) and probed as the loader
+does. The real call is the model's part (its tokenizer and llama.cpp take the rendered text and
+generate): it is made once per family, through the loader, by the first template of that family.
+"""
 
 from __future__ import annotations
 
 import json
 
 import pytest
+from llama_cpp import Llama
 
 from chat_templates import LEFT_OUT, fixture_gguf, llama_cpp_templates, template_files
 from reverie.config import Settings
 from reverie.errors import UserError
 from reverie.llm import LLM
-from reverie.llm.chat_template import SystemRole, as_dicts, rendered_prompt
+from reverie.llm.chat_template import SystemRole, as_dicts, probe, rendered_prompt
+from reverie.llm.models import LocalChatModel
 from reverie.prompt_tools.fixtures import load_fixture
 from reverie.tasks.registry import product_tasks
 
@@ -24,9 +32,9 @@ FOLDED = {
     "google-gemma-2-2b-it",
 }
 
-# Rendered first-attempt prompt -> the template whose real call sent it (a template that
-# renders the same text sends the same tokens; its real call would repeat that one).
-CALLED: dict[str, str] = {}
+# A family (its markers, as reverie.llm.chat_template names it, and how the probe treats it:
+# handler, system text, tool list) -> the template whose real call completed for it.
+CALLED: dict[tuple, str] = {}
 
 
 def settings_for(model_path, tmp_path) -> Settings:
@@ -38,31 +46,41 @@ def settings_for(model_path, tmp_path) -> Settings:
     return settings
 
 
+def family_key(report) -> tuple:
+    return report.family, report.chat_format, report.system, report.empty_tools
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(TEMPLATES))
-def test_the_system_text_reaches_the_model_once_and_a_real_call_completes(name, tmp_path):
-    llm = LLM(settings_for(fixture_gguf(TEMPLATES[name]), tmp_path), tasks=product_tasks(), ledger_path=tmp_path / "llm_calls.jsonl")
-    model = llm._model("cheap")
-    report = model.template
+def test_the_system_text_reaches_the_model_once_and_a_real_call_per_family_completes(name, tmp_path):
+    vocab = fixture_gguf(TEMPLATES[name], weights=False)
+    llama = Llama(model_path=str(vocab), vocab_only=True, verbose=False)  # as the loader's, without weights
+    report = probe(llama, path=str(vocab), setting="[models.cheap]")
+    model = LocalChatModel(client=llama, template=report, model_path=str(vocab), verbose=False)
+    llm = LLM(settings_for(vocab, tmp_path), tasks=product_tasks(), ledger_path=tmp_path / "llm_calls.jsonl")
     case = load_fixture(TASK).cases[0]
     system = llm.chain.prompts.get(TASK).system.strip()
 
     sent = model._sent(llm.chain.render(TASK, case.inputs, choices=case.choices))
-    prompt = rendered_prompt(model.client, as_dicts(sent), **report.render_kwargs)
+    prompt = rendered_prompt(llama, as_dicts(sent), **report.render_kwargs)
     assert prompt.count(system) == 1, f"{report.line()}: system text appears {prompt.count(system)} times"
-
     if name in FOLDED:
         assert report.system is SystemRole.FOLDED, report.line()
+
+    family = family_key(report)
+    if family in CALLED:
+        return  # its family's real call completed with CALLED[family]
+    real = LLM(settings_for(fixture_gguf(TEMPLATES[name]), tmp_path), tasks=product_tasks(),
+               ledger_path=tmp_path / "llm_calls.jsonl")
+    assert real._model("cheap").template == report, "the loader decides as the probe of the template did"
     saved = json.loads((tmp_path / "chat_templates.json").read_text(encoding="utf-8"))
     assert saved["cheap"]["system"] == report.system.value
-
-    if prompt in CALLED:
-        return  # renders exactly as CALLED[prompt] did: the same tokens, a call already completed
-    llm.ask(TASK, case.inputs, choices=case.choices)
+    real.ask(TASK, case.inputs, choices=case.choices)
     line = json.loads((tmp_path / "llm_calls.jsonl").read_text(encoding="utf-8").splitlines()[-1])
     assert not [e for e in line["errors"] if "model call failed" in e], line["errors"]
     assert line["completion_tokens"] > 0, "the model generated a reply"
-    CALLED[prompt] = name
+    CALLED[family] = name
+
 
 @pytest.mark.slow
 def test_a_gguf_without_a_chat_template_needs_chat_format(tmp_path):

@@ -1,5 +1,6 @@
 """A long run's memories at the default n_ctx: every prompt that takes memories or chat lines
-is cut to fit, so no call fails or falls back because of length (the real bundled model)."""
+is cut to fit, so no call fails or falls back because of length (the real bundled model, on
+purpose: its tokenizer and llama.cpp's context window decide what fits)."""
 
 from __future__ import annotations
 

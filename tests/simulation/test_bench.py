@@ -193,7 +193,9 @@ def reverie(*args: str) -> subprocess.CompletedProcess:
 
 @pytest.mark.slow
 def test_bench_with_the_bundled_model_then_its_replay(tmp_path, settings):
-    """2 game minutes from 08:00 with the real bundled model (recorded), then the same run replayed."""
+    """2 game minutes from 08:00 with the real bundled model (recorded), then the same run replayed.
+    A real model on purpose: the prompt cache's hit rate and the model's share of the time are
+    llama.cpp's own figures."""
     cassette = tmp_path / "calls.jsonl"
     live = bench.run_bench(settings, fork=BASE, start="08:00", minutes=2, model="bundled", record=cassette, keep=True)
     try:

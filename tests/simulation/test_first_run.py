@@ -5,7 +5,6 @@ in a shared place. Checked in the run's movement files and its timeline."""
 from __future__ import annotations
 
 import re
-import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -15,18 +14,9 @@ import pytest
 from reverie import PROJECT_ROOT
 from reverie.tasks.day_rules import is_sleeping
 from reverie.world.maze import Maze
-from tests.willow_run import BASE, willow_config
+from tests.willow_run import BASE, readme_run_args
 
 ASSETS = PROJECT_ROOT / "environment" / "frontend_server" / "static_dirs" / "assets"
-
-
-def readme_run_args() -> list[str]:
-    """The arguments after `python -m reverie` in the README's first command."""
-    text = (PROJECT_ROOT / "README.md").read_text(encoding="utf-8")
-    line = next(line for line in text.splitlines() if line.startswith("bash .ci/setup && ") and " reverie run " in line)
-    command = line.split("&&", 1)[1]
-    words = shlex.split(command)
-    return words[words.index("reverie") + 1:]
 
 
 def test_the_readme_first_command_runs_a_morning():
@@ -36,11 +26,10 @@ def test_the_readme_first_command_runs_a_morning():
 
 @pytest.mark.slow
 @pytest.mark.timeout(3600)
-def test_the_readme_first_command_shows_a_morning_where_residents_wake_leave_home_and_meet(tmp_path):
-    config = willow_config(tmp_path)
-    storage = tmp_path / "storage"
-    run = subprocess.run([sys.executable, "-m", "reverie", "--config", str(config), *readme_run_args()],
-                         cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=3500)
+def test_the_readme_first_command_shows_a_morning_where_residents_wake_leave_home_and_meet(readme_first_run):
+    """The model's behaviour is the point: on the bundled model's own decisions, every resident
+    wakes, leaves home, and two meet in a shared place (a real run, shared with the capture test)."""
+    run, storage = readme_first_run.run, readme_first_run.storage
     print(run.stdout)
     assert run.returncode == 0, run.stderr[-3000:]
     (sim,) = [p for p in storage.iterdir() if p.name != BASE]

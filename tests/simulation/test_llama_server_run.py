@@ -1,5 +1,6 @@
 """The default town on a real 4-slot llama.cpp ``llama-server`` with ``parallel_slots = 4``: a valid run,
-personas thinking side by side, each on its own slot, with the server's prompt cache reported."""
+personas thinking side by side, each on its own slot, with the server's prompt cache reported.
+A real model on purpose: the slots, the cache and the answers are the server's."""
 
 from __future__ import annotations
 

@@ -27,9 +27,10 @@ from reverie.evaluation.evaluation_report import read_evaluation
 from reverie.persona.events import PlannedEvent
 from reverie.simulation.seeds import Seed, read_seeds
 from reverie.simulation.simulation import Simulation
-from reverie.simulation.storage import fork as fork_storage
+from reverie.simulation.storage import SimStorage, fork as fork_storage
 from reverie.tasks.registry import product_tasks
 
+from tests.recorded_replies import recorded_llm
 from tests.simulation.town_chat import town_chat
 
 BASE = "base_willow_creek_n25"
@@ -282,11 +283,13 @@ def test_evaluating_again_at_the_same_step_replaces_the_checkpoint(town, tmp_pat
 @pytest.mark.slow
 @pytest.mark.timeout(3600)
 def test_the_town_steps_twice_on_the_bundled_model(base_settings, tmp_path):
-    """25 agents, two steps of a morning on the bundled model, packed actions (the fastest path).
+    """25 agents, two steps of a morning on the bundled model's answers, packed actions (the fastest path).
 
     The day is planned first, in one step at 08:00 on the fake model (every prompt on its
-    fail-safe: the seeds still join their personas' identities); the bundled model then runs
-    two steps of the morning: perception, reactions and any conversation it starts."""
+    fail-safe: the seeds still join their personas' identities); the bundled model's answers
+    then drive two steps of the morning: perception, reactions and any conversation it starts.
+    The model only drives our code here: its replies are a recording (tests/recorded_replies.py,
+    tests/recordings/n25_two_steps.jsonl); a call the recording lacks goes to the model itself."""
     settings = town_settings(base_settings, tmp_path)
     settings.simulation.packed_actions = True
     planner = LLM(settings, tasks=product_tasks(), chat_models={"strong": FakeChatModel(), "cheap": FakeChatModel()},
@@ -300,7 +303,9 @@ def test_the_town_steps_twice_on_the_bundled_model(base_settings, tmp_path):
     planning = [json.loads(line) for line in (tmp_path / "planning.jsonl").read_text().splitlines()]
     assert not any(e["prompt"] == "whisper_inner_thought" for e in planning)  # seeds in `currently`, no whisper
 
-    sim = Simulation.open(settings, "real")
+    storage = SimStorage(settings.paths.storage, "real")
+    llm = recorded_llm(settings, "n25_two_steps", ledger_path=storage.ledger_path, trace_path=storage.trace_path)
+    sim = Simulation.open(settings, "real", llm=llm)
     try:
         first = sim.step_no
         assert sim.run(2) == 2

@@ -271,7 +271,8 @@ def llama_server(tmp_path, base_settings):
 @pytest.mark.slow
 def test_three_agents_on_a_two_slot_server_decide_as_the_sequential_run(base_settings, tmp_path, llama_server):
     """Step 0 plans three first days through a real server with 2 slots (recorded); replayed one
-    persona after another, the run writes byte-identical movement files."""
+    persona after another, the run writes byte-identical movement files. A real model on
+    purpose: the point is how a real multi-slot server answers calls side by side."""
     steps, slots = 3, 2
     cassette = tmp_path / "calls.cassette.jsonl"
 

@@ -227,10 +227,30 @@ def test_prompts_show_unknown_name_is_a_user_error(settings):
         _prompts_cli(["show", "no_such_prompt"], settings)
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_every_prompts_grammar_compiles_in_llama_cpp(name):
+    """The JSON schema a call sends (its choices as enums) becomes the llama.cpp grammar that
+    bounds the in-process model's reply."""
+    from llama_cpp import LlamaGrammar
+
+    case = load_fixture(name).cases[0]
+    LlamaGrammar.from_json_schema(json.dumps(call_schema(TASKS[name].schema, case.choices)), verbose=False)
+
+
 @pytest.mark.slow
-@pytest.mark.timeout(3600)  # about 32 prompts x up to 3 attempts on a small CPU
-def test_prompts_eval_runs_every_prompt_on_the_bundled_model(settings, capsys):
-    """`prompts eval --n 1` over all prompts, bundled model, grammar on; prints its table."""
+@pytest.mark.timeout(3600)  # about 32 prompts x up to 3 attempts on a small CPU, when not replayed
+def test_prompts_eval_runs_every_prompt_on_the_bundled_model(settings, capsys, monkeypatch):
+    """`prompts eval --n 1` over all prompts, bundled model, grammar on; prints its table.
+
+    The model only drives the command here: its answers are a recording
+    (tests/recorded_replies.py, tests/recordings/prompts_eval.jsonl; a call it lacks goes to the
+    model itself). Every prompt's grammar is compiled by llama.cpp in the test above."""
+    from reverie.llm import LLM
+    from tests.recorded_replies import recorded_llm
+
+    monkeypatch.setattr(LLM, "from_settings", classmethod(
+        lambda cls, eval_settings, *, tasks, ledger_path=None, **_: recorded_llm(eval_settings, "prompts_eval",
+                                                                                  ledger_path=ledger_path)))
     code = _prompts_cli(["eval", "--model", "bundled", "--n", "1"], settings)
     out = capsys.readouterr().out
     with capsys.disabled():

@@ -1,6 +1,7 @@
-"""A real run's trace, captured, evaluated and compared: one step of the README's first run on
-the bundled model, then `prompts capture`, `prompts eval --cases` and `--compare` (a copy of
-prompts/ with one prompt made longer against prompts/ itself) as a user types them."""
+"""A real run's trace, captured, evaluated and compared: the README's first run on the bundled
+model (the session's run, shared with tests/simulation/test_first_run.py), then `prompts capture`,
+`prompts eval --cases` and `--compare` (a copy of prompts/ with one prompt made longer against
+prompts/ itself) as a user types them."""
 
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ from pathlib import Path
 import pytest
 
 from reverie import PROJECT_ROOT
-from tests.willow_run import willow_config
 
 PROMPT = "wake_up_hour"
 
@@ -34,12 +34,12 @@ def row(output: str, name: str) -> list[str]:
     return re.split(r"\s{2,}", line.strip())
 
 
-def test_a_real_runs_calls_are_captured_evaluated_and_compared(tmp_path):
-    config = willow_config(tmp_path, "[simulation]\nschedule_passes = 1\n")
-    storage = tmp_path / "storage"
-    reverie(config, "run", "--sim", "small", "--steps", "1", "--start", "07:50", "--packed", "--no-progress")
+def test_a_real_runs_calls_are_captured_evaluated_and_compared(readme_first_run, tmp_path):
+    first = readme_first_run
+    assert first.run.returncode == 0, first.run.stderr[-3000:]
+    config, sim = first.config, first.sim.name
 
-    reverie_dir = storage / "small" / "reverie"
+    reverie_dir = first.sim / "reverie"
     traced = [json.loads(line) for line in (reverie_dir / "llm_trace.jsonl").read_text().splitlines()]
     ledger = [json.loads(line) for line in (reverie_dir / "llm_calls.jsonl").read_text().splitlines()]
     assert [c["prompt"] for c in traced] == [line["prompt"] for line in ledger]  # every call traced
@@ -48,7 +48,7 @@ def test_a_real_runs_calls_are_captured_evaluated_and_compared(tmp_path):
     distinct = list({json.dumps([c["inputs"], c["choices"]], sort_keys=True): c for c in asked}.values())
 
     cases = tmp_path / "cases"
-    out = reverie(config, "prompts", "capture", "small", "--out", str(cases), "--n", "2")
+    out = reverie(config, "prompts", "capture", sim, "--out", str(cases), "--n", "2")
     captured = json.loads((cases / f"{PROMPT}.json").read_text())["cases"]
     assert [c["inputs"] for c in captured] == [c["inputs"] for c in distinct[:2]]
     assert f"from {len(traced)} traced call(s)" in out
