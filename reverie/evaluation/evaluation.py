@@ -264,6 +264,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="ask about K random pairs of residents, both ways (default: every pair)")
     parser.add_argument("--into", metavar="NAME",
                         help="copy SIM to a new simulation NAME first and evaluate that (a base is never written)")
+    parser.add_argument("--overwrite", action="store_true", help="with --into: replace an existing simulation NAME")
 
 
 def main(args, settings: Settings, *, llm=None, say=print) -> int:
@@ -271,7 +272,7 @@ def main(args, settings: Settings, *, llm=None, say=print) -> int:
 
     into = getattr(args, "into", None)
     if into:
-        sim = Simulation.fork(settings, args.sim, into, llm=llm)
+        sim = Simulation.fork(settings, args.sim, into, llm=llm, overwrite=bool(getattr(args, "overwrite", False)))
     else:
         sim = Simulation.open(settings, args.sim, llm=llm, instead=f"evaluate {args.sim} --into NEW_NAME")
     try:

@@ -29,13 +29,15 @@ def answer(sim, persona, convo: list, line: str, *, safety_check: bool = True) -
     return reply
 
 
-def interview_loop(sim, persona, *, say=print, read=input) -> list:
+def interview_loop(sim, persona, *, say=print, read=None) -> list:
+    """Question and answer with one persona until the user types the end word. ``read``
+    defaults to :func:`input`, looked up at each call (so a patched ``input`` is used)."""
     say(f"Interviewing {persona.name}; type {END} to stop.")
     sim.llm.set_clock(sim.step_no, sim.curr_time_str)
     convo: list = []
     while True:
         try:
-            line = read("Enter Input: ").strip()
+            line = (read or input)("Enter Input: ").strip()
         except EOFError:
             break
         if line == END:

@@ -94,6 +94,8 @@ def test_evaluate_never_writes_a_base_and_evaluates_a_fork_it_names(tmp_path):
     try:
         refused = reverie(config, "evaluate", BASE)
         into = reverie(config, "evaluate", BASE, "--into", "evaluated")
+        again = reverie(config, "evaluate", BASE, "--into", "evaluated")
+        replaced = reverie(config, "evaluate", BASE, "--into", "evaluated", "--overwrite")
         compressed = reverie(config, "compress", BASE)
     finally:
         server.down()
@@ -103,6 +105,9 @@ def test_evaluate_never_writes_a_base_and_evaluates_a_fork_it_names(tmp_path):
     assert into.returncode == 0, into.stderr[-1500:]
     figures = json.loads((storage / "evaluated" / "evaluation.json").read_text(encoding="utf-8"))
     assert figures["sim_code"] == "evaluated" and figures["checkpoints"]
+    # --into an existing name is refused in one line naming the switch evaluate really has
+    assert again.returncode == 2 and len(error_lines(again)) == 1 and "--overwrite" in error_lines(again)[0], again.stderr[-1500:]
+    assert replaced.returncode == 0, replaced.stderr[-1500:]
     assert compressed.returncode in (0, 2) and len(error_lines(compressed)) <= 1, compressed.stderr[-1500:]
 
 
