@@ -3,6 +3,7 @@ families, red with the fix named on a GGUF without a chat template (the real mod
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -32,8 +33,13 @@ def checks_of(output: str) -> dict[str, str]:
 
 
 def test_green_on_the_bundled_model(write_config, tmp_path):
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
     done = subprocess.run([sys.executable, "-m", "reverie", "--config", config_for(write_config, tmp_path), "doctor"],
-                          cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=600)
+                          cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "TMPDIR": str(scratch)})
+    # (torch keeps its own compile cache there; ours is the probe's folder)
+    assert list(scratch.glob("reverie-doctor-*")) == [], "doctor left its probe folder behind"
     checks = checks_of(done.stdout)
     assert done.returncode == 0, done.stdout + done.stderr
     assert list(checks) == list(CHECKS) and all(line.startswith("✓") for line in checks.values())

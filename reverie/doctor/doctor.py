@@ -19,6 +19,7 @@ exits non-zero when any check fails:
 from __future__ import annotations
 
 import json
+import shutil
 import tempfile
 import time
 from dataclasses import dataclass
@@ -260,7 +261,11 @@ def long_run_inputs(inputs: dict, task) -> dict:
 
 def main(args, settings: Settings) -> int:
     doctor = Doctor(settings)
-    checks = doctor.run()
+    try:
+        checks = doctor.run()
+    finally:
+        # the probe's ledger and Chroma index were only for the checks: nothing is left behind
+        shutil.rmtree(doctor.folder, ignore_errors=True)
     failed = [c for c in checks if not c.ok]
     print(f"{len(checks) - len(failed)} of {len(checks)} checks passed" + (f"; {len(failed)} to fix" if failed else ""))
     if args.json:
