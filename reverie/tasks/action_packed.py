@@ -81,7 +81,7 @@ class PackedActionReply(Reply):
     sector: str = choice_field("sectors", description="the area to go to, copied exactly from the list")
     arena: str = choice_field("arenas", description="a place inside that area, copied exactly")
     object: str = choice_field("objects", description="an object in that place, copied exactly")
-    # two emoji or one family of four; the bound keeps ten fields inside max_tokens
+    # two emoji or one family of four; the bound keeps eight fields inside max_tokens
     emoji: str = Field(max_length=EMOJI_MAX, description="one or two emoji for the activity")
     event_predicate: str = Field(max_length=40, description="short verb, e.g. 'is eating'")
     event_target: str = Field(max_length=80, description="what the verb acts on")
