@@ -52,7 +52,7 @@ class ConversationInputs(TaskInputs):
 class ConversationReply(Reply):
     # The grammar asks for MIN_LINES or more (``minItems``); the model validates an empty list,
     # which is the fail-safe's "no conversation".
-    lines: list[Annotated[str, Field(max_length=MAX_LINE)]] = Field(
+    lines: list[Annotated[str, Field(min_length=3, max_length=MAX_LINE)]] = Field(
         max_length=MAX_LINES, json_schema_extra={"minItems": MIN_LINES},
         description="what is said, in order: the initiator's line, then the partner's, taking turns")
 
