@@ -35,7 +35,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--start", metavar="HH:MM",
                         help="move a new fork's clock to this time of day first, with no model call (e.g. 07:00)")
     parser.add_argument("--packed", action="store_true",
-                        help="one structured call per action and per day's schedule ([simulation] packed_actions)")
+                        help="one structured call per action, per day's schedule and per conversation ([simulation] packed_actions)")
     parser.add_argument("--force-seed-plan", action="store_true",
                         help="code puts each seed's event (the party) into its persona's plan, for models too small "
                              "to plan it from the identity ([simulation] force_seed_plan)")

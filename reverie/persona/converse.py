@@ -1,4 +1,4 @@
-"""Conversations between two personas, one utterance at a time (docs/LOOP.md §9)."""
+"""Conversations between two personas, one utterance at a time, or in one call in packed mode (docs/LOOP.md §9)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from reverie.persona.agent import Agent
 from reverie.persona.retrieve import retrieve_scored
 from reverie.tasks.chat_utterance import iterative_chat_utterance
+from reverie.tasks.conversation_packed import packed_conversation
 from reverie.tasks.relationship_summary import relationship_summary
 
 if TYPE_CHECKING:
@@ -17,6 +18,9 @@ if TYPE_CHECKING:
 
 MAX_ROUNDS = 8  # each round: the initiator speaks, then the partner
 RECENT_CHAT_MINUTES = 480
+PACKED_MEMORIES = 8  # each speaker's memories shown to the one-call conversation (packed mode)
+# The identity lines the one-call conversation shows of each speaker (who they are, what they are up to).
+SHORT_IDENTITY = ("Name", "Age", "Innate traits", "Learned traits", "Currently")
 
 
 def _keys(retrieved: dict) -> list[str]:
@@ -47,6 +51,13 @@ def relationship(speaker: Agent, listener: Agent, llm: LanguageModel) -> str:
     return relationship_summary(llm, speaker=speaker.name, listener=listener.name, statements=_keys(about_listener))
 
 
+def situation(initiator: Agent, partner: Agent) -> str:
+    """Who started the conversation with whom, and what each was doing."""
+    return (f"{initiator.name} was {initiator.scratch.act_description} when {initiator.name} saw "
+            f"{partner.name} in the middle of {partner.scratch.act_description}.\n"
+            f"{initiator.name} is starting a conversation with {partner.name}.")
+
+
 @dataclass(frozen=True)
 class ChatScene:
     """A conversation's fixed parts: where, who started it with whom, and the model."""
@@ -67,24 +78,53 @@ def one_utterance(scene: ChatScene, speaker: Agent, listener: Agent, convo: list
     if convo:
         focal.append("\n".join(f"{name}: {line}" for name, line in convo[-4:]))
     memories = _keys(retrieve_scored(speaker, focal, 15))
-    context = (f"{initiator.name} was {initiator.scratch.act_description} when {initiator.name} saw "
-               f"{partner.name} in the middle of {partner.scratch.act_description}.\n"
-               f"{initiator.name} is starting a conversation with {partner.name}.")
     return iterative_chat_utterance(
         llm, identity=speaker.identity(), speaker=speaker.name, listener=listener.name, memories=memories,
         past_context=past_context(speaker, listener), location=location_of(speaker, scene.maze),
-        current_context=context, conversation=[tuple(x) for x in convo],
+        current_context=situation(initiator, partner), conversation=[tuple(x) for x in convo],
     )
+
+
+def _short_identity(persona: Agent) -> str:
+    return "\n".join(line for line in persona.identity().splitlines() if line.split(":", 1)[0] in SHORT_IDENTITY)
+
+
+def one_call_convo(scene: ChatScene, relationships: dict[str, str]) -> list[list[str]]:
+    """Packed mode: the whole conversation from one call, each speaker's relationship summary and
+    8 memories retrieved as for their first line; ``[]`` when the call fell back to its fail-safe."""
+    initiator, partner, llm = scene.initiator, scene.partner, scene.llm
+    memories = {}
+    for speaker, listener in ((initiator, partner), (partner, initiator)):
+        relationships[speaker.name] = relationship(speaker, listener, llm)
+        focal = [relationships[speaker.name], f"{listener.name} is {listener.scratch.act_description}"]
+        memories[speaker.name] = _keys(retrieve_scored(speaker, focal, PACKED_MEMORIES))
+    lines = packed_conversation(
+        llm, initiator=initiator.name, partner=partner.name,
+        initiator_identity=_short_identity(initiator), partner_identity=_short_identity(partner),
+        initiator_relationship=relationships[initiator.name], partner_relationship=relationships[partner.name],
+        initiator_memories=memories[initiator.name], partner_memories=memories[partner.name],
+        past_context=past_context(initiator, partner), location=location_of(initiator, scene.maze),
+        situation=situation(initiator, partner),
+    )
+    return [[speaker, line] for speaker, line in lines]
 
 
 def generate_convo(maze: Maze, initiator: Agent, partner: Agent, llm: LanguageModel) -> list[list[str]]:
     """The whole transcript ``[[speaker, utterance], ...]`` (at most 16 lines).
 
     Each speaker's relationship summary is asked once, before their first line, and kept for
-    the conversation (the original asked it before every line; docs/FIDELITY.md)."""
+    the conversation (the original asked it before every line; docs/FIDELITY.md).
+
+    Packed mode (``options.packed_actions``) asks for the whole conversation in one call
+    (prompt conversation_packed, at most 8 lines); when that call fails, the conversation is
+    held line by line as in faithful mode, with the relationship summaries already asked."""
     scene = ChatScene(maze, initiator, partner, llm)
     convo: list[list[str]] = []
     relationships: dict[str, str] = {}
+    if initiator.options.packed_actions:
+        convo = one_call_convo(scene, relationships)
+        if convo:
+            return convo
     for _ in range(MAX_ROUNDS):
         for speaker, listener in ((initiator, partner), (partner, initiator)):
             if speaker.name not in relationships:

@@ -7,6 +7,6 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class CognitionOptions:
-    packed_actions: bool = False  # one structured call for the whole action pipeline and for the day's schedule
+    packed_actions: bool = False  # one structured call for the action pipeline, the day's schedule, a conversation
     reuse_answers: bool = True  # today's answers are reused for the same question
     schedule_passes: int = 3  # the hourly schedule's planning passes (one-call-per-hour prompt only)

@@ -12,6 +12,7 @@ from reverie.tasks import (
     action_location,
     action_packed,
     chat_utterance,
+    conversation_packed,
     conversation_summary,
     convo_thoughts,
     daily_plan,
@@ -69,6 +70,7 @@ def product_tasks() -> TaskRegistry:
         insights.INSIGHTS,
         relationship_summary.RELATIONSHIP_SUMMARY,
         chat_utterance.ITERATIVE_CHAT_UTTERANCE,
+        conversation_packed.CONVERSATION_PACKED,
         convo_thoughts.PLANNING_THOUGHT_ON_CONVO,
         convo_thoughts.MEMO_ON_CONVO,
         # interview and history loading (server commands)

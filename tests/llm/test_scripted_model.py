@@ -60,6 +60,14 @@ def test_a_conversation_passes_on_the_most_important_memory(llm):
     assert "running for mayor" in other.utterance and "picnic" not in other.utterance
 
 
+def test_a_packed_conversation_passes_on_each_speakers_news(llm):
+    talk = ask(llm, "conversation_packed", initiator_memories="- Ana is hosting a picnic at Elm Park on March 3 at 4 pm",
+               partner_memories="- Bo is running for mayor", initiator_identity="Name: Ana Ruiz",
+               partner_identity="Name: Bo Li")
+    assert "picnic at Elm Park on March 3 at 4 pm" in talk.lines[0] and "running for mayor" in talk.lines[1]
+    assert llm.ledger.last["fallback"] is False
+
+
 def test_what_was_heard_becomes_the_memo(llm):
     convo = "Bo Li: Hi Ana! Did you hear? Cy is hosting a dance at the Town Hall on May 2 at 8 pm.\nAna Ruiz: Thanks."
     memo = ask(llm, "memo_on_convo", persona_name="Ana Ruiz", partner_name="Bo Li", conversation=convo).memo

@@ -64,6 +64,26 @@ def iterative_chat_utterance(call: ScriptedCall) -> dict:
     return {"utterance": f"Good to know, {_first(listener)}. See you later!", "end": True}
 
 
+def conversation_packed(call: ScriptedCall) -> dict:
+    """The whole talk at once, as the line-by-line rule holds it: the initiator's news, the
+    partner's own news, then goodbye (each from their own memories and identity)."""
+    initiator, partner = call.text("initiator"), call.text("partner")
+    room = int((call.field("lines").get("items") or {}).get("maxLength") or MAX_LINE)
+
+    def news(who: str, said: str) -> str:
+        own = [line.partition(":")[2].strip() for line in call.text(f"{who}_identity").splitlines()
+               if line.startswith("Currently:")]
+        items = news_items(lines_of(call.text(f"{who}_memories")) + [s for text in own for s in sentences(text)],
+                           said=said)
+        return _told(items, room=room - 40)
+
+    first = news("initiator", "")
+    opening = f"Hi {_first(partner)}! Did you hear? {first}" if first else f"Hi {_first(partner)}! How is your day going?"
+    second = news("partner", opening)
+    answer = f"Thanks for telling me. And did you know? {second}" if second else "Good to hear from you. Nothing new here."
+    return {"lines": [opening[:room], answer[:room], f"Good to know, {_first(partner)}. See you later!"]}
+
+
 def _heard(call: ScriptedCall, key: str = "partner_name", count: int = 1) -> str | None:
     """The most important things the partner said (the persona's own lines left out)."""
     partner = call.text(key)
@@ -102,6 +122,7 @@ def relationship_summary(call: ScriptedCall) -> dict:
 
 
 RULES = {"decide_to_talk": decide_to_talk, "decide_to_react": decide_to_react,
-         "iterative_chat_utterance": iterative_chat_utterance, "summarize_conversation": summarize_conversation,
+         "iterative_chat_utterance": iterative_chat_utterance, "conversation_packed": conversation_packed,
+         "summarize_conversation": summarize_conversation,
          "memo_on_convo": memo_on_convo, "planning_thought_on_convo": planning_thought_on_convo,
          "relationship_summary": relationship_summary}

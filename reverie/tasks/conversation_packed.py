@@ -1,0 +1,122 @@
+"""A whole conversation between two personas in one call (prompt conversation_packed), for ``packed_actions``.
+
+The faithful mode asks :mod:`reverie.tasks.chat_utterance` once per line (up to 16 calls of
+~1,150 prompt tokens each); packed mode asks for the lines of the whole talk at once, 2 to
+:data:`MAX_LINES`. The model writes only what is said; the code gives the lines to the two
+speakers in turn, the initiator first, so the transcript has the faithful mode's shape
+``[(speaker, line), ...]`` and everything after it (summary, memos, memories) is unchanged.
+
+Each line is checked as a faithful line is: a speaker's name the model put in front is
+dropped, an empty or placeholder line is sent back, and so is a line said twice word for
+word. A conversation of one line is sent back (a conversation takes two).
+
+The fail-safe is "no conversation" (an empty list; the grammar itself never writes one, as it
+asks for at least 2 lines): :func:`reverie.persona.converse.generate_convo` then holds the
+conversation line by line as in faithful mode, so a failed packed call still gives the model's
+own conversation, at the faithful mode's cost.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Annotated
+
+from pydantic import Field, ValidationInfo, field_validator
+
+from reverie.llm.language_model import LanguageModel
+from reverie.llm.task import Task, TaskInputs, memories
+from reverie.tasks.common import Reply, bulleted, check_text, inputs_of
+from reverie.tasks.interview import strip_speaker
+
+log = logging.getLogger(__name__)
+
+MIN_LINES = 2
+MAX_LINES = 8
+MAX_LINE = 200
+
+
+class ConversationInputs(TaskInputs):
+    initiator: str
+    partner: str
+    initiator_identity: str
+    partner_identity: str
+    initiator_relationship: str
+    partner_relationship: str
+    initiator_memories: str
+    partner_memories: str
+    past_context: str
+    location: str
+    situation: str
+
+
+class ConversationReply(Reply):
+    # The grammar asks for MIN_LINES or more (``minItems``); the model validates an empty list,
+    # which is the fail-safe's "no conversation".
+    lines: list[Annotated[str, Field(min_length=3, max_length=MAX_LINE)]] = Field(
+        max_length=MAX_LINES, json_schema_extra={"minItems": MIN_LINES},
+        description="what is said, in order: the initiator's line, then the partner's, taking turns")
+
+    @field_validator("lines")
+    @classmethod
+    def _lines(cls, values: list[str], info: ValidationInfo) -> list[str]:
+        if not values:
+            return values  # "no conversation": the line-by-line conversation follows
+        inputs = inputs_of(info, ConversationInputs)
+        speakers = (inputs.initiator, inputs.partner) if inputs else ()
+        lines, said = [], set()
+        for number, value in enumerate(values, 1):
+            line = check_text(strip_speaker(value, *speakers), f"line {number}")
+            if line.lower() in said:
+                raise ValueError(f"line {number} repeats an earlier line word for word; every line must say something new")
+            said.add(line.lower())
+            lines.append(line)
+        if len(lines) < MIN_LINES:
+            raise ValueError(f"a conversation has at least {MIN_LINES} lines: write the answer to the first line too")
+        return lines
+
+
+def _fail_safe(inputs: ConversationInputs, choices: dict) -> ConversationReply:
+    """No conversation: the caller then asks for it line by line (the faithful mode's calls)."""
+    log.info("conversation_packed: no conversation between %s and %s; asking line by line",
+             inputs.initiator, inputs.partner)
+    return ConversationReply(lines=[])
+
+
+CONVERSATION_PACKED = Task(name="conversation_packed", inputs=ConversationInputs, schema=ConversationReply,
+                           fail_safe=_fail_safe, trim=memories("initiator_memories", "partner_memories"),
+                           used_in="converse: a whole conversation between two personas in one call "
+                                   "([simulation] packed_actions = true)")
+
+
+def packed_conversation(
+    llm: LanguageModel,
+    *,
+    initiator: str,
+    partner: str,
+    initiator_identity: str,
+    partner_identity: str,
+    initiator_relationship: str,
+    partner_relationship: str,
+    initiator_memories: list[str],
+    partner_memories: list[str],
+    past_context: str,
+    location: str,
+    situation: str,
+) -> list[tuple[str, str]]:
+    """``[(speaker, line), ...]``, the initiator first and then in turn; ``[]`` when the call
+    failed (its fail-safe): the caller then holds the conversation line by line."""
+    inputs = ConversationInputs(
+        initiator=initiator,
+        partner=partner,
+        initiator_identity=initiator_identity,
+        partner_identity=partner_identity,
+        initiator_relationship=initiator_relationship,
+        partner_relationship=partner_relationship,
+        initiator_memories=bulleted(initiator_memories) or "- (nothing comes to mind)",
+        partner_memories=bulleted(partner_memories) or "- (nothing comes to mind)",
+        past_context=past_context.strip() or "They have not talked recently.",
+        location=location,
+        situation=situation,
+    )
+    reply = llm.ask(CONVERSATION_PACKED, inputs, persona=initiator)
+    return [((initiator, partner)[i % 2], line) for i, line in enumerate(reply.lines)]

@@ -1,0 +1,60 @@
+"""Packed mode: a conversation between two residents is written in one call, and a failed call
+falls back to the line-by-line conversation of faithful mode.
+
+Every test here runs on a scripted fake chat model (reverie/llm/fake_model.py, fixed replies
+per prompt, not a real model): what is checked is which calls the conversation makes and how
+the replies become the transcript. The world is real: the base town forked into a temporary
+folder, its embedder and Chroma.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from reverie.llm.fake_model import FakeChatModel
+from reverie.persona.converse import generate_convo
+from reverie.persona.options import CognitionOptions
+
+from tests.forked_base import forked_sim
+from tests.integration.test_conversation import meet_at_the_cafe
+
+RELATIONSHIP = {"summary": "Nora Bennett and Theo Alvarez know each other from the cafe."}
+LINES = ["Morning, Theo! Would you try a new pastry for my spring menu?", "Gladly, Nora. Have you heard about the footbridge?",
+         "Not yet, tell me later. Enjoy your coffee!", "Thanks, see you!"]
+
+
+def _talk(tmp_path, replies: dict, *, packed: bool = True):
+    model = FakeChatModel(replies=replies)
+    with forked_sim(tmp_path, "base_willow_creek", "cafe", model, at="10:00") as sim:
+        nora, theo, _iris = meet_at_the_cafe(sim)
+        for persona in (nora, theo):
+            persona.options = CognitionOptions(packed_actions=packed)
+        model.calls.clear()
+        convo = generate_convo(sim.maze, nora, theo, sim.llm)
+        return convo, model.prompts(), sim.llm.ledger.summary()
+
+
+def test_a_packed_conversation_is_one_call_with_the_speakers_in_turn(tmp_path):
+    convo, asked, _ = _talk(tmp_path, {"relationship_summary": [RELATIONSHIP], "conversation_packed": [{"lines": LINES}]})
+    assert asked == {"relationship_summary": 2, "conversation_packed": 1}
+    assert convo == [["Nora Bennett", LINES[0]], ["Theo Alvarez", LINES[1]], ["Nora Bennett", LINES[2]],
+                     ["Theo Alvarez", LINES[3]]]
+
+
+def test_a_failed_packed_call_falls_back_to_the_line_by_line_conversation(tmp_path):
+    """No packed reply ever validates (the fake has none for it): its fail-safe says "no
+    conversation", and the talk is held line by line with the relationship summaries already asked."""
+    utterances = [{"utterance": "Hi Theo! Coffee as usual?", "end": False}, {"utterance": "Yes please. Bye Nora!", "end": True}]
+    convo, asked, ledger = _talk(tmp_path, {"relationship_summary": [RELATIONSHIP],
+                                            "iterative_chat_utterance": utterances})
+    assert ledger["conversation_packed"]["calls"] == 1 and ledger["conversation_packed"]["fallbacks"] == 1
+    assert asked["relationship_summary"] == 2 and asked["iterative_chat_utterance"] == 2
+    assert convo == [["Nora Bennett", "Hi Theo! Coffee as usual?"], ["Theo Alvarez", "Yes please. Bye Nora!"]]
+
+
+def test_faithful_mode_never_asks_for_the_packed_conversation(tmp_path):
+    utterances = [{"utterance": "Hi Theo! Coffee as usual?", "end": False}, {"utterance": "Yes please. Bye Nora!", "end": True}]
+    convo, asked, _ = _talk(tmp_path, {"relationship_summary": [RELATIONSHIP], "iterative_chat_utterance": utterances},
+                            packed=False)
+    assert "conversation_packed" not in asked and asked["iterative_chat_utterance"] == 2
+    assert [speaker for speaker, _ in convo] == ["Nora Bennett", "Theo Alvarez"]

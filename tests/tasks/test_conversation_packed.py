@@ -1,0 +1,75 @@
+"""conversation_packed: the whole conversation in one call, its lines checked as they come back.
+
+The real LLM facade over a scripted fake chat model (fixed replies; not a real model): what
+is checked is what the unit sends back to the model and how a reply becomes the transcript.
+The bundled model answers this prompt in tests/tasks/test_all_prompts.py like every other prompt.
+"""
+
+from __future__ import annotations
+
+import json
+
+from reverie.prompt_tools.fixtures import load_fixture
+from reverie.tasks.conversation_packed import packed_conversation
+from tests.tasks.planning_support import last_user_text, scripted_llm
+
+ISABELLA, MARIA = "Isabella Rodriguez", "Maria Lopez"
+GOOD = ["Hi Maria! Studying hard again today?", "Hi Isabella! Yes, my exam is on Thursday.",
+        "Good luck! Come to my Valentine's Day party tomorrow at 5 pm.", "I will! See you there."]
+
+
+def _talk(llm):
+    case = dict(load_fixture("conversation_packed").cases[0].inputs)
+    for key in ("initiator_memories", "partner_memories"):
+        case[key] = [line.removeprefix("- ") for line in case[key].splitlines()]
+    return packed_conversation(llm, **case)
+
+
+def _reply(lines: list[str]) -> str:
+    return json.dumps({"lines": lines})
+
+
+def _fell_back(llm) -> bool:
+    return llm.ledger.summary()["conversation_packed"]["fallbacks"] == 1
+
+
+def test_one_call_gives_the_lines_to_the_speakers_in_turn_initiator_first():
+    llm, model = scripted_llm(_reply(GOOD[:3]))
+    convo = _talk(llm)
+    assert model.call_count == 1
+    assert convo == [(ISABELLA, GOOD[0]), (MARIA, GOOD[1]), (ISABELLA, GOOD[2])]
+
+
+def test_a_speakers_name_in_front_of_a_line_is_dropped():
+    llm, model = scripted_llm(_reply([f"{ISABELLA}: {GOOD[0]}", f"Maria: {GOOD[1]}", f'"{GOOD[2]}"']))
+    assert _talk(llm) == [(ISABELLA, GOOD[0]), (MARIA, GOOD[1]), (ISABELLA, GOOD[2])]
+    assert model.call_count == 1 and not _fell_back(llm)
+
+
+def test_a_line_said_twice_is_sent_back():
+    llm, model = scripted_llm(_reply([GOOD[0], GOOD[1], GOOD[0]]), _reply(GOOD))
+    convo = _talk(llm)
+    assert model.call_count == 2
+    assert "line 3 repeats an earlier line word for word" in last_user_text(model)
+    assert [line for _, line in convo] == GOOD
+
+
+def test_a_one_line_conversation_is_sent_back():
+    llm, model = scripted_llm(_reply(GOOD[:1]), _reply(GOOD[:2]))
+    convo = _talk(llm)
+    assert model.call_count == 2 and "at least 2 lines" in last_user_text(model)
+    assert convo == [(ISABELLA, GOOD[0]), (MARIA, GOOD[1])]
+
+
+def test_a_line_that_says_nothing_is_sent_back():
+    llm, model = scripted_llm(_reply([GOOD[0], "Maria Lopez: ...", GOOD[2]]), _reply(GOOD))
+    _talk(llm)
+    assert model.call_count == 2 and "line 2 is a placeholder" in last_user_text(model)
+
+
+def test_a_call_that_never_validates_means_no_conversation():
+    """Every reply one line long: the fail-safe is "no conversation" ([]), for the caller to
+    hold the talk line by line."""
+    llm, model = scripted_llm(_reply(GOOD[:1]))
+    assert _talk(llm) == []
+    assert model.call_count >= 2 and _fell_back(llm)
