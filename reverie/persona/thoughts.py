@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from reverie.memory.event import Event
 from reverie.persona.agent import Agent
-from reverie.tasks.event_triple import event_triple
+from reverie.tasks.event_triple import thought_triple
 from reverie.tasks.poignancy import event_poignancy
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ def add_thought(persona: Agent, llm: LanguageModel, text: str, evidence: list, *
     """A thought node; ``score_text`` (default the thought) is what its poignancy is judged on."""
     s = persona.scratch
     now = now or s.curr_time
-    event = Event(*event_triple(llm, name=s.name, action_description=text))
+    event = Event(*thought_triple(llm, name=s.name, thought=text))
     poignancy = event_poignancy(llm, persona_name=s.name, identity=s.identity(), description=score_text or text)
     return persona.a_mem.add_thought(created=now, expiration=now + THOUGHT_LIFETIME, event=event, description=text,
                                      keywords=set(event), poignancy=poignancy, embedding_key=text,
