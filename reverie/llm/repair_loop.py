@@ -9,8 +9,9 @@ the parser refuses goes back to the model, followed by the parser's correction, 
 ``[repair] max_attempts``; retries sample a little hotter. The caller's ``RunnableConfig``
 (callbacks, tags, metadata) reaches the chat model and the parser on every attempt, with
 ``"prompt"`` and ``"attempt"`` added to its metadata. A reply that repeats an earlier
-attempt's word for word ends the loop: the correction did not reach the model, and asking
-again gives the same reply again (the fail-safe is used).
+attempt's word for word means the correction did not reach the model: the prompt is asked
+once more afresh (without the refused replies, hotter, with another seed), and a second repeat
+ends the loop (the fail-safe is used).
 """
 
 from __future__ import annotations
@@ -77,6 +78,7 @@ class RepairLoop(Runnable[dict, Outcome]):
         base = render_messages(self.spec, input, self.schema)
         exchanges: list[BaseMessage] = []  # the replies so far, each followed by its correction
         replies: list[str] = []
+        resampled = False  # a repeated reply was answered by asking afresh
         for attempt in range(1, self.settings.repair.max_attempts + 1):
             if self.backend_lost() is not None:
                 outcome.errors.append(f"attempt {attempt}: not asked, the model server is unreachable")
@@ -86,7 +88,7 @@ class RepairLoop(Runnable[dict, Outcome]):
             attempt_config = self._attempt_config(config, attempt)
             try:
                 sent, shown = self._fit(input, exchanges, outcome)
-                reply = self._call(sent, conversation, attempt, attempt_config)
+                reply = self._call(sent, conversation, attempt, attempt_config, afresh=resampled and not exchanges)
             except ValueError as exc:  # e.g. instructions alone longer than the context window, a server's 400
                 outcome.errors.append(f"attempt {attempt}: model call failed: {exc}")
                 return outcome
@@ -103,9 +105,16 @@ class RepairLoop(Runnable[dict, Outcome]):
                 outcome.errors += [f"attempt {attempt}: {p}" for p in problems.problems]
                 text = str(reply.content).strip()
                 if text in replies:
+                    if resampled or attempt == self.settings.repair.max_attempts:
+                        outcome.errors.append(f"attempt {attempt}: the same reply as attempt "
+                                              f"{replies.index(text) + 1}; not asked again")
+                        return outcome
+                    # The correction did not reach the model: ask the prompt afresh, hotter and with
+                    # another seed, once.
                     outcome.errors.append(f"attempt {attempt}: the same reply as attempt {replies.index(text) + 1}; "
-                                          "not asked again")
-                    return outcome
+                                          "asked afresh with another seed")
+                    resampled, exchanges = True, []
+                    continue
                 replies.append(text)
                 exchanges = [*exchanges, AIMessage(content=clean(reply.content)), HumanMessage(content=problems.observation)]
                 continue
@@ -122,10 +131,10 @@ class RepairLoop(Runnable[dict, Outcome]):
         return RunnableConfig(**kept, metadata=metadata)
 
     def _call(self, sent: list[BaseMessage], conversation: list[BaseMessage], attempt: int,
-              config: RunnableConfig) -> BaseMessage:
+              config: RunnableConfig, *, afresh: bool = False) -> BaseMessage:
         """``sent`` goes to the model; a cassette keys on the untrimmed ``conversation``."""
         model = self.model()
-        params = self.warmer(attempt)
+        params = self.afresh(attempt) if afresh else self.warmer(attempt)
         if isinstance(unwrapped(model), CassetteModel):
             params["taped"] = Taped(self.spec.name, attempt, tuple(conversation))
         return model.bind(**params).invoke(sent, config=config)
@@ -168,3 +177,11 @@ class RepairLoop(Runnable[dict, Outcome]):
             return params
         base = params.get("temperature", getattr(self.settings.models, self.spec.role).temperature)
         return {**params, "temperature": min(1.2, base + RETRY_WARMING * (attempt - 1))}
+
+    def afresh(self, attempt: int) -> dict:
+        """The prompt asked again after a repeated reply: hotter still, and another seed (the role's
+        seed plus the attempt, so a run stays reproducible)."""
+        params = self.warmer(attempt)
+        seed = getattr(self.settings.models, self.spec.role).seed
+        return {**params, "temperature": min(1.2, params["temperature"] + RETRY_WARMING),
+                "seed": (seed if seed is not None and seed >= 0 else 0) + attempt}

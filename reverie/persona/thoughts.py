@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from reverie.memory.event import Event
 from reverie.persona.agent import Agent
-from reverie.tasks.event_triple import event_triple
+from reverie.tasks.event_triple import thought_triple
 from reverie.tasks.events_poignancy import events_poignancy
 from reverie.tasks.poignancy import event_poignancy
 
@@ -53,7 +53,7 @@ def add_thoughts(persona: Agent, llm: LanguageModel, thoughts: list[NewThought],
         scores = [event_poignancy(llm, persona_name=s.name, identity=s.identity(), description=text) for text in texts]
     nodes = []
     for thought, poignancy in zip(thoughts, scores):
-        event = Event(*event_triple(llm, name=s.name, action_description=thought.text))
+        event = Event(*thought_triple(llm, name=s.name, thought=thought.text))
         nodes.append(persona.a_mem.add_thought(created=now, expiration=now + THOUGHT_LIFETIME, event=event,
                                                description=thought.text, keywords=set(event), poignancy=int(poignancy),
                                                embedding_key=thought.text, filling=list(thought.evidence)))

@@ -1,7 +1,7 @@
 """A statement as a (subject, predicate, object) triple (prompts event_triple, act_obj_event_triple).
 
-``event_triple`` turns "<persona> is <action>" into the persona's event (also used for new
-thoughts and whispers); ``act_obj_event_triple`` turns "<object> is <state>" into the
+``event_triple`` turns "<persona> is <action>" into the persona's event, and a new thought or
+whisper (a sentence of its own) into the thought's triple; ``act_obj_event_triple`` turns "<object> is <state>" into the
 object's event. The subject is fixed by the code, the model gives predicate and object.
 A predicate longer than a short verb is not sent back: the code keeps its verb and moves
 the rest into the target (the triple still reads as the same sentence). Likewise a state
@@ -113,6 +113,15 @@ ACT_OBJ_EVENT_TRIPLE = Task(name="act_obj_event_triple", inputs=TripleInputs, sc
 def event_triple(llm: LanguageModel, *, name: str, action_description: str) -> tuple[str, str, str]:
     """``(name, predicate, object)`` for the persona doing the action (text in the last parentheses)."""
     inputs = TripleInputs(subject=name, statement=f"{name} is {subtask(action_description)}")
+    reply = llm.ask(EVENT_TRIPLE, inputs, persona=name)
+    return (name, reply.predicate, reply.target)
+
+
+def thought_triple(llm: LanguageModel, *, name: str, thought: str) -> tuple[str, str, str]:
+    """``(name, predicate, object)`` for a thought of the persona: the statement is the thought
+    itself (the original put "<name> is " in front of it too, which made "Lucy Tran is Ruby
+    Castillo is Lucy Tran's best friend"; docs/FIDELITY.md)."""
+    inputs = TripleInputs(subject=name, statement=one_line(thought))
     reply = llm.ask(EVENT_TRIPLE, inputs, persona=name)
     return (name, reply.predicate, reply.target)
 

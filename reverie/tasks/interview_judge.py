@@ -5,8 +5,8 @@
 the name its answer gives, not here); this unit reads the answer and says yes or no, quoting
 the words of the answer that decide it. A quote that begins with the answer's own words and
 then runs on (a small model copies the start and goes on repeating or paraphrasing) is cut
-by code where it leaves the answer; a quote that does not begin with at least three words
-of the answer goes back to the model. When the model cannot judge, the answer counts as "no": a fact is only counted as
+by code where it leaves the answer; a paraphrase keeps the longest run of at least four
+words it copied; a quote with neither goes back to the model. When the model cannot judge, the answer counts as "no": a fact is only counted as
 known on the evidence of an answer.
 """
 
@@ -24,6 +24,7 @@ from reverie.tasks.common import Reply, inputs_of, one_line
 
 _WORD = re.compile(r"[^\W_]+")
 MIN_QUOTED_WORDS = 3   # a quote cut shorter than this says too little to decide anything
+MIN_INNER_WORDS = 4    # the same for a run copied from inside a paraphrase
 
 
 def _norm(text: str) -> str:
@@ -31,19 +32,35 @@ def _norm(text: str) -> str:
 
 
 def quoted_part(evidence: str, answer: str) -> str | None:
-    """The longest start of ``evidence`` that is in ``answer`` word for word (case and
-    punctuation aside): all of it when it is all there, else its first words when there are
-    at least ``MIN_QUOTED_WORDS`` of them, else None."""
+    """The words of ``evidence`` that are in ``answer`` word for word (case and punctuation
+    aside): all of it when it is all there; else its first words when there are at least
+    ``MIN_QUOTED_WORDS`` of them; else its longest run of at least ``MIN_INNER_WORDS`` words that
+    the answer holds (a paraphrase keeps the part it copied: "I have not met anyone by that name"
+    of "I don't think I have met anyone by that name" keeps "met anyone by that name"); else None."""
     words = list(_WORD.finditer(evidence))
     target = f" {_norm(answer)} "
+
+    def held(first: int, last: int) -> bool:
+        return f" {_norm(' '.join(w.group() for w in words[first:last]))} " in target
+
     kept = 0
-    while kept < len(words) and f" {_norm(' '.join(w.group() for w in words[:kept + 1]))} " in target:
+    while kept < len(words) and held(0, kept + 1):
         kept += 1
     if kept == len(words):
         return evidence
-    if kept < MIN_QUOTED_WORDS:
+    if kept >= MIN_QUOTED_WORDS:
+        return evidence[:words[kept - 1].end()]
+    best = (0, 0)
+    for first in range(1, len(words)):
+        last = first
+        while last < len(words) and held(first, last + 1):
+            last += 1
+        if last - first > best[1] - best[0]:
+            best = (first, last)
+    first, last = best
+    if last - first < MIN_INNER_WORDS:
         return None
-    return evidence[:words[kept - 1].end()]
+    return evidence[words[first].start():words[last - 1].end()]
 
 
 class JudgeInputs(TaskInputs):

@@ -40,8 +40,8 @@ def test_fail_safe_only_ends_every_ask_in_its_fail_safe(settings, tmp_path):
     llm = LLM(settings, tasks=TASKS, chat_models={"strong": model, "cheap": model}, ledger_path=tmp_path / "calls.jsonl")
     answer = llm.ask(TASK, INPUTS, choices=CHOICES)
     assert answer == WakeUp(hour=7, place="bedroom")  # the test task's fail-safe
-    # Its junk reply is the same each time: the loop stops at the repeat, before max_attempts.
-    assert model.call_count == 2 < settings.repair.max_attempts
+    # Its junk reply is the same each time: asked afresh once at the repeat, then the fail-safe.
+    assert model.call_count == 3 == settings.repair.max_attempts
     assert llm.ledger.last["fallback"] is True and llm.ledger.last["prompt_tokens"] == 100 * model.call_count
 
 

@@ -106,16 +106,31 @@ def test_out_of_attempts_gives_the_fail_safe_and_logs_it(settings, scripted, tmp
     assert "fail-safe used after 3 attempt(s)" in caplog.text and "garden" in caplog.text
 
 
-def test_a_reply_repeated_word_for_word_is_not_asked_for_again(settings, scripted, tmp_path):
-    """Scripted: the same wrong reply twice, then a valid one that is never asked for. A model
-    that repeats itself after a correction repeats itself again (the bundled model does)."""
+def test_a_reply_repeated_word_for_word_is_asked_afresh_once(settings, scripted, tmp_path):
+    """Scripted: the same wrong reply twice, then a valid one. The repeat shows the correction did
+    not reach the model (the bundled model repeats itself at the same seed), so the third attempt
+    is the prompt alone, without the refused replies, hotter and with another seed."""
     model = scripted(WRONG, " " + WRONG + "\n", VALID)
     llm = make_llm(settings, model, ledger_path=tmp_path / "calls.jsonl")
-    assert llm.ask(TASK, INPUTS, choices=CHOICES) == WakeUp(hour=7, place="bedroom")   # the fail-safe
-    assert len(model.calls) == 2
+    assert llm.ask(TASK, INPUTS, choices=CHOICES) == WakeUp(hour=8, place="kitchen")
+    first, second, third = model.calls
+    assert len(third.messages) == len(first.messages) < len(second.messages)
+    assert third.kwargs["temperature"] > second.kwargs["temperature"] > first.kwargs.get("temperature", 0)
+    assert third.kwargs.get("seed") not in (None, settings.models.strong.seed, settings.models.cheap.seed)
     line = json.loads((tmp_path / "calls.jsonl").read_text())
-    assert line["fallback"] is True and line["attempts"] == 2
-    assert line["errors"][-1] == "attempt 2: the same reply as attempt 1; not asked again"
+    assert line["fallback"] is False and line["attempts"] == 3
+
+
+def test_a_reply_repeated_after_asking_afresh_ends_the_loop(settings, scripted, tmp_path):
+    """Scripted: one wrong reply, always. Asked afresh once, then the fail-safe, within the attempts."""
+    settings.repair.max_attempts = 5
+    model = scripted(WRONG)
+    llm = make_llm(settings, model, ledger_path=tmp_path / "calls.jsonl")
+    assert llm.ask(TASK, INPUTS, choices=CHOICES) == WakeUp(hour=7, place="bedroom")   # the fail-safe
+    assert len(model.calls) == 3
+    line = json.loads((tmp_path / "calls.jsonl").read_text())
+    assert line["fallback"] is True and line["attempts"] == 3
+    assert line["errors"][-1] == "attempt 3: the same reply as attempt 1; not asked again"
     # A different wrong reply in between is a new try: asked again.
     model = scripted(WRONG, WRONG_AGAIN, VALID)
     assert make_llm(settings, model).ask(TASK, INPUTS, choices=CHOICES) == WakeUp(hour=8, place="kitchen")

@@ -96,7 +96,7 @@ def test_unknown_sector_ends_in_a_known_one():
     """Scripted replies naming a place that is not an option -> the fail-safe (home sector)."""
     llm, model = scripted_llm('{"sector": "library"}')
     assert action_sector(llm, **SECTOR_KW, sectors=["Oak Hill College", "Dorm for Oak Hill College"]) == "Dorm for Oak Hill College"
-    assert len(model.calls) == 2   # the same reply again: not asked a third time
+    assert len(model.calls) == 3   # the same reply again: asked afresh once, then the fail-safe
 
 
 def test_single_or_no_option_needs_no_call():

@@ -254,3 +254,17 @@ def test_judge_quote_that_runs_past_the_answer_is_cut_where_it_leaves_it():
     for made_up in ("I did hear about the election", "Marcus Reed is running"):
         with pytest.raises(ValidationError, match="copied word for word from the answer"):
             JudgeReply.model_validate({"evidence": made_up, "verdict": "yes"}, context=ctx(INTERVIEW_JUDGE, **inputs))
+
+
+def test_judge_paraphrase_keeps_the_run_it_copied():
+    # The bundled model's reply on a fixture: it paraphrased the start ("I have not" for "I don't
+    # think I have") and copied the rest; four words or more copied in a row are kept as the quote.
+    inputs = {"persona_name": "Lucy Tran", "question": "Do you know Marcus Reed?",
+              "answer": "I don't think I have met anyone by that name."}
+    reply = JudgeReply.model_validate({"evidence": "I have not met anyone by that name", "verdict": "no"},
+                                      context=ctx(INTERVIEW_JUDGE, **inputs))
+    assert reply.evidence == "met anyone by that name" and reply.verdict == "no"
+    # Three words in a row inside a paraphrase are too few to be the answer's words: asked again.
+    with pytest.raises(ValidationError, match="copied word for word from the answer"):
+        JudgeReply.model_validate({"evidence": "they have met anyone at all", "verdict": "no"},
+                                  context=ctx(INTERVIEW_JUDGE, **inputs))

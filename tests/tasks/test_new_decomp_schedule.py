@@ -80,7 +80,7 @@ def test_function_fail_safe_resumes_the_original_plan():
     llm, model = scripted_llm('{"items": [{"activity": "writing", "minutes": 0}]}')
     window = new_decomp_schedule(llm, **KW)
     assert window[2:] == [("reading", 15), ("taking notes", 60), ("writing", 60)]
-    assert 'item 1 "writing" lasts 0 minutes' in last_user_text(model)
+    assert 'item 1 "writing" lasts 0 minutes' in model.calls[1].messages[-1].content
 
 
 def test_inserted_activity_filling_the_window_needs_no_call():
