@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from reverie.persona.agent import Agent
 from reverie.persona.retrieve import retrieve_scored
 from reverie.persona.step import StepContext
-from reverie.persona.thoughts import add_thought
+from reverie.persona.thoughts import NewThought, add_thoughts
 from reverie.tasks.convo_thoughts import memo_on_convo, planning_thought_on_convo
 from reverie.tasks.focal_points import focal_points
 from reverie.tasks.insights import insights
@@ -33,16 +33,18 @@ def reflection_due(persona: Agent) -> bool:
 
 
 def run_reflect(persona: Agent, llm: LanguageModel) -> None:
-    """Three questions about recent memories, up to five insights each, stored as thoughts."""
+    """Three questions about recent memories, up to five insights each, stored as thoughts (rated
+    together in one call)."""
     s, a_mem = persona.scratch, persona.a_mem
     recent = sorted((n for n in a_mem.seq_event + a_mem.seq_thought if "idle" not in n.embedding_key),
                     key=lambda n: n.last_accessed, reverse=True)
     statements = [n.embedding_key for n in recent[: max(s.importance_ele_n, 1)]]
     questions = focal_points(llm, persona_name=s.name, statements=statements, n=3)
+    thoughts = []
     for question, nodes in retrieve_scored(persona, questions, 30).items():
         for insight, evidence in insights(llm, persona_name=s.name, statements=[n.embedding_key for n in nodes], n=5):
-            ids = [nodes[i].node_id for i in evidence if 0 <= i < len(nodes)]
-            add_thought(persona, llm, insight, ids)
+            thoughts.append(NewThought(insight, [nodes[i].node_id for i in evidence if 0 <= i < len(nodes)]))
+    add_thoughts(persona, llm, thoughts)
 
 
 def chat_ends_this_step(s: Scratch, previous_time: datetime | None) -> bool:
@@ -61,6 +63,6 @@ def reflect_on_chat(persona: Agent, llm: LanguageModel) -> None:
     last = persona.a_mem.get_last_chat(partner)
     evidence = [last.node_id] if last else []
     plan = planning_thought_on_convo(llm, persona_name=s.name, partner_name=partner, utterances=utterances)
-    add_thought(persona, llm, f"For {s.name}'s planning: {plan}", evidence)
     memo = memo_on_convo(llm, persona_name=s.name, partner_name=partner, utterances=utterances)
-    add_thought(persona, llm, memo, evidence)  # the memo is already a full sentence naming the persona
+    # The memo is already a full sentence naming the persona; the two are rated in one call.
+    add_thoughts(persona, llm, [NewThought(f"For {s.name}'s planning: {plan}", evidence), NewThought(memo, evidence)])

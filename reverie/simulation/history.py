@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from reverie.errors import UserError
-from reverie.persona.thoughts import add_thought
+from reverie.persona.thoughts import NewThought, add_thoughts
 from reverie.tasks.whisper import whisper_inner_thought
 
 HEADER = ("name", "whisper")
@@ -81,8 +81,9 @@ def load_history(sim, path: Path, warn=None) -> dict[str, int]:
     for name, whispers in history.rows:
         persona = sim.personas[name]
         now = persona.scratch.curr_time or sim.curr_time
-        for whisper in whispers:
-            thought = whisper_inner_thought(sim.llm, persona_name=name, whisper=whisper)
-            add_thought(persona, sim.llm, thought, [], score_text=whisper, now=now)
-            counts[name] = counts.get(name, 0) + 1
+        thoughts = [NewThought(whisper_inner_thought(sim.llm, persona_name=name, whisper=whisper), [], whisper)
+                    for whisper in whispers]
+        add_thoughts(persona, sim.llm, thoughts, now=now)  # rated in one call
+        if thoughts:
+            counts[name] = counts.get(name, 0) + len(thoughts)
     return counts

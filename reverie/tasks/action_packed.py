@@ -2,7 +2,9 @@
 
 The faithful mode asks up to eight prompts per new action: sector, arena, object, the
 action's emoji and event triple, the object's state, its triple and its emoji. The packed
-mode asks for all of them in one JSON object. Sector, arena and object are
+mode asks for all of them but the object's triple in one JSON object; that triple is read
+from the object's state by code ("<object> is <state>", :func:`object_event`), as the
+single prompt's fail-safe reads it (docs/FIDELITY.md). Sector, arena and object are
 ``choice_field``s (a grammar can only produce known names); a validator checks that the
 arena lies in the chosen sector and the object in the chosen arena. The place is the
 reply's decision and a wrong one is sent back. The other fields restate the activity and
@@ -79,13 +81,11 @@ class PackedActionReply(Reply):
     sector: str = choice_field("sectors", description="the area to go to, copied exactly from the list")
     arena: str = choice_field("arenas", description="a place inside that area, copied exactly")
     object: str = choice_field("objects", description="an object in that place, copied exactly")
-    # two emoji or one family of four; the bound keeps ten fields inside max_tokens
+    # two emoji or one family of four; the bound keeps eight fields inside max_tokens
     emoji: str = Field(max_length=EMOJI_MAX, description="one or two emoji for the activity")
     event_predicate: str = Field(max_length=40, description="short verb, e.g. 'is eating'")
     event_target: str = Field(max_length=80, description="what the verb acts on")
     object_state: str = Field(max_length=80, description="what happens to the object, e.g. 'being used to brew coffee'")
-    object_predicate: str = Field(max_length=40, description="short verb for the object's state")
-    object_target: str = Field(max_length=80, description="what that verb acts on")
     object_emoji: str = Field(max_length=EMOJI_MAX, description="one or two emoji for the object's state")
 
     @field_validator("emoji", "object_emoji", mode="before")
@@ -122,14 +122,6 @@ class PackedActionReply(Reply):
             if inputs is None:
                 raise
             self.object_state = _used_by(name)
-        try:
-            self.object_predicate, self.object_target = _triple("object", self.object, self.object_predicate,
-                                                                self.object_target)
-        except ValueError:
-            if inputs is None:
-                raise
-            self.object_predicate, self.object_target = split_statement(f"{self.object} is {self.object_state}",
-                                                                        self.object)
         if not self.emoji:
             self.emoji = emoji_for((inputs.activity() if inputs else "") or self.event_target)
         if not self.object_emoji:
@@ -183,8 +175,8 @@ def _used_by(name: str) -> str:
 
 
 def fail_safe(inputs: PackedActionInputs, choices: dict) -> PackedActionReply:
-    """An area the action names, else home, else where the persona is; keyword emoji; triples
-    split out of the sentences; the object "being used by <first name>"."""
+    """An area the action names, else home, else where the persona is; keyword emoji; the triple
+    split out of the activity; the object "being used by <first name>"."""
     tree, name, activity = inputs.place_tree, inputs.name, inputs.activity()
     sectors = [s for s in (choices.get("sectors") or list(tree)) if s in tree] or list(tree)
     action = f"{inputs.action} {activity}".lower()
@@ -196,12 +188,16 @@ def fail_safe(inputs: PackedActionInputs, choices: dict) -> PackedActionReply:
     obj = pick_object(objects, activity) if objects else NO_OBJECT
     predicate, target = split_statement(f"{name} is {activity}", name)
     state = _used_by(name)
-    obj_predicate, obj_target = split_statement(f"{obj} is {state}", obj)
     return PackedActionReply(
         sector=sector, arena=arena, object=obj, emoji=emoji_for(activity),
-        event_predicate=predicate, event_target=target, object_state=state,
-        object_predicate=obj_predicate, object_target=obj_target, object_emoji=emoji_for(state),
+        event_predicate=predicate, event_target=target, object_state=state, object_emoji=emoji_for(state),
     )
+
+
+def object_event(obj: str, state: str) -> tuple[str, str, str]:
+    """The object's triple read from its state: "being used to brew coffee" -> (obj, "is", that)."""
+    predicate, target = split_statement(f"{obj} is {state}", obj)
+    return obj, predicate, target
 
 
 ACTION_PACKED = Task(name="action_packed", inputs=PackedActionInputs, schema=PackedActionReply, fail_safe=fail_safe,
@@ -294,5 +290,5 @@ def packed_action(
     address = f"{world}:{reply.sector}:{reply.arena}:{reply.object}"
     if reply.object == NO_OBJECT:
         return PackedAction(address, reply.emoji, event, None, None, (None, None, None))
-    return PackedAction(address, reply.emoji, event, one_line(reply.object_state), reply.object_emoji,
-                        (reply.object, reply.object_predicate, reply.object_target))
+    state = one_line(reply.object_state)
+    return PackedAction(address, reply.emoji, event, state, reply.object_emoji, object_event(reply.object, state))

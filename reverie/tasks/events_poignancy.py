@@ -7,6 +7,10 @@ list and reads back one 1..10 score per event, in order. The call passes the eve
 ``maxItems``); without a grammar a list of the wrong length or a score outside 1..10 goes
 back to the model with what to fix. The fail-safe gives every event the single prompt's
 middling score (the chain logs it). One event is still rated with ``event_poignancy``.
+
+The persona's identity comes after the rating scale and the example, so that stable text is
+the same for every persona (llama.cpp's prompt cache reuses it), and without the lines a
+rating does not read (when the persona sleeps, today's date).
 """
 
 from __future__ import annotations
@@ -20,6 +24,13 @@ from reverie.tasks.poignancy import FAIL_SAFE_RATING
 
 # The most events one call rates (the grammar's bound; longer lists go in several calls).
 MAX_EVENTS = 12
+# Identity lines (see ``Scratch.identity``) that say nothing about what matters to the persona.
+UNRATED_LINES = ("Lifestyle:", "Current Date:")
+
+
+def rating_identity(identity: str) -> str:
+    """The identity without :data:`UNRATED_LINES`."""
+    return "\n".join(line for line in identity.splitlines() if not line.startswith(UNRATED_LINES))
 
 
 class EventsPoignancyInputs(TaskInputs):
@@ -48,12 +59,14 @@ def fail_safe(inputs: EventsPoignancyInputs, choices: dict) -> EventsPoignancyRe
 
 
 EVENTS_POIGNANCY = Task(name="events_poignancy", inputs=EventsPoignancyInputs, schema=EventsPoignancyReply,
-                        fail_safe=fail_safe, used_in="perceive (a step's new events, two or more, in one call)")
+                        fail_safe=fail_safe, used_in="perceive (a step's new events, two or more, in one call) and thoughts that "
+                                "arrive together (a reflection's insights, a chat's two notes, a persona's whispers)")
 
 
 def events_poignancy(llm: LanguageModel, *, persona_name: str, identity: str, descriptions: list[str]) -> list[int]:
     """1..10 for each description, in order (one call per ``MAX_EVENTS`` of them)."""
     scores: list[int] = []
+    identity = rating_identity(identity)
     for start in range(0, len(descriptions), MAX_EVENTS):
         chunk = descriptions[start:start + MAX_EVENTS]
         inputs = EventsPoignancyInputs(persona_name=persona_name, identity=identity, events=numbered(chunk, 1),

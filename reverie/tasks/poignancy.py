@@ -32,7 +32,7 @@ def fail_safe(inputs: PoignancyInputs, choices: dict) -> PoignancyReply:
 
 
 EVENT_POIGNANCY = Task(name="event_poignancy", inputs=PoignancyInputs, schema=PoignancyReply, fail_safe=fail_safe,
-                       used_in="perceive (every new event) and reflect/converse (every new thought)")
+                       used_in="perceive (a step's one new event) and a thought stored alone (a seed's whisper)")
 CHAT_POIGNANCY = Task(name="chat_poignancy", inputs=PoignancyInputs, schema=PoignancyReply, fail_safe=fail_safe,
                       used_in="perceive (the persona's own finished conversation, scored on its summary)")
 

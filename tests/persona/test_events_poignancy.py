@@ -1,4 +1,4 @@
-"""A step's new events rated in one call (prompt events_poignancy).
+"""A step's new events, and thoughts that arrive together, rated in one call (prompt events_poignancy).
 
 The contract is checked on the schema (the grammar's fixed length, scores out of range and
 lists of the wrong length sent back, the fail-safe). Perception runs on Nora Bennett of our
@@ -21,6 +21,7 @@ from reverie.llm.schema import call_schema
 from reverie.persona.options import CognitionOptions
 from reverie.persona.perceive import perceive, rate_all
 from reverie.persona.step import StepContext
+from reverie.persona.thoughts import NewThought, add_thought, add_thoughts
 from reverie.tasks.events_poignancy import (EVENTS_POIGNANCY, MAX_EVENTS, EventsPoignancyReply, events_poignancy,
                                             fail_safe)
 from reverie.prompt_tools.fixtures import fixture_inputs
@@ -145,3 +146,28 @@ def test_with_reuse_switched_off_a_batch_is_asked_once_and_not_again_per_event(w
         assert _asked(model) == ["events_poignancy"]
     finally:
         _clear(maze, *EVENTS)
+
+
+def test_the_persona_comes_after_the_stable_text_without_the_lines_a_rating_does_not_read(nora):
+    llm, model = _llm(_by_count)
+    events_poignancy(llm, persona_name=NAME, identity=nora.identity(), descriptions=["a", "b"])
+    [call] = model.calls
+    system = str(call.messages[0].content)
+    assert NAME not in system and "1 = ordinary routine" in system, "the same system text for every persona"
+    assert "Innate traits:" in call.user_text and "Currently:" in call.user_text
+    assert "Lifestyle:" in nora.identity() and "Lifestyle:" not in call.user_text
+    assert "Current Date:" not in call.user_text
+
+
+def test_thoughts_that_arrive_together_are_rated_in_one_call_and_a_lone_one_alone(nora):
+    llm, model = _llm({"event_triple": [{"predicate": "is", "target": "thinking"}],
+                       "events_poignancy": [_by_count], "event_poignancy": [_by_count]})
+    nodes = add_thoughts(nora, llm, [NewThought("Nora likes the cafe", ["e1"]),
+                                     NewThought("Nora will call Theo", [], score_text="call Theo")])
+    assert _asked(model) == ["events_poignancy", "event_triple", "event_triple"]
+    assert [n.poignancy for n in nodes] == [7, 6] and [n.description for n in nodes] == ["Nora likes the cafe",
+                                                                                         "Nora will call Theo"]
+    assert "1. Nora likes the cafe" in model.calls[0].user_text and "2. call Theo" in model.calls[0].user_text
+    assert nodes[0].filling == ["e1"]
+    alone = add_thought(nora, llm, "Nora is tired", [])
+    assert _asked(model)[3:] == ["event_poignancy", "event_triple"] and alone.poignancy == 9

@@ -22,7 +22,7 @@ TREE = {
 }
 REPLY = {"sector": "Hobbs Cafe", "arena": "cafe", "object": "coffee machine", "emoji": "☕",
          "event_predicate": "is brewing", "event_target": "coffee", "object_state": "brewing coffee",
-         "object_predicate": "brews", "object_target": "coffee", "object_emoji": "☕"}
+         "object_emoji": "☕"}
 
 
 def check(reply: dict, tree=TREE, name="Isabella Rodriguez") -> PackedActionReply:
@@ -63,7 +63,7 @@ def test_a_place_name_copied_into_every_other_field_keeps_the_place_and_restates
     restate the activity get the fail-safe's wording of it instead of sending the place back."""
     pub = "The Rose and Crown Pub"
     copied = {**REPLY, **{k: pub for k in ("emoji", "event_predicate", "event_target", "object_state",
-                                             "object_predicate", "object_target", "object_emoji")}}
+                                             "object_emoji")}}
     inputs = inputs_with(ACTION_PACKED, name="Isabella Rodriguez", place_tree=TREE)
     reply = PackedActionReply.model_validate(copied, context={"inputs": inputs})
     safe = fail_safe(inputs, {})
@@ -111,6 +111,8 @@ def test_a_model_that_never_answers_gets_the_fail_safe_in_the_faithful_shape(tmp
     assert "Hobbs Cafe > cafe: coffee machine, cafe counter" in last_user_text(fake, 0)
     assert "Maria Lopez's house" not in last_user_text(fake, 0)
     assert call_schema(fake, 0)["properties"]["arena"]["enum"] == ["cafe", "kitchen", "main room", "balcony"]
+    # The object's triple is read from its state, not asked of the model.
+    assert result.obj_event == ("coffee machine", "is", "being used by Isabella")
 
 
 def test_nowhere_known_gives_the_home_address_and_no_object(tmp_path):

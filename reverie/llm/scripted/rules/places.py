@@ -48,7 +48,6 @@ def action_packed(call: ScriptedCall) -> dict:
     doing = call.text("subtask") or call.text("action") or "going about the day"
     return {"sector": sector, "arena": arena, "object": obj or "", "emoji": "🙂",
             "event_predicate": "is", "event_target": doing[:80], "object_state": f"being used by {name.split()[0] if name else 'someone'}",
-            "object_predicate": "is", "object_target": f"being used by {name.split()[0] if name else 'someone'}",
             "object_emoji": "🙂"}
 
 
