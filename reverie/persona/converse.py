@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 MAX_ROUNDS = 8  # each round: the initiator speaks, then the partner
 RECENT_CHAT_MINUTES = 480
-PACKED_MEMORIES = 8  # each speaker's memories shown to the one-call conversation (packed mode)
+PACKED_MEMORIES = 15  # as many as a faithful line retrieves; each speaker's memories shown to the one-call conversation (packed mode)
 # The identity lines the one-call conversation shows of each speaker (who they are, what they are up to).
 SHORT_IDENTITY = ("Name", "Age", "Innate traits", "Learned traits", "Currently")
 
@@ -91,7 +91,7 @@ def _short_identity(persona: Agent) -> str:
 
 def one_call_convo(scene: ChatScene, relationships: dict[str, str]) -> list[list[str]]:
     """Packed mode: the whole conversation from one call, each speaker's relationship summary and
-    8 memories retrieved as for their first line; ``[]`` when the call fell back to its fail-safe."""
+    15 memories retrieved as for their first line; ``[]`` when the call fell back to its fail-safe."""
     initiator, partner, llm = scene.initiator, scene.partner, scene.llm
     memories = {}
     for speaker, listener in ((initiator, partner), (partner, initiator)):

@@ -38,7 +38,7 @@ from reverie.tasks.options import keep_own_private, unique
 from reverie.tasks.pronunciatio import PronunciatioReply, emoji_for, pronunciatio
 
 PlaceTree = dict[str, dict[str, list[str]]]
-EMOJI_MAX = 12
+EMOJI_MAX = 4
 
 
 class PackedActionInputs(TaskInputs):
@@ -81,7 +81,7 @@ class PackedActionReply(Reply):
     sector: str = choice_field("sectors", description="the area to go to, copied exactly from the list")
     arena: str = choice_field("arenas", description="a place inside that area, copied exactly")
     object: str = choice_field("objects", description="an object in that place, copied exactly")
-    # two emoji or one family of four; the bound keeps eight fields inside max_tokens
+    # one or two emoji (a longer family runs a small model past max_tokens: the code picks one then)
     emoji: str = Field(max_length=EMOJI_MAX, description="one or two emoji for the activity")
     event_predicate: str = Field(max_length=40, description="short verb, e.g. 'is eating'")
     event_target: str = Field(max_length=80, description="what the verb acts on")

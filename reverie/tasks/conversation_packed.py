@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 
 MIN_LINES = 2
 MAX_LINES = 8
-MAX_LINE = 200
+MAX_LINE = 300  # as a faithful line (chat_utterance)
 
 
 class ConversationInputs(TaskInputs):
