@@ -46,11 +46,20 @@ def test_a_speakers_name_in_front_of_a_line_is_dropped():
     assert model.call_count == 1 and not _fell_back(llm)
 
 
-def test_a_line_said_twice_is_sent_back():
-    llm, model = scripted_llm(_reply([GOOD[0], GOOD[1], GOOD[0]]), _reply(GOOD))
+def test_a_line_said_twice_ends_the_conversation_before_it():
+    """The bundled model loops when a talk runs out: the lines before the first repeat are the
+    conversation, with no second call."""
+    llm, model = scripted_llm(_reply([GOOD[0], GOOD[1], GOOD[2], GOOD[1], GOOD[2]]))
+    convo = _talk(llm)
+    assert model.call_count == 1 and not _fell_back(llm)
+    assert convo == [(ISABELLA, GOOD[0]), (MARIA, GOOD[1]), (ISABELLA, GOOD[2])]
+
+
+def test_a_line_said_twice_before_two_lines_is_sent_back():
+    llm, model = scripted_llm(_reply([GOOD[0], GOOD[0], GOOD[1]]), _reply(GOOD))
     convo = _talk(llm)
     assert model.call_count == 2
-    assert "line 3 repeats an earlier line word for word" in last_user_text(model)
+    assert "line 2 repeats an earlier line word for word" in last_user_text(model)
     assert [line for _, line in convo] == GOOD
 
 
