@@ -19,6 +19,7 @@ from reverie.prompt_tools.fixtures import load_fixture
 GROWING = {
     "decide_to_talk": {"context": Drop.LAST}, "decide_to_react": {"context": Drop.LAST},
     "iterative_chat_utterance": {"memories": Drop.LAST, "conversation": Drop.FIRST},
+    "conversation_packed": {"initiator_memories": Drop.LAST, "partner_memories": Drop.LAST},
     "focal_points": {"statements": Drop.LAST}, "insights": {"statements": Drop.LAST},
     "identity_plan_note": {"statements": Drop.LAST}, "identity_thought_note": {"statements": Drop.LAST},
     "relationship_summary": {"statements": Drop.LAST}, "summarize_ideas": {"statements": Drop.LAST},
