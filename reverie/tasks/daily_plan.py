@@ -20,7 +20,7 @@ from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.clock import BED_WORDS, format_hour, hour_after, hour_of
 from reverie.tasks.common import Reply, check_text, inputs_of, one_line
 from reverie.tasks.day_rules import (clock_minute, clock_span, is_bed, meridiem_fixed, outside_day_problem,
-                                    plan_order_problem, since_wake, without_clock)
+                                    plan_order_problem, since_wake, spans_cut, without_clock)
 
 MIN_ITEMS, MAX_ITEMS = 4, 10
 _WAKING = re.compile(r"\b(wak\w*|awake\w*|gets? up|getting up|rises?|morning routine)\b", re.IGNORECASE)
@@ -128,7 +128,7 @@ def check_plan_items(items: list[str], wake_up_time: str | None, min_items: int 
         body = [item for item in kept[1:] if not is_bed(item)]
         if required:
             body = in_time_order(with_requirements(body, required, wake, 23 if bed_hour is None else bed_hour), wake)
-        body = one_an_hour(body, wake, required)
+        body = spans_cut(one_an_hour(body, wake, required), wake)
         kept = kept[:1] + body + [item for item in kept[1:] if is_bed(item)]
     return kept
 

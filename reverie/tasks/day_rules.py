@@ -34,10 +34,11 @@ def clock_minute(text: str) -> int | None:
     if found:
         hour, minute = int(found.group(1)), int(found.group(2) or 0)
         suffix = found.group(3).lower().replace(".", "")
-        if not 1 <= hour <= 12 or minute > 59:
+        if hour > 23 or minute > 59:
             return None
-        hour = hour % 12 + (12 if suffix == "pm" else 0)
-        return hour * 60 + minute
+        if 1 <= hour <= 12:
+            hour = hour % 12 + (12 if suffix == "pm" else 0)
+        return hour * 60 + minute  # "13:00 am": a 24-hour time with a stray am/pm reads as the 24-hour time
     found = _CLOCK_24.search(text)
     return int(found.group(1)) * 60 + int(found.group(2)) if found else None
 
@@ -61,6 +62,31 @@ def span_hours(item: str) -> list[int]:
         return []
     start, end = span[0] // 60, -(-span[1] // 60)
     return [hour % 24 for hour in range(start, end if end > start else end + 24)]
+
+
+def format_clock(minute_of_day: int) -> str:
+    """570 -> "9:30 am", 0 -> "12:00 am" (the twelve-hour clock the plans are written in)."""
+    hour, minute = divmod(minute_of_day % MINUTES_PER_DAY, 60)
+    return f"{hour % 12 or 12}:{minute:02d} {'am' if hour < 12 else 'pm'}"
+
+
+def spans_cut(items: list[str], wake_hour: int) -> list[str]:
+    """``items`` (in time order) with each "from X to Y" item ending where the next timed item
+    starts, when that is before Y: "teach from 8:00 am to 12:00 pm" followed by "garden from
+    9:00 am to 12:00 pm" becomes "teach from 8:00 am to 9:00 am" (a day holds one activity at a
+    time, and the later item is at the time it names)."""
+    out = list(items)
+    for index, item in enumerate(out):
+        span, times = clock_span(item), list(_CLOCK.finditer(item))
+        if span is None or is_bed(item):
+            continue
+        start, end = (since_wake(minute, wake_hour) for minute in span)
+        later = (clock_minute(other) for other in out[index + 1:])
+        following = next((since_wake(minute, wake_hour) for minute in later if minute is not None), None)
+        if following is not None and start < following < end:
+            cut = format_clock(wake_hour * 60 + following)
+            out[index] = item[:times[1].start()] + cut + item[times[1].end():]
+    return out
 
 
 def clock_phrase(text: str) -> str | None:

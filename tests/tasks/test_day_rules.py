@@ -19,7 +19,8 @@ NORA = {"inputs": inputs_with(DAILY_PLAN, wake_up_time="6:00 am", lifestyle="Nor
 
 
 @pytest.mark.parametrize("text, minute", [("at 1:30 pm", 810), ("from 12:00 am to 2:00 pm", 0), ("at 12:00 pm", 720),
-                                          ("at 18:15", 1095), ("open the cafe", None)])
+                                          ("at 18:15", 1095), ("open the cafe", None),
+                                          ("go to the village fair at 13:00 am", 780), ("at 25:00 pm", None)])
 def test_clock_minute(text, minute):
     assert clock_minute(text) == minute
 
@@ -258,3 +259,45 @@ def test_a_span_wrong_on_both_readings_is_sent_back():
                                         "12:00 pm is noon and 12:00 am is midnight")
     assert plan_order_problem(["wake up at 7:00 am", "work from 9:00 am to 12:00 am", "go to bed at 11:00 pm"], 7, 23) \
         .startswith('item 2 "work from 9:00 am to 12:00 am" ends before it starts or after bedtime')
+
+
+def test_a_from_to_item_ends_where_the_next_timed_item_starts():
+    """June Brennan's plan from the 25-person town (the bundled model on a GPU server): teaching from 8 to noon and
+    gardening from 9 to noon overlap; the code ends the teaching at 9, so the hourly schedule can hold both items in
+    every hour they name and the day is coherent."""
+    from reverie.tasks.day_coherence import day_coherence
+    from reverie.tasks.hourly_schedule_packed import plan_placed
+
+    june = {"inputs": inputs_with(DAILY_PLAN, wake_up_time="6:00 am",
+                                  lifestyle="June goes to bed around 9pm, gets up around 6am.")}
+    reply = {"items": ["wake up and complete the morning routine at 6:00 am", "eat breakfast at 7:00 am",
+                       "teach history classes at the school from 8:00 am to 12:00 pm",
+                       "gardens in Willow Creek Park from 9:00 am to 12:00 pm", "have lunch at 12:00 pm",
+                       "grade homework from 1:00 pm to 4:00 pm", "take a walk in the park at 5:00 pm",
+                       "have dinner at 6:00 pm", "go to bed at 9:00 pm"]}
+    plan = DailyPlanReply.model_validate(reply, context=june).items
+    assert plan[2:4] == ["teach history classes at the school from 8:00 am to 9:00 am",
+                         "gardens in Willow Creek Park from 9:00 am to 12:00 pm"]
+    hours = [f"{h}:00 am" for h in range(6, 12)] + ["12:00 pm"] + [f"{h}:00 pm" for h in range(1, 9)]
+    model = ["morning routine", "eat breakfast", "teach history classes at the school", "gardening",
+             "teach history classes at the school", "teach history classes at the school", "have lunch",
+             "grade homework", "grade homework", "grade homework", "grade homework", "take a walk in the park",
+             "have dinner", "have dinner", "have dinner"]
+    day = plan_placed(list(plan), hours, model)
+    hourly = [("sleeping", 360)] + [(activity, 60) for activity in day] + [("sleeping", 180)]
+    assert day_coherence("June Brennan", plan, hourly, bed_hour=21).violations == []
+    # Without the cut, the same day breaks the gardening item (held in 1 of its 3 hours).
+    uncut = [item.replace("to 9:00 am", "to 12:00 pm") for item in plan]
+    hourly = [("sleeping", 360)] + [(a, 60) for a in plan_placed(uncut, hours, model)] + [("sleeping", 180)]
+    assert day_coherence("June Brennan", uncut, hourly, bed_hour=21).violations
+
+
+def test_a_24_hour_time_with_a_stray_am_takes_its_hour():
+    """Theo Alvarez's "go to the village fair at 13:00 am" (the 25-person town): read as 1 pm, the code puts it at
+    1:00 pm in the hourly schedule instead of leaving it out of the day."""
+    from reverie.tasks.hourly_schedule_packed import plan_placed
+
+    plan = ["wake up at 7:00 am", "work at the town hall at 9:00 am", "go to the village fair at 13:00 am"]
+    hours = ["7:00 am", "8:00 am", "9:00 am", "10:00 am", "11:00 am", "12:00 pm", "1:00 pm", "2:00 pm"]
+    model = ["morning routine", "coffee", "work at the town hall", "work", "work", "lunch", "work", "work"]
+    assert plan_placed(plan, hours, model)[6:] == ["go to the village fair", "go to the village fair"]
