@@ -23,6 +23,7 @@ _TIME_PHRASE = re.compile(
     r"(?:\s*(?:to|until|till|and|-|~)\s*(?:\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}:\d\d)(?![a-z]))?",
     re.IGNORECASE,
 )
+_UNTIL = re.compile(r"\b(?:until|till|by)\s+\d", re.IGNORECASE)  # "works until 3:00 pm" names an end, not a start
 _BED = re.compile(r"\b(?:go(?:es|ing)? (?:back )?to (?:bed|sleep)|bed ?time|turns? in for the night|falls? asleep)\b",
                   re.IGNORECASE)
 _SLEEP = re.compile(r"\b(?:sleep(?:s|ing)?|asleep|go(?:es|ing)? (?:back )?to (?:bed|sleep)|in bed)\b", re.IGNORECASE)
@@ -74,14 +75,14 @@ def spans_cut(items: list[str], wake_hour: int) -> list[str]:
     """``items`` (in time order) with each "from X to Y" item ending where the next timed item
     starts, when that is before Y: "teach from 8:00 am to 12:00 pm" followed by "garden from
     9:00 am to 12:00 pm" becomes "teach from 8:00 am to 9:00 am" (a day holds one activity at a
-    time, and the later item is at the time it names)."""
+    time, and the later item is at the time it names; "works until 3:00 pm" names an end, and cuts nothing)."""
     out = list(items)
     for index, item in enumerate(out):
         span, times = clock_span(item), list(_CLOCK.finditer(item))
         if span is None or is_bed(item):
             continue
         start, end = (since_wake(minute, wake_hour) for minute in span)
-        later = (clock_minute(other) for other in out[index + 1:])
+        later = (clock_minute(other) for other in out[index + 1:] if not _UNTIL.search(other))
         following = next((since_wake(minute, wake_hour) for minute in later if minute is not None), None)
         if following is not None and start < following < end:
             cut = format_clock(wake_hour * 60 + following)
