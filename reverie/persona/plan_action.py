@@ -14,7 +14,7 @@ from reverie.persona.action_details import ActionDetails, describe_action
 from reverie.persona.agent import Agent
 from reverie.persona.events import event_action
 from reverie.persona.location import choose_address
-from reverie.persona.packed_action import packed_address_and_details
+from reverie.persona.packed_action import answer_ahead, packed_address_and_details
 from reverie.persona.sleep import sleep_action
 from reverie.tasks.clock import format_minute
 from reverie.tasks.task_decomp import describe_schedule, task_decomp
@@ -36,14 +36,15 @@ def should_decompose(description: str, minutes: int) -> bool:
     return minutes <= 60
 
 
-def decompose(persona: Agent, index: int, llm: LanguageModel) -> None:
-    """Replace ``f_daily_schedule[index]`` by its subtasks when it is long and decomposable."""
+def decompose(persona: Agent, index: int, llm: LanguageModel) -> list[str]:
+    """Replace ``f_daily_schedule[index]`` by its subtasks when it is long and decomposable;
+    the subtasks' descriptions ([] when nothing was decomposed)."""
     s = persona.scratch
     if not 0 <= index < len(s.f_daily_schedule):
-        return
+        return []
     task, minutes = s.f_daily_schedule[index]
     if minutes < 60 or not should_decompose(task, minutes) or "(" in task:
-        return  # a "<task> (<subtask>)" entry is already decomposed, however long a subtask came back
+        return []  # a "<task> (<subtask>)" entry is already decomposed, however long a subtask came back
     start = s.schedule_start_minutes(index)
     blocks, t = [], start
     for name, dur in s.f_daily_schedule[index:index + 3]:
@@ -54,6 +55,18 @@ def decompose(persona: Agent, index: int, llm: LanguageModel) -> None:
                         task=task, time_range=f"{format_minute(start)} ~ {format_minute(start + minutes)}",
                         duration=minutes, persona=s.name)
     s.replace_schedule(index, index + 1, ((name, int(dur)) for name, dur in steps))
+    return [name for name, _dur in steps]
+
+
+def decompose_and_answer(persona: Agent, maze: Maze, index: int, llm: LanguageModel) -> None:
+    """``decompose``; in packed mode, then where and how each new subtask happens, in one call
+    (kept in today's answers, where ``address_and_details`` finds them)."""
+    subtasks = decompose(persona, index, llm)
+    if not (subtasks and persona.options.packed_actions and persona.options.reuse_answers):
+        return
+    unanswered = [d for d in dict.fromkeys(subtasks) if answered_without_model(persona, maze, d) is None]
+    if unanswered:
+        answer_ahead(persona, maze, unanswered, llm)
 
 
 def determine_action(persona: Agent, maze: Maze, llm: LanguageModel) -> None:
@@ -62,11 +75,11 @@ def determine_action(persona: Agent, maze: Maze, llm: LanguageModel) -> None:
     i = s.get_f_daily_schedule_index()
     i60 = s.get_f_daily_schedule_index(60)
     if i == 0:
-        decompose(persona, i, llm)
+        decompose_and_answer(persona, maze, i, llm)
         i60 = s.get_f_daily_schedule_index(60)
-        decompose(persona, i60 + 1, llm)
+        decompose_and_answer(persona, maze, i60 + 1, llm)
     if i60 < len(s.f_daily_schedule) and s.curr_time.hour < 23:
-        decompose(persona, i60, llm)
+        decompose_and_answer(persona, maze, i60, llm)
 
     # Fix: the original appended ["sleeping", 1440 - total] on every action change, zero-length included.
     missing = DAY_MINUTES - sum(d for _t, d in s.f_daily_schedule)
@@ -87,10 +100,9 @@ def determine_action(persona: Agent, maze: Maze, llm: LanguageModel) -> None:
                                obj_event=details.obj_event))
 
 
-def address_and_details(persona: Agent, maze: Maze, description: str,
-                        llm: LanguageModel) -> tuple[Place, ActionDetails]:
-    """Where and how: sleep in one's bed; else today's answer for the same description, while
-    the persona knows the same places; else the model (packed or faithful pipeline)."""
+def answered_without_model(persona: Agent, maze: Maze, description: str) -> tuple[Place, ActionDetails] | None:
+    """Where and how, when no model call is needed: sleep in one's bed; a planned event's place;
+    today's answer for the same description, while the persona knows the same places."""
     sleeping = sleep_action(persona, description)
     if sleeping:
         return sleeping
@@ -101,6 +113,16 @@ def address_and_details(persona: Agent, maze: Maze, description: str,
     hit = cache.action(description, places) if persona.options.reuse_answers else None
     if hit and (hit["address"] in maze.address_tiles or "<" in hit["address"]):
         return Place(hit["address"]), ActionDetails(**hit["details"])
+    return None
+
+
+def address_and_details(persona: Agent, maze: Maze, description: str,
+                        llm: LanguageModel) -> tuple[Place, ActionDetails]:
+    """Where and how: :func:`answered_without_model`; else the model (packed or faithful pipeline)."""
+    known = answered_without_model(persona, maze, description)
+    if known:
+        return known
+    cache, places = persona.memory.todays_answers(), places_digest(persona.s_mem.tree)
     if persona.options.packed_actions:
         address, details = packed_address_and_details(persona, maze, description, llm)
     else:
