@@ -31,7 +31,6 @@ from pydantic import Field, PrivateAttr, ValidationError, ValidationInfo, model_
 
 from reverie.action_text import main_action, subtask
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.prompt_size import PromptTooLong
 from reverie.llm.task import ITEMS_KEY, NotShown, Task
 from reverie.tasks.action_packed import (ACTION_PACKED, PackedAction, PackedActionFields, PackedActionInputs,
                                          PackedActionReply, PlaceInputs, PlaceTree, allowed_places, as_action,
@@ -75,18 +74,19 @@ class ActionsPackedReply(Reply):
                              f"in order; you gave {len(self.actions)}")
         choices = (info.context or {}).get("choices")
         answers: list[PackedActionReply | None] = []
-        problems: list[str] = []
+        problems: dict[str, list[int]] = {}  # each problem once, with the answers that have it
         for number, answer in enumerate(self.actions, 1):
             try:
                 answers.append(ACTION_PACKED.validate(answer.model_dump(), inputs.one(number), choices))
             except ValidationError as exc:
                 answers.append(None)
-                problems.append(f"answer {number}: {first_error(exc)}")
+                problems.setdefault(first_error(exc), []).append(number)
+        said = "; ".join(f"answer{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}: {problem}"
+                         for problem, numbers in problems.items())
         if not any(answers):
-            raise ValueError("; ".join(problems))
+            raise ValueError(said)
         if problems:
-            log.info("actions_packed: %d of %d answers left to their own call (%s)", len(problems), len(answers),
-                     "; ".join(problems))
+            log.info("actions_packed: %d of %d answers left to their own call (%s)", answers.count(None), len(answers), said)
         self._answers = answers
         return self
 
@@ -161,10 +161,6 @@ def _ask(llm: LanguageModel, descriptions: list[str], *, name: str, world: str, 
                        daily_plan_req=daily_plan_req, action_description=descriptions[0]),
         subtasks=numbered(activities, 1), count=len(activities), subtask_list=activities,
     )
-    try:
-        reply = llm.ask(ACTIONS_PACKED, inputs, choices={**place_choices(tree), "subtasks": activities}, persona=name)
-    except PromptTooLong as exc:  # a window too small for the list: each action is asked on its own
-        log.info("actions_packed: not asked for %s (%s)", name, exc)
-        return {}
+    reply = llm.ask(ACTIONS_PACKED, inputs, choices={**place_choices(tree), "subtasks": activities}, persona=name)
     return {description: as_action(answer, name=name, world=world)
             for description, answer in zip(descriptions, reply.answers()) if answer is not None}
