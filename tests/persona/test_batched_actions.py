@@ -11,16 +11,13 @@ holds: the model's answers, stored as a single ``action_packed`` answer would be
 from __future__ import annotations
 
 import json
-import shutil
-from datetime import datetime
 
 import pytest
 
 from reverie import PROJECT_ROOT
-from reverie.config import Settings, load_settings
+from reverie.config import Settings
 from reverie.llm import LLM
 from reverie.llm.fake_model import FakeCall, FakeChatModel
-from reverie.memory import Embedder
 from reverie.memory.day_cache import places_digest
 from reverie.memory.schedule import PlanItem
 from reverie.persona.options import CognitionOptions
@@ -28,29 +25,15 @@ from reverie.persona.persona import Persona
 from reverie.persona.plan_action import address_and_details, decompose_and_answer
 from reverie.prompt_tools.evaluate import read_ledger
 from reverie.tasks.registry import product_tasks
-from reverie.world.maze import Maze
+from tests.persona.nora import NAME, load_nora, world  # noqa: F401 (world: a fixture)
 
-NAME = "Nora Bennett"
-MORNING = datetime(2023, 2, 13, 9, 0)
 TASK = "tidying up the house"
 STEPS = ["washing the dishes", "sweeping the floor", "watering the plants", "folding the laundry"]
 
 
-@pytest.fixture(scope="module")
-def world():
-    settings = load_settings(PROJECT_ROOT / "config.toml")
-    return settings, Maze.load(settings.paths.assets, "willow_creek")
-
-
 @pytest.fixture
 def nora(world, tmp_path):
-    settings, _maze = world
-    folder = tmp_path / "bootstrap_memory"
-    shutil.copytree(settings.paths.storage / "base_willow_creek" / "personas" / NAME / "bootstrap_memory", folder)
-    persona = Persona.load(NAME, folder, embedder=Embedder(settings),
-                           options=CognitionOptions(packed_actions=True, reuse_answers=True))
-    persona.scratch.curr_time = MORNING
-    persona.scratch.curr_tile = (10, 10)
+    persona = load_nora(world[0], tmp_path, CognitionOptions(packed_actions=True, reuse_answers=True))
     s = persona.scratch
     s.replace_schedule(0, len(s.f_daily_schedule), [PlanItem("sleeping", 540), PlanItem(TASK, 60),
                                                      PlanItem("sleeping", 840)])
@@ -58,7 +41,7 @@ def nora(world, tmp_path):
 
 
 def home_places(persona: Persona) -> list[tuple[str, str, str]]:
-    """(sector, arena, object) of every object in Nora's home, and one object outside each arena."""
+    """(sector, arena, object) of every object in Nora's home."""
     world_name, sector, _arena = persona.scratch.living_area.split(":")
     arenas = persona.s_mem.tree[world_name][sector]
     return [(sector, arena, obj) for arena, objects in arenas.items() for obj in objects]
