@@ -27,7 +27,7 @@ import logging
 import math
 from typing import Annotated
 
-from pydantic import Field, PrivateAttr, ValidationError, ValidationInfo, model_validator
+from pydantic import Field, ValidationError, ValidationInfo, model_validator
 
 from reverie.action_text import main_action, subtask
 from reverie.llm.language_model import LanguageModel
@@ -61,38 +61,41 @@ class ActionsPackedReply(Reply):
     actions: list[PackedActionFields] = Field(
         max_length=MAX_ACTIONS, json_schema_extra={ITEMS_KEY: "subtasks"},
         description="one answer per numbered activity, in the order given")
-    # Each answer as checked by action_packed's validators (None: its place was wrong).
-    _answers: list[PackedActionReply | None] = PrivateAttr(default_factory=list)
 
     @model_validator(mode="after")
-    def _each_checked_as_one(self, info: ValidationInfo) -> "ActionsPackedReply":
+    def _some_usable(self, info: ValidationInfo) -> "ActionsPackedReply":
         inputs = inputs_of(info, ActionsPackedInputs)
         if not self.actions or inputs is None:
             return self
         if len(self.actions) != inputs.count:
             raise ValueError(f"give exactly {inputs.count} answers in \"actions\", one for each numbered activity "
                              f"in order; you gave {len(self.actions)}")
-        choices = (info.context or {}).get("choices")
-        answers: list[PackedActionReply | None] = []
-        problems: dict[str, list[int]] = {}  # each problem once, with the answers that have it
-        for number, answer in enumerate(self.actions, 1):
-            try:
-                answers.append(ACTION_PACKED.validate(answer.model_dump(), inputs.one(number), choices))
-            except ValidationError as exc:
-                answers.append(None)
-                problems.setdefault(first_error(exc), []).append(number)
-        said = "; ".join(f"answer{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}: {problem}"
-                         for problem, numbers in problems.items())
+        answers, problems = checked(self.actions, inputs, (info.context or {}).get("choices"))
         if not any(answers):
-            raise ValueError(said)
-        if problems:
-            log.info("actions_packed: %d of %d answers left to their own call (%s)", answers.count(None), len(answers), said)
-        self._answers = answers
+            raise ValueError(problems)
         return self
 
-    def answers(self) -> list[PackedActionReply | None]:
-        """Each subtask's checked answer, in order (None: ask it on its own); [] for the fail-safe."""
-        return list(self._answers)
+    def answers(self, inputs: ActionsPackedInputs, choices: dict | None) -> list[PackedActionReply | None]:
+        """Each subtask's answer as action_packed's checks make it, in order (None: its place is
+        wrong, ask it on its own); [] for the fail-safe."""
+        return checked(self.actions, inputs, choices)[0]
+
+
+def checked(actions: list[PackedActionFields], inputs: ActionsPackedInputs,
+            choices: dict | None) -> tuple[list[PackedActionReply | None], str]:
+    """Each answer checked as a single ``action_packed`` reply for its subtask, and what was
+    wrong with those that failed (each problem once, with the answers that have it)."""
+    answers: list[PackedActionReply | None] = []
+    problems: dict[str, list[int]] = {}
+    for number, answer in enumerate(actions, 1):
+        try:
+            answers.append(ACTION_PACKED.validate(answer.model_dump(), inputs.one(number), choices))
+        except ValidationError as exc:
+            answers.append(None)
+            problems.setdefault(first_error(exc), []).append(number)
+    said = "; ".join(f"answer{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}: {problem}"
+                     for problem, numbers in problems.items())
+    return answers, said
 
 
 def fail_safe(inputs: ActionsPackedInputs, choices: dict) -> ActionsPackedReply:
@@ -161,6 +164,10 @@ def _ask(llm: LanguageModel, descriptions: list[str], *, name: str, world: str, 
                        daily_plan_req=daily_plan_req, action_description=descriptions[0]),
         subtasks=numbered(activities, 1), count=len(activities), subtask_list=activities,
     )
-    reply = llm.ask(ACTIONS_PACKED, inputs, choices={**place_choices(tree), "subtasks": activities}, persona=name)
+    choices = {**place_choices(tree), "subtasks": activities}
+    answers = llm.ask(ACTIONS_PACKED, inputs, choices=choices, persona=name).answers(inputs, choices)
+    if None in answers:
+        log.info("actions_packed: %s's answers for %s left to their own call (a wrong place)", name,
+                 ", ".join(repr(a) for a, answer in zip(activities, answers) if answer is None))
     return {description: as_action(answer, name=name, world=world)
-            for description, answer in zip(descriptions, reply.answers()) if answer is not None}
+            for description, answer in zip(descriptions, answers) if answer is not None}

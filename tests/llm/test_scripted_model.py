@@ -129,12 +129,12 @@ def test_it_answers_each_subtask_of_a_batch_as_it_answers_that_subtask_alone(llm
     """actions_packed: one answer per numbered subtask, the same as action_packed's for it."""
     case, subtasks = load_fixture("actions_packed").cases[0], ["reading at the pub", "playing the piano"]
     inputs = {**case.inputs, "action": "spending the evening"}
-    reply = llm.ask("actions_packed", {**inputs, "subtasks": "1. reading at the pub\n2. playing the piano",
-                                       "count": 2, "subtask_list": subtasks},
-                    choices={**case.choices, "subtasks": subtasks})
+    batch = {**inputs, "subtasks": "1. reading at the pub\n2. playing the piano", "count": 2, "subtask_list": subtasks}
+    choices = {**case.choices, "subtasks": subtasks}
+    reply = llm.ask("actions_packed", batch, choices=choices)
     assert llm.ledger.last["attempts"] == 1
     single = {key: inputs[key] for key in load_fixture("action_packed").cases[0].inputs if key != "subtask"}
     alone = [llm.ask("action_packed", {**single, "subtask": one}, choices=load_fixture("action_packed").cases[0].choices)
              for one in subtasks]
-    assert reply.answers() == alone
+    assert reply.answers(TASKS["actions_packed"].typed(batch), choices) == alone
     assert alone[0].sector == "The Rose and Crown Pub" and alone[1].sector != alone[0].sector

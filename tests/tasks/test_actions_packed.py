@@ -23,26 +23,32 @@ CASE = FIXTURE.cases[0]
 GOOD = FIXTURE.valid[0]["actions"]
 
 
+INPUTS = ACTIONS_PACKED.typed(CASE.inputs)
+
+
 def check(actions: list[dict]) -> ActionsPackedReply:
     return ACTIONS_PACKED.validate({"actions": actions}, CASE.inputs, CASE.choices)
 
 
+def answers(reply: ActionsPackedReply) -> list:
+    return reply.answers(INPUTS, CASE.choices)
+
+
 def test_each_answer_is_what_action_packed_makes_of_it_for_its_own_subtask():
     reply = check(GOOD)
-    inputs = ACTIONS_PACKED.typed(CASE.inputs)
-    for number, (raw, answer) in enumerate(zip(GOOD, reply.answers()), 1):
-        assert answer == ACTION_PACKED.validate(raw, inputs.one(number), CASE.choices)
+    for number, (raw, answer) in enumerate(zip(GOOD, answers(reply)), 1):
+        assert answer == ACTION_PACKED.validate(raw, INPUTS.one(number), CASE.choices)
     # action_packed's own correction of a reply: an activity that names an area happens there.
     moved = check([{**GOOD[0], "sector": "Isabella Rodriguez's apartment", "arena": "main room", "object": "desk"},
                    *GOOD[1:]])
-    assert moved.answers()[0].sector == "Hobbs Cafe"
+    assert answers(moved)[0].sector == "Hobbs Cafe"
 
 
 def test_an_answer_with_a_wrong_place_is_left_out_and_the_others_kept():
     reply = check([GOOD[0], {**GOOD[1], "object": "bed"}, *GOOD[2:]])
-    answers = reply.answers()
-    assert answers[1] is None
-    assert [a.object for a in answers if a is not None] == [GOOD[0]["object"], GOOD[2]["object"], GOOD[3]["object"]]
+    found = answers(reply)
+    assert found[1] is None
+    assert [a.object for a in found if a is not None] == [GOOD[0]["object"], GOOD[2]["object"], GOOD[3]["object"]]
 
 
 def test_no_usable_answer_or_the_wrong_count_is_sent_back():
@@ -56,7 +62,7 @@ def test_the_schema_fixes_the_list_to_the_subtasks_and_the_fail_safe_answers_not
     schema = call_schema(ActionsPackedReply, CASE.choices)
     actions = schema["properties"]["actions"]
     assert actions["minItems"] == actions["maxItems"] == len(CASE.choices["subtasks"]) == items_asked(schema)
-    assert ACTIONS_PACKED.fail_safe(ACTIONS_PACKED.typed(CASE.inputs), CASE.choices).answers() == []
+    assert answers(ACTIONS_PACKED.fail_safe(INPUTS, CASE.choices)) == []
 
 
 def test_long_lists_go_in_even_parts():
