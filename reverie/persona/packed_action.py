@@ -44,10 +44,10 @@ def packed_address_and_details(persona: Agent, maze: Maze, description: str,
 
 
 def answer_ahead(persona: Agent, maze: Maze, descriptions: list[str], llm: LanguageModel) -> None:
-    """Where and how each of ``descriptions`` (a decomposed plan item's subtasks) happens, asked
-    in one call and kept in today's answers, as a single call's answer is kept; an action then
-    finds its answer there when it starts. Asked from where the persona is now. Subtasks the
-    call did not answer validly are left out (each asks ``action_packed`` when it starts)."""
+    """Where and how each of ``descriptions`` (subtasks of one decomposed plan item) happens,
+    asked in one call from where the persona is now and kept in today's answers, as a single
+    call's answer is kept; each action finds its answer there when it starts. Subtasks the call
+    did not answer validly are left out (each asks ``action_packed`` when it starts)."""
     s = persona.scratch
     here, world, living_sector = whereabouts(persona, maze)
     found = actions_packed(llm, name=s.name, descriptions=descriptions, world=world, living_sector=living_sector,

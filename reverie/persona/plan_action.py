@@ -6,6 +6,7 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING
 
 from reverie.address import Place
+from reverie.action_text import main_action
 from reverie.clock import ceil_minute, minutes_of_day
 from reverie.memory.day_cache import places_digest
 from reverie.memory.schedule import PlanItem
@@ -36,15 +37,14 @@ def should_decompose(description: str, minutes: int) -> bool:
     return minutes <= 60
 
 
-def decompose(persona: Agent, index: int, llm: LanguageModel) -> list[str]:
-    """Replace ``f_daily_schedule[index]`` by its subtasks when it is long and decomposable;
-    the subtasks' descriptions ([] when nothing was decomposed)."""
+def decompose(persona: Agent, index: int, llm: LanguageModel) -> None:
+    """Replace ``f_daily_schedule[index]`` by its subtasks when it is long and decomposable."""
     s = persona.scratch
     if not 0 <= index < len(s.f_daily_schedule):
-        return []
+        return
     task, minutes = s.f_daily_schedule[index]
     if minutes < 60 or not should_decompose(task, minutes) or "(" in task:
-        return []  # a "<task> (<subtask>)" entry is already decomposed, however long a subtask came back
+        return  # a "<task> (<subtask>)" entry is already decomposed, however long a subtask came back
     start = s.schedule_start_minutes(index)
     blocks, t = [], start
     for name, dur in s.f_daily_schedule[index:index + 3]:
@@ -55,17 +55,27 @@ def decompose(persona: Agent, index: int, llm: LanguageModel) -> list[str]:
                         task=task, time_range=f"{format_minute(start)} ~ {format_minute(start + minutes)}",
                         duration=minutes, persona=s.name)
     s.replace_schedule(index, index + 1, ((name, int(dur)) for name, dur in steps))
-    return [name for name, _dur in steps]
 
 
-def decompose_and_answer(persona: Agent, maze: Maze, index: int, llm: LanguageModel) -> None:
-    """``decompose``; in packed mode, then where and how each new subtask happens, in one call
-    (kept in today's answers, where ``address_and_details`` finds them)."""
-    subtasks = decompose(persona, index, llm)
-    if not (subtasks and persona.options.packed_actions and persona.options.reuse_answers):
+def answer_together(persona: Agent, maze: Maze, index: int, llm: LanguageModel) -> None:
+    """Packed mode: when ``f_daily_schedule[index]``, about to start, is a subtask with no answer
+    yet today, where and how it and the rest of its item's subtasks happen, in one call when
+    two or more are unanswered (kept in today's answers, where ``address_and_details`` finds
+    them; one alone takes the single call there)."""
+    s = persona.scratch
+    if not (persona.options.packed_actions and persona.options.reuse_answers):
         return
-    unanswered = [d for d in dict.fromkeys(subtasks) if answered_without_model(persona, maze, d) is None]
-    if unanswered:
+    description = s.f_daily_schedule[index][0]
+    if "(" not in description or answered_without_model(persona, maze, description) is not None:
+        return
+    task = main_action(description)
+    following = []
+    for name, _minutes in s.f_daily_schedule[index:]:
+        if "(" not in name or main_action(name) != task:
+            break
+        following.append(name)
+    unanswered = [d for d in dict.fromkeys(following) if answered_without_model(persona, maze, d) is None]
+    if len(unanswered) > 1:
         answer_ahead(persona, maze, unanswered, llm)
 
 
@@ -75,11 +85,11 @@ def determine_action(persona: Agent, maze: Maze, llm: LanguageModel) -> None:
     i = s.get_f_daily_schedule_index()
     i60 = s.get_f_daily_schedule_index(60)
     if i == 0:
-        decompose_and_answer(persona, maze, i, llm)
+        decompose(persona, i, llm)
         i60 = s.get_f_daily_schedule_index(60)
-        decompose_and_answer(persona, maze, i60 + 1, llm)
+        decompose(persona, i60 + 1, llm)
     if i60 < len(s.f_daily_schedule) and s.curr_time.hour < 23:
-        decompose_and_answer(persona, maze, i60, llm)
+        decompose(persona, i60, llm)
 
     # Fix: the original appended ["sleeping", 1440 - total] on every action change, zero-length included.
     missing = DAY_MINUTES - sum(d for _t, d in s.f_daily_schedule)
@@ -93,6 +103,7 @@ def determine_action(persona: Agent, maze: Maze, llm: LanguageModel) -> None:
     # The action lasts until its schedule block ends (started mid-block, it does not overrun).
     duration = max(1, int(round(block_end - minutes_of_day(ceil_minute(s.curr_time)))))
 
+    answer_together(persona, maze, i, llm)
     address, details = address_and_details(persona, maze, description, llm)
     s.add_new_action(NewAction(address=address, duration=duration, description=description,
                                pronunciatio=details.pronunciatio, event=details.event,

@@ -3,7 +3,7 @@
 In packed mode every new action asks ``action_packed`` once; the subtasks of one decomposed
 plan item ("having breakfast (making coffee)", "having breakfast (eating toast)", ...) ask it
 with the same places, the same routine and the same main activity. This unit asks for all of
-them at once: the prompt numbers the subtasks and the reply is a list ``actions`` with one
+them at once (cognition asks when the first of them starts, docs/FIDELITY.md): the prompt numbers the subtasks and the reply is a list ``actions`` with one
 ``action_packed`` answer per subtask, in order. The call passes the subtasks as its
 ``subtasks`` choice, so the grammar writes exactly that many answers (``minItems`` =
 ``maxItems``), and the prompt's ``max_tokens_per_item`` scales the reply limit to the count.

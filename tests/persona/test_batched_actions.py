@@ -10,7 +10,6 @@ holds: the model's answers, stored as a single ``action_packed`` answer would be
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
@@ -22,7 +21,7 @@ from reverie.memory.day_cache import places_digest
 from reverie.memory.schedule import PlanItem
 from reverie.persona.options import CognitionOptions
 from reverie.persona.persona import Persona
-from reverie.persona.plan_action import address_and_details, decompose_and_answer
+from reverie.persona.plan_action import address_and_details, answer_together, decompose
 from reverie.prompt_tools.evaluate import read_ledger
 from reverie.tasks.registry import product_tasks
 from tests.persona.nora import NAME, load_nora, world  # noqa: F401 (world: a fixture)
@@ -70,6 +69,21 @@ def facade(model: FakeChatModel, tmp_path) -> LLM:
                ledger_path=tmp_path / "ledger.jsonl")
 
 
+def decompose_and_start(persona: Persona, maze, llm: LLM) -> None:
+    """The hour's item (index 1) decomposed, then its first subtask about to start."""
+    decompose(persona, 1, llm)
+    answer_together(persona, maze, 1, llm)
+
+
+def remember(persona: Persona, description: str, place: tuple[str, str, str]) -> None:
+    """An answer already in today's cache, as a single call stores it."""
+    world_name = persona.scratch.living_area.split(":")[0]
+    persona.memory.todays_answers().remember_action(
+        description, places_digest(persona.s_mem.tree), f"{world_name}:{':'.join(place)}",
+        {"pronunciatio": "🧽", "event": [NAME, "is", "tidying"], "obj_description": None, "obj_pronunciatio": None,
+         "obj_event": [None, None, None]})
+
+
 def prompts_asked(tmp_path) -> list[str]:
     return [line["prompt"] for line in read_ledger(tmp_path / "ledger.jsonl")]
 
@@ -85,7 +99,7 @@ def test_one_call_answers_every_subtask_and_the_actions_then_ask_nothing(world, 
     model = town_model(lambda call: {"actions": [answer(*p, step) for p, step in zip(chosen, STEPS)]})
     llm = facade(model, tmp_path)
 
-    decompose_and_answer(nora, maze, 1, llm)
+    decompose_and_start(nora, maze, llm)
     assert prompts_asked(tmp_path) == ["task_decomp", "actions_packed"]
     batch = next(c for c in model.calls if c.prompt == "actions_packed")
     for step in STEPS:
@@ -109,7 +123,7 @@ def test_the_grammar_asks_for_one_answer_per_subtask_and_the_reply_limit_grows_w
     _settings, maze = world
     place = home_places(nora)[0]
     model = town_model(lambda call: {"actions": [answer(*place, step) for step in STEPS]})
-    decompose_and_answer(nora, maze, 1, facade(model, tmp_path))
+    decompose_and_start(nora, maze, facade(model, tmp_path))
     batch = next(c for c in model.calls if c.prompt == "actions_packed")
     actions = batch.schema["properties"]["actions"]
     assert actions["minItems"] == actions["maxItems"] == len(STEPS)
@@ -120,7 +134,7 @@ def test_a_failed_batch_caches_nothing_and_each_action_asks_on_its_own(world, no
     """Failure path: the fake model never answers actions_packed (nor action_packed) validly."""
     _settings, maze = world
     llm = facade(town_model(lambda call: None), tmp_path)
-    decompose_and_answer(nora, maze, 1, llm)
+    decompose_and_start(nora, maze, llm)
     lines = read_ledger(tmp_path / "ledger.jsonl")
     assert [line["prompt"] for line in lines] == ["task_decomp", "actions_packed"] and lines[-1]["fallback"]
     digest = places_digest(nora.s_mem.tree)
@@ -141,7 +155,7 @@ def test_an_answer_whose_place_is_wrong_is_not_cached_and_its_action_asks_on_its
     chosen = [good, wrong, good, good]
     model = town_model(lambda call: {"actions": [answer(*p, step) for p, step in zip(chosen, STEPS)]})
     llm = facade(model, tmp_path)
-    decompose_and_answer(nora, maze, 1, llm)
+    decompose_and_start(nora, maze, llm)
     lines = read_ledger(tmp_path / "ledger.jsonl")
     assert [line["prompt"] for line in lines] == ["task_decomp", "actions_packed"]
     assert not lines[-1]["fallback"] and lines[-1]["attempts"] == 1  # the three good answers are kept
@@ -165,7 +179,7 @@ def test_a_reply_with_no_usable_answer_goes_back_to_the_model_with_what_is_wrong
                     {"actions": [answer(*good, step) for step in STEPS]}])
     model = town_model(lambda call: next(replies))
     llm = facade(model, tmp_path)
-    decompose_and_answer(nora, maze, 1, llm)
+    decompose_and_start(nora, maze, llm)
     batch_calls = [c for c in model.calls if c.prompt == "actions_packed"]
     assert len(batch_calls) == 2
     assert f"object {elsewhere[2]!r} is not in {good[1]}" in batch_calls[1].user_text
@@ -173,21 +187,36 @@ def test_a_reply_with_no_usable_answer_goes_back_to_the_model_with_what_is_wrong
     assert all(nora.memory.todays_answers().action(d, digest) is not None for d in descriptions())
 
 
-def test_subtasks_already_answered_today_are_not_asked_again(world, nora, tmp_path):
+def test_a_subtask_answered_today_is_not_asked_again_and_the_rest_are_asked_when_the_next_starts(world, nora, tmp_path):
     _settings, maze = world
     place = home_places(nora)[0]
     cache, digest = nora.memory.todays_answers(), places_digest(nora.s_mem.tree)
     first = descriptions()[0]
-    cache.remember_action(first, digest, f"{nora.scratch.living_area.split(':')[0]}:{':'.join(place)}",
-                          json.loads(json.dumps({"pronunciatio": "🧽", "event": [NAME, "is", "washing"],
-                                                 "obj_description": None, "obj_pronunciatio": None,
-                                                 "obj_event": [None, None, None]})))
+    remember(nora, first, place)
     model = town_model(lambda call: {"actions": [answer(*place, step) for step in STEPS[1:]]})
-    decompose_and_answer(nora, maze, 1, facade(model, tmp_path))
+    llm = facade(model, tmp_path)
+    decompose_and_start(nora, maze, llm)
+    assert prompts_asked(tmp_path) == ["task_decomp"], "the first subtask has its answer: nothing asked"
+    answer_together(nora, maze, 2, llm)
     batch = next(c for c in model.calls if c.prompt == "actions_packed")
     assert batch.schema["properties"]["actions"]["maxItems"] == len(STEPS) - 1
     assert STEPS[0] not in batch.user_text
     assert cache.action(first, digest)["details"]["pronunciatio"] == "🧽"
+    answer_together(nora, maze, 3, llm)
+    assert prompts_asked(tmp_path) == ["task_decomp", "actions_packed"], "answered: not asked again"
+
+
+def test_one_unanswered_subtask_takes_the_single_call(world, nora, tmp_path):
+    _settings, maze = world
+    place = home_places(nora)[0]
+    model = town_model(lambda call: {"actions": [answer(*place, step) for step in STEPS[:-1]]})
+    llm = facade(model, tmp_path)
+    decompose(nora, 1, llm)
+    for description in descriptions()[:-1]:
+        remember(nora, description, place)
+    answer_together(nora, maze, 4, llm)
+    address_and_details(nora, maze, descriptions()[-1], llm)
+    assert prompts_asked(tmp_path) == ["task_decomp", "action_packed"]
 
 
 def test_the_faithful_mode_asks_no_batch(world, nora, tmp_path):
@@ -195,5 +224,5 @@ def test_the_faithful_mode_asks_no_batch(world, nora, tmp_path):
     nora.options = CognitionOptions(packed_actions=False)
     place = home_places(nora)[0]
     model = town_model(lambda call: {"actions": [answer(*place, step) for step in STEPS]})
-    decompose_and_answer(nora, maze, 1, facade(model, tmp_path))
+    decompose_and_start(nora, maze, facade(model, tmp_path))
     assert prompts_asked(tmp_path) == ["task_decomp"]
