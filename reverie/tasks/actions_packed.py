@@ -3,8 +3,9 @@
 In packed mode every new action asks ``action_packed`` once; the subtasks of one decomposed
 plan item ("having breakfast (making coffee)", "having breakfast (eating toast)", ...) ask it
 with the same places, the same routine and the same main activity. This unit asks for all of
-them at once (cognition asks when the first of them starts, docs/FIDELITY.md): the prompt numbers the subtasks and the reply is a list ``actions`` with one
-``action_packed`` answer per subtask, in order. The call passes the subtasks as its
+them at once (cognition asks when the first of them starts, docs/FIDELITY.md): the prompt
+numbers the subtasks and the reply is a list ``actions`` with one ``action_packed`` answer
+per subtask, in order. The call passes the subtasks as its
 ``subtasks`` choice, so the grammar writes exactly that many answers (``minItems`` =
 ``maxItems``), and the prompt's ``max_tokens_per_item`` scales the reply limit to the count.
 
@@ -14,8 +15,9 @@ inputs): the place must exist among the persona's known places, and the emoji, t
 object state are said from the activity when they fail their checks. An answer whose place
 is wrong is left out and that subtask is asked on its own when it starts; a reply with no
 usable answer at all, or with the wrong number of answers (without a grammar), goes back to
-the model with what is wrong. The fail-safe is "no answers" (logged): every subtask is then
-asked on its own, as before.
+the model with what is wrong (with a long list, the reply and its correction may not fit the
+context window beside the prompt: then the fail-safe follows). The fail-safe is "no answers"
+(logged): every subtask is then asked on its own, as before.
 
 At most :data:`MAX_ACTIONS` subtasks go in one call (the prompt and the reply must fit the
 context window together); longer lists are split into even parts.
@@ -37,7 +39,7 @@ from reverie.tasks.action_packed import (ACTION_PACKED, PackedAction, PackedActi
                                          first_error, place_choices, place_inputs)
 from reverie.tasks.common import Reply, inputs_of, numbered
 
-log = logging.getLogger("reverie.tasks")
+log = logging.getLogger(__name__)
 
 # The most subtasks one call answers: ~950 prompt tokens of places and rules, the list, and up to
 # 6 x max_tokens_per_item reply tokens fit a 2048-token window.
@@ -107,8 +109,8 @@ def fail_safe(inputs: ActionsPackedInputs, choices: dict) -> ActionsPackedReply:
 
 ACTIONS_PACKED = Task(name="actions_packed", inputs=ActionsPackedInputs, schema=ActionsPackedReply,
                       fail_safe=fail_safe,
-                      used_in="plan: the subtasks of a decomposed plan item, where and how each happens, in one "
-                              "call ([simulation] packed_actions = true)")
+                      used_in="plan: a decomposed plan item's subtasks, where and how each happens, in one call when "
+                              "the first unanswered one starts ([simulation] packed_actions = true)")
 
 
 def even_parts(items: list[str], most: int) -> list[list[str]]:
