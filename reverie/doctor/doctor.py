@@ -115,7 +115,7 @@ class Doctor:
             except PromptTooLong as exc:
                 return Check("context", False, f"prompt {name}: {exc}".split(" — ")[0],
                              f"raise [models.{self.llm.chain.prompts.get(name).role}] n_ctx")
-            worst = max(worst, (usual.prompt_tokens + self.llm.chain.max_tokens(name), name))
+            worst = max(worst, (usual.prompt_tokens + self.llm.chain.max_tokens(name, choices=case.choices), name))
             if grown.trimmed_tokens:
                 longest = max(longest, (grown.prompt_tokens + grown.trimmed_tokens, grown.prompt_tokens, name))
         n_ctx = min(self.settings.models.strong.n_ctx, self.settings.models.cheap.n_ctx)

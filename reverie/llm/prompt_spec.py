@@ -2,7 +2,7 @@
 
 A file holds ``role``, ``description``, ``inputs``, ``system``, ``user``, optional
 ``[[examples]]`` (literal user/assistant turns) and optional ``max_tokens`` /
-``temperature``. The ``{variables}`` used in ``system`` and ``user`` must equal
+``max_tokens_per_item`` / ``temperature``. The ``{variables}`` used in ``system`` and ``user`` must equal
 ``inputs``. Any problem is a one-line :class:`UserError` naming the file (and the line
 where it can be found). :class:`PromptStore` re-reads a file when it changes on disk.
 """
@@ -21,7 +21,7 @@ from reverie.errors import UserError
 
 ROLES = ("strong", "cheap")
 REQUIRED = ("role", "description", "inputs", "system", "user")
-OPTIONAL = ("examples", "max_tokens", "temperature")
+OPTIONAL = ("examples", "max_tokens", "max_tokens_per_item", "temperature")
 
 
 @dataclass(frozen=True)
@@ -35,10 +35,17 @@ class PromptSpec:
     user: str
     examples: tuple[tuple[str, str], ...] = ()
     max_tokens: int | None = None
+    # Added to the reply limit for each item of the list whose length the call fixes (see
+    # reverie.llm.schema.items_asked): a reply of N answers gets max_tokens + N x this.
+    max_tokens_per_item: int | None = None
     temperature: float | None = None
     # Where the file's ``system`` and ``user`` keys start (1-based; 0: not found).
     system_line: int = 0
     user_line: int = 0
+
+    def reply_tokens(self, default: int, items: int = 0) -> int:
+        """The reply limit of a call that asks for ``items`` list items (``default``: the role's)."""
+        return (self.max_tokens or default) + (self.max_tokens_per_item or 0) * items
 
     def template(self) -> ChatPromptTemplate:
         """System, few-shot turns (literal text), then the user turn."""
@@ -102,8 +109,9 @@ def _check_types(path: Path, source: str, raw: dict) -> None:
     inputs = raw["inputs"]
     if not isinstance(inputs, list) or not all(isinstance(i, str) and i.isidentifier() for i in inputs):
         raise _fail(path, "inputs must be a list of variable names, e.g. [\"identity\", \"first_name\"]", line("inputs"))
-    if "max_tokens" in raw and (type(raw["max_tokens"]) is not int or raw["max_tokens"] < 1):
-        raise _fail(path, "max_tokens must be a positive integer", line("max_tokens"))
+    for key in ("max_tokens", "max_tokens_per_item"):
+        if key in raw and (type(raw[key]) is not int or raw[key] < 1):
+            raise _fail(path, f"{key} must be a positive integer", line(key))
     if "temperature" in raw and (type(raw["temperature"]) not in (int, float) or not 0 <= raw["temperature"] <= 2):
         raise _fail(path, "temperature must be a number from 0 to 2", line("temperature"))
     examples = raw.get("examples", [])
@@ -148,6 +156,7 @@ def load_prompt(path: Path) -> PromptSpec:
         user=raw["user"],
         examples=tuple((e["user"], e["assistant"]) for e in raw.get("examples", [])),
         max_tokens=raw.get("max_tokens"),
+        max_tokens_per_item=raw.get("max_tokens_per_item"),
         temperature=float(raw["temperature"]) if "temperature" in raw else None,
         system_line=_key_line(source, "system"),
         user_line=_key_line(source, "user"),

@@ -32,7 +32,7 @@ from reverie.llm.prompt_size import Fitted, estimate_tokens, fit
 from reverie.llm.prompt_spec import PromptSpec
 from reverie.llm.reply_parser import ReplyParser, ReplyProblems
 from reverie.llm.safe_text import clean
-from reverie.llm.schema import format_instruction
+from reverie.llm.schema import format_instruction, items_asked
 from reverie.llm.retry_model import unwrapped
 from reverie.llm.server_errors import BackendLost
 from reverie.llm.task import Task
@@ -159,7 +159,7 @@ class RepairLoop(Runnable[dict, Outcome]):
                    exchanges, count, budget)
 
     def max_tokens(self) -> int:
-        return self.spec.max_tokens or getattr(self.settings.models, self.spec.role).max_tokens
+        return self.spec.reply_tokens(getattr(self.settings.models, self.spec.role).max_tokens, items_asked(self.schema))
 
     def params(self) -> dict:
         """What the model is bound to on a first attempt."""

@@ -7,6 +7,8 @@
   gives that key (one activity for each hour named).
 - Every object forbids extra keys; strings and lists without bounds get generous ones,
   so a grammar can never run away (``max_tokens`` is the last guard).
+- :func:`items_asked` counts the items those lists are fixed to (a prompt's reply limit
+  grows with them, ``max_tokens_per_item``).
 - :func:`format_instruction` describes the shape in one line for the prompt.
 - :func:`choice_problems` checks parsed data against the choices, generically.
 """
@@ -81,6 +83,12 @@ def call_schema(model: type[BaseModel], choices: dict[str, list[str]] | None) ->
     schema = model.model_json_schema()
     _bound(schema, choices or {})
     return schema
+
+
+def items_asked(schema: dict) -> int:
+    """How many items a call's schema fixes for its ``x-items`` lists, in all (0: none fixed)."""
+    fixed = schema.get("maxItems", 0) if ITEMS_KEY in schema and schema.get("minItems") == schema.get("maxItems") else 0
+    return fixed + sum(items_asked(child) for child in _children(schema))
 
 
 def _resolve(node: dict, root: dict) -> dict:

@@ -33,7 +33,7 @@ from reverie.llm.prompt_size import Fitted
 from reverie.llm.prompt_spec import PromptSpec, PromptStore
 from reverie.llm.repair_loop import RepairLoop, render_messages
 from reverie.llm.reply_parser import ReplyParser, extract_json
-from reverie.llm.schema import NoChoices, call_schema
+from reverie.llm.schema import NoChoices, call_schema, items_asked
 from reverie.llm.server_errors import BackendLost
 from reverie.llm.task import Task, TaskRegistry
 
@@ -92,10 +92,11 @@ class StructuredChain(Runnable[dict, BaseModel]):
         task = self.task(name)
         return render_messages(self.prompts.get(name), task.completed(inputs), call_schema(task.schema, choices))
 
-    def max_tokens(self, name: str) -> int:
-        """The reply limit of one call of this prompt."""
+    def max_tokens(self, name: str, *, choices: dict | None = None) -> int:
+        """The reply limit of one call of this prompt (with these choices: the items they ask for)."""
         spec = self.prompts.get(name)
-        return spec.max_tokens or getattr(self.settings.models, spec.role).max_tokens
+        items = items_asked(call_schema(self.task(name).schema, choices)) if choices else 0
+        return spec.reply_tokens(getattr(self.settings.models, spec.role).max_tokens, items)
 
     def measure(self, name: str, inputs: dict, *, choices: dict | None = None) -> Fitted:
         """The first attempt's prompt as it would be sent: cut to the context window, with

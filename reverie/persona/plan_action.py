@@ -6,6 +6,7 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING
 
 from reverie.address import Place
+from reverie.action_text import main_action
 from reverie.clock import ceil_minute, minutes_of_day
 from reverie.memory.day_cache import places_digest
 from reverie.memory.schedule import PlanItem
@@ -14,7 +15,7 @@ from reverie.persona.action_details import ActionDetails, describe_action
 from reverie.persona.agent import Agent
 from reverie.persona.events import event_action
 from reverie.persona.location import choose_address
-from reverie.persona.packed_action import packed_address_and_details
+from reverie.persona.packed_action import answer_ahead, packed_address_and_details
 from reverie.persona.sleep import sleep_action
 from reverie.tasks.clock import format_minute
 from reverie.tasks.task_decomp import describe_schedule, task_decomp
@@ -56,6 +57,28 @@ def decompose(persona: Agent, index: int, llm: LanguageModel) -> None:
     s.replace_schedule(index, index + 1, ((name, int(dur)) for name, dur in steps))
 
 
+def answer_together(persona: Agent, maze: Maze, index: int, llm: LanguageModel) -> None:
+    """Packed mode: when ``f_daily_schedule[index]``, about to start, is a subtask with no answer
+    yet today, where and how it and the rest of its item's subtasks happen, in one call when
+    two or more are unanswered (kept in today's answers, where ``address_and_details`` finds
+    them; one alone takes the single call there)."""
+    s = persona.scratch
+    if not (persona.options.packed_actions and persona.options.reuse_answers):
+        return
+    description = s.f_daily_schedule[index][0]
+    if "(" not in description or answered_without_model(persona, maze, description) is not None:
+        return
+    task = main_action(description)
+    following = []
+    for name, _minutes in s.f_daily_schedule[index:]:
+        if "(" not in name or main_action(name) != task:
+            break
+        following.append(name)
+    unanswered = [d for d in dict.fromkeys(following) if answered_without_model(persona, maze, d) is None]
+    if len(unanswered) > 1:
+        answer_ahead(persona, maze, unanswered, llm)
+
+
 def determine_action(persona: Agent, maze: Maze, llm: LanguageModel) -> None:
     """Decompose what is coming, pick the current entry, find where and how to do it."""
     s = persona.scratch
@@ -80,6 +103,7 @@ def determine_action(persona: Agent, maze: Maze, llm: LanguageModel) -> None:
     # The action lasts until its schedule block ends (started mid-block, it does not overrun).
     duration = max(1, int(round(block_end - minutes_of_day(ceil_minute(s.curr_time)))))
 
+    answer_together(persona, maze, i, llm)
     address, details = address_and_details(persona, maze, description, llm)
     s.add_new_action(NewAction(address=address, duration=duration, description=description,
                                pronunciatio=details.pronunciatio, event=details.event,
@@ -87,10 +111,9 @@ def determine_action(persona: Agent, maze: Maze, llm: LanguageModel) -> None:
                                obj_event=details.obj_event))
 
 
-def address_and_details(persona: Agent, maze: Maze, description: str,
-                        llm: LanguageModel) -> tuple[Place, ActionDetails]:
-    """Where and how: sleep in one's bed; else today's answer for the same description, while
-    the persona knows the same places; else the model (packed or faithful pipeline)."""
+def answered_without_model(persona: Agent, maze: Maze, description: str) -> tuple[Place, ActionDetails] | None:
+    """Where and how, when no model call is needed: sleep in one's bed; a planned event's place;
+    today's answer for the same description, while the persona knows the same places."""
     sleeping = sleep_action(persona, description)
     if sleeping:
         return sleeping
@@ -101,6 +124,16 @@ def address_and_details(persona: Agent, maze: Maze, description: str,
     hit = cache.action(description, places) if persona.options.reuse_answers else None
     if hit and (hit["address"] in maze.address_tiles or "<" in hit["address"]):
         return Place(hit["address"]), ActionDetails(**hit["details"])
+    return None
+
+
+def address_and_details(persona: Agent, maze: Maze, description: str,
+                        llm: LanguageModel) -> tuple[Place, ActionDetails]:
+    """Where and how: :func:`answered_without_model`; else the model (packed or faithful pipeline)."""
+    known = answered_without_model(persona, maze, description)
+    if known:
+        return known
+    cache, places = persona.memory.todays_answers(), places_digest(persona.s_mem.tree)
     if persona.options.packed_actions:
         address, details = packed_address_and_details(persona, maze, description, llm)
     else:

@@ -99,7 +99,8 @@ def token_budgets(settings: Settings, names: list[str]) -> dict[str, tuple[int, 
     for name in names:
         cases = load_fixture(name).cases
         fitted = [chain.measure(name, case.inputs, choices=case.choices) for case in cases]
-        budgets[name] = (max((f.prompt_tokens + f.trimmed_tokens for f in fitted), default=0), chain.max_tokens(name))
+        budgets[name] = (max((f.prompt_tokens + f.trimmed_tokens for f in fitted), default=0),
+                         max((chain.max_tokens(name, choices=case.choices) for case in cases), default=chain.max_tokens(name)))
     return budgets
 
 

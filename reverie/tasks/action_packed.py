@@ -41,22 +41,32 @@ PlaceTree = dict[str, dict[str, list[str]]]
 EMOJI_MAX = 4
 
 
-class PackedActionInputs(TaskInputs):
+class PlaceInputs(TaskInputs):
+    """What the persona knows and where it is: the inputs every action's place is chosen from."""
+
     name: str
     places: str
     living_sector: str
     current_sector: str
     daily_plan_req: str
     action: str
-    subtask: str
     # {sector: {arena: [objects]}}: ``places`` as data, for the checks and the fail-safe.
     place_tree: Annotated[PlaceTree, NotShown()]
+
+    def place_values(self) -> dict:
+        """These inputs as keywords, for another inputs model built on them."""
+        return {key: getattr(self, key) for key in PlaceInputs.model_fields}
+
+
+class PackedActionInputs(PlaceInputs):
+    subtask: str
 
     def activity(self) -> str:
         return self.subtask or self.action
 
 
-def _first_error(exc: ValidationError) -> str:
+def first_error(exc: ValidationError) -> str:
+    """The first error of a validation, as its validator worded it."""
     return exc.errors(include_url=False)[0]["msg"].removeprefix("Value error, ")
 
 
@@ -64,7 +74,7 @@ def _emoji(value: str) -> str:
     try:
         return PronunciatioReply.model_validate({"emoji": value}).emoji
     except ValidationError as exc:
-        raise ValueError(_first_error(exc)) from None
+        raise ValueError(first_error(exc)) from None
 
 
 def _triple(field: str, subject: str, predicate: str, target: str) -> tuple[str, str]:
@@ -73,11 +83,14 @@ def _triple(field: str, subject: str, predicate: str, target: str) -> tuple[str,
         reply = TripleReply.model_validate({"predicate": predicate, "target": target},
                                            context={"inputs": TripleInputs(subject=subject, statement=f"{subject} {predicate} {target}")})
     except ValidationError as exc:
-        raise ValueError(f"{field}_predicate/{field}_target: {_first_error(exc)}") from None
+        raise ValueError(f"{field}_predicate/{field}_target: {first_error(exc)}") from None
     return reply.predicate, reply.target
 
 
-class PackedActionReply(Reply):
+# The answer's fields, with only the checks that need no inputs (a list of answers is built from
+# these, each then checked as a PackedActionReply). No docstrings on reply models: a docstring
+# becomes the schema's description, and the schema is part of every call.
+class PackedActionFields(Reply):
     sector: str = choice_field("sectors", description="the area to go to, copied exactly from the list")
     arena: str = choice_field("arenas", description="a place inside that area, copied exactly")
     object: str = choice_field("objects", description="an object in that place, copied exactly")
@@ -99,6 +112,9 @@ class PackedActionReply(Reply):
             return ""
         return emoji if len(emoji) <= EMOJI_MAX else ""
 
+
+# One action's answer, checked against the call's places and activity.
+class PackedActionReply(PackedActionFields):
     @model_validator(mode="after")
     def _consistent(self, info: ValidationInfo) -> "PackedActionReply":
         inputs = inputs_of(info, PackedActionInputs)
@@ -242,6 +258,37 @@ def render_places(tree: PlaceTree) -> str:
     return "\n".join(lines)
 
 
+def place_inputs(*, name: str, tree: PlaceTree, living_sector: str, current_sector: str, daily_plan_req: str,
+                 action_description: str) -> dict:
+    """The inputs every action prompt shares, as keywords for its inputs model (``tree``: the
+    allowed places, see :func:`allowed_places`)."""
+    return dict(name=name, places=render_places(tree), living_sector=living_sector, current_sector=current_sector,
+                daily_plan_req=daily_plan_req.strip() or "no fixed routine", action=main_action(action_description),
+                place_tree=tree)
+
+
+def place_choices(tree: PlaceTree) -> dict[str, list[str]]:
+    """The call-time choices of an action's place: every known area, place and object."""
+    objects = unique(o for arenas in tree.values() for objs in arenas.values() for o in objs)
+    if any(not objs for arenas in tree.values() for objs in arenas.values()):
+        objects.append(NO_OBJECT)
+    return {
+        "sectors": list(tree),
+        "arenas": unique(a for arenas in tree.values() for a in arenas),
+        "objects": objects,
+    }
+
+
+def as_action(reply: PackedActionReply, *, name: str, world: str) -> PackedAction:
+    """A checked answer as the address and details of ``add_new_action``."""
+    event = (name, reply.event_predicate, reply.event_target)
+    address = f"{world}:{reply.sector}:{reply.arena}:{reply.object}"
+    if reply.object == NO_OBJECT:
+        return PackedAction(address, reply.emoji, event, None, None, (None, None, None))
+    state = one_line(reply.object_state)
+    return PackedAction(address, reply.emoji, event, state, reply.object_emoji, object_event(reply.object, state))
+
+
 def packed_action(
     llm: LanguageModel,
     *,
@@ -266,29 +313,10 @@ def packed_action(
         emoji = pronunciatio(llm, action_description=action_description, persona=name)
         event = event_triple(llm, name=name, action_description=action_description)
         return PackedAction(address, emoji, event, None, None, (None, None, None))
-    activity = subtask(action_description)
     inputs = PackedActionInputs(
-        name=name,
-        places=render_places(tree),
-        living_sector=living_sector,
-        current_sector=current_sector,
-        daily_plan_req=daily_plan_req.strip() or "no fixed routine",
-        action=main_action(action_description),
-        subtask=activity,
-        place_tree=tree,
+        **place_inputs(name=name, tree=tree, living_sector=living_sector, current_sector=current_sector,
+                       daily_plan_req=daily_plan_req, action_description=action_description),
+        subtask=subtask(action_description),
     )
-    objects = unique(o for arenas in tree.values() for objs in arenas.values() for o in objs)
-    if any(not objs for arenas in tree.values() for objs in arenas.values()):
-        objects.append(NO_OBJECT)
-    choices = {
-        "sectors": list(tree),
-        "arenas": unique(a for arenas in tree.values() for a in arenas),
-        "objects": objects,
-    }
-    reply: PackedActionReply = llm.ask(ACTION_PACKED, inputs, choices=choices, persona=name)
-    event = (name, reply.event_predicate, reply.event_target)
-    address = f"{world}:{reply.sector}:{reply.arena}:{reply.object}"
-    if reply.object == NO_OBJECT:
-        return PackedAction(address, reply.emoji, event, None, None, (None, None, None))
-    state = one_line(reply.object_state)
-    return PackedAction(address, reply.emoji, event, state, reply.object_emoji, object_event(reply.object, state))
+    reply: PackedActionReply = llm.ask(ACTION_PACKED, inputs, choices=place_choices(tree), persona=name)
+    return as_action(reply, name=name, world=world)

@@ -11,6 +11,7 @@ from reverie.llm.task import TaskRegistry
 from reverie.tasks import (
     action_location,
     action_packed,
+    actions_packed,
     chat_utterance,
     conversation_packed,
     conversation_summary,
@@ -61,6 +62,7 @@ def product_tasks() -> TaskRegistry:
         identity.IDENTITY_NEW_CURRENTLY,
         identity.IDENTITY_NEW_DAILY_REQ,
         action_packed.ACTION_PACKED,
+        actions_packed.ACTIONS_PACKED,
         # memory, reflection and conversation
         poignancy.EVENT_POIGNANCY,
         poignancy.CHAT_POIGNANCY,

@@ -123,3 +123,18 @@ def test_a_batch_of_events_is_rated_one_by_one_from_its_cues(llm):
     assert ask(llm, "events_poignancy", events=reordered, count=3).ratings == [9, 1, 1]
     assert ask(llm, "events_poignancy", events=reordered.replace("hosting a party on May 2 at 8 pm", "idle"),
                count=3).ratings == [1, 1, 1]
+
+
+def test_it_answers_each_subtask_of_a_batch_as_it_answers_that_subtask_alone(llm):
+    """actions_packed: one answer per numbered subtask, the same as action_packed's for it."""
+    case, subtasks = load_fixture("actions_packed").cases[0], ["reading at the pub", "playing the piano"]
+    inputs = {**case.inputs, "action": "spending the evening"}
+    batch = {**inputs, "subtasks": "1. reading at the pub\n2. playing the piano", "count": 2, "subtask_list": subtasks}
+    choices = {**case.choices, "subtasks": subtasks}
+    reply = llm.ask("actions_packed", batch, choices=choices)
+    assert llm.ledger.last["attempts"] == 1
+    single = {key: inputs[key] for key in load_fixture("action_packed").cases[0].inputs if key != "subtask"}
+    alone = [llm.ask("action_packed", {**single, "subtask": one}, choices=load_fixture("action_packed").cases[0].choices)
+             for one in subtasks]
+    assert reply.answers(TASKS["actions_packed"].typed(batch), choices) == alone
+    assert alone[0].sector == "The Rose and Crown Pub" and alone[1].sector != alone[0].sector

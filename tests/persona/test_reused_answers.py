@@ -7,13 +7,11 @@ ask ends in its fail-safe). What is checked is how many asks reach the model.
 
 from __future__ import annotations
 
-import shutil
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
 from reverie.address import Place
-from reverie.config import load_settings
 from reverie.memory import Embedder
 from reverie.memory.day_cache import DAY_CACHE_FILE, DayCache
 from reverie.memory.event import Event
@@ -23,29 +21,13 @@ from reverie.persona.perceive import remember_event
 from reverie.persona.persona import Persona
 from reverie.persona.plan_action import address_and_details
 from reverie.persona.sleep import asleep, is_sleep
-from reverie.world.maze import Maze
-from reverie import PROJECT_ROOT
+from tests.persona.nora import MORNING, NAME, load_nora, world  # noqa: F401 (world: a fixture)
 from tests.tasks.planning_support import scripted_llm
-
-NAME = "Nora Bennett"
-MORNING = datetime(2023, 2, 13, 9, 0)
-
-
-@pytest.fixture(scope="module")
-def world():
-    settings = load_settings(PROJECT_ROOT / "config.toml")
-    return settings, Maze.load(settings.paths.assets, "willow_creek")
 
 
 @pytest.fixture
 def nora(world, tmp_path):
-    settings, _maze = world
-    folder = tmp_path / "bootstrap_memory"
-    shutil.copytree(settings.paths.storage / "base_willow_creek" / "personas" / NAME / "bootstrap_memory", folder)
-    persona = Persona.load(NAME, folder, embedder=Embedder(settings))
-    persona.scratch.curr_time = MORNING
-    persona.scratch.curr_tile = (10, 10)
-    return persona
+    return load_nora(world[0], tmp_path)
 
 
 def asks(llm) -> int:

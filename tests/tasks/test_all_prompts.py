@@ -15,7 +15,7 @@ from pydantic import BaseModel, ValidationError
 from reverie import PROJECT_ROOT
 from reverie.config import load_settings
 from reverie.llm.prompt_spec import load_prompt
-from reverie.llm.schema import call_schema
+from reverie.llm.schema import call_schema, items_asked
 from reverie.llm.reply_parser import ReplyParser, ReplyProblems
 from reverie.tasks.registry import product_tasks
 from reverie.prompt_tools.cli import render
@@ -205,11 +205,14 @@ def test_prompts_list_names_every_prompt_with_its_role(settings, capsys):
     assert sorted(rows) == NAMES
     assert set(rows.values()) <= {"strong", "cheap"}
     assert out[-1].startswith(f"{len(NAMES)} prompts")
-    # The token budget: the longest fixture prompt (the model's tokenizer) plus max_tokens.
+    # The token budget: the longest fixture prompt (the model's tokenizer) plus max_tokens (and
+    # max_tokens_per_item for each item the largest fixture case asks for).
     for line in out[1:-1]:
         name, _role, prompt, reply, budget = line.split()[:5]
         assert int(prompt) > 0 and int(budget) == int(prompt) + int(reply)
-        assert int(reply) == (load_prompt(PROMPTS_DIR / f"{name}.toml").max_tokens or int(reply))
+        spec = load_prompt(PROMPTS_DIR / f"{name}.toml")
+        items = max(items_asked(call_schema(TASKS[name].schema, case.choices)) for case in load_fixture(name).cases)
+        assert int(reply) == ((spec.max_tokens + (spec.max_tokens_per_item or 0) * items) if spec.max_tokens else int(reply))
 
 
 def test_prompts_show_renders_the_first_fixture(settings, capsys):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from reverie.llm.scripted.call import ScriptedCall
-from reverie.llm.scripted.cues import content_words
+from reverie.llm.scripted.cues import content_words, lines_of
 
 
 def place_tree(places: str) -> dict[str, dict[str, list[str]]]:
@@ -33,9 +33,23 @@ def best_match(options: list[str], activity: str, fallback: str | None = None) -
 
 
 def action_packed(call: ScriptedCall) -> dict:
-    name, activity = call.text("name"), f"{call.text('action')} {call.text('subtask')}"
+    return _where_and_how(call, call.text("subtask"), call.choices("sector"))
+
+
+def actions_packed(call: ScriptedCall) -> dict:
+    """One ``action_packed`` answer per numbered subtask, as many as the call asks."""
+    low, high = call.items_count("actions")
+    sectors = call.choices("actions", "sector")
+    answers = [_where_and_how(call, one, sectors) for one in lines_of(call.text("subtasks"))[:high]]
+    while len(answers) < low:
+        answers.append(answers[-1] if answers else _where_and_how(call, "", sectors))
+    return {"actions": answers}
+
+
+def _where_and_how(call: ScriptedCall, subtask: str, sector_choices: list) -> dict:
+    name, activity = call.text("name"), f"{call.text('action')} {subtask}"
     tree = place_tree(call.text("places"))
-    sectors = [s for s in (call.choices("sector") or list(tree)) if s in tree] or list(tree)
+    sectors = [s for s in (sector_choices or list(tree)) if s in tree] or list(tree)
     home = call.text("living_sector")
     stay = call.text("current_sector")
     default = home if re.search(r"\b(home|sleep|bed|breakfast|dinner|relax|morning routine)\b", activity, re.I) else stay
@@ -45,7 +59,7 @@ def action_packed(call: ScriptedCall) -> dict:
     arena = best_match(arenas, activity, own[0] if own else None) or ""
     objects = tree.get(sector, {}).get(arena, [])
     obj = best_match(objects, activity) if objects else "nothing in particular"
-    doing = call.text("subtask") or call.text("action") or "going about the day"
+    doing = subtask.strip() or call.text("action") or "going about the day"
     return {"sector": sector, "arena": arena, "object": obj or "", "emoji": "🙂",
             "event_predicate": "is", "event_target": doing[:80], "object_state": f"being used by {name.split()[0] if name else 'someone'}",
             "object_emoji": "🙂"}
@@ -66,5 +80,5 @@ def action_object(call: ScriptedCall) -> dict:
     return {"object": best_match(call.choices("object"), call.text("activity")) or ""}
 
 
-RULES = {"action_packed": action_packed, "action_sector": action_sector, "action_arena": action_arena,
+RULES = {"action_packed": action_packed, "actions_packed": actions_packed, "action_sector": action_sector, "action_arena": action_arena,
          "action_object": action_object}

@@ -1,0 +1,175 @@
+"""Where and how each subtask of a decomposed plan item happens, in one call (prompt actions_packed).
+
+In packed mode every new action asks ``action_packed`` once; the subtasks of one decomposed
+plan item ("having breakfast (making coffee)", "having breakfast (eating toast)", ...) ask it
+with the same places, the same routine and the same main activity. This unit asks for all of
+them at once (cognition asks when the first of them starts, docs/FIDELITY.md): the prompt
+numbers the subtasks and the reply is a list ``actions`` with one ``action_packed`` answer
+per subtask, in order. The call passes the subtasks as its
+``subtasks`` choice, so the grammar writes exactly that many answers (``minItems`` =
+``maxItems``), and the prompt's ``max_tokens_per_item`` scales the reply limit to the count.
+
+Each answer is checked exactly as a single ``action_packed`` reply for that subtask (the
+validators of :class:`~reverie.tasks.action_packed.PackedActionReply`, with that subtask's
+inputs): the place must exist among the persona's known places, and the emoji, triple and
+object state are said from the activity when they fail their checks. An answer whose place
+is wrong is left out and that subtask is asked on its own when it starts; a reply with no
+usable answer at all, or with the wrong number of answers (without a grammar), goes back to
+the model with what is wrong (with a long list, the reply and its correction may not fit the
+context window beside the prompt: then the fail-safe follows). The fail-safe is "no answers"
+(logged): every subtask is then asked on its own, as before.
+
+At most :data:`MAX_ACTIONS` subtasks go in one call (the prompt and the reply must fit the
+context window together); longer lists are split into even parts.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from typing import Annotated
+
+from pydantic import Field, ValidationError, ValidationInfo, model_validator
+
+from reverie.action_text import main_action, subtask
+from reverie.llm.language_model import LanguageModel
+from reverie.llm.task import ITEMS_KEY, NotShown, Task
+from reverie.tasks.action_packed import (ACTION_PACKED, PackedAction, PackedActionFields, PackedActionInputs,
+                                         PackedActionReply, PlaceInputs, PlaceTree, allowed_places, as_action,
+                                         first_error, place_choices, place_inputs)
+from reverie.tasks.common import Reply, inputs_of, numbered
+
+log = logging.getLogger(__name__)
+
+# The most subtasks one call answers: ~950 prompt tokens of places and rules, the list, and up to
+# 6 x max_tokens_per_item reply tokens fit a 2048-token window.
+MAX_ACTIONS = 6
+
+
+class ActionsPackedInputs(PlaceInputs):
+    subtasks: str  # numbered from 1, one per line
+    count: int
+    # The subtasks as a list: each answer is checked with its own.
+    subtask_list: Annotated[list[str], NotShown()]
+
+    def one(self, number: int) -> PackedActionInputs:
+        """The inputs a single ``action_packed`` call would have for subtask ``number`` (from 1)."""
+        return PackedActionInputs(**self.place_values(), subtask=self.subtask_list[number - 1])
+
+
+class ActionsPackedReply(Reply):
+    # The grammar asks for exactly one answer per subtask; the model validates an empty list,
+    # which is the fail-safe's "no answers".
+    actions: list[PackedActionFields] = Field(
+        max_length=MAX_ACTIONS, json_schema_extra={ITEMS_KEY: "subtasks"},
+        description="one answer per numbered activity, in the order given")
+
+    @model_validator(mode="after")
+    def _some_usable(self, info: ValidationInfo) -> "ActionsPackedReply":
+        inputs = inputs_of(info, ActionsPackedInputs)
+        if not self.actions or inputs is None:
+            return self
+        if len(self.actions) != inputs.count:
+            raise ValueError(f"give exactly {inputs.count} answers in \"actions\", one for each numbered activity "
+                             f"in order; you gave {len(self.actions)}")
+        answers, problems = checked(self.actions, inputs, (info.context or {}).get("choices"))
+        if not any(answers):
+            raise ValueError(problems)
+        return self
+
+    def answers(self, inputs: ActionsPackedInputs, choices: dict | None) -> list[PackedActionReply | None]:
+        """Each subtask's answer as action_packed's checks make it, in order (None: its place is
+        wrong, ask it on its own); [] for the fail-safe."""
+        return checked(self.actions, inputs, choices)[0]
+
+
+def checked(actions: list[PackedActionFields], inputs: ActionsPackedInputs,
+            choices: dict | None) -> tuple[list[PackedActionReply | None], str]:
+    """Each answer checked as a single ``action_packed`` reply for its subtask, and what was
+    wrong with those that failed (each problem once, with the answers that have it)."""
+    answers: list[PackedActionReply | None] = []
+    problems: dict[str, list[int]] = {}
+    for number, answer in enumerate(actions, 1):
+        try:
+            answers.append(ACTION_PACKED.validate(answer.model_dump(), inputs.one(number), choices))
+        except ValidationError as exc:
+            answers.append(None)
+            problems.setdefault(first_error(exc), []).append(number)
+    said = "; ".join(f"answer{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}: {problem}"
+                     for problem, numbers in problems.items())
+    return answers, said
+
+
+def fail_safe(inputs: ActionsPackedInputs, choices: dict) -> ActionsPackedReply:
+    """No answers: each subtask asks ``action_packed`` when it starts."""
+    log.info("actions_packed: no answers for %s's %d subtasks of %r; each is asked on its own",
+             inputs.name, inputs.count, inputs.action)
+    return ActionsPackedReply(actions=[])
+
+
+ACTIONS_PACKED = Task(name="actions_packed", inputs=ActionsPackedInputs, schema=ActionsPackedReply,
+                      fail_safe=fail_safe,
+                      used_in="plan: a decomposed plan item's subtasks, where and how each happens, in one call when "
+                              "the first unanswered one starts ([simulation] packed_actions = true)")
+
+
+def even_parts(items: list[str], most: int) -> list[list[str]]:
+    """``items`` in the fewest parts of at most ``most``, their sizes differing by one at most."""
+    if not items:
+        return []
+    parts = math.ceil(len(items) / most)
+    size, extra = divmod(len(items), parts)
+    out, start = [], 0
+    for i in range(parts):
+        end = start + size + (1 if i < extra else 0)
+        out.append(items[start:end])
+        start = end
+    return out
+
+
+def actions_packed(
+    llm: LanguageModel,
+    *,
+    name: str,
+    descriptions: list[str],
+    world: str,
+    living_sector: str,
+    current_sector: str,
+    daily_plan_req: str,
+    places: PlaceTree,
+) -> dict[str, PackedAction]:
+    """``{description: what action_packed would give}`` for the descriptions the model answered
+    validly; the others (a failed call: all of a call's) are left out.
+
+    ``descriptions``: distinct ``"<task> (<subtask>)"`` texts, asked together by main task.
+    ``places``: the persona's known ``{sector: {arena: [objects]}}`` of ``world``; with none
+    allowed, nothing is asked (each action then takes the single call's path)."""
+    tree = allowed_places(places, name)
+    if not tree:
+        return {}
+    by_task: dict[str, list[str]] = {}
+    for description in dict.fromkeys(descriptions):
+        by_task.setdefault(main_action(description), []).append(description)
+    found: dict[str, PackedAction] = {}
+    for group in by_task.values():
+        for part in even_parts(group, MAX_ACTIONS):
+            found.update(_ask(llm, part, name=name, world=world, tree=tree, living_sector=living_sector,
+                              current_sector=current_sector, daily_plan_req=daily_plan_req))
+    return found
+
+
+def _ask(llm: LanguageModel, descriptions: list[str], *, name: str, world: str, tree: PlaceTree, living_sector: str,
+         current_sector: str, daily_plan_req: str) -> dict[str, PackedAction]:
+    activities = [subtask(d) for d in descriptions]
+    inputs = ActionsPackedInputs(
+        **place_inputs(name=name, tree=tree, living_sector=living_sector, current_sector=current_sector,
+                       daily_plan_req=daily_plan_req, action_description=descriptions[0]),
+        subtasks=numbered(activities, 1), count=len(activities), subtask_list=activities,
+    )
+    choices = {**place_choices(tree), "subtasks": activities}
+    answers = llm.ask(ACTIONS_PACKED, inputs, choices=choices, persona=name).answers(inputs, choices)
+    if None in answers:
+        log.info("actions_packed: %s's answers for %s left to their own call (a wrong place)", name,
+                 ", ".join(repr(a) for a, answer in zip(activities, answers) if answer is None))
+    return {description: as_action(answer, name=name, world=world)
+            for description, answer in zip(descriptions, answers) if answer is not None}
