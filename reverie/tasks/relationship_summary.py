@@ -1,7 +1,9 @@
 """How the speaker relates to the listener, from the speaker's memories (prompt relationship_summary).
 
-Asked before every utterance of a conversation; the answer is a focal point for the
-memories the next line draws on.
+Asked once per conversation and speaker (the original: before every utterance); the answer is a
+focal point for the memories the next line draws on. The speaker's plan for the day is left out of
+the memories unless it names the listener (docs/FIDELITY.md): the bundled model copied it as the
+summary. A phrase the model repeats word for word is kept once.
 """
 
 from __future__ import annotations
@@ -44,8 +46,15 @@ RELATIONSHIP_SUMMARY = Task(name="relationship_summary", inputs=RelationshipInpu
                             used_in="converse: once per conversation and speaker, the speaker's view of the listener")
 
 
+def about_the_pair(statements: list[str], speaker: str, listener: str) -> list[str]:
+    """``statements`` without the speaker's plan for a day ("This is <speaker>'s plan for ...") unless
+    it names the listener: it says nothing of the two, and a small model copies it as the summary."""
+    plan = f"this is {speaker.lower()}'s plan for "
+    return [s for s in statements if not s.strip().lower().startswith(plan) or names(s, listener)]
+
+
 def relationship_summary(llm: LanguageModel, *, speaker: str, listener: str, statements: list[str]) -> str:
     """One or two sentences on how ``speaker`` relates to ``listener`` (never empty)."""
-    inputs = RelationshipInputs(speaker=speaker, listener=listener,
-                                statements=bulleted(statements) or "- (no memories)")
+    shown = about_the_pair(statements, speaker, listener)
+    inputs = RelationshipInputs(speaker=speaker, listener=listener, statements=bulleted(shown) or "- (no memories)")
     return llm.ask(RELATIONSHIP_SUMMARY, inputs, persona=speaker).summary

@@ -119,3 +119,17 @@ def test_a_line_that_goes_on_past_an_earlier_line_keeps_only_its_new_sentences()
     for repeat in ("Good morning, Theo! The usual coffee?", "good morning, Theo. The usual coffee!", "Busy day at the town hall."):
         with pytest.raises(ValidationError, match="already said in this conversation"):
             UtteranceReply.model_validate({"utterance": repeat, "end": False}, context=ctx(ITERATIVE_CHAT_UTTERANCE, **inputs))
+
+
+def test_the_relationship_summary_is_not_shown_the_speakers_plan_unless_it_names_the_listener():
+    """Scripted fake model (records what it was sent): the bundled model copied the plan as the summary."""
+    from tests.tasks.planning_support import last_user_text, scripted_llm
+    from reverie.tasks.relationship_summary import relationship_summary
+
+    plan = f"This is {THEO}'s plan for Monday February 13: wake up at 7:00 am, buys a coffee at Willow Bean Cafe at 8:00 am."
+    met = f"This is {THEO}'s plan for Tuesday February 14: meet {NORA} at the cafe at 8:00 am."
+    llm, model = scripted_llm(f'{{"summary": "{THEO} buys his coffee from {NORA} every morning."}}')
+    summary = relationship_summary(llm, speaker=THEO, listener=NORA, statements=[plan, f"{NORA} is open", met])
+    assert summary == f"{THEO} buys his coffee from {NORA} every morning."
+    shown = last_user_text(model)
+    assert plan not in shown and f"- {NORA} is open" in shown and met in shown
