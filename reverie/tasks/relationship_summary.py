@@ -8,19 +8,35 @@ summary. A phrase the model repeats word for word is kept once.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs, memories
-from reverie.tasks.common import Checked, Reply, Text, bulleted, first_name, names
+from reverie.tasks.common import Checked, Reply, Text, bulleted, first_name, names, unlist
+
+
+NO_MEMORIES = "- (no memories)"
 
 
 class RelationshipInputs(TaskInputs):
+    """The statements (a bulleted list) lose the speaker's plan for a day unless it names the
+    listener (:func:`about_the_pair`), however the inputs were made (a unit's call, a captured case)."""
+
     speaker: str
     listener: str
     statements: str
+
+    @model_validator(mode="before")
+    @classmethod
+    def _without_the_plan(cls, data: Any) -> Any:
+        if isinstance(data, dict) and isinstance(data.get("statements"), str):
+            listed = unlist(data["statements"])
+            shown = about_the_pair(listed, str(data.get("speaker") or ""), str(data.get("listener") or ""))
+            if len(shown) != len(listed):
+                data = {**data, "statements": bulleted(shown) or NO_MEMORIES}
+        return data
 
 
 def _about_the_listener(value: str, inputs: RelationshipInputs | None) -> str:
@@ -55,6 +71,5 @@ def about_the_pair(statements: list[str], speaker: str, listener: str) -> list[s
 
 def relationship_summary(llm: LanguageModel, *, speaker: str, listener: str, statements: list[str]) -> str:
     """One or two sentences on how ``speaker`` relates to ``listener`` (never empty)."""
-    shown = about_the_pair(statements, speaker, listener)
-    inputs = RelationshipInputs(speaker=speaker, listener=listener, statements=bulleted(shown) or "- (no memories)")
+    inputs = RelationshipInputs(speaker=speaker, listener=listener, statements=bulleted(statements) or NO_MEMORIES)
     return llm.ask(RELATIONSHIP_SUMMARY, inputs, persona=speaker).summary
