@@ -133,3 +133,15 @@ def test_the_relationship_summary_is_not_shown_the_speakers_plan_unless_it_names
     assert summary == f"{THEO} buys his coffee from {NORA} every morning."
     shown = last_user_text(model)
     assert plan not in shown and f"- {NORA} is open" in shown and met in shown
+
+
+def test_a_captured_relationship_case_is_asked_as_a_run_asks_it():
+    """Scripted fake model: a case captured before the plan was left out (its statements a finished
+    bulleted list) is rendered without the plan too."""
+    from tests.tasks.planning_support import last_user_text, scripted_llm
+
+    plan = f"This is {THEO}'s plan for Monday February 13: wake up at 7:00 am, work at the town hall at 9:00 am."
+    llm, model = scripted_llm(f'{{"summary": "{THEO} and {NORA} are neighbors and good friends."}}')
+    llm.ask("relationship_summary", {"speaker": THEO, "listener": NORA,
+                                     "statements": f"- {plan}\n- {NORA} and {THEO} are neighbors"})
+    assert plan not in last_user_text(model) and f"- {NORA} and {THEO} are neighbors" in last_user_text(model)
