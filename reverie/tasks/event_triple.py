@@ -15,6 +15,7 @@ The fail-safe splits the statement itself ("eating breakfast" -> ("eating", "bre
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from pydantic import Field, ValidationError, ValidationInfo, model_validator
 
@@ -28,8 +29,18 @@ IDLE = ("is", "idle")
 
 
 class TripleInputs(TaskInputs):
+    """A clause the statement repeats word for word is asked once (:func:`without_repeats`), however
+    the inputs were made (a unit's call, a captured case)."""
+
     subject: str
     statement: str
+
+    @model_validator(mode="before")
+    @classmethod
+    def _said_once(cls, data: Any) -> Any:
+        if isinstance(data, dict) and isinstance(data.get("statement"), str):
+            data = {**data, "statement": without_repeats(data["statement"])}
+        return data
 
 
 class TripleReply(Reply):
@@ -150,7 +161,7 @@ def thought_triple(llm: LanguageModel, *, name: str, thought: str) -> tuple[str,
     itself (the original put "<name> is " in front of it too, which made "Lucy Tran is Ruby
     Castillo is Lucy Tran's best friend"; docs/FIDELITY.md), with a phrase the thought repeats word
     for word said once ("This is a dream, Ken! This is a dream, Ken!" is asked as "This is a dream, Ken!")."""
-    inputs = TripleInputs(subject=name, statement=without_repeats(thought))
+    inputs = TripleInputs(subject=name, statement=thought)
     reply = llm.ask(EVENT_TRIPLE, inputs, persona=name)
     return (name, reply.predicate, reply.target)
 

@@ -145,3 +145,16 @@ def test_a_captured_relationship_case_is_asked_as_a_run_asks_it():
     llm.ask("relationship_summary", {"speaker": THEO, "listener": NORA,
                                      "statements": f"- {plan}\n- {NORA} and {THEO} are neighbors"})
     assert plan not in last_user_text(model) and f"- {NORA} and {THEO} are neighbors" in last_user_text(model)
+
+
+def test_a_looping_thought_is_asked_for_its_triple_said_once():
+    """Scripted fake model (records what it was sent); a captured case with the loop is asked the same way."""
+    from tests.tasks.planning_support import last_user_text, scripted_llm
+    from reverie.tasks.event_triple import thought_triple
+
+    llm, model = scripted_llm('{"predicate": "is", "target": "a dream"}')
+    assert thought_triple(llm, name="Ken Sato", thought="This is a dream, Ken! This is a dream, Ken!") == (
+        "Ken Sato", "is", "a dream")
+    assert "Sentence: This is a dream, Ken!\n" in last_user_text(model)
+    llm.ask("event_triple", {"subject": "Ken Sato", "statement": "I'm going, I'm going, I'm going."})
+    assert "Sentence: I'm going.\n" in last_user_text(model)
