@@ -16,6 +16,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from reverie.llm.task import TaskInputs
 
 I = TypeVar("I", bound=TaskInputs)
+T = TypeVar("T")
 
 # One to ten, as an enum so a JSON-schema grammar enforces the range.
 SCALE_1_TO_10 = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
@@ -131,6 +132,14 @@ def timed_step(kind: str, number: int, text: str, minutes: int, *, like: int) ->
         raise ValueError(f"{kind} {number} \"{text}\" lasts {minutes} minutes; "
                          f"give every {kind} a rough positive number of minutes, like {like}")
     return text
+
+
+def timed(steps: list[T]) -> list[T]:
+    """``steps`` (each with ``minutes``) without those of no minutes while one with minutes stands:
+    they would take no time once the minutes are scaled. All of them without: kept, for
+    :func:`timed_step` to send back."""
+    kept = [step for step in steps if getattr(step, "minutes") > 0]
+    return kept or steps
 
 
 def names(text: str, person: str) -> bool:
