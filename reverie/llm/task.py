@@ -115,17 +115,16 @@ class Task(Generic[InputsT, ReplyT]):
             raise InputsMismatch(f"prompt {self.name!r}: inputs do not fit {self.inputs.__name__} ({problems})") from None
 
     def completed(self, inputs: Mapping[str, Any]) -> dict[str, Any]:
-        """``inputs`` with the prompt inputs the inputs model derives itself (a field its
-        validator fills from the others) added when the caller left them out."""
+        """``inputs`` as the inputs model makes them: the prompt inputs it derives itself (a field
+        its validator fills from the others) added when the caller left them out, and those its
+        validator tidies (relationship_summary's statements) tidied, so that a captured case is
+        asked as a run asks it."""
         given = dict(inputs)
-        derived = [name for name in prompt_fields(self.inputs) if name not in given]
-        if not derived:
-            return given
         try:
             values = given_values(self.inputs.model_validate(given))
         except ValidationError:
             return given
-        return {**given, **{name: values[name] for name in derived if name in values}}
+        return {**given, **{name: values[name] for name in prompt_fields(self.inputs) if name in values}}
 
     def context(self, inputs: Mapping[str, Any] | InputsT, choices: Choices | None = None) -> dict[str, Any]:
         """The validation context of one call: the typed inputs and the choices."""

@@ -4,7 +4,8 @@
 Called once per utterance (up to 16 per conversation). ``end`` is a real JSON boolean (the
 original decided it by looking for the letter "f"); an opening line never ends the talk (the
 code sets ``end`` back to false), and a line already said word for word is sent back, which
-keeps small models from looping. A line that fails is the original's fail-safe: "..." and the
+keeps small models from looping; a line that goes on past sentences already said keeps only
+its new sentences. A line that fails is the original's fail-safe: "..." and the
 conversation goes on (the turn cap of reverie/persona/converse.py ends it).
 """
 
@@ -14,7 +15,8 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs, memories, transcript_of
-from reverie.tasks.common import Reply, bulleted, check_text, first_name, inputs_of, one_line, transcript
+from reverie.tasks.common import (Reply, bulleted, check_text, first_name, inputs_of, saying, sentences, transcript,
+                                  without_repeats)
 from reverie.tasks.interview import strip_speaker
 
 # The conversation input when nobody has spoken yet.
@@ -54,8 +56,11 @@ class UtteranceReply(Reply):
         if listener and value.lower().startswith(f"{listener.lower()}:"):
             raise ValueError(f"write only what {first_name(speaker) or 'the speaker'} says, not {first_name(listener)}'s line")
         lines = inputs.conversation.splitlines() if inputs else []
-        said = {one_line(line.split(":", 1)[1]).lower() for line in lines if ":" in line}
-        if value.lower() in said:
+        earlier = [line.split(":", 1)[1] for line in lines if ":" in line]
+        said = {saying(part) for line in earlier for part in [line, *sentences(line)]}
+        # Sentences already said (in earlier lines, or earlier in this one) are dropped; the new ones stay.
+        value = without_repeats(value, said, clauses=False)
+        if not saying(value):
             raise ValueError("that line was already said in this conversation; say something new")
         return value
 

@@ -16,6 +16,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from reverie.llm.task import TaskInputs
 
 I = TypeVar("I", bound=TaskInputs)
+T = TypeVar("T")
 
 # One to ten, as an enum so a JSON-schema grammar enforces the range.
 SCALE_1_TO_10 = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
@@ -68,6 +69,38 @@ def one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+_CLAUSE_END = re.compile(r"(?<=[.!?;,])\s+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def saying(text: str) -> str:
+    """What a sentence or clause says, case and punctuation aside (the key repeats are found by)."""
+    return " ".join(re.findall(r"[a-z0-9']+", text.lower()))
+
+
+def sentences(text: str) -> list[str]:
+    """``text`` on one line, cut after each ".", "!" and "?"."""
+    return [part for part in _SENTENCE_END.split(one_line(text)) if part]
+
+
+def without_repeats(text: str, said: Iterable[str] = (), *, clauses: bool = True) -> str:
+    """``text`` on one line with every clause (``clauses=False``: every sentence) already said in it,
+    or among ``said`` (keys from :func:`saying`), dropped: a small model's loop ("This is a dream,
+    Ken! This is a dream, Ken!") keeps its first saying. Text with no repeat comes back as
+    :func:`one_line` gives it; text that is all repeats comes back empty."""
+    parts = (_CLAUSE_END if clauses else _SENTENCE_END).split(one_line(text))
+    kept, seen = [], set(said)
+    for part in parts:
+        key = saying(part)
+        if key and key in seen:
+            continue
+        seen.add(key)
+        kept.append(part)
+    if len(kept) == len(parts):
+        return one_line(text)
+    return re.sub(r"[,;]$", ".", " ".join(kept))
+
+
 def check_text(text: str, what: str = "the answer", *, min_words: int = 1) -> str:
     """Reject empty, placeholder or punctuation-only text; return it on one line."""
     text = one_line(text)
@@ -83,11 +116,13 @@ def check_text(text: str, what: str = "the answer", *, min_words: int = 1) -> st
     return text
 
 
-def Text(what: str, max_length: int, *, min_words: int = 1) -> Any:
+def Text(what: str, max_length: int, *, min_words: int = 1, once: bool = False) -> Any:
     """A one-line answer in words: at most ``max_length`` characters and ``min_words`` words,
-    no placeholder; corrections call it ``what`` ("the note")."""
+    no placeholder; corrections call it ``what`` ("the note"). ``once``: a phrase repeated word
+    for word is kept once (:func:`without_repeats`) before the checks."""
+    tidy = without_repeats if once else (lambda value: value)
     return Annotated[str, Field(max_length=max_length),
-                     AfterValidator(lambda value: check_text(value, what, min_words=min_words))]
+                     AfterValidator(lambda value: check_text(tidy(value), what, min_words=min_words))]
 
 
 def timed_step(kind: str, number: int, text: str, minutes: int, *, like: int) -> str:
@@ -97,6 +132,14 @@ def timed_step(kind: str, number: int, text: str, minutes: int, *, like: int) ->
         raise ValueError(f"{kind} {number} \"{text}\" lasts {minutes} minutes; "
                          f"give every {kind} a rough positive number of minutes, like {like}")
     return text
+
+
+def timed(steps: list[T]) -> list[T]:
+    """``steps`` (each with ``minutes``) without those of no minutes while one with minutes stands:
+    they would take no time once the minutes are scaled. All of them without: kept, for
+    :func:`timed_step` to send back."""
+    kept = [step for step in steps if getattr(step, "minutes") > 0]
+    return kept or steps
 
 
 def names(text: str, person: str) -> bool:

@@ -2,7 +2,8 @@
 (prompts planning_thought_on_convo, memo_on_convo).
 
 The planning thought is stored as "For <name>'s planning: <thought>"; the memo as a thought
-of its own. Both functions return one complete sentence, never empty.
+of its own. Both functions return one complete sentence, never empty; a phrase the model
+repeats word for word (a small model's loop) is kept once.
 """
 
 from __future__ import annotations
@@ -24,11 +25,11 @@ class ConvoInputs(TaskInputs):
 
 
 class PlanningThoughtReply(Reply):
-    thought: Text("the thought", 300, min_words=3) = Field(description="what matters from the chat for the persona's plans")
+    thought: Text("the thought", 300, min_words=3, once=True) = Field(description="what matters from the chat for the persona's plans")
 
 
 class MemoReply(Reply):
-    memo: Text("the note", 300, min_words=3) = Field(description="what the persona found noteworthy in the chat")
+    memo: Text("the note", 300, min_words=3, once=True) = Field(description="what the persona found noteworthy in the chat")
 
 
 def _planning_fail_safe(inputs: ConvoInputs, choices: dict) -> PlanningThoughtReply:

@@ -15,21 +15,32 @@ The fail-safe splits the statement itself ("eating breakfast" -> ("eating", "bre
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from pydantic import Field, ValidationError, ValidationInfo, model_validator
 
 from reverie.action_text import subtask
 from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs
-from reverie.tasks.common import Reply, check_text, inputs_of, one_line
+from reverie.tasks.common import Reply, check_text, inputs_of, one_line, without_repeats
 
 MAX_PREDICATE_WORDS = 4
 IDLE = ("is", "idle")
 
 
 class TripleInputs(TaskInputs):
+    """A clause the statement repeats word for word is asked once (:func:`without_repeats`), however
+    the inputs were made (a unit's call, a captured case)."""
+
     subject: str
     statement: str
+
+    @model_validator(mode="before")
+    @classmethod
+    def _said_once(cls, data: Any) -> Any:
+        if isinstance(data, dict) and isinstance(data.get("statement"), str):
+            data = {**data, "statement": without_repeats(data["statement"])}
+        return data
 
 
 class TripleReply(Reply):
@@ -58,15 +69,43 @@ class TripleReply(Reply):
             self.predicate, self.target = shorter_predicate(self.predicate, self.target)
         if subject and self.target.lower() == subject.lower():
             words = self.predicate.split()
-            if len(words) < 3 or words[0].lower() not in _AUXILIARIES or words[1].lower() != "being":
+            if len(words) >= 3 and words[0].lower() in _AUXILIARIES and words[1].lower() == "being":
+                # ("is being slept in", "bed") about the bed: the state is the target, ("is", "being slept in").
+                self.predicate, self.target = words[0], " ".join(words[1:])
+                return self
+            # ("buy", "Theo Alvarez") of "Theo Alvarez buys a coffee ...": the verb is the sentence's,
+            # and what it acts on is read from the sentence after it.
+            read = verb_and_object(inputs.statement if inputs else "", subject, self.predicate)
+            if read is None:
                 raise ValueError(f"the target repeats the subject {subject!r}; give what {subject} acts on")
-            # ("is being slept in", "bed") about the bed: the state is the target, ("is", "being slept in").
-            self.predicate, self.target = words[0], " ".join(words[1:])
+            self.predicate, self.target = read
         return self
 
 
 _NOT_VERBS = {"the", "a", "an", "this", "that", "these", "those", "my", "his", "her", "their", "its", "our"}
 _AUXILIARIES = {"is", "are", "was", "were", "will", "has", "have", "had", "can", "does", "am", "be"}
+
+
+def verb_and_object(statement: str, subject: str, predicate: str) -> tuple[str, str] | None:
+    """The sentence's own (verb, what it acts on) when ``predicate`` names the verb that follows
+    ``subject`` in ``statement`` ("buy" in "Theo Alvarez buys a coffee at the cafe" -> ("buys",
+    "a coffee at the cafe")); None when the verb is not there or nothing follows it."""
+    rest = one_line(statement).rstrip(".!?")
+    if not rest.lower().startswith(subject.lower() + " "):
+        return None
+    words = rest[len(subject):].split()
+    verb = re.sub(r"(e|es|s|ed|ing)$", "", predicate.split()[-1].lower()) if predicate.split() else ""
+    if len(verb) < 2:
+        return None
+    for i, word in enumerate(words[:3]):
+        if word.lower().startswith(verb) and word.lower() not in _AUXILIARIES:
+            target = " ".join(words[i + 1:])
+            if not target or target.lower() == subject.lower():
+                return None
+            if len(target) > 80:  # the schema's bound, cut at a word
+                target = target[:81].rsplit(" ", 1)[0]
+            return " ".join(words[: i + 1]), target
+    return None
 
 
 def shorter_predicate(predicate: str, target: str) -> tuple[str, str]:
@@ -120,8 +159,9 @@ def event_triple(llm: LanguageModel, *, name: str, action_description: str) -> t
 def thought_triple(llm: LanguageModel, *, name: str, thought: str) -> tuple[str, str, str]:
     """``(name, predicate, object)`` for a thought of the persona: the statement is the thought
     itself (the original put "<name> is " in front of it too, which made "Lucy Tran is Ruby
-    Castillo is Lucy Tran's best friend"; docs/FIDELITY.md)."""
-    inputs = TripleInputs(subject=name, statement=one_line(thought))
+    Castillo is Lucy Tran's best friend"; docs/FIDELITY.md), with a phrase the thought repeats word
+    for word said once ("This is a dream, Ken! This is a dream, Ken!" is asked as "This is a dream, Ken!")."""
+    inputs = TripleInputs(subject=name, statement=thought)
     reply = llm.ask(EVENT_TRIPLE, inputs, persona=name)
     return (name, reply.predicate, reply.target)
 

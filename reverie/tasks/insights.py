@@ -2,7 +2,9 @@
 
 The original's "insight and evidence" prompt. Statements are numbered from 0; each insight
 cites at least one of them. The numbers are a call-time enum (the grammar keeps them in
-range) and are checked against the range again, and the fail-safe has the same shape as a
+range) and are checked against the range again. An insight that fails its checks (a copy of a
+statement, too short) is dropped while another one of the reply stands; a reply with none
+standing is sent back. The fail-safe has the same shape as a
 real answer (the original returned a list where a dict was
 expected and stored the thought "this is blank").
 """
@@ -57,22 +59,33 @@ class InsightsReply(Reply):
         # Statements cut to fit the context window are not shown: only those shown can be cited.
         last = min(inputs.last_index, len(statements) - 1) if inputs else -1
         kept: list[Insight] = []
+        problems: list[str] = []
         for i, item in enumerate(insights, 1):
-            text = check_text(item.insight, f"insight {i}", min_words=3)
-            if text.lower().rstrip(".") in statements:
-                raise ValueError(f"insight {i} only copies a statement; say what the statements mean together")
-            for number in item.evidence:
-                if not number.strip().isdigit():
-                    raise ValueError(f"evidence {number!r} in insight {i} is not a statement number; use numbers like \"0\"")
-                if last >= 0 and not 0 <= int(number) <= last:
-                    raise ValueError(
-                        f"evidence index {number} in insight {i} is out of range: statements are numbered 0 to {last}"
-                    )
+            try:
+                text = _checked(i, item, statements, last)
+            except ValueError as problem:
+                problems.append(str(problem))
+                continue
             if text.lower() in (k.insight.lower() for k in kept):
                 continue  # a repeated insight is dropped, not sent back
             kept.append(Insight(insight=text, evidence=list(dict.fromkeys(item.evidence))))
+        if not kept:  # an insight that fails is dropped while another one stands; none standing is sent back
+            raise ValueError("; ".join(problems))
         n = (inputs.n if inputs else 0) or MAX_INSIGHTS
         return kept[:n]  # extra insights are dropped
+
+
+def _checked(i: int, item: Insight, statements: list[str], last: int) -> str:
+    """Insight ``i``'s text on one line, or ValueError saying what is wrong with it."""
+    text = check_text(item.insight, f"insight {i}", min_words=3)
+    if text.lower().rstrip(".") in statements:
+        raise ValueError(f"insight {i} only copies a statement; say what the statements mean together")
+    for number in item.evidence:
+        if not number.strip().isdigit():
+            raise ValueError(f"evidence {number!r} in insight {i} is not a statement number; use numbers like \"0\"")
+        if last >= 0 and not 0 <= int(number) <= last:
+            raise ValueError(f"evidence index {number} in insight {i} is out of range: statements are numbered 0 to {last}")
+    return text
 
 
 def _fail_safe(inputs: InsightsInputs, choices: dict) -> InsightsReply:

@@ -15,7 +15,7 @@ from pydantic import Field, model_validator
 from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.clock import format_minute
-from reverie.tasks.common import Reply, check_text, one_line, timed_step
+from reverie.tasks.common import Reply, check_text, one_line, timed, timed_step
 from reverie.tasks.task_decomp import fit_durations
 
 MAX_ITEMS = 12
@@ -44,6 +44,7 @@ class NewScheduleReply(Reply):
 
     @model_validator(mode="after")
     def _check(self) -> "NewScheduleReply":
+        self.items = timed(self.items)
         for number, item in enumerate(self.items, 1):
             item.activity = timed_step("item", number, item.activity.rstrip("."), item.minutes, like=30)
         return self

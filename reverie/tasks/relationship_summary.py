@@ -1,24 +1,42 @@
 """How the speaker relates to the listener, from the speaker's memories (prompt relationship_summary).
 
-Asked before every utterance of a conversation; the answer is a focal point for the
-memories the next line draws on.
+Asked once per conversation and speaker (the original: before every utterance); the answer is a
+focal point for the memories the next line draws on. The speaker's plan for the day is left out of
+the memories unless it names the listener (docs/FIDELITY.md): the bundled model copied it as the
+summary. A phrase the model repeats word for word is kept once.
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs, memories
-from reverie.tasks.common import Checked, Reply, Text, bulleted, first_name, names
+from reverie.tasks.common import Checked, Reply, Text, bulleted, first_name, names, unlist
+
+
+NO_MEMORIES = "- (no memories)"
 
 
 class RelationshipInputs(TaskInputs):
+    """The statements (a bulleted list) lose the speaker's plan for a day unless it names the
+    listener (:func:`about_the_pair`), however the inputs were made (a unit's call, a captured case)."""
+
     speaker: str
     listener: str
     statements: str
+
+    @model_validator(mode="before")
+    @classmethod
+    def _without_the_plan(cls, data: Any) -> Any:
+        if isinstance(data, dict) and isinstance(data.get("statements"), str):
+            listed = unlist(data["statements"])
+            shown = about_the_pair(listed, str(data.get("speaker") or ""), str(data.get("listener") or ""))
+            if len(shown) != len(listed):
+                data = {**data, "statements": bulleted(shown) or NO_MEMORIES}
+        return data
 
 
 def _about_the_listener(value: str, inputs: RelationshipInputs | None) -> str:
@@ -29,7 +47,7 @@ def _about_the_listener(value: str, inputs: RelationshipInputs | None) -> str:
 
 
 class RelationshipReply(Reply):
-    summary: Annotated[Text("the summary", 300, min_words=4), Checked(RelationshipInputs, _about_the_listener)] = Field(
+    summary: Annotated[Text("the summary", 300, min_words=4, once=True), Checked(RelationshipInputs, _about_the_listener)] = Field(
         description="how the two relate: feelings and what one knows of the other")
 
 
@@ -44,8 +62,14 @@ RELATIONSHIP_SUMMARY = Task(name="relationship_summary", inputs=RelationshipInpu
                             used_in="converse: once per conversation and speaker, the speaker's view of the listener")
 
 
+def about_the_pair(statements: list[str], speaker: str, listener: str) -> list[str]:
+    """``statements`` without the speaker's plan for a day ("This is <speaker>'s plan for ...") unless
+    it names the listener: it says nothing of the two, and a small model copies it as the summary."""
+    plan = f"this is {speaker.lower()}'s plan for "
+    return [s for s in statements if not s.strip().lower().startswith(plan) or names(s, listener)]
+
+
 def relationship_summary(llm: LanguageModel, *, speaker: str, listener: str, statements: list[str]) -> str:
     """One or two sentences on how ``speaker`` relates to ``listener`` (never empty)."""
-    inputs = RelationshipInputs(speaker=speaker, listener=listener,
-                                statements=bulleted(statements) or "- (no memories)")
+    inputs = RelationshipInputs(speaker=speaker, listener=listener, statements=bulleted(statements) or NO_MEMORIES)
     return llm.ask(RELATIONSHIP_SUMMARY, inputs, persona=speaker).summary

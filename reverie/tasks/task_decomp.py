@@ -19,7 +19,7 @@ from pydantic import Field, ValidationInfo, model_validator
 from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.clock import format_minute
-from reverie.tasks.common import Reply, inputs_of, one_line, timed_step
+from reverie.tasks.common import Reply, inputs_of, one_line, timed, timed_step
 from reverie.tasks.hourly_schedule import strip_subject
 
 MAX_SUBTASKS = 16  # the grammar's bound (a small model fills a list to it); the prompt sets none
@@ -47,6 +47,7 @@ class TaskDecompReply(Reply):
     def _check(self, info: ValidationInfo) -> "TaskDecompReply":
         inputs = inputs_of(info, TaskDecompInputs)
         first = inputs.first_name if inputs else ""
+        self.subtasks = timed(self.subtasks)
         for number, sub in enumerate(self.subtasks, 1):
             sub.action = timed_step("subtask", number, strip_subject(sub.action, first), sub.minutes, like=15)
         return self

@@ -1,7 +1,9 @@
 """A whispered "you ..." statement restated as the persona's own belief (prompt whisper_inner_thought).
 
 Used when loading a history file: each whisper ("you and Maria are close friends") becomes
-a thought about the persona ("Isabella Rodriguez and Maria are close friends").
+a thought about the persona ("Isabella Rodriguez and Maria are close friends"). The model is
+shown the code's third-person draft, not the whisper: shown both, the bundled model copied the
+whisper's "you" and "your" back.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Annotated, Any
 from pydantic import Field, model_validator
 
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import Task, TaskInputs
+from reverie.llm.task import NotShown, Task, TaskInputs
 from reverie.tasks.common import Checked, Reply, Text, first_name, mentions_second_person, names, one_line
 
 # Second-person phrases, longest first, and their third-person replacements ({n} = name).
@@ -48,7 +50,7 @@ class WhisperInputs(TaskInputs):
     move "you" to a name keeps every fact by copying the draft."""
 
     persona_name: str
-    whisper: str
+    whisper: Annotated[str, NotShown()]  # the draft says all it says; shown, a small model copied its "you"
     draft: str = ""
 
     @model_validator(mode="before")

@@ -23,8 +23,12 @@ def test_rough_minutes_need_not_fill_what_is_left():
     reply = NewScheduleReply.model_validate({"items": [{"activity": "notes", "minutes": 60}, {"activity": "writing", "minutes": 60}]},
                                             context=ctx)
     assert [i.minutes for i in reply.items] == [60, 60]
-    with pytest.raises(ValidationError, match='item 2 "writing" lasts -5 minutes; give every item a rough positive'):
-        NewScheduleReply.model_validate({"items": [{"activity": "notes", "minutes": 60}, {"activity": "writing", "minutes": -5}]},
+    # An item of no minutes is dropped while a timed one stands; with none timed the reply is sent back.
+    reply = NewScheduleReply.model_validate({"items": [{"activity": "notes", "minutes": 60},
+                                                       {"activity": "writing", "minutes": -5}]}, context=ctx)
+    assert [(i.activity, i.minutes) for i in reply.items] == [("notes", 60)]
+    with pytest.raises(ValidationError, match='item 1 "notes" lasts 0 minutes; give every item a rough positive'):
+        NewScheduleReply.model_validate({"items": [{"activity": "notes", "minutes": 0}, {"activity": "writing", "minutes": -5}]},
                                         context=ctx)
 
 

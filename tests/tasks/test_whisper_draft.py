@@ -17,6 +17,7 @@ def test_the_prompt_shows_a_draft_with_the_name_in_place_of_you():
     thought = whisper_inner_thought(llm, persona_name="June Brennan", whisper="Walter Brennan is your husband of forty years")
     sent = last_user_text(model)
     assert "Draft: Walter Brennan is June Brennan's husband of forty years." in sent
+    assert "your husband" not in sent  # the whisper itself is not shown: the model copied its "your"
     assert thought == "Walter Brennan is June Brennan's husband of forty years."
 
 
