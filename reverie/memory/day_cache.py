@@ -5,9 +5,10 @@ which are part of those prompts):
 
 - ``poignancy``: how poignant an event or chat description felt (``"event:<text>"``);
 - ``actions``: for an action description, where it happened and how it looked (emoji,
-  event triples, the object's state). An entry also records the places the persona knew
-  when it was made (a digest of its spatial memory): when the persona has learned new
-  places since, the location prompts would see other choices, so the entry is stale.
+  event triples, the object's state). An entry also records the places its answer was chosen
+  from (:func:`answer_places`): when the persona has learned a place among them since, the
+  location prompts would see other choices, so the entry is stale; a place learned elsewhere
+  leaves it as good as it was.
 
 The cache is saved beside the persona's memory (``bootstrap_memory/day_cache.json``), so a
 resumed run asks the model exactly what the uninterrupted run would have.
@@ -31,6 +32,19 @@ def places_digest(tree: dict) -> str:
     return hashlib.sha1(blob.encode("utf-8")).hexdigest()[:16]
 
 
+def answer_places(tree: dict, address: str) -> str:
+    """A digest of the places an answer at ``address`` was chosen from: the world's sectors, the
+    arenas of its sector and the objects of its arena, the three lists the location prompts show
+    on the way to it (``action_sector``, ``action_arena``, ``action_object``). An address that is
+    no place (another persona, a tile to wait at) depends on the whole tree."""
+    parts = address.split(":")
+    if address.startswith("<") or len(parts) < 3 or parts[0] not in tree:
+        return places_digest(tree)
+    sectors = tree[parts[0]]
+    arenas = sectors.get(parts[1], {})
+    return places_digest({"sectors": list(sectors), "arenas": list(arenas), "objects": list(arenas.get(parts[2], []))})
+
+
 @dataclass
 class DayCache:
     date: str | None = None
@@ -43,12 +57,16 @@ class DayCache:
             self.date, self.poignancy, self.actions = date, {}, {}
         return self
 
-    def action(self, description: str, places: str) -> dict | None:
+    def action(self, description: str, tree: dict) -> dict | None:
+        """Today's answer for ``description``, while the places it was chosen from are unchanged in ``tree``."""
         entry = self.actions.get(description)
-        return entry if entry is not None and entry.get("places") == places else None
+        if entry is None or entry.get("places") != answer_places(tree, str(entry.get("address", ""))):
+            return None
+        return entry
 
-    def remember_action(self, description: str, places: str, address: str, details: dict) -> None:
-        self.actions[description] = {"places": places, "address": address, "details": details}
+    def remember_action(self, description: str, tree: dict, address: str, details: dict) -> None:
+        """Keep the answer with the digest of the places of ``tree`` it was chosen from."""
+        self.actions[description] = {"places": answer_places(tree, address), "address": address, "details": details}
 
     # -- files ---------------------------------------------------------------------------
     @classmethod

@@ -6,7 +6,6 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING
 
 from reverie.address import Place
-from reverie.memory.day_cache import places_digest
 from reverie.memory.event import Event
 from reverie.persona.action_details import ActionDetails
 from reverie.persona.agent import Agent
@@ -53,7 +52,7 @@ def answer_ahead(persona: Agent, maze: Maze, descriptions: list[str], llm: Langu
     found = actions_packed(llm, name=s.name, descriptions=descriptions, world=world, living_sector=living_sector,
                            current_sector=here["sector"], daily_plan_req=s.daily_plan_req or "",
                            places=_known_places(persona, world))
-    cache, places = persona.memory.todays_answers(), places_digest(persona.s_mem.tree)
+    cache = persona.memory.todays_answers()
     for description, p in found.items():
         address, details = _as_details(p)
-        cache.remember_action(description, places, address.text, asdict(details))
+        cache.remember_action(description, persona.s_mem.tree, address.text, asdict(details))

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 from reverie.address import Place
 from reverie.action_text import main_action
 from reverie.clock import ceil_minute, minutes_of_day
-from reverie.memory.day_cache import places_digest
 from reverie.memory.schedule import PlanItem
 from reverie.memory.scratch import NewAction
 from reverie.persona.action_details import ActionDetails, describe_action
@@ -120,8 +119,8 @@ def answered_without_model(persona: Agent, maze: Maze, description: str) -> tupl
     planned = event_action(persona, description)
     if planned and planned[0].text in maze.address_tiles:
         return planned
-    cache, places = persona.memory.todays_answers(), places_digest(persona.s_mem.tree)
-    hit = cache.action(description, places) if persona.options.reuse_answers else None
+    cache = persona.memory.todays_answers()
+    hit = cache.action(description, persona.s_mem.tree) if persona.options.reuse_answers else None
     if hit and (hit["address"] in maze.address_tiles or "<" in hit["address"]):
         return Place(hit["address"]), ActionDetails(**hit["details"])
     return None
@@ -133,11 +132,11 @@ def address_and_details(persona: Agent, maze: Maze, description: str,
     known = answered_without_model(persona, maze, description)
     if known:
         return known
-    cache, places = persona.memory.todays_answers(), places_digest(persona.s_mem.tree)
+    cache = persona.memory.todays_answers()
     if persona.options.packed_actions:
         address, details = packed_address_and_details(persona, maze, description, llm)
     else:
         address = choose_address(persona, maze, description, llm)
         details = describe_action(persona, description, address, llm)
-    cache.remember_action(description, places, address.text, asdict(details))
+    cache.remember_action(description, persona.s_mem.tree, address.text, asdict(details))
     return address, details

@@ -49,7 +49,7 @@ def test_sleeping_happens_in_ones_own_bed_without_a_model_call(world, nora):
     assert details.event == Event(NAME, "is", "sleeping") and details.obj_event.subject == "bed"
 
 
-def test_the_same_action_is_asked_once_a_day_while_the_known_places_stay(world, nora):
+def test_the_same_action_is_asked_once_a_day_while_the_places_it_was_chosen_from_stay(world, nora):
     _settings, maze = world
     llm, _model = scripted_llm("no idea")
     first = address_and_details(nora, maze, "reading a novel", llm)
@@ -63,10 +63,21 @@ def test_the_same_action_is_asked_once_a_day_while_the_known_places_stay(world, 
     assert asks(llm) > n, "another description is asked"
     n = asks(llm)
 
-    world_name = next(iter(nora.s_mem.tree))
+    world_name, place = next(iter(nora.s_mem.tree)), first[0].text.split(":")
+    other_sector = next(sector for sector in nora.s_mem.tree[world_name] if sector != place[1])
+    other_arena = next(iter(nora.s_mem.tree[world_name][other_sector]))
+    nora.s_mem.tree[world_name][other_sector][other_arena].append("a shelf just found")
+    assert address_and_details(nora, maze, "reading a novel", llm) == first
+    assert asks(llm) == n, "an object learned in another area: the answer's places are unchanged, no new ask"
+
+    nora.s_mem.tree[world_name][place[1]][place[2]].append("a lamp just found")
+    address_and_details(nora, maze, "reading a novel", llm)
+    assert asks(llm) > n, "an object learned in the answer's own place: the location is asked again"
+    n = asks(llm)
+
     nora.s_mem.tree[world_name].setdefault("a place just found", {})["hall"] = ["bench"]
     address_and_details(nora, maze, "reading a novel", llm)
-    assert asks(llm) > n, "the persona knows new places: the location is asked again"
+    assert asks(llm) > n, "the persona knows a new area: the location is asked again"
     n = asks(llm)
 
     nora.scratch.curr_time = MORNING + timedelta(days=1)
