@@ -112,7 +112,7 @@ def determine_action(persona: Agent, maze: Maze, llm: LanguageModel) -> None:
 
 def answered_without_model(persona: Agent, maze: Maze, description: str) -> tuple[Place, ActionDetails] | None:
     """Where and how, when no model call is needed: sleep in one's bed; a planned event's place;
-    today's answer for the same description, while the persona knows the same places."""
+    today's answer for the same description, while the places it was chosen from are unchanged."""
     sleeping = sleep_action(persona, description)
     if sleeping:
         return sleeping
