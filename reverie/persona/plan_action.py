@@ -65,7 +65,7 @@ def answer_together(persona: Agent, maze: Maze, index: int, llm: LanguageModel) 
     if not (persona.options.packed_actions and persona.options.reuse_answers):
         return
     description = s.f_daily_schedule[index][0]
-    if "(" not in description or answered_without_model(persona, maze, description) is not None:
+    if "(" not in description:
         return
     task = main_action(description)
     following = []
@@ -74,7 +74,7 @@ def answer_together(persona: Agent, maze: Maze, index: int, llm: LanguageModel) 
             break
         following.append(name)
     unanswered = [d for d in dict.fromkeys(following) if answered_without_model(persona, maze, d) is None]
-    if len(unanswered) > 1:
+    if len(unanswered) > 1 and unanswered[0] == description:   # the one starting has no answer yet
         answer_ahead(persona, maze, unanswered, llm)
 
 

@@ -9,9 +9,13 @@ MINUTES_PER_DAY = 24 * 60
 
 def format_hour(hour: int) -> str:
     """6 -> "6:00 am", 0 -> "12:00 am", 13 -> "1:00 pm" (hours past 23 wrap)."""
-    hour %= 24
-    suffix = "am" if hour < 12 else "pm"
-    return f"{hour % 12 or 12}:00 {suffix}"
+    return format_clock(hour * 60)
+
+
+def format_clock(minute_of_day: int) -> str:
+    """570 -> "9:30 am", 0 -> "12:00 am" (the twelve-hour clock the plans are written in; past a day, it wraps)."""
+    hour, minute = divmod(minute_of_day % MINUTES_PER_DAY, 60)
+    return f"{hour % 12 or 12}:{minute:02d} {'am' if hour < 12 else 'pm'}"
 
 
 def format_minute(minute_of_day: int) -> str:

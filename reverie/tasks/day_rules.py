@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from reverie.tasks.clock import format_hour
+from reverie.tasks.clock import format_clock, format_hour
 
 MINUTES_PER_DAY = 24 * 60
 EVENING_HOUR = 19  # sleeping before this hour (and after waking) breaks the day
@@ -65,12 +65,6 @@ def span_hours(item: str) -> list[int]:
     return [hour % 24 for hour in range(start, end if end > start else end + 24)]
 
 
-def format_clock(minute_of_day: int) -> str:
-    """570 -> "9:30 am", 0 -> "12:00 am" (the twelve-hour clock the plans are written in)."""
-    hour, minute = divmod(minute_of_day % MINUTES_PER_DAY, 60)
-    return f"{hour % 12 or 12}:{minute:02d} {'am' if hour < 12 else 'pm'}"
-
-
 def spans_cut(items: list[str], wake_hour: int) -> list[str]:
     """``items`` (in time order) with each "from X to Y" item ending where the next timed item
     starts, when that is before Y: "teach from 8:00 am to 12:00 pm" followed by "garden from
@@ -78,15 +72,15 @@ def spans_cut(items: list[str], wake_hour: int) -> list[str]:
     time, and the later item is at the time it names; "works until 3:00 pm" names an end, and cuts nothing)."""
     out = list(items)
     for index, item in enumerate(out):
-        span, times = clock_span(item), list(_CLOCK.finditer(item))
+        span = clock_span(item)
         if span is None or is_bed(item):
             continue
         start, end = (since_wake(minute, wake_hour) for minute in span)
         later = (clock_minute(other) for other in out[index + 1:] if not _UNTIL.search(other))
         following = next((since_wake(minute, wake_hour) for minute in later if minute is not None), None)
         if following is not None and start < following < end:
-            cut = format_clock(wake_hour * 60 + following)
-            out[index] = item[:times[1].start()] + cut + item[times[1].end():]
+            end_time = list(_CLOCK.finditer(item))[1]
+            out[index] = item[:end_time.start()] + format_clock(wake_hour * 60 + following) + item[end_time.end():]
     return out
 
 
