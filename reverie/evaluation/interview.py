@@ -19,7 +19,7 @@ def answer(sim, persona, convo: list, line: str, *, safety_check: bool = True) -
     llm = sim.llm
     if safety_check and safety_score(llm, comment=line, persona_name=persona.name) >= SAFETY_LIMIT:
         return None
-    retrieved = retrieve_scored(persona, [line], 50)
+    retrieved = retrieve_scored(persona, llm, [line], 50)
     statements = list(dict.fromkeys(n.embedding_key for nodes in retrieved.values() for n in nodes))
     summary = summarize_ideas(llm, persona_name=persona.name, statements=statements, question=line)
     convo.append(("Interviewer", line))

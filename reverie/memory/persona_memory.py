@@ -7,7 +7,8 @@ Layout (the original's)::
     bootstrap_memory/associative_memory/{nodes,kw_strength,embeddings}.json
 
 plus ours, which the original ignores: ``bootstrap_memory/day_cache.json`` (today's answers
-worth reusing, see :mod:`reverie.memory.day_cache`).
+worth reusing, see :mod:`reverie.memory.day_cache`) and ``bootstrap_memory/unrated.json``
+(new memories whose poignancy is still to be asked, see :mod:`reverie.memory.unrated`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from reverie.memory.day_cache import DAY_CACHE_FILE, DayCache
 from reverie.memory.retrieval import RetrievalWeights, retrieve
 from reverie.memory.scratch import SCRATCH_FILE, Scratch
 from reverie.memory.spatial import SPATIAL_FILE, SpatialMemory
+from reverie.memory.unrated import UNRATED_FILE, Unrated
 
 ASSOCIATIVE_DIR = "associative_memory"
 
@@ -33,6 +35,7 @@ class PersonaMemory:
     spatial: SpatialMemory
     associative: AssociativeMemory
     day_cache: DayCache = field(default_factory=DayCache)
+    unrated: Unrated = field(default_factory=Unrated)
 
     @classmethod
     def load(cls, folder: str | Path, *, embedder=None, index=None) -> PersonaMemory:
@@ -45,7 +48,8 @@ class PersonaMemory:
         spatial = SpatialMemory.load(spatial_path) if spatial_path.is_file() else SpatialMemory()
         vectors = index.persona(scratch.name) if index is not None else None
         associative = AssociativeMemory.load(folder / ASSOCIATIVE_DIR, embedder=embedder, vectors=vectors)
-        return cls(scratch, spatial, associative, DayCache.load(folder / DAY_CACHE_FILE))
+        return cls(scratch, spatial, associative, DayCache.load(folder / DAY_CACHE_FILE),
+                   Unrated.load(folder / UNRATED_FILE))
 
     def save(self, folder: str | Path) -> None:
         folder = Path(folder)
@@ -53,6 +57,7 @@ class PersonaMemory:
         self.spatial.save(folder / SPATIAL_FILE)
         self.associative.save(folder / ASSOCIATIVE_DIR)
         self.day_cache.save(folder / DAY_CACHE_FILE)
+        self.unrated.save(folder / UNRATED_FILE)
 
     def todays_answers(self) -> DayCache:
         """Today's reusable answers (emptied when the game date changes)."""

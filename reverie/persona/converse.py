@@ -47,7 +47,7 @@ def location_of(persona: Agent, maze: Maze) -> str:
 
 def relationship(speaker: Agent, listener: Agent, llm: LanguageModel) -> str:
     """How ``speaker`` relates to ``listener``, from the speaker's 50 memories most about them."""
-    about_listener = retrieve_scored(speaker, [listener.name], 50)
+    about_listener = retrieve_scored(speaker, llm, [listener.name], 50)
     return relationship_summary(llm, speaker=speaker.name, listener=listener.name, statements=_keys(about_listener))
 
 
@@ -77,7 +77,7 @@ def one_utterance(scene: ChatScene, speaker: Agent, listener: Agent, convo: list
     focal = [relationship_text, f"{listener.name} is {listener.scratch.act_description}"]
     if convo:
         focal.append("\n".join(f"{name}: {line}" for name, line in convo[-4:]))
-    memories = _keys(retrieve_scored(speaker, focal, 15))
+    memories = _keys(retrieve_scored(speaker, llm, focal, 15))
     return iterative_chat_utterance(
         llm, identity=speaker.identity(), speaker=speaker.name, listener=listener.name, memories=memories,
         past_context=past_context(speaker, listener), location=location_of(speaker, scene.maze),
@@ -97,7 +97,7 @@ def one_call_convo(scene: ChatScene, relationships: dict[str, str]) -> list[list
     for speaker, listener in ((initiator, partner), (partner, initiator)):
         relationships[speaker.name] = relationship(speaker, listener, llm)
         focal = [relationships[speaker.name], f"{listener.name} is {listener.scratch.act_description}"]
-        memories[speaker.name] = _keys(retrieve_scored(speaker, focal, PACKED_MEMORIES))
+        memories[speaker.name] = _keys(retrieve_scored(speaker, llm, focal, PACKED_MEMORIES))
     lines = packed_conversation(
         llm, initiator=initiator.name, partner=partner.name,
         initiator_identity=_short_identity(initiator), partner_identity=_short_identity(partner),

@@ -8,9 +8,9 @@ from reverie.action_text import subtask
 from reverie.memory.event import Event
 from reverie.persona.agent import Agent
 from reverie.persona.sleep import asleep
+from reverie.persona.ratings import PROVISIONAL, known_today, rate_when_due, wait_for_rating
 from reverie.persona.step import StepContext
-from reverie.tasks.events_poignancy import events_poignancy
-from reverie.tasks.poignancy import chat_poignancy, event_poignancy
+from reverie.tasks.poignancy import chat_poignancy
 
 if TYPE_CHECKING:
     from reverie.llm.language_model import LanguageModel
@@ -20,7 +20,8 @@ MUNDANE = 1
 
 
 def perceive(persona: Agent, ctx: StepContext) -> list:
-    """Update spatial memory, then return the newly stored event nodes (max ``att_bandwidth``)."""
+    """Update spatial memory, then return the newly stored event nodes (max ``att_bandwidth``);
+    their poignancy is asked when due (``reverie/persona/ratings.py``)."""
     s, maze, llm = persona.scratch, ctx.maze, ctx.llm
     here = s.curr_tile
     learned = (tuple(here), s.vision_r)
@@ -47,8 +48,9 @@ def perceive(persona: Agent, ctx: StepContext) -> list:
         if event in recent:
             continue
         new.append((event, desc))
-    scores = rate_all(persona, llm, [_key(desc) for _event, desc in new])
-    return [remember_event(persona, llm, event, desc, scores=scores) for event, desc in new]
+    nodes = [remember_event(persona, llm, event, desc) for event, desc in new]
+    rate_when_due(persona, llm)
+    return nodes
 
 
 def _key(desc: str) -> str:
@@ -59,33 +61,13 @@ def _needs_rating(persona: Agent, key: str) -> bool:
     return not ("is idle" in key or asleep(persona.scratch))
 
 
-def rate_all(persona: Agent, llm: LanguageModel, keys: list[str]) -> dict[str, int]:
-    """Rate a step's new events in one call (``events_poignancy``) before they are stored;
-    one event to rate keeps the single ``event_poignancy`` prompt. Answers already in the
-    day's table are not asked again (``reuse_answers``). Returns the scores asked now, by key."""
-    table = persona.memory.todays_answers().poignancy
-    reuse = persona.options.reuse_answers
-    todo = list(dict.fromkeys(k for k in keys if _needs_rating(persona, k) and (f"event:{k}" not in table or not reuse)))
-    if len(todo) < 2:
-        return {}  # none, or one: remember_event asks the single prompt
-    s = persona.scratch
-    scores = events_poignancy(llm, persona_name=s.name, identity=persona.identity(), descriptions=todo)
-    asked = {key: int(score) for key, score in zip(todo, scores)}
-    table.update({f"event:{key}": score for key, score in asked.items()})
-    return asked
-
-
-def remember_event(persona: Agent, llm: LanguageModel, event: Event, desc: str, scores: dict[str, int] | None = None):
+def remember_event(persona: Agent, llm: LanguageModel, event: Event, desc: str):
+    """Store a perceived event. Its poignancy is mundane in sleep or for an idle thing, today's
+    score for a text rated today, else asked later with other new memories (``ratings``)."""
     s = persona.scratch
     keywords = {event.subject.split(":")[-1], event.object.split(":")[-1]}
     key = _key(desc)
-    if not _needs_rating(persona, key):
-        poignancy = MUNDANE  # asleep, nothing is rated (and the model is not asked)
-    elif scores and key in scores:
-        poignancy = scores[key]  # rated with the step's other new events
-    else:
-        poignancy = rated(persona, llm, "event", key, lambda: event_poignancy(
-            llm, persona_name=s.name, identity=persona.identity(), description=key))
+    known = MUNDANE if not _needs_rating(persona, key) else known_today(persona, key)
 
     filling = []
     if event.subject == s.name and event.is_chat:
@@ -98,8 +80,12 @@ def remember_event(persona: Agent, llm: LanguageModel, event: Event, desc: str, 
         filling = [chat.node_id]
 
     node = persona.a_mem.add_event(created=s.curr_time, event=event, description=desc, keywords=keywords,
-                                   poignancy=poignancy, embedding_key=key, filling=filling)
-    s.count_importance(poignancy)
+                                   poignancy=PROVISIONAL if known is None else known, embedding_key=key,
+                                   filling=filling)
+    if known is None:
+        wait_for_rating(persona, node, key)
+    else:
+        s.count_importance(known)
     return node
 
 

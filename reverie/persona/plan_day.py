@@ -52,7 +52,7 @@ def revise_identity(persona: Agent, llm: LanguageModel, wake: int) -> None:
     is put back (reverie/persona/seeded_status.py)."""
     s = persona.scratch
     focal = [f"{s.name}'s plan for {s.curr_date_str()}.", f"Important recent events for {s.name}'s life."]
-    retrieved = retrieve_scored(persona, focal, n=30)
+    retrieved = retrieve_scored(persona, llm, focal, n=30)
     memories = [(node.created, node.embedding_key) for nodes in retrieved.values() for node in nodes]
     currently, daily_plan_req = identity.revise_identity(
         llm, name=s.name, identity=s.identity(), currently=s.currently or "",

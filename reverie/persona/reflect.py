@@ -41,7 +41,7 @@ def run_reflect(persona: Agent, llm: LanguageModel) -> None:
     statements = [n.embedding_key for n in recent[: max(s.importance_ele_n, 1)]]
     questions = focal_points(llm, persona_name=s.name, statements=statements, n=3)
     thoughts = []
-    for question, nodes in retrieve_scored(persona, questions, 30).items():
+    for question, nodes in retrieve_scored(persona, llm, questions, 30).items():
         for insight, evidence in insights(llm, persona_name=s.name, statements=[n.embedding_key for n in nodes], n=5):
             thoughts.append(NewThought(insight, [nodes[i].node_id for i in evidence if 0 <= i < len(nodes)]))
     add_thoughts(persona, llm, thoughts)

@@ -1,8 +1,9 @@
 """Storing new thoughts: their triple, importance and a 30-day expiry (reflection, chats, history).
 
-Thoughts that arrive together (a reflection's insights, the two notes at a chat's end, a
-persona's whispers) are rated in one ``events_poignancy`` call, as a step's new events are;
-a lone thought keeps the single ``event_poignancy`` prompt. Each text is rated as before.
+A thought's poignancy is asked with the persona's other new memories
+(``reverie/persona/ratings.py``): when something reads it, or, with deferring off, at once, in
+one call for thoughts that arrive together (a reflection's insights, the two notes at a chat's
+end, a persona's whispers). Each is rated on its own text, or on its ``score_text``.
 """
 
 from __future__ import annotations
@@ -13,9 +14,8 @@ from typing import TYPE_CHECKING
 
 from reverie.memory.event import Event
 from reverie.persona.agent import Agent
+from reverie.persona.ratings import PROVISIONAL, rate_when_due, wait_for_rating
 from reverie.tasks.event_triple import thought_triple
-from reverie.tasks.events_poignancy import events_poignancy
-from reverie.tasks.poignancy import event_poignancy
 
 if TYPE_CHECKING:
     from reverie.llm.language_model import LanguageModel
@@ -43,18 +43,16 @@ def add_thought(persona: Agent, llm: LanguageModel, text: str, evidence: list, *
 
 def add_thoughts(persona: Agent, llm: LanguageModel, thoughts: list[NewThought], *,
                  now: datetime | None = None) -> list[ConceptNode]:
-    """Thought nodes, in order; their poignancy asked in one call when there are two or more."""
+    """Thought nodes, in order; their poignancy is asked with the other new memories (see above)."""
     s = persona.scratch
     now = now or s.curr_time
-    texts = [t.rated() for t in thoughts]
-    if len(texts) > 1:
-        scores = events_poignancy(llm, persona_name=s.name, identity=s.identity(), descriptions=texts)
-    else:
-        scores = [event_poignancy(llm, persona_name=s.name, identity=s.identity(), description=text) for text in texts]
     nodes = []
-    for thought, poignancy in zip(thoughts, scores):
+    for thought in thoughts:
         event = Event(*thought_triple(llm, name=s.name, thought=thought.text))
-        nodes.append(persona.a_mem.add_thought(created=now, expiration=now + THOUGHT_LIFETIME, event=event,
-                                               description=thought.text, keywords=set(event), poignancy=int(poignancy),
-                                               embedding_key=thought.text, filling=list(thought.evidence)))
+        node = persona.a_mem.add_thought(created=now, expiration=now + THOUGHT_LIFETIME, event=event,
+                                         description=thought.text, keywords=set(event), poignancy=PROVISIONAL,
+                                         embedding_key=thought.text, filling=list(thought.evidence))
+        wait_for_rating(persona, node, thought.rated())
+        nodes.append(node)
+    rate_when_due(persona, llm)
     return nodes

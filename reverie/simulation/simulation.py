@@ -155,6 +155,7 @@ class Simulation:
         index = self.vector_index = VectorIndex(self.settings, self.storage.dir)
         options = CognitionOptions(packed_actions=self.settings.simulation.packed_actions,
                                    reuse_answers=self.settings.simulation.reuse_answers,
+                                   defer_ratings=self.settings.simulation.defer_ratings,
                                    schedule_passes=self.settings.simulation.schedule_passes)
         for name in self.persona_names:
             if name not in env:

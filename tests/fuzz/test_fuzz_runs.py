@@ -1,10 +1,11 @@
-"""Whole fuzzed runs of the default town: two game days in process with the fuzzing chat
-model, and command-line runs against a failing fake OpenAI-compatible server on loopback
-(HTTP errors, dropped connections, timeouts, then no server at all, and a kill -9).
+"""Whole fuzzed runs of the default town: two game days or more (until every stage was
+reached) in process with the fuzzing chat model, and command-line runs against a failing
+fake OpenAI-compatible server on loopback (HTTP errors, dropped connections, timeouts, then
+no server at all, and a kill -9).
 
 Both models are fakes for failure paths (tests/fuzz/fuzz_model.py, fake_server.py), not real
 models. To fit two days in CI, a step is 10 game minutes (``sec_per_step = 600`` in the fork's
-meta.json): 288 steps a day instead of 8,640, the same stages (new day, daytime,
+meta.json): 144 steps a day instead of 8,640, the same stages (new day, daytime,
 conversations, reactions, reflection). Asserted: no exception escapes, no step hangs, every
 JSON file and every ledger line parses, and ``run --resume`` continues.
 """
@@ -17,7 +18,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -29,7 +29,7 @@ from reverie.simulation.simulation import Simulation
 from reverie.simulation.storage import SimStorage, fork
 from reverie.tasks.registry import product_tasks
 from tests.fuzz.fake_server import FakeServer
-from tests.fuzz.fuzz_model import FuzzChat
+from tests.fuzz.fuzz_model import KINDS, FuzzChat
 
 BASE = "base_willow_creek"
 SHIPPED = PROJECT_ROOT / "environment" / "frontend_server" / "storage" / BASE
@@ -67,6 +67,18 @@ def ledger_steps(sim: SimStorage) -> list:
     return [json.loads(line).get("step") for line in sim.ledger_path.read_text(encoding="utf-8").splitlines()]
 
 
+# New day, daytime, conversation, reaction, reflection.
+STAGES = ("wake_up_hour", "daily_plan", "identity_new_currently", "decide_to_talk", "iterative_chat_utterance",
+          "decide_to_react", "focal_points", "insights")
+MAX_DAYS = 5
+
+
+def missing_stages(sim: SimStorage) -> list[str]:
+    """The stages no call of the ledger has asked yet."""
+    asked = {json.loads(line).get("prompt") for line in sim.ledger_path.read_text(encoding="utf-8").splitlines()}
+    return [stage for stage in STAGES if stage not in asked]
+
+
 def assert_counted_once(sim: SimStorage) -> None:
     """No step's calls are in the ledger twice: the steps never go back."""
     steps = [s for s in ledger_steps(sim) if s is not None]
@@ -75,27 +87,29 @@ def assert_counted_once(sim: SimStorage) -> None:
 
 @pytest.mark.slow  # about 35 s: the embedding model and 300 steps
 @pytest.mark.timeout(300)
-def test_two_fuzzed_days_of_the_default_town(tmp_path):
+def test_fuzzed_days_of_the_default_town_reach_every_stage(tmp_path):
     config, storage = town(tmp_path, "fuzzed", autosave_every=25)
     settings = load_settings(config)
-    # A seed whose fail-safe days bring the residents together, so every stage below is reached.
-    model = FuzzChat(seed=37)
+    # One reply in three is valid (the kinds plus six more "valid"), so some days work out and
+    # residents meet; the run goes on, a day at a time up to MAX_DAYS, until every stage below
+    # was reached (a reaction is the rarest), so no lucky seed is needed.
+    model = FuzzChat(seed=1, kinds=KINDS + ("valid",) * 6)
     llm = LLM(settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model}, ledger_path=storage.ledger_path)
     sim = Simulation.open(settings, "fuzzed", llm=llm)
-    steps = 2 * DAY + 10
-    slowest = 0.0
-    for _ in range(steps):
-        started = time.process_time()   # CPU seconds: other processes on a busy machine do not count
-        assert sim.run(1) == 1
-        slowest = max(slowest, time.process_time() - started)
+    steps, slowest = 0, 0.0
+    for day_steps in [2 * DAY + 10] + [DAY] * (MAX_DAYS - 2):  # never a multiple of autosave_every: see the kill
+        if steps and not missing_stages(storage):
+            break
+        for _ in range(day_steps):
+            started = time.process_time()   # CPU seconds: other processes on a busy machine do not count
+            assert sim.run(1) == 1
+            slowest = max(slowest, time.process_time() - started)
+        steps += day_steps
     # A kill after the last autosave: the steps since are not in the checkpoint.
     killed_at, checkpoint = sim.step_no, sim.last_save_step
     sim.close()
     before = len(ledger_steps(storage))
-    prompts = Counter(json.loads(line)["prompt"] for line in storage.ledger_path.read_text().splitlines())
-    for stage in ("wake_up_hour", "daily_plan", "identity_new_currently", "decide_to_talk", "iterative_chat_utterance",
-                  "decide_to_react", "focal_points", "insights"):  # new day, daytime, conversation, reaction, reflection
-        assert prompts[stage] > 0, (stage, prompts)
+    assert not missing_stages(storage), (missing_stages(storage), steps)
     assert slowest < STEP_LIMIT_S, f"a step took {slowest:.1f} CPU seconds"
 
     again = FuzzChat(seed=14)

@@ -1,4 +1,4 @@
-"""A step's new events, and thoughts that arrive together, rated in one call (prompt events_poignancy).
+"""New memories' poignancy: asked when first read, many in one call (prompt events_poignancy).
 
 The contract is checked on the schema (the grammar's fixed length, scores out of range and
 lists of the wrong length sent back, the fail-safe). Perception runs on Nora Bennett of our
@@ -19,7 +19,12 @@ from reverie.llm import LLM
 from reverie.llm.fake_model import FakeChatModel
 from reverie.llm.schema import call_schema
 from reverie.persona.options import CognitionOptions
-from reverie.persona.perceive import perceive, rate_all
+from reverie.memory import Embedder
+from reverie.memory.unrated import UNRATED_FILE
+from reverie.persona.perceive import perceive
+from reverie.persona.persona import Persona
+from reverie.persona.ratings import rate_waiting, rate_when_due
+from reverie.persona.retrieve import retrieve_scored
 from reverie.persona.step import StepContext
 from reverie.persona.thoughts import NewThought, add_thought, add_thoughts
 from reverie.tasks.events_poignancy import (EVENTS_POIGNANCY, MAX_EVENTS, EventsPoignancyReply, events_poignancy,
@@ -99,53 +104,116 @@ EVENTS = [("Theo Alvarez", "is", "singing", "singing loudly"),
           ("Mira Chen", "is", "reading", "reading a novel")]
 
 
+LATER = [("Theo Alvarez", "is", "dancing", "dancing"),
+         ("Willow Creek:cafe:counter:coffee machine", "is", "steaming", "steaming milk"),
+         ("Mira Chen", "is", "writing", "writing a letter")]
+
+
 def _by_count(call):
     count = call.schema.get("properties", {}).get("ratings", {}).get("maxItems")
-    return {"ratings": list(range(7, 7 - count, -1))} if count else {"rating": 9}
+    return {"ratings": [max(1, 7 - i) for i in range(count)]} if count else {"rating": 9}
 
 
-def test_a_step_of_new_events_is_one_call_and_its_scores_are_stored(world, nora):
+def _ours(nodes) -> dict:
+    return {node.subject: node.poignancy for node in nodes if node.subject in {e[0] for e in EVENTS}}
+
+
+def _perceive(nora, maze, llm, *events) -> list:
+    _put(maze, *events)
+    try:
+        return perceive(nora, StepContext(maze=maze, llm=llm, rng=random.Random(0)))
+    finally:
+        _clear(maze, *events)
+
+
+def test_new_events_wait_until_a_scored_retrieval_reads_them_then_one_call_rates_them(world, nora):
     _settings, maze = world
     llm, model = _llm(_by_count)
-    _put(maze, *EVENTS)
-    try:
-        stored = perceive(nora, StepContext(maze=maze, llm=llm, rng=random.Random(0)))
-        assert _asked(model) == ["events_poignancy"]
-        ours = {node.subject: node.poignancy for node in stored if node.subject in {e[0] for e in EVENTS}}
-        assert sorted(ours.values()) == [5, 6, 7], "the three scores of the one reply, one per event"
-        assert all(node.poignancy == 1 for node in stored if node.subject not in ours), "idle things are not rated"
-        assert "1. " in model.calls[0].user_text and "3. " in model.calls[0].user_text
-    finally:
-        _clear(maze, *EVENTS)
+    trigger = nora.scratch.importance_trigger_curr
+    stored = _perceive(nora, maze, llm, *EVENTS)
+    assert _asked(model) == [], "nothing reads the scores yet: no call"
+    assert all(node.poignancy == 1 for node in stored if node.subject not in _ours(stored)), "idle things: mundane"
+
+    retrieve_scored(nora, llm, ["Theo Alvarez"], 5)
+    assert _asked(model) == ["events_poignancy"]
+    assert sorted(_ours(stored).values()) == [5, 6, 7], "the three scores of the one reply, one per event"
+    assert "1. " in model.calls[0].user_text and "3. " in model.calls[0].user_text
+    idle = sum(node.poignancy for node in stored if node.subject not in _ours(stored))
+    assert nora.scratch.importance_trigger_curr == trigger - 18 - idle, "the scores count toward the reflection"
+    retrieve_scored(nora, llm, ["Theo Alvarez"], 5)
+    assert len(model.calls) == 1, "nothing waits: no call"
 
 
-def test_one_new_event_keeps_the_single_prompt_and_todays_answers_are_reused(world, nora):
+def test_events_that_could_bring_a_reflection_on_are_rated_at_the_end_of_their_step(world, nora):
     _settings, maze = world
     llm, model = _llm(_by_count)
-    _put(maze, EVENTS[0])
-    try:
-        stored = perceive(nora, StepContext(maze=maze, llm=llm, rng=random.Random(0)))
-        assert _asked(model) == ["event_poignancy"]
-        assert [node.poignancy for node in stored if node.subject == EVENTS[0][0]] == [9]
-    finally:
-        _clear(maze, EVENTS[0])
-    keys = ["Theo Alvarez is singing loudly", "coffee machine is brewing coffee", "Mira Chen is reading a novel"]
-    assert rate_all(nora, llm, keys) == {keys[1]: 7, keys[2]: 6}, "the event rated today is not asked again"
+    nora.scratch.importance_trigger_curr = 1000
+    _perceive(nora, maze, llm, *EVENTS)
+    nora.scratch.importance_trigger_curr = 31
+    rate_when_due(nora, llm)
+    assert _asked(model) == [], "three waiting events score 30 at most: no reflection reachable"
+    stored = _perceive(nora, maze, llm, *LATER)
+    assert _asked(model) == ["events_poignancy"], "six could reach it: rated at once, the waiting ones with them"
+    assert model.calls[0].schema["properties"]["ratings"]["maxItems"] == 6
+    idle = sum(node.poignancy for node in stored if node.subject not in _ours(stored))
+    assert nora.scratch.importance_trigger_curr == 31 - sum(range(2, 8)) - idle
+
+
+def test_a_full_batch_of_waiting_memories_is_rated_without_waiting_longer(nora):
+    llm, model = _llm({"event_triple": [{"predicate": "is", "target": "thinking"}], "events_poignancy": [_by_count]})
+    add_thoughts(nora, llm, [NewThought(f"Nora thinks {i}") for i in range(MAX_EVENTS - 1)])
+    assert "events_poignancy" not in _asked(model)
+    add_thoughts(nora, llm, [NewThought("Nora thinks once more")])
+    assert _asked(model).count("events_poignancy") == 1
+    assert model.calls[-1].schema["properties"]["ratings"]["maxItems"] == MAX_EVENTS
+
+
+def test_with_deferring_off_a_step_of_new_events_is_one_call_at_its_end(world, nora):
+    _settings, maze = world
+    llm, model = _llm(_by_count)
+    nora.options = CognitionOptions(defer_ratings=False)
+    stored = _perceive(nora, maze, llm, *EVENTS)
+    assert _asked(model) == ["events_poignancy"]
+    assert sorted(_ours(stored).values()) == [5, 6, 7]
+
+
+def test_one_waiting_event_keeps_the_single_prompt_and_todays_answers_are_reused(world, nora):
+    _settings, maze = world
+    llm, model = _llm(_by_count)
+    stored = _perceive(nora, maze, llm, EVENTS[0])
+    rate_waiting(nora, llm)
+    assert _asked(model) == ["event_poignancy"]
+    assert list(_ours(stored).values()) == [9]
+    again = ("Theo Alvarez", "is", "singing again", "singing loudly")  # another triple, the same text
+    stored = _perceive(nora, maze, llm, *LATER[1:], again)
+    assert _ours(stored)["Theo Alvarez"] == 9 and not model.calls[1:], "the text rated today takes its score at once"
+    rate_waiting(nora, llm)
     assert _asked(model) == ["event_poignancy", "events_poignancy"]
     assert model.calls[-1].schema["properties"]["ratings"]["maxItems"] == 2
-    assert rate_all(nora, llm, keys) == {} and len(model.calls) == 2, "all three known today: no call"
+
+
+def test_waiting_memories_survive_a_save_and_are_rated_after_the_reload(world, nora, tmp_path):
+    settings, maze = world
+    llm, model = _llm(_by_count)
+    stored = _perceive(nora, maze, llm, *EVENTS)
+    folder = tmp_path / "saved"
+    nora.save(folder)
+    assert (folder / UNRATED_FILE).is_file()
+    again = Persona.load(NAME, folder, embedder=Embedder(settings))
+    rate_waiting(again, llm)
+    assert _asked(model) == ["events_poignancy"]
+    ids = {node.node_id for node in stored if node.subject in _ours(stored)}
+    assert sorted(again.a_mem.id_to_node[i].poignancy for i in ids) == [5, 6, 7]
+    again.save(folder)
+    assert not (folder / UNRATED_FILE).exists(), "nothing waits: no file"
 
 
 def test_with_reuse_switched_off_a_batch_is_asked_once_and_not_again_per_event(world, nora):
     _settings, maze = world
     llm, model = _llm(_by_count)
-    nora.options = CognitionOptions(reuse_answers=False)
-    _put(maze, *EVENTS)
-    try:
-        perceive(nora, StepContext(maze=maze, llm=llm, rng=random.Random(0)))
-        assert _asked(model) == ["events_poignancy"]
-    finally:
-        _clear(maze, *EVENTS)
+    nora.options = CognitionOptions(reuse_answers=False, defer_ratings=False)
+    _perceive(nora, maze, llm, *EVENTS)
+    assert _asked(model) == ["events_poignancy"]
 
 
 def test_the_persona_comes_after_the_stable_text_without_the_lines_a_rating_does_not_read(nora):
@@ -159,15 +227,28 @@ def test_the_persona_comes_after_the_stable_text_without_the_lines_a_rating_does
     assert "Current Date:" not in call.user_text
 
 
-def test_thoughts_that_arrive_together_are_rated_in_one_call_and_a_lone_one_alone(nora):
+def test_thoughts_wait_too_and_are_rated_on_their_score_text(nora):
     llm, model = _llm({"event_triple": [{"predicate": "is", "target": "thinking"}],
                        "events_poignancy": [_by_count], "event_poignancy": [_by_count]})
     nodes = add_thoughts(nora, llm, [NewThought("Nora likes the cafe", ["e1"]),
                                      NewThought("Nora will call Theo", [], score_text="call Theo")])
-    assert _asked(model) == ["events_poignancy", "event_triple", "event_triple"]
+    assert _asked(model) == ["event_triple", "event_triple"]
+    trigger = nora.scratch.importance_trigger_curr
+    rate_waiting(nora, llm)
+    assert _asked(model)[2:] == ["events_poignancy"]
     assert [n.poignancy for n in nodes] == [7, 6] and [n.description for n in nodes] == ["Nora likes the cafe",
                                                                                          "Nora will call Theo"]
-    assert "1. Nora likes the cafe" in model.calls[0].user_text and "2. call Theo" in model.calls[0].user_text
+    assert "1. Nora likes the cafe" in model.calls[2].user_text and "2. call Theo" in model.calls[2].user_text
     assert nodes[0].filling == ["e1"]
+    assert nora.scratch.importance_trigger_curr == trigger, "thoughts do not count toward the reflection"
+
+
+def test_with_deferring_off_thoughts_that_arrive_together_are_one_call_and_a_lone_one_alone(nora):
+    llm, model = _llm({"event_triple": [{"predicate": "is", "target": "thinking"}],
+                       "events_poignancy": [_by_count], "event_poignancy": [_by_count]})
+    nora.options = CognitionOptions(defer_ratings=False)
+    nodes = add_thoughts(nora, llm, [NewThought("Nora likes the cafe", ["e1"]), NewThought("Nora is here")])
+    assert _asked(model) == ["event_triple", "event_triple", "events_poignancy"]
+    assert [n.poignancy for n in nodes] == [7, 6]
     alone = add_thought(nora, llm, "Nora is tired", [])
-    assert _asked(model)[3:] == ["event_poignancy", "event_triple"] and alone.poignancy == 9
+    assert _asked(model)[3:] == ["event_triple", "event_poignancy"] and alone.poignancy == 9

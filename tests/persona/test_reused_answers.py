@@ -20,6 +20,7 @@ from reverie.persona.options import CognitionOptions
 from reverie.persona.perceive import remember_event
 from reverie.persona.persona import Persona
 from reverie.persona.plan_action import address_and_details
+from reverie.persona.ratings import rate_waiting
 from reverie.persona.sleep import asleep, is_sleep
 from tests.persona.nora import MORNING, NAME, load_nora, world  # noqa: F401 (world: a fixture)
 from tests.tasks.planning_support import scripted_llm
@@ -91,7 +92,11 @@ def test_a_repeated_perception_is_rated_once_and_nothing_is_rated_in_sleep(world
     args = (Event("Willow Creek:cafe:counter:coffee machine", "is", "brewing"), "coffee machine is brewing coffee")
     remember_event(nora, llm, *args)
     remember_event(nora, llm, *args)
-    assert asks(llm) == 1
+    rate_waiting(nora, llm)
+    assert asks(llm) == 1, "the same text waiting twice is asked once"
+    remember_event(nora, llm, *args)
+    rate_waiting(nora, llm)
+    assert asks(llm) == 1, "rated today: its score is taken at once"
 
     address, details = address_and_details(nora, maze, "sleeping", llm)
     nora.scratch.add_new_action(NewAction(
@@ -100,6 +105,7 @@ def test_a_repeated_perception_is_rated_once_and_nothing_is_rated_in_sleep(world
         obj_event=details.obj_event))
     assert asleep(nora.scratch)
     node = remember_event(nora, llm, Event("Theo Alvarez", "is", "singing"), "Theo Alvarez is singing loudly")
+    rate_waiting(nora, llm)
     assert asks(llm) == 1 and node.poignancy == 1
 
 
@@ -129,6 +135,8 @@ def test_with_reuse_switched_off_every_question_is_asked(world, nora):
     assert asks(llm) == 2 * n
     args = (Event("Willow Creek:cafe:counter:coffee machine", "is", "brewing"), "coffee machine is brewing coffee")
     remember_event(nora, llm, *args)
+    rate_waiting(nora, llm)
     remember_event(nora, llm, *args)
+    rate_waiting(nora, llm)
     assert asks(llm) == 2 * n + 2
     assert address_and_details(nora, maze, "sleeping", llm)[0].object == "bed" and asks(llm) == 2 * n + 2
