@@ -1,7 +1,8 @@
-"""How much each of a step's new events matters to a persona, in one call (prompt events_poignancy).
+"""How much each of a persona's new memories matters to it, in one call (prompt events_poignancy).
 
-Perception stores up to ``att_bandwidth`` new events a step; rating them one call each made
-``event_poignancy`` the most frequent prompt of a run. This unit sends them as a numbered
+New events and thoughts wait for their score until something reads it
+(``reverie/persona/ratings.py``); rating them one call each made ``event_poignancy`` the most
+frequent prompt of a run. This unit sends the waiting ones as a numbered
 list and reads back one 1..10 score per event, in order. The call passes the events as its
 ``events`` choice, so the grammar writes exactly that many scores (``minItems`` =
 ``maxItems``); without a grammar a list of the wrong length or a score outside 1..10 goes
@@ -59,8 +60,8 @@ def fail_safe(inputs: EventsPoignancyInputs, choices: dict) -> EventsPoignancyRe
 
 
 EVENTS_POIGNANCY = Task(name="events_poignancy", inputs=EventsPoignancyInputs, schema=EventsPoignancyReply,
-                        fail_safe=fail_safe, used_in="perceive (a step's new events, two or more, in one call) and thoughts that "
-                                "arrive together (a reflection's insights, a chat's two notes, a persona's whispers)")
+                        fail_safe=fail_safe, used_in="new events and thoughts waiting for their poignancy, two or more, rated in one call "
+                                "before a scored retrieval or a reachable reflection (docs/FIDELITY.md)")
 
 
 def events_poignancy(llm: LanguageModel, *, persona_name: str, identity: str, descriptions: list[str]) -> list[int]:

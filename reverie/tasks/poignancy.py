@@ -32,7 +32,7 @@ def fail_safe(inputs: PoignancyInputs, choices: dict) -> PoignancyReply:
 
 
 EVENT_POIGNANCY = Task(name="event_poignancy", inputs=PoignancyInputs, schema=PoignancyReply, fail_safe=fail_safe,
-                       used_in="perceive (a step's one new event) and a thought stored alone (a seed's whisper)")
+                       used_in="one new event or thought waiting for its poignancy, rated alone")
 CHAT_POIGNANCY = Task(name="chat_poignancy", inputs=PoignancyInputs, schema=PoignancyReply, fail_safe=fail_safe,
                       used_in="perceive (the persona's own finished conversation, scored on its summary)")
 
