@@ -177,6 +177,13 @@ class AssociativeMemory:
         return self._add("thought", NewMemory(created, expiration, Event(*event), description, keywords, poignancy,
                                               embedding_key, filling, embedding), depth=depth)
 
+    def set_poignancy(self, node: ConceptNode, poignancy: int) -> None:
+        """A node's score, asked after it was stored; a node already in Chroma is written there
+        again at the next flush, so the collection's metadata holds the score too."""
+        node.poignancy = int(poignancy)
+        if self.vectors is not None and all(pending is not node for pending in self._unindexed):
+            self._unindexed.append(node)
+
     # -- reading ---------------------------------------------------------------------
     def get_summarized_latest_events(self, retention: int) -> set[tuple[str, str, str]]:
         """Triples of the ``retention`` newest events (perception skips these)."""

@@ -79,7 +79,7 @@ def rate_waiting(persona: Agent, llm: LanguageModel) -> None:
     by_text = {text: int(score) for text, score in zip(texts, scores)}
     table = persona.memory.todays_answers().poignancy
     for node, text in nodes:
-        node.poignancy = by_text[text]
+        persona.a_mem.set_poignancy(node, by_text[text])
         if node.type == "event":
             table[f"event:{text}"] = node.poignancy
             s.count_importance(node.poignancy)

@@ -155,6 +155,24 @@ def test_add_nodes_like_the_original(index):
     assert got["events"] == [e1] and got["thoughts"] == [deeper, thought]
 
 
+def _stored_poignancy(mem: AssociativeMemory, node_id: str):
+    return mem.vectors.collection.get(ids=[node_id], include=["metadatas"])["metadatas"][0]["poignancy"]
+
+
+def test_a_score_asked_after_the_node_was_indexed_reaches_chroma_at_the_next_flush(index):
+    mem = AssociativeMemory(vectors=index.persona("Klaus Mueller"))
+    t = datetime(2023, 2, 13, 9)
+    waiting = mem.add_event(created=t, event=Event("Klaus Mueller", "is", "reading"), description="Klaus is reading",
+                            keywords=["Klaus Mueller"], poignancy=4, embedding_key="Klaus is reading", embedding=[1.0, 0.0])
+    mem.set_poignancy(waiting, 7)  # not in Chroma yet: written once, with its score
+    mem.flush_index()
+    assert _stored_poignancy(mem, waiting.node_id) == 7
+    mem.set_poignancy(waiting, 2)  # already in Chroma (a save came first): written again
+    assert waiting.poignancy == 2 and _stored_poignancy(mem, waiting.node_id) == 7
+    mem.flush_index()
+    assert _stored_poignancy(mem, waiting.node_id) == 2 and mem.vectors.count() == 1
+
+
 def test_missing_scratch_is_a_user_error(tmp_path):
     from reverie.errors import UserError
 
