@@ -164,7 +164,7 @@ class SimulationSettings(_Section):
     # Reuse today's answers for the same question (poignancy, an action's place and looks).
     reuse_answers: StrictBool = True
     # Ask a new memory's poignancy when something first reads it, many in one call (off: at
-    # the step that stored it, as the original).
+    # the step that stored it).
     defer_ratings: StrictBool = True
     # Put a seed's event into its persona's plan by code (off: the plan comes from the identity).
     force_seed_plan: StrictBool = False
