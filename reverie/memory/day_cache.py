@@ -26,6 +26,11 @@ from reverie.jsonio import write_json_atomic
 DAY_CACHE_FILE = "day_cache.json"
 
 
+def poignancy_key(kind: str, text: str) -> str:
+    """The ``poignancy`` table's key of a ``kind`` ("event" or "chat") of memory with ``text``."""
+    return f"{kind}:{text}"
+
+
 def places_digest(tree: dict) -> str:
     """A short digest of a spatial-memory tree (world → sector → arena → objects)."""
     blob = json.dumps(tree, sort_keys=True, ensure_ascii=False)

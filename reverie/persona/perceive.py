@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Callable, TYPE_CHECKING
 
 from reverie.action_text import subtask
+from reverie.memory.day_cache import poignancy_key
 from reverie.memory.event import Event
 from reverie.persona.agent import Agent
 from reverie.persona.sleep import asleep
@@ -92,7 +93,7 @@ def remember_event(persona: Agent, llm: LanguageModel, event: Event, desc: str):
 def rated(persona: Agent, llm: LanguageModel, kind: str, description: str, ask: Callable[[], int]) -> int:
     """The poignancy of ``description``: asked once a day, then remembered."""
     table = persona.memory.todays_answers().poignancy
-    key = f"{kind}:{description}"
+    key = poignancy_key(kind, description)
     if key not in table or not persona.options.reuse_answers:
         table[key] = int(ask())
     return table[key]

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from reverie.memory.day_cache import poignancy_key
 from reverie.persona.agent import Agent
 from reverie.tasks.events_poignancy import MAX_EVENTS, events_poignancy
 from reverie.tasks.poignancy import FAIL_SAFE_RATING, event_poignancy
@@ -39,7 +40,7 @@ def known_today(persona: Agent, text: str) -> int | None:
     """The score an event's ``text`` got today, when answers are reused."""
     if not persona.options.reuse_answers:
         return None
-    return persona.memory.todays_answers().poignancy.get(f"event:{text}")
+    return persona.memory.todays_answers().poignancy.get(poignancy_key("event", text))
 
 
 def wait_for_rating(persona: Agent, node: ConceptNode, text: str) -> None:
@@ -81,5 +82,5 @@ def rate_waiting(persona: Agent, llm: LanguageModel) -> None:
     for node, text in nodes:
         persona.a_mem.set_poignancy(node, by_text[text])
         if node.type == "event":
-            table[f"event:{text}"] = node.poignancy
+            table[poignancy_key("event", text)] = node.poignancy
             s.count_importance(node.poignancy)
