@@ -25,6 +25,7 @@ from reverie.tasks.day_rules import (clock_minute, clock_span, is_bed, meridiem_
 MIN_ITEMS, MAX_ITEMS = 4, 10
 _WAKING = re.compile(r"\b(wak\w*|awake\w*|gets? up|getting up|rises?|morning routine)\b", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"\bI(?:'m|'ve|'ll|'d)?\b|\b(?i:me|my|myself|we|our)\b")
+_NAMED_TIME = re.compile(r"\b(?:noon|midday|midnight)\b", re.IGNORECASE)
 _NUMBERING = re.compile(r"^\s*(?:\d+\s*[.):-]|[-*•])\s*")
 
 PlanItem = Annotated[str, Field(max_length=120)]
@@ -47,6 +48,11 @@ def as_activity(item: str) -> str | None:
     if stripped != item:
         stripped = re.sub(r"\bmy\b", "the", stripped, flags=re.IGNORECASE)
     return stripped
+
+
+def has_time(item: str) -> bool:
+    """Does ``item`` say when it happens (a clock time, or noon, midday or midnight)?"""
+    return clock_minute(item) is not None or _NAMED_TIME.search(item) is not None
 
 
 def wake_up_line(hour: int) -> str:
@@ -78,7 +84,8 @@ def check_plan_items(items: list[str], wake_up_time: str | None, min_items: int 
     The model writes the activities; the code keeps the day's clock. With the wake-up time known,
     the code writes the first item itself (waking-up items the reply has elsewhere are dropped) and
     puts the items in the order of their times (an item without a time stays after the one it
-    followed); going to bed comes last, at the lifestyle's bedtime when it is known. Repeats (the
+    followed, or is left out when ``min_items`` timed ones remain without it: no hour of the day
+    would hold it); going to bed comes last, at the lifestyle's bedtime when it is known. Repeats (the
     same activity at another time too) are dropped; what is left must still be ``min_items``, and
     an item outside the waking day is sent back (see :mod:`day_rules`). ``required``: the timed
     clauses of the persona's own daily requirement (its commitments, written by the world's
@@ -121,6 +128,9 @@ def check_plan_items(items: list[str], wake_up_time: str | None, min_items: int 
         beds = sum(is_bed(item) for item in cleaned)
         bed_once = f"; going to bed is one item, the last (yours has {beds})" if beds > 1 else ""
         raise ValueError(f"list at least {min_items} different activities; yours has {len(kept)}{repeats}{bed_once}")
+    if wake >= 0:   # an item with no time is left out when enough timed ones remain: no hour would hold it
+        timed = [item for item in kept if is_waking_up(item) or is_bed(item) or has_time(item)]
+        kept = timed if len(timed) >= min_items else kept
     problem = plan_order_problem(kept, wake if wake >= 0 else None, bed_hour)
     if problem:
         raise ValueError(problem)

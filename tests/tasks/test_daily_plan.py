@@ -30,10 +30,25 @@ def test_numbering_is_stripped():
 def test_the_code_writes_the_waking_item_and_orders_the_items_by_their_times():
     """The bundled model's kind of reply: waking at the wrong hour, times out of order, bed in the middle."""
     items = ["wake up at 11:00 am", "visit the beach at 3:00 pm", "go to bed at 10:00 pm", "work at the shop",
-             "eat breakfast at 7:00 am"]
+             "eat breakfast at 7:00 am", "read at 8:00 pm"]
     assert DailyPlanReply.model_validate({"items": items}, context=CTX).items == [
         "wake up and complete the morning routine at 6:00 am", "eat breakfast at 7:00 am", "visit the beach at 3:00 pm",
-        "work at the shop", "go to bed at 10:00 pm"]
+        "read at 8:00 pm", "go to bed at 10:00 pm"]
+
+
+def test_an_item_without_a_time_is_left_out_while_enough_timed_ones_remain():
+    """The bundled model's 25-person day: items that are no activity and carry no time ("Nora's plan",
+    "2 days ago") were nowhere in the hourly schedule, the day's only coherence violations."""
+    items = ["wake up at 6:00 am", "Nora's plan", "open the cafe at 7:00 am", "2 days ago", "lunch at noon",
+             "go to bed at 10:00 pm"]
+    assert DailyPlanReply.model_validate({"items": items}, context=CTX).items == [
+        "wake up and complete the morning routine at 6:00 am", "open the cafe at 7:00 am", "lunch at noon",
+        "go to bed at 10:00 pm"]
+    # Too few timed ones: the untimed item stays, after the one it followed.
+    items = ["wake up at 6:00 am", "open the cafe at 7:00 am", "work at the shop", "go to bed at 10:00 pm"]
+    assert DailyPlanReply.model_validate({"items": items}, context=CTX).items == [
+        "wake up and complete the morning routine at 6:00 am", "open the cafe at 7:00 am", "work at the shop",
+        "go to bed at 10:00 pm"]
 
 
 def test_the_same_activity_at_other_times_is_a_repeat():
