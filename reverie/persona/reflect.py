@@ -15,6 +15,7 @@ from reverie.tasks.insights import insights
 
 if TYPE_CHECKING:
     from reverie.llm.language_model import LanguageModel
+    from reverie.memory.concept_node import ConceptNode
     from reverie.memory.scratch import Scratch
 
 
@@ -38,13 +39,25 @@ def run_reflect(persona: Agent, llm: LanguageModel) -> None:
     s, a_mem = persona.scratch, persona.a_mem
     recent = sorted((n for n in a_mem.seq_event + a_mem.seq_thought if "idle" not in n.embedding_key),
                     key=lambda n: n.last_accessed, reverse=True)
-    statements = [n.embedding_key for n in recent[: max(s.importance_ele_n, 1)]]
+    statements = list(dict.fromkeys(n.embedding_key for n in recent[: max(s.importance_ele_n, 1)]))
     questions = focal_points(llm, persona_name=s.name, statements=statements, n=3)
     thoughts = []
     for question, nodes in retrieve_scored(persona, llm, questions, 30).items():
-        for insight, evidence in insights(llm, persona_name=s.name, statements=[n.embedding_key for n in nodes], n=5):
-            thoughts.append(NewThought(insight, [nodes[i].node_id for i in evidence if 0 <= i < len(nodes)]))
+        by_text = node_ids_by_text(nodes)
+        texts = list(by_text)
+        for insight, evidence in insights(llm, persona_name=s.name, statements=texts, n=5):
+            thoughts.append(NewThought(insight, [node_id for i in evidence if 0 <= i < len(texts) for node_id in by_text[texts[i]]]))
     add_thoughts(persona, llm, thoughts)
+
+
+def node_ids_by_text(nodes: list[ConceptNode]) -> dict[str, list[str]]:
+    """Each distinct memory text of ``nodes`` (in their order) -> the ids of the nodes that hold it:
+    a statement is shown to the model once ("bed is being slept in" is often many memories), and
+    citing it cites them all."""
+    by_text: dict[str, list[str]] = {}
+    for node in nodes:
+        by_text.setdefault(node.embedding_key, []).append(node.node_id)
+    return by_text
 
 
 def chat_ends_this_step(s: Scratch, previous_time: datetime | None) -> bool:

@@ -81,3 +81,17 @@ def test_a_list_marked_with_an_items_key_gets_exactly_that_many_items_when_the_c
     # Without the key the field keeps its own bounds.
     bounds = call_schema(Day, {})["properties"]["activities"]
     assert (bounds["minItems"], bounds["maxItems"]) == (1, 24)
+
+
+
+class Cited(BaseModel):
+    evidence: list[str] = Field(json_schema_extra={"x-choices": "numbers"})
+
+
+def test_a_long_run_of_numbers_is_shown_by_its_ends():
+    assert format_instruction(call_schema(Cited, {"numbers": [str(i) for i in range(21)]})) == (
+        'Answer with only one JSON object of this shape: {"evidence": ["0" to "20", ...] (at most 30 items)}')
+    # A short run, and numbers with a gap, are written out.
+    assert format_instruction(call_schema(Cited, {"numbers": ["0", "1", "2"]})).endswith('{"evidence": ["0" | "1" | "2", ...] (at most 30 items)}')
+    gap = [str(i) for i in range(10) if i != 4]
+    assert '"3" | "5"' in format_instruction(call_schema(Cited, {"numbers": gap}))
