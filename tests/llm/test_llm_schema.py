@@ -95,3 +95,10 @@ def test_a_long_run_of_numbers_is_shown_by_its_ends():
     assert format_instruction(call_schema(Cited, {"numbers": ["0", "1", "2"]})).endswith('{"evidence": ["0" | "1" | "2", ...] (at most 30 items)}')
     gap = [str(i) for i in range(10) if i != 4]
     assert '"3" | "5"' in format_instruction(call_schema(Cited, {"numbers": gap}))
+
+
+def test_whole_number_values_are_written_out_however_many():
+    """A score or an hour is a value the model picks, not a label: shown as "1 to 10", the
+    bundled model's single ratings went to 10."""
+    schema = call_schema(Hour, {"hours": [str(h) for h in range(1, 11)]})
+    assert format_instruction(schema).endswith('{"hour": 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10}')
