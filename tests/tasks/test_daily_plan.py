@@ -44,6 +44,12 @@ def test_an_item_without_a_time_is_left_out_while_enough_timed_ones_remain():
     assert DailyPlanReply.model_validate({"items": items}, context=CTX).items == [
         "wake up and complete the morning routine at 6:00 am", "open the cafe at 7:00 am", "lunch at noon",
         "go to bed at 10:00 pm"]
+    # Counted after the one-item-an-hour cut: breakfast in the wake-up hour goes, so the untimed item stays.
+    items = ["wake up at 6:00 am", "read the news", "eat breakfast at 6:30 am", "open the cafe at 8:00 am",
+             "go to bed at 10:00 pm"]
+    assert DailyPlanReply.model_validate({"items": items}, context=CTX).items == [
+        "wake up and complete the morning routine at 6:00 am", "read the news", "open the cafe at 8:00 am",
+        "go to bed at 10:00 pm"]
     # Too few timed ones: the untimed item stays, after the one it followed.
     items = ["wake up at 6:00 am", "open the cafe at 7:00 am", "work at the shop", "go to bed at 10:00 pm"]
     assert DailyPlanReply.model_validate({"items": items}, context=CTX).items == [
