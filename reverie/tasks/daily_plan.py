@@ -137,6 +137,9 @@ def check_plan_items(items: list[str], wake_up_time: str | None, min_items: int 
             body = in_time_order(with_requirements(body, required, wake, 23 if bed_hour is None else bed_hour), wake)
         body = spans_cut(one_an_hour(body, wake, required), wake)
         kept = kept[:1] + body + [item for item in kept[1:] if is_bed(item)]
+        if len(kept) < min_items:
+            raise ValueError(f"list at least {min_items} activities that start in different hours after waking up "
+                             f"at {format_hour(wake)}; yours leave {len(kept)}")
         # An item with no time is left out when enough timed ones remain: no hour would hold it.
         timed = [item for item in kept if is_waking_up(item) or is_bed(item) or has_time(item)]
         kept = timed if len(timed) >= min_items else kept

@@ -50,6 +50,10 @@ def test_an_item_without_a_time_is_left_out_while_enough_timed_ones_remain():
     assert DailyPlanReply.model_validate({"items": items}, context=CTX).items == [
         "wake up and complete the morning routine at 6:00 am", "read the news", "open the cafe at 8:00 am",
         "go to bed at 10:00 pm"]
+    # Without it, the cut leaves three: sent back, not kept as a plan too short for its schema.
+    with pytest.raises(ValidationError, match="list at least 4 activities that start in different hours after waking up "
+                                              "at 6:00 am; yours leave 3"):
+        DailyPlanReply.model_validate({"items": [i for i in items if i != "read the news"]}, context=CTX)
     # Too few timed ones: the untimed item stays, after the one it followed.
     items = ["wake up at 6:00 am", "open the cafe at 7:00 am", "work at the shop", "go to bed at 10:00 pm"]
     assert DailyPlanReply.model_validate({"items": items}, context=CTX).items == [
