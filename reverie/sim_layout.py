@@ -31,10 +31,11 @@ EVALUATION = "evaluation.json"
 GAME_DAY_REPORT = "game_day.json"
 EXPERIMENT_REPORT = "experiment.json"
 EXPERIMENT_PROGRESS = "experiment_progress.json"
+GAME_DAY_PROGRESS = "game_day_progress.json"
 PREVIOUS_CHECKPOINT = ".checkpoint.prev"
 # Files of one run (its calls, its figures, its lock, its saves in progress): a fork starts without them.
 PER_RUN_EXTRAS = (LEDGER, TRACE, TIMELINE, CHROMA, CHAT_TEMPLATES, EVALUATION, GAME_DAY_REPORT, EXPERIMENT_REPORT,
-                  EXPERIMENT_PROGRESS, LOCK_NAME, PREVIOUS_CHECKPOINT)
+                  EXPERIMENT_PROGRESS, GAME_DAY_PROGRESS, LOCK_NAME, PREVIOUS_CHECKPOINT)
 
 
 def is_sim_name(name: object) -> bool:

@@ -22,6 +22,8 @@ Every ``--evaluate-every`` game hours, and at the end, ``evaluate`` interviews e
 (a checkpoint of ``evaluation.json``; its figures in the paper's table, the metrics shown in
 ``game_day.json``, are the report's ``evaluations``); its calls are in the run's ledger but not in the run's figures. When fewer than 24 hours are run, the per-day figures are extrapolated
 from the hours run, and say so. This is a benchmark, not a test: a whole day takes hours.
+The run is saved after every hour (``HourKeeper``), so a day stopped inside an hour goes on
+from the last hour it finished with ``--resume``.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from reverie import engine_time
 from reverie.config import BUNDLED, SCRIPTED, Settings, load_settings
 from reverie.errors import UserError
 from reverie.jsonio import read_json, write_json_atomic
+from reverie.sim_layout import GAME_DAY_PROGRESS
 from reverie.benchmarks.bench import DAY_PLANNING
 from reverie.benchmarks.bench_figures import totals
 
@@ -283,7 +286,9 @@ def run_day(settings: Settings, *, base: str, sim_code: str, hours: int, evaluat
                 evaluations.append(say_evaluation(sim, sim_code, pairs, say))
             if on_hour is not None:
                 on_hour(sim, {"base": (previous or {}).get("base", base), "sim": sim_code, "history": loaded,
-                              "start": (previous or {}).get("start") or start or "00:00", "hours": list(rows)})
+                              "start": (previous or {}).get("start") or start or "00:00", "hours": list(rows),
+                              "evaluations": list(evaluations), "force_seed_plan": settings.simulation.force_seed_plan
+                              or bool((previous or {}).get("force_seed_plan"))})
             if stopped:
                 break
         sim.save()
@@ -311,6 +316,21 @@ def run_day(settings: Settings, *, base: str, sim_code: str, hours: int, evaluat
         sim.close()
 
 
+class HourKeeper:
+    """``run_day``'s ``on_hour`` for a run that can be stopped anywhere: after every game hour
+    the simulation is saved and the rows so far are written to ``path``, the ``previous`` a
+    ``--resume`` goes on from (the hour it was stopped in is run again, and the ledger forgets
+    that hour's calls when the run is opened: ``Simulation.open``)."""
+
+    def __init__(self, path: Path, *, hours: int = 0):
+        self.path, self.hours = path, hours
+
+    def __call__(self, sim, progress: dict) -> None:
+        sim.save()
+        write_json_atomic(self.path, progress)
+        self.hours = len(progress["hours"])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m reverie.evaluation.game_day", description=__doc__.splitlines()[0])
     parser.add_argument("--config", help="config file")
@@ -336,7 +356,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="interview everyone before the first hour too (the figures' starting point)")
     parser.add_argument("--resume", action="store_true",
                         help="go on with the run --sim from its last checkpoint for --hours more game hours, adding "
-                             "them to its report")
+                             "them to its report (a run stopped inside an hour goes on from the last hour it "
+                             "finished: every hour is saved)")
     parser.add_argument("--force-seed-plan", action="store_true",
                         help="code puts each seed's event (the party) into its persona's plan (default: off, the "
                              "plan comes from the persona's identity, as in the original); the report says so")
@@ -351,23 +372,38 @@ def main(argv: list[str] | None = None) -> int:
             raise UserError("--resume needs --sim NAME: the run to go on with")
         sim_code = args.sim or f"n25_day_{datetime.now().strftime('%Y%m%d_%H%M%S')}"
         previous = None
+        progress_path = settings.paths.storage / sim_code / GAME_DAY_PROGRESS
         if args.resume:
             path = args.out or settings.paths.storage / sim_code / "game_day.json"
+            if progress_path.is_file():  # stopped inside an hour: the last hour it finished
+                path = progress_path
             if not path.is_file():
                 raise UserError(f"--resume: no report {path} — run it first without --resume")
             previous = read_json(path)
         history = None if args.history == "none" else args.history
         if history not in (None, "base") and not Path(history).is_file():
             raise UserError(f"--history {args.history}: no such file — give a CSV of 'Name,Whisper' rows, or none")
+        keep = HourKeeper(progress_path, hours=len((previous or {}).get("hours", [])))
+        before = keep.hours
         report = run_day(settings, base=args.base, sim_code=sim_code, hours=args.hours,
                          evaluate_every=args.evaluate_every, start=args.start, pairs=args.pairs,
                          history=history, evaluate_start=args.evaluate_start, previous=previous,
-                         max_wall_s=None if args.max_wall_minutes is None else args.max_wall_minutes * 60)
+                         max_wall_s=None if args.max_wall_minutes is None else args.max_wall_minutes * 60,
+                         on_hour=keep)
     except UserError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code
+    except KeyboardInterrupt:
+        if not progress_path.is_file():
+            print("\ninterrupted before the first game hour ended: nothing to go on from", file=sys.stderr)
+            return 130
+        left = args.hours - (keep.hours - before)
+        print(f"\ninterrupted: {keep.hours} game hour(s) are kept in {progress_path}; go on with "
+              f"--resume --sim {sim_code} --hours {left}", file=sys.stderr)
+        return 130
     out = args.out or settings.paths.storage / sim_code / "game_day.json"
     write_json_atomic(out, report)
+    progress_path.unlink(missing_ok=True)
     day = report["day"]
     if report.get("stopped"):
         print(f"\n{report['stopped']}")

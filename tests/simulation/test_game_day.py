@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
+
+import pytest
 
 from reverie.evaluation.game_day import day_summary, hour_row, run_lines, waiting_s
 
@@ -157,3 +160,90 @@ def test_a_day_goes_on_from_its_last_checkpoint_and_adds_its_hours_to_the_report
     # The day's prompts count both hours and still leave the history's whispers out.
     assert sum(second["per_prompt_calls"].values()) == second["day"]["calls"]
     assert "whisper_inner_thought" not in second["per_prompt_calls"]
+
+
+def test_a_day_stopped_inside_an_hour_goes_on_from_the_last_hour_it_finished(tmp_path):
+    """Fake model, fail-safe only (a fast smoke test): two hours asked from 07:00, the run stopped
+    (as by Ctrl-C) ten model calls into the second. The first hour was kept; the resumed run does the
+    second hour again, and the calls of the hour cut short are not in the day's figures."""
+    from reverie.config import load_settings
+    from reverie.llm import LLM
+    from reverie.llm.fake_model import FakeChatModel
+    from reverie.evaluation.game_day import HourKeeper, run_day, run_lines
+    from reverie.jsonio import read_json
+    from reverie.tasks.registry import product_tasks
+    from tests.fuzz.test_fuzz_runs import town
+
+    config, storage = town(tmp_path, "quick_base")
+    settings = load_settings(config)
+    ledger = settings.paths.storage / "day" / "reverie" / "llm_calls.jsonl"
+
+    class StoppedModel(FakeChatModel):
+        calls_left: int | None = None   # set after the first hour: then the model is stopped that many calls later
+
+        def _generate(self, *args, **kwargs):
+            if self.calls_left is not None:
+                if self.calls_left == 0:
+                    raise KeyboardInterrupt
+                self.calls_left -= 1
+            return super()._generate(*args, **kwargs)
+
+    stopped = StoppedModel()
+    llm = LLM(settings, tasks=product_tasks(), chat_models={"strong": stopped, "cheap": stopped}, ledger_path=ledger)
+    shutil.rmtree(settings.paths.storage / "day")  # the ledger's folder: the fork makes it again
+    keep = HourKeeper(tmp_path / "progress.json")
+    kept_lines = []
+
+    def first_hour_kept(sim, progress):
+        keep(sim, progress)
+        kept_lines.append(len(run_lines(ledger)))
+        stopped.calls_left = 10   # a few asks (each tries the fake's invalid reply more than once)
+
+    with pytest.raises(KeyboardInterrupt):
+        run_day(settings, base="quick_base", sim_code="day", hours=2, evaluate_every=-1, say=lambda _l: None,
+                llm=llm, start="07:00", on_hour=first_hour_kept)
+    progress = read_json(keep.path)
+    assert keep.hours == 1 and [row["hour"] for row in progress["hours"]] == [7]
+    assert len(run_lines(ledger)) > kept_lines[0]   # asks answered inside the second hour before it was stopped
+
+    model = FakeChatModel()
+    again = LLM(settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model}, ledger_path=ledger)
+    report = run_day(settings, base="quick_base", sim_code="day", hours=1, evaluate_every=-1, say=lambda _l: None,
+                     llm=again, previous=progress)
+    assert [row["hour"] for row in report["hours"]] == [7, 8] and report["hours"][0] == progress["hours"][0]
+    assert sum(report["per_prompt_calls"].values()) == report["day"]["calls"] == sum(r["calls"] for r in report["hours"])
+
+
+def test_the_command_stopped_inside_an_hour_says_how_to_go_on_and_goes_on(tmp_path, monkeypatch, capsys):
+    """Scripted model (a fast smoke test of the command): `game_day --hours 2` stopped by Ctrl-C as
+    its second hour starts keeps the first hour and says the command that goes on; that command
+    runs the second hour and writes the report of both."""
+    from reverie.config import load_settings
+    from reverie.evaluation import game_day
+    from reverie.simulation.simulation import Simulation
+    from tests.fuzz.test_fuzz_runs import town
+
+    config, storage = town(tmp_path, "quick_base")
+    run = Simulation.run
+    hours_started = []
+
+    def stopped_in_the_second_hour(self, *args, **kwargs):
+        hours_started.append(self.curr_time.hour)
+        if len(hours_started) == 2:
+            raise KeyboardInterrupt
+        return run(self, *args, **kwargs)
+
+    monkeypatch.setattr(Simulation, "run", stopped_in_the_second_hour)
+    common = ["--config", str(config), "--base", "quick_base", "--sim", "day", "--model", "scripted",
+              "--evaluate-every", "-1", "--history", "none"]
+    assert game_day.main([*common, "--hours", "2", "--start", "07:00"]) == 130
+    said = capsys.readouterr().err
+    assert "1 game hour(s) are kept" in said and "--resume --sim day --hours 1" in said
+    sim_dir = Path(load_settings(config).paths.storage) / "day"
+    assert not (sim_dir / "game_day.json").exists()
+
+    monkeypatch.setattr(Simulation, "run", run)
+    assert game_day.main([*common, "--resume", "--hours", "1"]) == 0
+    report = json.loads((sim_dir / "game_day.json").read_text())
+    assert [row["hour"] for row in report["hours"]] == [7, 8] and report["hours_asked"] == 2
+    assert not (sim_dir / "game_day_progress.json").exists()
