@@ -22,7 +22,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from reverie.llm.corrections import Problem, field_path, not_a_choice
-from reverie.llm.task import CHOICES_KEY, ITEMS_KEY
+from reverie.llm.task import CHOICES_KEY, ITEMS_KEY, MOST_ITEMS_KEY
 
 MAX_STRING = 400
 MAX_ITEMS = 30
@@ -71,6 +71,9 @@ def _bound(node: dict, choices: dict[str, list[str]]) -> None:
         _set_enum(node, values)
     if ITEMS_KEY in node and choices.get(node[ITEMS_KEY]):
         node["minItems"] = node["maxItems"] = len(choices[node[ITEMS_KEY]])
+    if MOST_ITEMS_KEY in node and choices.get(node[MOST_ITEMS_KEY]):
+        most = min(len(choices[node[MOST_ITEMS_KEY]]), node.get("maxItems", MAX_ITEMS))
+        node["maxItems"] = max(most, node.get("minItems", 0))
     if node.get("type") == "object" and "properties" in node:
         node.setdefault("additionalProperties", False)
     if node.get("type") == "string" and not {"enum", "const", "pattern", "format", "maxLength"} & set(node):

@@ -21,6 +21,10 @@ message that lists the allowed values.
 Counts at call time: a list field marked ``json_schema_extra={ITEMS_KEY: "hours"}`` gets
 exactly as many items as ``choices["hours"]`` has values (``minItems`` = ``maxItems`` in the
 schema, so the grammar writes that many; without the key the field keeps its own bounds).
+A list field marked ``json_schema_extra={MOST_ITEMS_KEY: "slots"}`` gets at most as many items
+as ``choices["slots"]`` has values (``maxItems``, never above the field's own bound): a small
+model fills a list to its bound, so the bound follows what the call needs (a block's
+10-minute slots).
 
 Tasks are plain values: whoever builds the chain hands it a :class:`TaskRegistry`.
 """
@@ -41,6 +45,7 @@ Choices = dict[str, list[str]]
 
 CHOICES_KEY = "x-choices"
 ITEMS_KEY = "x-items"
+MOST_ITEMS_KEY = "x-most-items"
 
 
 def choice_field(choices_key: str, *, max_length: int = 120, description: str = "", **kwargs) -> Any:

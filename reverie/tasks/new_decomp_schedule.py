@@ -3,7 +3,9 @@
 Used when a persona starts a conversation or waits for someone: the inserted activity
 takes some minutes, and the rest of the window (up to its end) is re-planned. The model
 gives only the remainder, as ``{"activity", "minutes"}`` items with rough minutes that the
-code scales to what is left (the model is never asked for a sum). The fail-safe resumes the original plan where the inserted activity ends.
+code scales to what is left (the model is never asked for a sum). The grammar allows at most
+one item per 15 minutes left (``SLOT``; at most ``MAX_ITEMS``): a small model fills a list to
+its bound, and twelve long items did not fit the reply's ``max_tokens``. The fail-safe resumes the original plan where the inserted activity ends.
 """
 
 from __future__ import annotations
@@ -13,12 +15,13 @@ import re
 from pydantic import Field, model_validator
 
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import Task, TaskInputs
+from reverie.llm.task import MOST_ITEMS_KEY, Task, TaskInputs
 from reverie.tasks.clock import format_minute
 from reverie.tasks.common import Reply, check_text, one_line, timed, timed_step
-from reverie.tasks.task_decomp import fit_durations
+from reverie.tasks.task_decomp import fit_durations, slots
 
 MAX_ITEMS = 12
+SLOT = 15  # at most one item per this many minutes left
 _PLAN_LINE = re.compile(r"\((\d+) min\): (.+)$")
 
 
@@ -40,7 +43,7 @@ class PlanEntry(Reply):
 
 
 class NewScheduleReply(Reply):
-    items: list[PlanEntry] = Field(min_length=1, max_length=MAX_ITEMS)
+    items: list[PlanEntry] = Field(min_length=1, max_length=MAX_ITEMS, json_schema_extra={MOST_ITEMS_KEY: "slots"})
 
     @model_validator(mode="after")
     def _check(self) -> "NewScheduleReply":
@@ -156,6 +159,6 @@ def new_decomp_schedule(
         resume_at=format_minute(start + total - remaining),
         remaining_minutes=str(remaining),
     )
-    reply = llm.ask(NEW_DECOMP_SCHEDULE, inputs, persona=name)
+    reply = llm.ask(NEW_DECOMP_SCHEDULE, inputs, choices={"slots": slots(remaining, SLOT)}, persona=name)
     rest = fit_durations([(item.activity, item.minutes) for item in reply.items], remaining, 5)
     return done + rest

@@ -1,8 +1,10 @@
 """Break one block of the schedule into subtasks in 5-minute increments (prompt task_decomp).
 
-As the original, the prompt asks for the block's subtasks in 5-minute increments, with no
-cap on how many (the grammar's bound, ``MAX_SUBTASKS``, is far above what a block needs:
-the original's example has 9 for 180 minutes). The reply is a list of ``{"action",
+As the original, the prompt asks for the block's subtasks in 5-minute increments. The
+grammar allows at most one subtask per 10 minutes of the block (``SLOT``; at most
+``MAX_SUBTASKS``): a small model fills a list to its bound, and a fixed bound of 16 had it
+write 16 subtasks for nearly every hour-long block (mostly the same one again), while the
+original's example has 9 for 180 minutes. The reply is a list of ``{"action",
 "minutes"}``: the model writes the steps, the code does the arithmetic. Validators require
 only a positive number of minutes; the code scales them to the block in 5-minute steps (the
 original kept the subtasks that fitted and crashed on a malformed line). The function
@@ -17,13 +19,14 @@ import re
 from pydantic import Field, ValidationInfo, model_validator
 
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import Task, TaskInputs
+from reverie.llm.task import MOST_ITEMS_KEY, Task, TaskInputs
 from reverie.tasks.clock import format_minute
 from reverie.tasks.common import Reply, inputs_of, one_line, timed, timed_step
 from reverie.tasks.hourly_schedule import strip_subject
 
-MAX_SUBTASKS = 16  # the grammar's bound (a small model fills a list to it); the prompt sets none
+MAX_SUBTASKS = 16  # the grammar's bound for the longest blocks; the prompt sets none
 STEP = 5
+SLOT = 10  # at most one subtask per this many minutes of the block
 
 
 class TaskDecompInputs(TaskInputs):
@@ -41,7 +44,7 @@ class Subtask(Reply):
 
 
 class TaskDecompReply(Reply):
-    subtasks: list[Subtask] = Field(min_length=1, max_length=MAX_SUBTASKS)
+    subtasks: list[Subtask] = Field(min_length=1, max_length=MAX_SUBTASKS, json_schema_extra={MOST_ITEMS_KEY: "slots"})
 
     @model_validator(mode="after")
     def _check(self, info: ValidationInfo) -> "TaskDecompReply":
@@ -74,6 +77,12 @@ def fail_safe(inputs: TaskDecompInputs, choices: dict) -> TaskDecompReply:
 
 TASK_DECOMP = Task(name="task_decomp", inputs=TaskDecompInputs, schema=TaskDecompReply, fail_safe=fail_safe,
                    used_in="plan: choosing the next action, an hourly block of 60+ minutes about to start")
+
+
+def slots(minutes: int, length: int) -> list[str]:
+    """The ``length``-minute slots of ``minutes`` (at least one), as minutes from the start:
+    ``slots(60, 10)`` is ``["0", "10", ..., "50"]``. A reply gets at most one item per slot."""
+    return [str(m) for m in range(0, max(minutes, 1), length)]
 
 
 def fit_durations(items: list[tuple[str, int]], total: int, step: int = 1) -> list[tuple[str, int]]:
@@ -126,7 +135,7 @@ def task_decomp(
         time_range=time_range,
         duration=str(duration),
     )
-    reply = llm.ask(TASK_DECOMP, inputs, persona=persona or first_name)
+    reply = llm.ask(TASK_DECOMP, inputs, choices={"slots": slots(duration, SLOT)}, persona=persona or first_name)
     steps = fit_durations([(sub.action, sub.minutes) for sub in reply.subtasks], duration, STEP)
     out: list[tuple[str, int]] = []
     for action, minutes in steps:

@@ -6,7 +6,7 @@ import pytest
 from pydantic import BaseModel, Field
 
 from reverie.llm.schema import NoChoices, call_schema, choice_problems, format_instruction
-from reverie.llm.task import ITEMS_KEY, choice_field
+from reverie.llm.task import ITEMS_KEY, MOST_ITEMS_KEY, choice_field
 
 
 class Step(BaseModel):
@@ -81,6 +81,19 @@ def test_a_list_marked_with_an_items_key_gets_exactly_that_many_items_when_the_c
     # Without the key the field keeps its own bounds.
     bounds = call_schema(Day, {})["properties"]["activities"]
     assert (bounds["minItems"], bounds["maxItems"]) == (1, 24)
+
+
+class Steps(BaseModel):
+    steps: list[str] = Field(min_length=1, max_length=16, json_schema_extra={MOST_ITEMS_KEY: "slots"})
+
+
+def test_a_list_marked_with_a_most_items_key_gets_at_most_that_many_items_and_never_more_than_its_own_bound():
+    six = call_schema(Steps, {"slots": [str(m) for m in range(0, 60, 10)]})["properties"]["steps"]
+    assert (six["minItems"], six["maxItems"]) == (1, 6)
+    assert "(at most 6 items)" in format_instruction(call_schema(Steps, {"slots": [str(m) for m in range(0, 60, 10)]}))
+    many = call_schema(Steps, {"slots": [str(m) for m in range(0, 300, 10)]})["properties"]["steps"]
+    assert many["maxItems"] == 16
+    assert call_schema(Steps, {})["properties"]["steps"]["maxItems"] == 16
 
 
 

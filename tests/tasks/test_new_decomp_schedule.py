@@ -141,3 +141,19 @@ def test_a_conversation_keeps_the_day_at_1440_minutes(daily, reply):
         pronunciatio="💬", event=[s.name, "chat with", "Maria Lopez"]), llm)
     assert sum(m for _, m in s.f_daily_schedule) == 24 * 60
     assert "conversing about the party" in [a for a, _ in s.f_daily_schedule]
+
+
+def test_the_grammar_allows_one_item_per_fifteen_minutes_left():
+    """Scripted: 100 of the window's 120 minutes are left after a 20-minute chat, so at most 7
+    items (twelve long ones did not fit the reply's max_tokens), and the format line says so."""
+    from tests.tasks.planning_support import call_schema, last_user_text, scripted_llm
+
+    from reverie.tasks.new_decomp_schedule import new_decomp_schedule
+
+    llm, model = scripted_llm('{"items": [{"activity": "reading", "minutes": 100}]}')
+    got = new_decomp_schedule(llm, name="Klaus Mueller", main_act_dur=[("reading", 120)],
+                              truncated_act_dur=[("chatting with Maria", 20)], start_minute=540, end_minute=660,
+                              inserted_act="chatting with Maria", inserted_act_dur=20)
+    assert got == [("chatting with Maria", 20), ("reading", 100)]
+    assert call_schema(model)["properties"]["items"]["maxItems"] == 7
+    assert "(at most 7 items)" in last_user_text(model)

@@ -87,7 +87,7 @@ def test_schedule_context_sentence():
 
 # --- through the facade (scripted chat model: fixed replies, not a real model) ----------
 
-from tests.tasks.planning_support import last_user_text, scripted_llm  # noqa: E402
+from tests.tasks.planning_support import call_schema, last_user_text, scripted_llm  # noqa: E402
 
 from reverie.tasks.task_decomp import task_decomp  # noqa: E402
 
@@ -164,3 +164,13 @@ def test_the_same_subtask_twice_in_a_row_is_one():
     assert task_decomp(llm, **KW) == [("working on his research paper (reading)", 30),
                                       ("working on his research paper (notes)", 15),
                                       ("working on his research paper (reading)", 15)]
+
+
+@pytest.mark.parametrize("duration, most", [(60, 6), (90, 9), (240, 16)])
+def test_the_grammar_allows_one_subtask_per_ten_minutes_of_the_block(duration, most):
+    """Scripted: the call's schema bounds the list by the block (a small model fills a list to
+    its bound: 16 subtasks for an hour was the common reply), and the format line says so."""
+    llm, model = scripted_llm('{"subtasks": [{"action": "reading", "minutes": 30}]}')
+    task_decomp(llm, **{**KW, "duration": duration})
+    assert call_schema(model)["properties"]["subtasks"]["maxItems"] == most
+    assert f"(at most {most} items)" in last_user_text(model)
