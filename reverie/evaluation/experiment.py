@@ -100,7 +100,7 @@ def build_report(sim_dir: Path, *, sim_code: str, model: str, hours_asked: int, 
 
 
 def main(args, settings) -> int:
-    from reverie.evaluation.game_day import run_day
+    from reverie.evaluation.game_day import HourKeeper, run_day
 
     if args.hours < 1:
         raise UserError("--hours must be at least 1")
@@ -122,20 +122,15 @@ def main(args, settings) -> int:
     history = None if args.history == "none" else args.history
     if history not in (None, "base") and not Path(history).is_file():
         raise UserError(f"--history {args.history}: no such file — give a CSV of 'Name,Whisper' rows, or none")
-    state = {"progress": previous or {"hours": []}, "residents": 0}
-
-    def keep(sim, progress: dict) -> None:
-        sim.save()
-        state["progress"], state["residents"] = progress, len(sim.personas)
-        write_json_atomic(sim.storage.dir / PROGRESS_FILE, progress)
+    keeper = HourKeeper(sim_dir / PROGRESS_FILE, hours=done, progress=previous)
 
     if left > 0:
         print(f"experiment {sim_code}: {args.hours} game hours asked, {done} done, running {left}")
         run_day(settings, base=args.base, sim_code=sim_code, hours=left, evaluate_every=args.evaluate_every,
                 pairs=args.pairs, history=history, evaluate_start=previous is None, previous=previous,
-                max_wall_s=None if args.max_wall_minutes is None else args.max_wall_minutes * 60, on_hour=keep)
+                max_wall_s=None if args.max_wall_minutes is None else args.max_wall_minutes * 60, on_hour=keeper)
     report = build_report(sim_dir, sim_code=sim_code, model=model, hours_asked=args.hours,
-                          progress=state["progress"], residents=state["residents"] or _residents(sim_dir),
+                          progress=keeper.progress, residents=keeper.residents or _residents(sim_dir),
                           conversations_held=conversations(sim_dir / "reverie" / "llm_calls.jsonl"),
                           force_seed_plan=settings.simulation.force_seed_plan)
     write_json_atomic(sim_dir / EXPERIMENT_FILE, report)

@@ -322,13 +322,15 @@ class HourKeeper:
     ``--resume`` goes on from (the hour it was stopped in is run again, and the ledger forgets
     that hour's calls when the run is opened: ``Simulation.open``)."""
 
-    def __init__(self, path: Path, *, hours: int = 0):
+    def __init__(self, path: Path, *, hours: int = 0, progress: dict | None = None):
         self.path, self.hours = path, hours
+        self.progress = progress or {"hours": []}  # the rows so far: ``previous``'s until an hour is done
+        self.residents = 0
 
     def __call__(self, sim, progress: dict) -> None:
         sim.save()
         write_json_atomic(self.path, progress)
-        self.hours = len(progress["hours"])
+        self.progress, self.hours, self.residents = progress, len(progress["hours"]), len(sim.personas)
 
 
 def main(argv: list[str] | None = None) -> int:

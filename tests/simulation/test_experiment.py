@@ -80,3 +80,45 @@ def test_scripted_needs_no_model_file(write_config):
 
     settings = load_settings(write_config('[models.strong]\npath = "scripted"\n[models.cheap]\npath = "scripted"\n'))
     assert settings.models.strong.path == settings.models.cheap.path == SCRIPTED
+
+
+def test_a_resumed_experiment_reports_the_hours_before_and_after_and_keeps_each_hour(tmp_path, monkeypatch):
+    """The experiment's own plumbing around ``run_day`` (replaced here: the two days are a
+    benchmark): every finished hour is saved and written to the progress file, and the report
+    counts the hours of the earlier sitting with those of this one."""
+    from argparse import Namespace
+
+    from reverie.config import Settings
+    from reverie.evaluation import experiment, game_day
+    from reverie.sim_layout import EXPERIMENT_PROGRESS, EXPERIMENT_REPORT
+
+    settings = Settings()
+    settings.paths.storage = tmp_path
+    sim_dir = tmp_path / "exp"
+    sim_dir.mkdir()
+    (sim_dir / EXPERIMENT_PROGRESS).write_text(json.dumps({"base": "b", "hours": [{"hour": 7}]}))
+    saved = []
+
+    class Sim:
+        personas = {name: None for name in "abc"}
+
+        def save(self):
+            saved.append(json.loads((sim_dir / EXPERIMENT_PROGRESS).read_text())["hours"])
+
+    def run_day(settings, *, previous, hours, on_hour, **_):
+        progress = dict(previous)
+        for hour in range(hours):
+            progress = {**progress, "hours": [*progress["hours"], {"hour": 8 + hour}]}
+            on_hour(Sim(), progress)
+        return progress
+
+    monkeypatch.setattr(game_day, "run_day", run_day)
+    args = Namespace(hours=3, resume=True, sim="exp", model="scripted", server=None, slots=None, faithful=False,
+                     force_seed_plan=False, history="none", base="b", evaluate_every=6, pairs=None,
+                     max_wall_minutes=None)
+    assert experiment.main(args, settings) == 0
+    assert [len(hours) for hours in saved] == [1, 2]  # saved before each hour's rows are written
+    assert [row["hour"] for row in json.loads((sim_dir / EXPERIMENT_PROGRESS).read_text())["hours"]] == [7, 8, 9]
+    report = json.loads((sim_dir / EXPERIMENT_REPORT).read_text())
+    assert report["hours_run"] == 3 and report["base"] == "b"
+    assert report["conversations_per_agent_day"] == 0.0  # three residents, none talked: not a division by zero
