@@ -200,7 +200,8 @@ class ServerChatModel(ChatOpenAI):
             extra.update(server.extra_body(prompt_cache=self.prompt_cache,
                                            slot=pins.slot(persona_of(run_manager)) if pins else None))
             if response_format and "schema" in response_format:
-                response_format = server.response_format(response_format["schema"], response_format.get("name") or "reply")
+                extra.update(server.constraint(response_format["schema"], response_format.get("name") or "reply"))
+                response_format = None
         if response_format:
             extra["response_format"] = response_format
         if extra:

@@ -9,6 +9,10 @@ All of them take ``POST /v1/chat/completions``; they differ in three places:
 - where the prompt tokens reused from the server's cache are reported:
   ``usage.prompt_tokens_details.cached_tokens`` (llama-server, vLLM with
   ``--enable-prompt-tokens-details``), else llama-server's ``timings.cache_n``;
+- the grammar: llama-server turns a JSON schema into a grammar that lets a reply indent
+  (newlines and up to 20 spaces between tokens), which a small model does, at a few tokens per
+  key. It also takes the grammar itself (``grammar``), so it gets the compact one the
+  in-process model uses: the same schema, no whitespace but single spaces (:func:`compact_grammar`);
 - extra request fields: llama-server keeps a prompt cache per slot (``cache_prompt``) and
   lets a request pick its slot (``id_slot``), so each persona can keep its prefix warm.
 
@@ -18,9 +22,11 @@ All of them take ``POST /v1/chat/completions``; they differ in three places:
 from __future__ import annotations
 
 import enum
+import json
 import re
 import threading
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 KINDS = ("llama-cpp-python", "llama.cpp", "vllm", "ollama", "lmstudio")
@@ -61,6 +67,15 @@ class Server(enum.Enum):
             return {"type": "json_object", "schema": schema}
         return {"type": "json_schema", "json_schema": {"name": schema_name(name), "schema": schema, "strict": True}}
 
+    def constraint(self, schema: dict, name: str = "reply") -> dict:
+        """The request fields that hold a reply to ``schema``: llama-server's compact grammar,
+        else the structured-output request the server documents."""
+        if self is Server.LLAMA_CPP:
+            grammar = compact_grammar(json.dumps(schema))
+            if grammar is not None:
+                return {"grammar": grammar}
+        return {"response_format": self.response_format(schema, name)}
+
     def extra_body(self, *, prompt_cache: bool, slot: int | None) -> dict:
         """Request fields besides the OpenAI ones."""
         if self is not Server.LLAMA_CPP:
@@ -69,6 +84,17 @@ class Server(enum.Enum):
         if slot is not None:
             body["id_slot"] = slot
         return body
+
+
+@lru_cache(maxsize=256)
+def compact_grammar(schema_json: str) -> str | None:
+    """The GBNF grammar of a JSON schema that allows no whitespace but a single space between
+    tokens, as llama-cpp-python writes it for the in-process model (None without llama-cpp-python)."""
+    try:
+        from llama_cpp.llama_grammar import json_schema_to_gbnf
+    except ImportError:
+        return None
+    return json_schema_to_gbnf(schema_json)
 
 
 def schema_name(text: str) -> str:

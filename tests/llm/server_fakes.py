@@ -100,6 +100,9 @@ def llama_server(*, slots: int = 4, timings_only: bool = False) -> FakeServer:
         schema = (request.get("response_format") or {}).get("json_schema", {}).get("schema")
         if request.get("response_format") and not isinstance(schema, dict):
             return 400, {"error": {"code": 400, "message": "JSON schema conversion failed", "type": "invalid_request_error"}}
+        if "grammar" in request and (request.get("response_format") or not isinstance(request["grammar"], str)):
+            return 400, {"error": {"code": 400, "message": "Cannot use both json_schema and grammar",
+                                   "type": "invalid_request_error"}}
         usage = {"completion_tokens": 12, "prompt_tokens": 120, "total_tokens": 132}
         if not timings_only:
             usage["prompt_tokens_details"] = {"cached_tokens": 96}

@@ -59,6 +59,26 @@ def test_the_json_schema_request_is_enforced_as_a_grammar(server):
         assert conforms(reply["choices"][0]["message"]["content"]), reply["choices"][0]["message"]["content"]
 
 
+def test_our_grammar_is_enforced_and_lets_no_reply_indent(server):
+    """What an ask sends llama-server: the compact grammar of the schema (the server's own
+    conversion of a JSON schema allows newlines and indentation between tokens)."""
+    import json
+
+    from reverie.llm.servers import compact_grammar
+
+    # (without HARD's integer range: llama-cpp-python's conversion, like the in-process grammar,
+    # does not bound integers, and no reply schema of ours relies on it)
+    item = {**HARD, "properties": {k: v for k, v in HARD["properties"].items() if k != "count"}, "required": ["code", "colours"]}
+    nested = {"type": "object", "properties": {"items": {"type": "array", "minItems": 2, "maxItems": 2, "items": item}},
+              "required": ["items"], "additionalProperties": False}
+    for seed in (1, 2, 3):
+        reply = chat(server, grammar=compact_grammar(json.dumps(nested)), seed=seed, temperature=0.8, max_tokens=200)
+        text = reply["choices"][0]["message"]["content"]
+        assert reply["choices"][0]["finish_reason"] == "stop" and "\n" not in text, text
+        items = json.loads(text)["items"]
+        assert [conforms(json.dumps({**answer, "count": 100})) for answer in items] == [True, True], text
+
+
 def test_auto_finds_llama_server_and_its_cached_tokens_are_reported(settings, server, tmp_path, capsys):
     settings.backend.kind, settings.backend.base_url, settings.backend.slot_pinning = "openai", server, True
     llm = LLM(settings, tasks=TASKS, ledger_path=tmp_path / "calls.jsonl")

@@ -5,6 +5,8 @@ test_llama_server.py."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import server_fakes
@@ -13,6 +15,7 @@ from reverie.llm import LLM
 from reverie.llm.schema import call_schema
 from reverie.llm.server_errors import BackendLost, ModelMissing, SchemaRefused
 from reverie.llm.server_probe import identify
+from reverie.llm.servers import compact_grammar
 
 SERVERS = {
     "llama.cpp": (server_fakes.llama_server, "local"),
@@ -43,11 +46,20 @@ def test_auto_recognises_each_server_and_sends_its_documented_structured_output_
     assert answer == WakeUp(hour=8, place="kitchen")
     probe, request = fake.requests  # the start check, then the ask
     schema = call_schema(TASKS[TASK].schema, CHOICES)
-    sent = request["response_format"]
-    if name == "llama-cpp-python":
+    if name == "llama.cpp":
+        # the grammar itself, the compact one of the in-process model (llama-server's own
+        # conversion of a JSON schema lets a reply indent), holding the call's choices
+        assert "response_format" not in request
+        grammar = request["grammar"]
+        assert grammar == compact_grammar(json.dumps(schema)) and 'space ::= " "?' in grammar
+        assert all(f'\\"{place}\\"' in grammar for place in CHOICES["places"])
+        assert probe["response_format"]["type"] == "json_schema", "the start check asks what the server documents"
+    elif name == "llama-cpp-python":
+        sent = request["response_format"]
         assert sent == {"type": "json_object", "schema": schema}
         assert probe["response_format"]["type"] == "json_object"
     else:
+        sent = request["response_format"]
         assert sent["type"] == "json_schema" and set(sent) == {"type", "json_schema"}
         assert sent["json_schema"]["schema"] == schema and sent["json_schema"]["strict"] is True
         assert sent["json_schema"]["name"] == TASK
@@ -129,12 +141,13 @@ def test_a_refused_structured_output_request_stops_the_run_at_start(settings, tm
             llm.check_backend()
         assert len(fake.requests) == 1
         # Mid-run (the start check skipped), the refusal stops the run too: no retries, no more asks.
+        # (llama-server's asks carry a grammar, which llama-cpp-python's server takes too.)
         llm = server_llm(settings, fake, tmp_path, model=model, server=server)
         llm.ask(TASK, INPUTS, choices=CHOICES)
         llm.ask(TASK, INPUTS, choices=CHOICES)
-        assert len(fake.requests) == 2
+        assert len(fake.requests) == (3 if server == "llama.cpp" else 2)
     assert str(stop.value).startswith("[backend]") and "[backend] server" in str(stop.value)
-    assert isinstance(llm.backend_lost, SchemaRefused)
+    assert isinstance(llm.backend_lost, SchemaRefused) or server == "llama.cpp"
 
 
 def test_no_server_at_the_address_is_backend_lost(settings, tmp_path):
