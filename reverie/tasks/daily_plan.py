@@ -19,8 +19,8 @@ from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.clock import BED_WORDS, format_hour, hour_after, hour_of
 from reverie.tasks.common import Reply, check_text, inputs_of, one_line
-from reverie.tasks.day_rules import (clock_minute, clock_span, is_bed, meridiem_fixed, outside_day_problem,
-                                    plan_order_problem, since_wake, spans_cut, without_clock)
+from reverie.tasks.day_rules import (MINUTES_PER_DAY, clock_minute, clock_span, is_bed, is_sleeping, meridiem_fixed,
+                                    outside_day_problem, plan_order_problem, since_wake, spans_cut, without_clock)
 
 MIN_ITEMS, MAX_ITEMS = 4, 10
 _WAKING = re.compile(r"\b(wak\w*|awake\w*|gets? up|getting up|rises?|morning routine)\b", re.IGNORECASE)
@@ -78,7 +78,7 @@ def bed_hour_of(lifestyle: str) -> int | None:
 
 
 def check_plan_items(items: list[str], wake_up_time: str | None, min_items: int = MIN_ITEMS,
-                     bed_hour: int | None = None, required: list[str] = ()) -> list[str]:
+                     bed_hour: int | None = None, required: list[str] = (), schedule: bool = False) -> list[str]:
     """Semantic checks shared with the identity revision's daily requirement.
 
     The model writes the activities; the code keeps the day's clock. With the wake-up time known,
@@ -90,7 +90,8 @@ def check_plan_items(items: list[str], wake_up_time: str | None, min_items: int 
     an item outside the waking day is sent back (see :mod:`day_rules`). ``required``: the timed
     clauses of the persona's own daily requirement (its commitments, written by the world's
     author), which the code then puts in the reply's plan at their times, in place of what the
-    reply has in those hours."""
+    reply has in those hours. ``schedule``: the items are the day the hourly schedule is made
+    from, so an item kept without a time gets a free hour (:func:`at_free_hours`)."""
     cleaned: list[str] = []
     for number, item in enumerate(items, 1):
         item = as_activity(check_text(_NUMBERING.sub("", item), f"item {number}"))
@@ -141,9 +142,52 @@ def check_plan_items(items: list[str], wake_up_time: str | None, min_items: int 
             raise ValueError(f"list at least {min_items} activities that start in different hours after waking up "
                              f"at {format_hour(wake)}; yours leave {len(kept)}")
         # An item with no time is left out when enough timed ones remain: no hour would hold it.
+        # Else, in a day's schedule, it gets the first free hour after the item before it (the
+        # hourly schedule puts each plan item at the hour it names: an item no hour holds is
+        # never done), and the plan must still have enough items.
         timed = [item for item in kept if is_waking_up(item) or is_bed(item) or has_time(item)]
-        kept = timed if len(timed) >= min_items else kept
+        if len(timed) >= min_items:
+            kept = timed
+        elif schedule:
+            kept = at_free_hours(kept, wake, 23 if bed_hour is None else bed_hour)
+            if len(kept) < min_items:
+                raise ValueError(f"list at least {min_items} activities that start in different hours after waking "
+                                 f"up at {format_hour(wake)}; yours leave {len(kept)}")
     return kept
+
+
+def at_free_hours(items: list[str], wake_hour: int, bed_hour: int) -> list[str]:
+    """``items`` (the first waking up, the last going to bed) with each item that has no time at
+    the first hour after the item before it that no other item starts in or spans ("from 8:00 am
+    to 1:00 pm"), before bedtime ("make posters" -> "make posters at 1:00 pm"), in time order.
+    An untimed item with no such hour, or one that is sleeping (the night is the bed item's),
+    is left out."""
+    taken: set[int] = set()
+    for item in items:
+        span, minute = clock_span(item), clock_minute(item)
+        if span and span[1] > span[0]:
+            taken |= {h % 24 for h in range(span[0] // 60, (span[1] + 59) // 60)}
+        elif minute is not None:
+            taken.add(minute // 60)
+    end = since_wake(bed_hour * 60, wake_hour) or MINUTES_PER_DAY
+    out: list[str] = []
+    after = 0  # hours from waking to the item before
+    for item in items:
+        minute = clock_minute(item)
+        if minute is not None or is_waking_up(item) or is_bed(item) or has_time(item):
+            after = since_wake(minute, wake_hour) // 60 if minute is not None and not is_bed(item) else after
+            out.append(item)
+            continue
+        if is_sleeping(item):
+            continue
+        free = next((h for h in range(after + 1, 24) if h * 60 < end and (wake_hour + h) % 24 not in taken), None)
+        if free is None:
+            continue
+        taken.add((wake_hour + free) % 24)
+        after = free
+        out.append(f"{item.rstrip('. ')} at {format_hour(wake_hour + free)}")
+    body = in_time_order([item for item in out[1:] if not is_bed(item)], wake_hour)
+    return out[:1] + body + [item for item in out if is_bed(item)]
 
 
 def one_an_hour(items: list[str], wake_hour: int, required: list[str] = ()) -> list[str]:
@@ -225,7 +269,8 @@ class DailyPlanReply(Reply):
         inputs = inputs_of(info, DailyPlanInputs)
         self.items = check_plan_items(self.items, inputs.wake_up_time if inputs else None,
                                       bed_hour=bed_hour_of(inputs.lifestyle) if inputs else None,
-                                      required=requirement_items(inputs.identity, inputs.first_name) if inputs else ())
+                                      required=requirement_items(inputs.identity, inputs.first_name) if inputs else (),
+                                      schedule=True)
         return self
 
 
