@@ -7,6 +7,9 @@
   gives that key (one activity for each hour named).
 - Every object forbids extra keys; strings and lists without bounds get generous ones,
   so a grammar can never run away (``max_tokens`` is the last guard).
+- An object marked ``x-choice-paths`` becomes an ``anyOf`` of one branch per path prefix
+  (an area and a place in it: ``const``; the last field: ``enum`` of that place's values), so
+  a grammar writes only paths that exist. Its format line shows those fields "as listed".
 - :func:`items_asked` counts the items those lists are fixed to (a prompt's reply limit
   grows with them, ``max_tokens_per_item``).
 - :func:`format_instruction` describes the shape in one line for the prompt (a long run of
@@ -22,7 +25,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from reverie.llm.corrections import Problem, field_path, not_a_choice
-from reverie.llm.task import CHOICES_KEY, ITEMS_KEY, MOST_ITEMS_KEY
+from reverie.llm.task import CHOICES_KEY, ITEMS_KEY, MOST_ITEMS_KEY, PATHS_KEY, read_path
 
 MAX_STRING = 400
 MAX_ITEMS = 30
@@ -37,7 +40,7 @@ class NoChoices(ValueError):
 
 def _children(node: dict):
     for key in ("properties", "$defs"):
-        yield from (node.get(key) or {}).values()
+        yield from list((node.get(key) or {}).values())  # a list: a path object adds to $defs
     for key in ("anyOf", "oneOf", "allOf", "prefixItems"):
         yield from node.get(key) or []
     for key in ("items", "additionalProperties"):
@@ -57,7 +60,8 @@ def _set_enum(node: dict, values: list) -> None:
         node.pop("maxLength", None)
 
 
-def _bound(node: dict, choices: dict[str, list[str]]) -> None:
+def _bound(node: dict, choices: dict[str, list[str]], root: dict | None = None) -> None:
+    root = node if root is None else root
     node.pop("title", None)
     if CHOICES_KEY in node:
         key = node[CHOICES_KEY]
@@ -81,7 +85,48 @@ def _bound(node: dict, choices: dict[str, list[str]]) -> None:
     if node.get("type") == "array" and "maxItems" not in node:
         node["maxItems"] = MAX_ITEMS
     for child in _children(node):
-        _bound(child, choices)
+        _bound(child, choices, root)
+    if PATHS_KEY in node:
+        _branch_paths(node, choices, root)
+
+
+def _branch_paths(node: dict, choices: dict[str, list[str]], root: dict) -> None:
+    """An object whose fields take one of ``choices[key]``'s paths: one ``anyOf`` branch per
+    path prefix, the prefix's fields fixed and the last field one of that prefix's values.
+    The other fields are shared definitions (``$defs``), so the grammar holds each once."""
+    spec = node[PATHS_KEY]
+    key, fields = spec["key"], spec["fields"]
+    if not choices.get(key):
+        return  # no paths given: each field keeps its flat choices
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for choice in dict.fromkeys(choices[key]):
+        path = read_path(choice)
+        if len(path) != len(fields):
+            raise ValueError(f"choices[{key!r}]: {path} has {len(path)} values, {fields} needs {len(fields)}")
+        groups.setdefault(tuple(path[:-1]), []).append(path[-1])
+    shared = {k: v for k, v in node.items() if k not in ("properties", "required", PATHS_KEY)}
+    defs = root.setdefault("$defs", {})
+    common = {}
+    for field, sub in node["properties"].items():
+        if field not in fields:
+            defs[f"{key}-{field}"] = sub
+            common[field] = {"$ref": f"#/$defs/{key}-{field}"}
+    branches = []
+    for prefix, last in groups.items():
+        properties = {field: common.get(field) or sub for field, sub in node["properties"].items()}
+        for field, value in zip(fields, prefix):
+            properties[field] = {**_flat(properties[field]), "const": value}
+        properties[fields[-1]] = {**_flat(properties[fields[-1]]), "enum": last}
+        branches.append({**shared, "properties": properties, "required": node.get("required", list(properties))})
+    for k in list(node):
+        if k not in (PATHS_KEY, "$defs"):
+            del node[k]
+    node["anyOf"] = branches
+
+
+def _flat(field: dict) -> dict:
+    """A string field without its flat enum (a branch sets its own)."""
+    return {k: v for k, v in field.items() if k not in ("enum", "maxLength")}
 
 
 def call_schema(model: type[BaseModel], choices: dict[str, list[str]] | None) -> dict:
@@ -126,8 +171,11 @@ def _enum_shape(values: list) -> str:
     return shown + (" | ..." if len(values) > MAX_SHOWN_ENUM else "")
 
 
-def _shape(node: dict, root: dict) -> str:
+def _shape(node: dict, root: dict, listed: tuple[str, ...] = ()) -> str:
     node = _resolve(node, root)
+    if PATHS_KEY in node and node.get("anyOf"):
+        # one branch stands for all: its path fields are named, not written out
+        return _shape(node["anyOf"][0], root, tuple(node[PATHS_KEY]["fields"]))
     if "enum" in node:
         return _enum_shape(node["enum"])
     if "const" in node:
@@ -136,7 +184,8 @@ def _shape(node: dict, root: dict) -> str:
         return " or ".join(_shape(b, root) for b in node["anyOf"])
     kind = node.get("type")
     if kind == "object":
-        fields = ", ".join(f"{json.dumps(k)}: {_shape(v, root)}" for k, v in (node.get("properties") or {}).items())
+        fields = ", ".join(f"{json.dumps(k)}: {'string (as listed)' if k in listed else _shape(v, root)}"
+                           for k, v in (node.get("properties") or {}).items())
         return "{" + fields + "}"
     if kind == "array":
         item = _shape(node.get("items") or {}, root)
@@ -187,10 +236,17 @@ def _walk(node: dict, root: dict, value: Any, choices: dict, path: tuple) -> lis
     elif isinstance(value, list) and isinstance(node.get("items"), dict):
         for i, item in enumerate(value):
             problems += _walk(node["items"], root, item, choices, path + (i,))
-    for branch in node.get("anyOf") or []:
+    for branch in _branches(node):
         if _resolve(branch, root).get("type") in ("object", "array"):
             problems += _walk(branch, root, value, choices, path)
     return problems
+
+
+def _branches(node: dict) -> list:
+    """The ``anyOf`` branches a value is checked against: one of a path object's (each holds
+    every field's flat choices; the pairing is the validators' to check)."""
+    branches = node.get("anyOf") or []
+    return branches[:1] if PATHS_KEY in node else branches
 
 
 def canonical_choices(schema: dict, data: Any, choices: dict[str, list[str]]) -> Any:
@@ -213,7 +269,7 @@ def _canon(node: dict, root: dict, value: Any, choices: dict) -> Any:
         value = {k: (_canon(props[k], root, v, choices) if k in props else v) for k, v in value.items()}
     elif isinstance(value, list) and isinstance(node.get("items"), dict):
         value = [_canon(node["items"], root, item, choices) for item in value]
-    for branch in node.get("anyOf") or []:
+    for branch in _branches(node):
         if _resolve(branch, root).get("type") in ("object", "array"):
             value = _canon(branch, root, value, choices)
     return value

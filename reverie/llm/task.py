@@ -26,11 +26,18 @@ as ``choices["slots"]`` has values (``maxItems``, never above the field's own bo
 model fills a list to its bound, so the bound follows what the call needs (a block's
 10-minute slots).
 
+Choices that hang together: an object marked ``json_schema_extra=choice_paths("places",
+("sector", "arena", "object"))`` gets a grammar of the paths in ``choices["places"]`` (each
+one :func:`path_choice`), so no reply can pair an arena with an area it is not in. Each field
+keeps its own flat choices for the checks; the format line says "as listed" instead of
+writing every name out (the prompt lists them as paths).
+
 Tasks are plain values: whoever builds the chain hands it a :class:`TaskRegistry`.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Callable, Generic, TypeVar
@@ -46,6 +53,23 @@ Choices = dict[str, list[str]]
 CHOICES_KEY = "x-choices"
 ITEMS_KEY = "x-items"
 MOST_ITEMS_KEY = "x-most-items"
+PATHS_KEY = "x-choice-paths"
+
+
+def choice_paths(key: str, fields: tuple[str, ...]) -> dict:
+    """An object's ``json_schema_extra``: its ``fields``, in order, take one of the paths of
+    values given at call time under ``choices[key]`` (see :func:`path_choice`)."""
+    return {PATHS_KEY: {"key": key, "fields": list(fields)}}
+
+
+def path_choice(*values: str) -> str:
+    """One path of values as a choice string (``choices["places"]`` holds these)."""
+    return json.dumps(list(values), ensure_ascii=False)
+
+
+def read_path(choice: str) -> list[str]:
+    """The values of a :func:`path_choice` string."""
+    return [str(v) for v in json.loads(choice)]
 
 
 def choice_field(choices_key: str, *, max_length: int = 120, description: str = "", **kwargs) -> Any:

@@ -5,8 +5,11 @@ action's emoji and event triple, the object's state, its triple and its emoji. T
 mode asks for all of them but the object's triple in one JSON object; that triple is read
 from the object's state by code ("<object> is <state>", :func:`object_event`), as the
 single prompt's fail-safe reads it (docs/FIDELITY.md). Sector, arena and object are
-``choice_field``s (a grammar can only produce known names); a validator checks that the
-arena lies in the chosen sector and the object in the chosen arena. The place is the
+``choice_field``s, and together one of the known paths (``choice_paths``): a grammar writes
+only an area, a place in that area and an object in that place, the hierarchy the faithful
+mode asks in three calls, and the format line need not write every name out. Without a
+grammar, a validator checks that the arena lies in the chosen sector and the object in the
+chosen arena. The place is the
 reply's decision and a wrong one is sent back. The other fields restate the activity and
 get the same checks as their single-prompt units (emoji only, short predicates, a real
 object state), but one that fails them is not sent back: the code says it from the
@@ -25,11 +28,11 @@ from dataclasses import dataclass
 
 from typing import Annotated
 
-from pydantic import Field, ValidationError, ValidationInfo, field_validator, model_validator
+from pydantic import ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from reverie.action_text import main_action, subtask
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import NotShown, Task, TaskInputs, choice_field
+from reverie.llm.task import NotShown, Task, TaskInputs, choice_field, choice_paths, path_choice
 from reverie.tasks.action_location import HOUSE_MARKER, NO_OBJECT, ROOM_MARKER, pick_arena, pick_object, pick_sector
 from reverie.tasks.common import Reply, first_name, inputs_of, one_line
 from reverie.tasks.event_triple import TripleInputs, TripleReply, event_triple, split_statement
@@ -38,6 +41,7 @@ from reverie.tasks.options import keep_own_private, unique
 from reverie.tasks.pronunciatio import PronunciatioReply, emoji_for, pronunciatio
 
 PlaceTree = dict[str, dict[str, list[str]]]
+PLACES = "places"  # the choices key of the (area, place, object) paths
 EMOJI_MAX = 4
 
 
@@ -91,6 +95,10 @@ def _triple(field: str, subject: str, predicate: str, target: str) -> tuple[str,
 # these, each then checked as a PackedActionReply). No docstrings on reply models: a docstring
 # becomes the schema's description, and the schema is part of every call.
 class PackedActionFields(Reply):
+    # the grammar writes only an area, a place in it and an object in that place (``choices["places"]``)
+    model_config = ConfigDict(json_schema_extra={**Reply.model_config["json_schema_extra"],
+                                                 **choice_paths(PLACES, ("sector", "arena", "object"))})
+
     sector: str = choice_field("sectors", description="the area to go to, copied exactly from the list")
     arena: str = choice_field("arenas", description="a place inside that area, copied exactly")
     object: str = choice_field("objects", description="an object in that place, copied exactly")
@@ -268,7 +276,8 @@ def place_inputs(*, name: str, tree: PlaceTree, living_sector: str, current_sect
 
 
 def place_choices(tree: PlaceTree) -> dict[str, list[str]]:
-    """The call-time choices of an action's place: every known area, place and object."""
+    """The call-time choices of an action's place: every known area, place and object, and
+    every path of them (the grammar's)."""
     objects = unique(o for arenas in tree.values() for objs in arenas.values() for o in objs)
     if any(not objs for arenas in tree.values() for objs in arenas.values()):
         objects.append(NO_OBJECT)
@@ -276,6 +285,8 @@ def place_choices(tree: PlaceTree) -> dict[str, list[str]]:
         "sectors": list(tree),
         "arenas": unique(a for arenas in tree.values() for a in arenas),
         "objects": objects,
+        PLACES: [path_choice(sector, arena, obj) for sector, arenas in tree.items() for arena, objs in arenas.items()
+                 for obj in (objs or [NO_OBJECT])],
     }
 
 

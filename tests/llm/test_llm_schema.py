@@ -6,7 +6,7 @@ import pytest
 from pydantic import BaseModel, Field
 
 from reverie.llm.schema import NoChoices, call_schema, choice_problems, format_instruction
-from reverie.llm.task import ITEMS_KEY, MOST_ITEMS_KEY, choice_field
+from reverie.llm.task import ITEMS_KEY, MOST_ITEMS_KEY, choice_field, choice_paths, path_choice
 
 
 class Step(BaseModel):
@@ -115,3 +115,56 @@ def test_whole_number_values_are_written_out_however_many():
     bundled model's single ratings went to 10."""
     schema = call_schema(Hour, {"hours": [str(h) for h in range(1, 11)]})
     assert format_instruction(schema).endswith('{"hour": 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10}')
+
+
+class Where(BaseModel):
+    model_config = {"json_schema_extra": choice_paths("places", ("area", "room", "thing"))}
+    area: str = choice_field("areas")
+    room: str = choice_field("rooms")
+    thing: str = choice_field("things")
+    note: str = Field(max_length=20)
+
+
+PATHS = {"areas": ["Cafe", "Home"], "rooms": ["kitchen", "bedroom"], "things": ["stove", "bed", "sink"],
+         "places": [path_choice("Cafe", "kitchen", "stove"), path_choice("Cafe", "kitchen", "sink"),
+                    path_choice("Home", "bedroom", "bed"), path_choice("Home", "kitchen", "stove")]}
+
+
+def test_a_grammar_of_paths_allows_only_the_paths_given():
+    """Each field alone allows every area, room and thing; together only the given paths."""
+    import jsonschema
+
+    schema = call_schema(Where, PATHS)
+    ok = {"area": "Home", "room": "bedroom", "thing": "bed", "note": "x"}
+    jsonschema.validate(ok, schema)
+    for wrong in ({"room": "bedroom", "area": "Cafe"}, {"thing": "sink", "area": "Home", "room": "kitchen"},
+                  {"thing": "bed", "area": "Cafe", "room": "kitchen"}):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate({**ok, **wrong}, schema)
+    assert [branch["properties"]["thing"]["enum"] for branch in schema["anyOf"]] == [["stove", "sink"], ["bed"], ["stove"]]
+    line = format_instruction(schema)
+    assert '"room": string (as listed)' in line and '"note": string (at most 20 characters)' in line
+    assert "bedroom" not in line and line.count("{") == 1
+    # the flat checks still name a value that is nowhere, once
+    problems = choice_problems(schema, {**ok, "thing": "sofa"}, PATHS)
+    assert [p.path for p in problems] == ["thing"]
+
+
+def test_without_paths_the_fields_keep_their_flat_choices():
+    schema = call_schema(Where, {k: v for k, v in PATHS.items() if k != "places"})
+    assert schema["properties"]["room"]["enum"] == ["kitchen", "bedroom"] and "anyOf" not in schema
+    with pytest.raises(ValueError, match=r"\['Cafe', 'stove'\] has 2 values"):
+        call_schema(Where, {**PATHS, "places": [path_choice("Cafe", "stove")]})
+
+
+def test_a_grammar_of_paths_in_a_list_of_answers():
+    class Many(BaseModel):
+        answers: list[Where] = Field(max_length=3)
+
+    schema = call_schema(Many, PATHS)
+    where = schema["$defs"]["Where"]
+    assert len(where["anyOf"]) == 3 and schema["$defs"]["places-note"]["maxLength"] == 20
+    import jsonschema
+    jsonschema.validate({"answers": [{"area": "Cafe", "room": "kitchen", "thing": "sink", "note": ""}]}, schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"answers": [{"area": "Cafe", "room": "bedroom", "thing": "bed", "note": ""}]}, schema)

@@ -107,10 +107,17 @@ def test_a_model_that_never_answers_gets_the_fail_safe_in_the_faithful_shape(tmp
     assert result.obj_description == "being used by Isabella" and result.pronunciatio and result.obj_pronunciatio
     [line] = read_ledger(tmp_path / "ledger.jsonl")
     assert line["prompt"] == "action_packed" and line["fallback"] and line["attempts"] == 3   # the same reply again: asked afresh once
-    # The prompt lists the places as "area > place: objects" and the schema's enums hold the names.
+    # The prompt lists the places as "area > place: objects"; the schema holds the paths, one branch
+    # per area and place in it, and the format line does not write the names out again.
     assert "Hobbs Cafe > cafe: coffee machine, cafe counter" in last_user_text(fake, 0)
     assert "Maria Lopez's house" not in last_user_text(fake, 0)
-    assert call_schema(fake, 0)["properties"]["arena"]["enum"] == ["cafe", "kitchen", "main room", "balcony"]
+    branches = {(b["properties"]["sector"]["const"], b["properties"]["arena"]["const"]): b["properties"]["object"]["enum"]
+                for b in call_schema(fake, 0)["anyOf"]}
+    assert branches == {("Hobbs Cafe", "cafe"): ["coffee machine", "cafe counter"], ("Hobbs Cafe", "kitchen"): ["stove", "sink"],
+                        ("Isabella Rodriguez's apartment", "main room"): ["bed", "desk"],
+                        ("Isabella Rodriguez's apartment", "kitchen"): ["stove", "refrigerator"],
+                        ("Isabella Rodriguez's apartment", "balcony"): ["<random>"]}
+    assert '"arena": string (as listed)' in last_user_text(fake, 0) and '"balcony"' not in last_user_text(fake, 0)
     # The object's triple is read from its state, not asked of the model.
     assert result.obj_event == ("coffee machine", "is", "being used by Isabella")
 

@@ -22,7 +22,7 @@ class ScriptedCall:
             node = self._resolve(node)
             if node.get("type") == "array":
                 node = self._resolve(node.get("items") or {})
-            node = (node.get("properties") or {}).get(key) or {}
+            node = (_merged(node).get("properties") or {}).get(key) or {}
         return self._resolve(node)
 
     def choices(self, *path: str) -> list:
@@ -30,7 +30,7 @@ class ScriptedCall:
         node = self.field(*path)
         if node.get("type") == "array":
             node = self._resolve(node.get("items") or {})
-        return list(node.get("enum") or [])
+        return list(node.get("enum") or ([node["const"]] if "const" in node else []))
 
     def items_count(self, key: str) -> tuple[int, int]:
         node = self.field(key)
@@ -41,3 +41,22 @@ class ScriptedCall:
         if ref and ref.startswith("#/$defs/"):
             return (self.schema.get("$defs") or {}).get(ref.split("/")[-1]) or {}
         return node or {}
+
+
+def _merged(node: dict) -> dict:
+    """An object given as branches (``anyOf``, as a grammar of paths gives it) as one object
+    whose fields allow what any branch allows."""
+    branches = [b for b in node.get("anyOf") or [] if isinstance(b, dict) and "properties" in b]
+    if "properties" in node or not branches:
+        return node
+    properties: dict[str, dict] = {}
+    for branch in branches:
+        for key, field in branch["properties"].items():
+            allowed = field.get("enum") or ([field["const"]] if "const" in field else None)
+            if key not in properties:
+                properties[key] = {k: v for k, v in field.items() if k != "const"}
+                if allowed is not None:
+                    properties[key]["enum"] = []
+            if allowed is not None:
+                properties[key]["enum"] = list(dict.fromkeys([*properties[key].get("enum", []), *allowed]))
+    return {"type": "object", "properties": properties}

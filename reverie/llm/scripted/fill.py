@@ -17,6 +17,10 @@ def _phrase(call: ScriptedCall) -> str:
 
 def _value(call: ScriptedCall, node: dict, depth: int = 0):
     node = call._resolve(node)
+    if node.get("anyOf"):
+        return _value(call, node["anyOf"][0], depth)
+    if "const" in node:
+        return node["const"]
     if "enum" in node:
         return node["enum"][0]
     kind = node.get("type")
