@@ -22,11 +22,13 @@ All of them take ``POST /v1/chat/completions``; they differ in three places:
 from __future__ import annotations
 
 import enum
+import importlib.util
 import json
 import re
 import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 KINDS = ("llama-cpp-python", "llama.cpp", "vllm", "ollama", "lmstudio")
@@ -90,11 +92,26 @@ class Server(enum.Enum):
 def compact_grammar(schema_json: str) -> str | None:
     """The GBNF grammar of a JSON schema that allows no whitespace but a single space between
     tokens, as llama-cpp-python writes it for the in-process model (None without llama-cpp-python)."""
+    converter = _grammar_converter()
+    return None if converter is None else converter(schema_json)
+
+
+@lru_cache(maxsize=1)
+def _grammar_converter():
+    """llama-cpp-python's JSON-schema-to-GBNF converter, loaded on its own: the module is plain
+    Python, and importing the package would load its native library, which a client of a server
+    does not need (and which may not load: a build for a GPU this machine lacks)."""
     try:
-        from llama_cpp.llama_grammar import json_schema_to_gbnf
-    except ImportError:
+        spec = importlib.util.find_spec("llama_cpp")
+        where = [Path(p) / "llama_grammar.py" for p in (spec.submodule_search_locations or [])] if spec else []
+        if not where or not where[0].is_file():
+            return None
+        module_spec = importlib.util.spec_from_file_location("reverie_llama_grammar", where[0])
+        module = importlib.util.module_from_spec(module_spec)
+        module_spec.loader.exec_module(module)
+        return module.json_schema_to_gbnf
+    except (ImportError, OSError, AttributeError, SyntaxError):
         return None
-    return json_schema_to_gbnf(schema_json)
 
 
 def schema_name(text: str) -> str:

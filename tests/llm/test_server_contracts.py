@@ -183,3 +183,17 @@ def test_the_bench_ratio_row_divides_the_multi_slot_run_by_the_lock_step_one():
     assert got["wall_s"] == pytest.approx(0.4) and got["calls_per_s"] == pytest.approx(2.5)
     assert got["cache_hit"] is None and got["fallbacks"] == 0.0
     assert row("x", got).split()[1:3] == ["wall_s=0.400", "calls=1.000"]
+
+
+def test_the_grammar_for_llama_server_needs_no_native_library():
+    """A client of a server converts the schema with llama-cpp-python's plain-Python converter, loaded
+    on its own: importing the package loads libllama, which may not load (a GPU build on a machine
+    without that GPU stopped a whole run with 'Shared library with base name llama not found')."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from reverie.llm.servers import compact_grammar; "
+            "g = compact_grammar('{\"type\": \"object\", \"properties\": {\"a\": {\"enum\": [\"x\", \"y\"]}}}'); "
+            "print('llama_cpp' in sys.modules, '\\\\\"y\\\\\"' in g)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.stdout.split() == ["False", "True"], done.stderr
