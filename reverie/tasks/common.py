@@ -126,8 +126,9 @@ def Text(what: str, max_length: int, *, min_words: int = 1, once: bool = False) 
 
 
 def timed_step(kind: str, number: int, text: str, minutes: int, *, like: int) -> str:
-    """Step ``number`` of a timed list ("subtask 2"): its text in words, and minutes above zero."""
-    text = check_text(text, f"{kind} {number}")
+    """Step ``number`` of a timed list ("subtask 2"): its text in words without a list number,
+    and minutes above zero."""
+    text = check_text(without_marker(text), f"{kind} {number}")
     if minutes <= 0:
         raise ValueError(f"{kind} {number} \"{text}\" lasts {minutes} minutes; "
                          f"give every {kind} a rough positive number of minutes, like {like}")
@@ -168,14 +169,17 @@ def bulleted(statements: Iterable[str]) -> str:
     return "\n".join(f"- {one_line(s)}" for s in statements)
 
 
+_MARKER = re.compile(r"^\s*(?:\d+[.)]|[-*•])\s*")
+
+
+def without_marker(text: str) -> str:
+    """``text`` without a leading list number or bullet ("2. eat breakfast" -> "eat breakfast")."""
+    return _MARKER.sub("", str(text)).strip()
+
+
 def unlist(text: str) -> list[str]:
     """Inverse of :func:`numbered` / :func:`bulleted`: the statements without their markers."""
-    items = []
-    for line in str(text).splitlines():
-        line = re.sub(r"^\s*(?:\d+[.)]|[-*•])\s*", "", line).strip()
-        if line:
-            items.append(line)
-    return items
+    return [line for line in map(without_marker, str(text).splitlines()) if line]
 
 
 _STOPWORDS = {

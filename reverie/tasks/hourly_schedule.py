@@ -26,7 +26,7 @@ from pydantic import Field
 from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import NotShown, Task, TaskInputs
 from reverie.tasks.clock import format_hour, hour_of
-from reverie.tasks.common import Checked, Reply, check_text, one_line, unlist
+from reverie.tasks.common import Checked, Reply, check_text, one_line, unlist, without_marker
 from reverie.tasks.day_rules import (awake_hours, clock_minute, clock_phrase, daytime_sleep_problem, span_hours,
                                     without_clock)
 
@@ -57,8 +57,9 @@ def known_hour(value) -> int | None:
 
 def check_activity(value: str, first_name: str, what: str = "the activity", *, hour: int | None = None,
                    wake_hour: int | None = None, bed_hour: int | None = None) -> str:
-    """One hour's activity: no subject, no clock time (taken out), real words, short, awake in the day."""
-    value = strip_subject(value, first_name)
+    """One hour's activity: no list number (the plan's are copied: "2. eat breakfast"), no subject,
+    no clock time (taken out), real words, short, awake in the day."""
+    value = strip_subject(without_marker(value), first_name)
     phrase = clock_phrase(value)
     if phrase is not None:
         bare = without_clock(value)

@@ -49,6 +49,19 @@ def test_one_activity_all_day_gets_breaks_from_code_without_asking_again():
     assert "sleeping" not in [a for a, _ in schedule][1:-1]
 
 
+def test_the_plans_list_numbers_copied_into_the_hours_are_dropped_so_the_same_activity_is_one_block():
+    """The bundled model's whole day: 14 of 25 packed schedules numbered their hours like the plan
+    ("3. write", "4. write"), which then stood in every action, memory and re-plan, and kept one
+    activity in as many blocks (each decomposed on its own). Scripted fake model."""
+    numbered = [f"{n}. {activity}" for n, activity in enumerate(DAY[:17], 1)]
+    llm, model = scripted_llm(json.dumps({"activities": numbered}))
+    schedule = packed_hourly_schedule(llm, identity="Name: Nora", first_name="Nora", date="Monday February 13",
+                                      daily_plan=[], wake_up_hour=7)
+    assert len(model.calls) == 1
+    assert [a for a, _ in schedule][:4] == ["sleeping", "waking up", "eating breakfast", "opening the cafe"]
+    assert [m for a, m in schedule if a == "serving customers"] == [240, 240, 240]
+
+
 def test_too_few_hours_are_sent_back_with_the_count():
     llm, model = scripted_llm(json.dumps({"activities": DAY[:3]}), json.dumps({"activities": DAY[:17]}))
     schedule = packed_hourly_schedule(llm, identity="Name: Nora", first_name="Nora", date="Monday February 13",

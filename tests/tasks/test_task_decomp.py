@@ -174,3 +174,12 @@ def test_the_grammar_allows_one_subtask_per_ten_minutes_of_the_block(duration, m
     task_decomp(llm, **{**KW, "duration": duration})
     assert call_schema(model)["properties"]["subtasks"]["maxItems"] == most
     assert f"(at most {most} items)" in last_user_text(model)
+
+
+def test_a_subtask_copies_no_list_number():
+    """The bundled model numbered subtasks as the plan it read ("1. wake up and complete morning routine")."""
+    from reverie.tasks.task_decomp import TaskDecompReply
+
+    reply = TaskDecompReply.model_validate({"subtasks": [{"action": "1. mixing the dough", "minutes": 20},
+                                                         {"action": "2) baking bread", "minutes": 40}]})
+    assert [s.action for s in reply.subtasks] == ["mixing the dough", "baking bread"]
