@@ -56,6 +56,18 @@ def test_a_triple_that_fails_its_checks_is_left_out_and_the_others_kept():
         (GOOD[0]["predicate"], GOOD[0]["target"]), (GOOD[2]["predicate"], GOOD[2]["target"])]
 
 
+def test_a_triple_with_no_word_of_its_own_thought_is_left_out_but_not_sent_back():
+    # A small model's copy of the first thought's triple into the third passes event_triple's checks.
+    copied = [GOOD[0], GOOD[1], GOOD[0]]
+    assert EVENT_TRIPLE.validate(copied[2], INPUTS.one(3))
+    answers = check(copied).answers(INPUTS)
+    assert answers[2] is None and None not in answers[:2]
+    everywhere = check([GOOD[2], GOOD[2], GOOD[0]]).answers(INPUTS)  # each one another thought's: no send-back
+    assert everywhere == [None, None, None]
+    # Another ending of a word of the thought is a word of it ("finishing" for "finish", "heard" for "heard").
+    assert check([{"predicate": "is finishing", "target": "a chapter"}, GOOD[1], GOOD[2]]).answers(INPUTS)[0]
+
+
 def test_no_usable_triple_or_the_wrong_count_is_sent_back():
     with pytest.raises(ValidationError, match=f"triples 1, 2, 3: the target repeats the subject '{NAME}'"):
         check([{"predicate": "likes", "target": NAME}] * 3)
@@ -108,6 +120,13 @@ def test_a_reply_with_nothing_usable_goes_back_with_what_is_wrong(tmp_path):
                              json.dumps({"triples": GOOD}), ledger_path=tmp_path / "ledger.jsonl")
     assert None not in thought_triples(llm, name=NAME, thoughts=THOUGHTS)
     assert f"triples 1, 2, 3: the target repeats the subject '{NAME}'" in fake.calls[1].user_text
+
+
+def test_triples_copied_from_other_thoughts_go_to_their_own_calls_without_asking_the_list_again(tmp_path):
+    """Scripted fake model: every triple of the reply is another thought's."""
+    llm, fake = scripted_llm(json.dumps({"triples": [GOOD[2], GOOD[2], GOOD[0]]}), ledger_path=tmp_path / "ledger.jsonl")
+    assert thought_triples(llm, name=NAME, thoughts=THOUGHTS) == [None, None, None]
+    assert len(fake.calls) == 1 and not read_ledger(tmp_path / "ledger.jsonl")[0]["fallback"]
 
 
 def test_a_failed_call_answers_no_thought(tmp_path, caplog):
