@@ -46,8 +46,9 @@ from reverie.tasks.event_triple import EVENT_TRIPLE, TripleFields, TripleInputs,
 
 log = logging.getLogger(__name__)
 
-# The most thoughts one call answers: a reflection brings up to 15 (three questions, five
-# insights each); six keep the list short enough for a small model to hold its order.
+# The most thoughts one call answers (a reflection brings up to 15: three questions, five insights
+# each): ~400 prompt tokens, six thoughts and 6 x max_tokens_per_item reply tokens fit a
+# 2048-token window with room for a correction, as actions_packed's six.
 MAX_THOUGHTS = 6
 STATEMENTS = "statements"  # the choices key whose length fixes the number of triples
 
@@ -159,8 +160,9 @@ def triples_inputs(name: str, statements: list[str]) -> ThoughtTriplesInputs:
 
 def thought_triples(llm: LanguageModel, *, name: str, thoughts: list[str]) -> list[tuple[str, str, str] | None]:
     """Each thought's ``(name, predicate, object)`` as ``thought_triple`` would give it, in order,
-    where the model answered it validly; None where it did not (a triple the checks reject, a
-    failed call, fewer than two distinct thoughts): ask ``thought_triple`` for those."""
+    where the model answered it validly; None where it did not (a triple the checks reject or
+    with no word of its thought, a failed call, fewer than two distinct thoughts): ask
+    ``thought_triple`` for those."""
     statements = [statement_of(name, thought) for thought in thoughts]
     distinct = list(dict.fromkeys(s for s in statements if s))
     if len(distinct) < 2:
