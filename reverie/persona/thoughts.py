@@ -4,6 +4,10 @@ A thought's poignancy is asked with the persona's other new memories
 (``reverie/persona/ratings.py``): when something reads it, or, with deferring off, at once, in
 one call for thoughts that arrive together (a reflection's insights, the two notes at a chat's
 end, a persona's whispers). Each is rated on its own text, or on its ``score_text``.
+
+A thought's triple is asked with ``event_triple``, one call per thought; in packed mode, thoughts
+that arrive together ask for their triples in one call (``thought_triples``), and a thought
+left without a valid triple there is asked on its own.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from reverie.memory.event import Event
 from reverie.persona.agent import Agent
 from reverie.persona.ratings import PROVISIONAL, rate_when_due, wait_for_rating
 from reverie.tasks.event_triple import thought_triple
+from reverie.tasks.thought_triples import thought_triples
 
 if TYPE_CHECKING:
     from reverie.llm.language_model import LanguageModel
@@ -47,8 +52,8 @@ def add_thoughts(persona: Agent, llm: LanguageModel, thoughts: list[NewThought],
     s = persona.scratch
     now = now or s.curr_time
     nodes = []
-    for thought in thoughts:
-        event = Event(*thought_triple(llm, name=s.name, thought=thought.text))
+    for thought, triple in zip(thoughts, asked_together(persona, llm, thoughts)):
+        event = Event(*(triple or thought_triple(llm, name=s.name, thought=thought.text)))
         node = persona.a_mem.add_thought(created=now, expiration=now + THOUGHT_LIFETIME, event=event,
                                          description=thought.text, keywords=set(event), poignancy=PROVISIONAL,
                                          embedding_key=thought.text, filling=list(thought.evidence))
@@ -56,3 +61,11 @@ def add_thoughts(persona: Agent, llm: LanguageModel, thoughts: list[NewThought],
         nodes.append(node)
     rate_when_due(persona, llm)
     return nodes
+
+
+def asked_together(persona: Agent, llm: LanguageModel, thoughts: list[NewThought]) -> list[tuple[str, str, str] | None]:
+    """Each thought's triple where one call for the batch answered it (packed mode, two or more
+    thoughts); None where the thought asks ``event_triple`` on its own (every thought, otherwise)."""
+    if not (persona.options.packed_actions and len(thoughts) > 1):
+        return [None] * len(thoughts)
+    return thought_triples(llm, name=persona.scratch.name, thoughts=[thought.text for thought in thoughts])

@@ -34,7 +34,7 @@ from reverie.action_text import main_action, subtask
 from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import NotShown, Task, TaskInputs, choice_field, choice_paths, path_choice
 from reverie.tasks.action_location import HOUSE_MARKER, NO_OBJECT, ROOM_MARKER, pick_arena, pick_object, pick_sector
-from reverie.tasks.common import Reply, first_name, inputs_of, one_line
+from reverie.tasks.common import Reply, first_error, first_name, inputs_of, one_line
 from reverie.tasks.event_triple import TripleInputs, TripleReply, event_triple, split_statement
 from reverie.tasks.object_state import check_state
 from reverie.tasks.options import keep_own_private, unique
@@ -67,11 +67,6 @@ class PackedActionInputs(PlaceInputs):
 
     def activity(self) -> str:
         return self.subtask or self.action
-
-
-def first_error(exc: ValidationError) -> str:
-    """The first error of a validation, as its validator worded it."""
-    return exc.errors(include_url=False)[0]["msg"].removeprefix("Value error, ")
 
 
 def _emoji(value: str) -> str:

@@ -26,7 +26,6 @@ context window together); longer lists are split into even parts.
 from __future__ import annotations
 
 import logging
-import math
 from typing import Annotated
 
 from pydantic import Field, ValidationError, ValidationInfo, model_validator
@@ -37,7 +36,7 @@ from reverie.llm.task import ITEMS_KEY, NotShown, Task
 from reverie.tasks.action_packed import (ACTION_PACKED, PackedAction, PackedActionFields, PackedActionInputs,
                                          PackedActionReply, PlaceInputs, PlaceTree, allowed_places, as_action,
                                          first_error, place_choices, place_inputs)
-from reverie.tasks.common import Reply, inputs_of, numbered
+from reverie.tasks.common import Reply, even_parts, inputs_of, numbered
 
 log = logging.getLogger(__name__)
 
@@ -111,20 +110,6 @@ ACTIONS_PACKED = Task(name="actions_packed", inputs=ActionsPackedInputs, schema=
                       fail_safe=fail_safe,
                       used_in="plan: a decomposed plan item's subtasks, where and how each happens, in one call when "
                               "the first unanswered one starts ([simulation] packed_actions = true)")
-
-
-def even_parts(items: list[str], most: int) -> list[list[str]]:
-    """``items`` in the fewest parts of at most ``most``, their sizes differing by one at most."""
-    if not items:
-        return []
-    parts = math.ceil(len(items) / most)
-    size, extra = divmod(len(items), parts)
-    out, start = [], 0
-    for i in range(parts):
-        end = start + size + (1 if i < extra else 0)
-        out.append(items[start:end])
-        start = end
-    return out
 
 
 def actions_packed(

@@ -8,10 +8,11 @@ a one-sentence answer is a :func:`Text` field. Validators read the call's typed 
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Annotated, Any, Callable, Iterable, Literal, TypeVar
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, ValidationInfo
 
 from reverie.llm.task import TaskInputs
 
@@ -57,6 +58,11 @@ def inputs_of(info: ValidationInfo, model: type[I]) -> I | None:
     if not isinstance(found, model):
         raise TypeError(f"validation context inputs must be {model.__name__}, not {type(found).__name__}")
     return found
+
+
+def first_error(exc: ValidationError) -> str:
+    """The first error of a validation, as its validator worded it."""
+    return exc.errors(include_url=False)[0]["msg"].removeprefix("Value error, ")
 
 
 def Checked(model: type[I], check: Callable[[Any, I | None], Any]) -> AfterValidator:
@@ -162,6 +168,21 @@ def transcript(utterances: Iterable[tuple[str, str] | list[str]]) -> str:
 def numbered(statements: Iterable[str], start: int = 0) -> str:
     """``["a", "b"]`` -> ``"0. a\\n1. b"``."""
     return "\n".join(f"{i}. {one_line(s)}" for i, s in enumerate(statements, start))
+
+
+def even_parts(items: list[T], most: int) -> list[list[T]]:
+    """``items`` in the fewest parts of at most ``most``, their sizes differing by one at most
+    (a list longer than one call holds, asked in calls of about the same size)."""
+    if not items:
+        return []
+    parts = math.ceil(len(items) / most)
+    size, extra = divmod(len(items), parts)
+    out, start = [], 0
+    for i in range(parts):
+        end = start + size + (1 if i < extra else 0)
+        out.append(items[start:end])
+        start = end
+    return out
 
 
 def bulleted(statements: Iterable[str]) -> str:

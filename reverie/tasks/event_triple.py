@@ -43,11 +43,16 @@ class TripleInputs(TaskInputs):
         return data
 
 
-class TripleReply(Reply):
+# A triple's fields, with only the checks that need no inputs (a list of triples is built from
+# these, each then checked as a TripleReply for its own statement).
+class TripleFields(Reply):
     predicate: str = Field(max_length=40, description="the verb, a short phrase such as 'is eating' or 'writes'")
     # Named so that alphabetical order (some grammar builders sort keys) is the order of thought.
     target: str = Field(max_length=80, description="what the verb acts on")
 
+
+# One statement's triple, checked against its subject and statement.
+class TripleReply(TripleFields):
     @model_validator(mode="after")
     def _check(self, info: ValidationInfo) -> "TripleReply":
         inputs = inputs_of(info, TripleInputs)
@@ -144,7 +149,8 @@ def fail_safe(inputs: TripleInputs, choices: dict) -> TripleReply:
 
 
 EVENT_TRIPLE = Task(name="event_triple", inputs=TripleInputs, schema=TripleReply, fail_safe=fail_safe,
-                    used_in="plan: the persona's event for a new action; reflect/converse: every new thought")
+                    used_in="plan: the persona's event for a new action; reflect/converse: every new thought (packed "
+                            "mode: one arriving alone, or left without a valid triple by thought_triples)")
 ACT_OBJ_EVENT_TRIPLE = Task(name="act_obj_event_triple", inputs=TripleInputs, schema=TripleReply, fail_safe=fail_safe,
                             used_in="plan: the object's event for a new action")
 

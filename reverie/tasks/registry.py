@@ -33,6 +33,7 @@ from reverie.tasks import (
     pronunciatio,
     relationship_summary,
     task_decomp,
+    thought_triples,
     wake_up_hour,
     whisper,
 )
@@ -67,6 +68,7 @@ def product_tasks() -> TaskRegistry:
         poignancy.EVENT_POIGNANCY,
         poignancy.CHAT_POIGNANCY,
         events_poignancy.EVENTS_POIGNANCY,
+        thought_triples.THOUGHT_TRIPLES,
         conversation_summary.SUMMARIZE_CONVERSATION,
         focal_points.FOCAL_POINTS,
         insights.INSIGHTS,

@@ -138,3 +138,14 @@ def test_it_answers_each_subtask_of_a_batch_as_it_answers_that_subtask_alone(llm
              for one in subtasks]
     assert reply.answers(TASKS["actions_packed"].typed(batch), choices) == alone
     assert alone[0].sector == "The Rose and Crown Pub" and alone[1].sector != alone[0].sector
+
+
+def test_it_gives_each_thought_of_a_batch_the_triple_it_gives_that_thought_alone(llm):
+    """thought_triples: one triple per numbered thought, the same as event_triple's for it."""
+    case = load_fixture("thought_triples").cases[1]
+    reply = llm.ask("thought_triples", case.inputs, choices=case.choices)
+    assert llm.ledger.last["attempts"] == 1
+    subject, statements = case.inputs["subject"], case.inputs["statement_list"]
+    alone = [llm.ask("event_triple", {"subject": subject, "statement": one}) for one in statements]
+    assert reply.answers(TASKS["thought_triples"].typed(case.inputs)) == alone
+    assert len({answer.target for answer in alone}) == len(statements), "each triple comes from its own thought"

@@ -46,11 +46,26 @@ def _triple(subject: str, statement: str) -> dict:
     return {"predicate": "is", "target": rest or "idle"}
 
 
-def event_triple(call: ScriptedCall) -> dict:
-    answer = _triple(call.text("subject"), call.text("statement"))
+def _triple_answer(subject: str, statement: str) -> dict:
+    answer = _triple(subject, statement)
     if answer["predicate"].lower() == answer["target"].lower():
         answer = {"predicate": "is", "target": answer["target"]}
     return {"predicate": answer["predicate"][:40], "target": answer["target"][:80] or "something"}
+
+
+def event_triple(call: ScriptedCall) -> dict:
+    return _triple_answer(call.text("subject"), call.text("statement"))
+
+
+def thought_triples(call: ScriptedCall) -> dict:
+    """One ``event_triple`` answer per numbered sentence ("1. ...", "2. ..."), as many as the call asks."""
+    subject = call.text("subject")
+    sentences = [re.sub(r"^\s*\d+[.)]\s*", "", line) for line in call.text("statements").splitlines() if line.strip()]
+    low, high = call.items_count("triples")
+    triples = [_triple_answer(subject, sentence) for sentence in sentences][:high]
+    while len(triples) < low:
+        triples.append(triples[-1] if triples else {"predicate": "is", "target": "thinking"})
+    return {"triples": triples}
 
 
 def act_obj_desc(call: ScriptedCall) -> dict:
@@ -87,6 +102,6 @@ def safety_score(call: ScriptedCall) -> dict:
 
 
 RULES = {"event_poignancy": poignancy, "events_poignancy": events_poignancy, "chat_poignancy": poignancy, "whisper_inner_thought": whisper_inner_thought,
-         "event_triple": event_triple, "act_obj_event_triple": event_triple, "act_obj_desc": act_obj_desc,
+         "event_triple": event_triple, "act_obj_event_triple": event_triple, "thought_triples": thought_triples, "act_obj_desc": act_obj_desc,
          "pronunciatio": pronunciatio, "focal_points": focal_points, "insights": insights,
          "safety_score": safety_score}

@@ -1,0 +1,141 @@
+"""Thoughts that arrive together get their triples in one call in packed mode (prompt
+thought_triples), one event_triple call each in the faithful mode.
+
+Nora Bennett of our base world, the real embedder and memory, and the real LLM facade over a
+scripted fake chat model (a fast smoke test: the fake answers by prompt name, so what is
+checked is which prompts are asked, how often, for which thoughts, and which triples are stored).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from reverie.config import Settings
+from reverie.llm import LLM
+from reverie.llm.fake_model import FakeChatModel
+from reverie.persona.options import CognitionOptions
+from reverie.persona.reflect import reflect_on_chat, run_reflect
+from reverie.persona.thoughts import NewThought, add_thoughts
+from reverie.tasks.registry import product_tasks
+from reverie import PROJECT_ROOT
+from tests.persona.nora import NAME, load_nora, world  # noqa: F401 (world: a fixture)
+
+PACKED = CognitionOptions(packed_actions=True)
+FAITHFUL = CognitionOptions(packed_actions=False)
+INSIGHTS = ["Nora Bennett sleeps well at home these days",
+            "Nora Bennett cares about how her neighbours are doing",
+            "Nora Bennett looks forward to the spring tasting menu"]
+
+
+@pytest.fixture
+def nora(world, tmp_path):
+    return load_nora(world[0], tmp_path)
+
+
+def _reading(statement: str) -> dict:
+    """The statement's first word after the name as the verb, the rest (its first 80 characters) as the target."""
+    verb, _, rest = statement.removeprefix(f"{NAME} ").partition(" ")
+    return {"predicate": verb, "target": rest.rstrip(".")[:80] or "something"}
+
+
+def _single(call):
+    """event_triple: the reading of its sentence."""
+    return _reading(call.user_text.split("Sentence: ", 1)[1].split("\n", 1)[0])
+
+
+def _batch(call):
+    """thought_triples: the same reading for each numbered thought."""
+    count = call.schema["properties"]["triples"]["maxItems"]
+    lines = [line.split(". ", 1)[1] for line in call.user_text.splitlines() if line[:1].isdigit()][:count]
+    return {"triples": [_reading(line) for line in lines]}
+
+
+def _llm(**replies) -> tuple[LLM, FakeChatModel]:
+    settings = Settings()
+    settings.paths.prompts = PROJECT_ROOT / "prompts"
+    script = {"event_triple": [_single], "thought_triples": [_batch],
+              "events_poignancy": [lambda call: {"ratings": [3] * call.schema["properties"]["ratings"]["maxItems"]}],
+              "event_poignancy": [{"rating": 3}],
+              "focal_points": [{"questions": ["How is Nora Bennett doing?"]}],
+              "insights": [{"insights": [{"insight": text, "evidence": ["0"]} for text in INSIGHTS]}],
+              "planning_thought_on_convo": [{"thought": "Nora Bennett will bring Theo Alvarez a lemon tart on Friday."}],
+              "memo_on_convo": [{"memo": "Nora Bennett heard that Theo Alvarez will present the footbridge plan."}],
+              **replies}
+    model = FakeChatModel(replies=script)
+    return LLM(settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model}), model
+
+
+def _asked(model: FakeChatModel, *prompts: str) -> list[str]:
+    return [call.prompt for call in model.calls if call.prompt in prompts]
+
+
+def _seed(nora):
+    """A few memories for a reflection to start from (asked before the mode under test)."""
+    llm, _ = _llm()
+    add_thoughts(nora, llm, [NewThought("Nora Bennett baked lemon scones"), NewThought("Nora Bennett slept until 7")])
+
+
+def _triple(nora, text):
+    node = next(node for node in nora.a_mem.seq_thought if node.embedding_key == text)
+    return node.subject, node.predicate, node.object
+
+
+@pytest.mark.parametrize("options, asked", [(PACKED, ["thought_triples"]), (FAITHFUL, ["event_triple"] * 3)])
+def test_a_reflections_insights_ask_their_triples_in_one_call_in_packed_mode(nora, options, asked):
+    _seed(nora)
+    nora.options = options
+    llm, model = _llm()
+    run_reflect(nora, llm)
+    assert _asked(model, "event_triple", "thought_triples") == asked
+    assert [_triple(nora, text) for text in INSIGHTS] == [
+        (NAME, "sleeps", "well at home these days"), (NAME, "cares", "about how her neighbours are doing"),
+        (NAME, "looks", "forward to the spring tasting menu")], "the same triples either way"
+    if options.packed_actions:
+        batch = next(call for call in model.calls if call.prompt == "thought_triples")
+        assert batch.schema["properties"]["triples"]["minItems"] == batch.schema["properties"]["triples"]["maxItems"] == 3
+        assert all(f"{n}. {text}" in batch.user_text for n, text in enumerate(INSIGHTS, 1))
+
+
+def test_a_thought_whose_triple_fails_in_the_batch_is_asked_alone(nora):
+    nora.options = PACKED
+    broken = lambda call: {"triples": [{"predicate": "sleeps", "target": "well at home these days"},
+                                       {"predicate": "likes", "target": NAME},  # the subject again: fails
+                                       {"predicate": "looks", "target": "forward to the spring tasting menu"}]}
+    llm, model = _llm(thought_triples=[broken])
+    add_thoughts(nora, llm, [NewThought(text) for text in INSIGHTS])
+    assert _asked(model, "event_triple", "thought_triples") == ["thought_triples", "event_triple"]
+    single = next(call for call in model.calls if call.prompt == "event_triple")
+    assert f"Sentence: {INSIGHTS[1]}" in single.user_text, "only the thought left without a triple"
+    assert _triple(nora, INSIGHTS[1]) == (NAME, "cares", "about how her neighbours are doing")
+    assert _triple(nora, INSIGHTS[0]) == (NAME, "sleeps", "well at home these days")
+
+
+def test_a_failed_batch_asks_every_thought_alone(nora):
+    nora.options = PACKED
+    llm, model = _llm(thought_triples=["I am not sure."])
+    nodes = add_thoughts(nora, llm, [NewThought(text) for text in INSIGHTS])
+    assert _asked(model, "event_triple", "thought_triples") == ["thought_triples"] * 3 + ["event_triple"] * 3
+    assert [node.embedding_key for node in nodes] == INSIGHTS, "the nodes in the thoughts' order"
+    assert [_triple(nora, text)[1] for text in INSIGHTS] == ["sleeps", "cares", "looks"]
+
+
+def test_a_thought_alone_keeps_the_single_call(nora):
+    nora.options = PACKED
+    llm, model = _llm()
+    add_thoughts(nora, llm, [NewThought(INSIGHTS[0])])
+    assert _asked(model, "event_triple", "thought_triples") == ["event_triple"]
+
+
+@pytest.mark.parametrize("options, asked", [(PACKED, ["thought_triples"]), (FAITHFUL, ["event_triple"] * 2)])
+def test_the_two_notes_at_a_chats_end_ask_their_triples_together_in_packed_mode(nora, options, asked):
+    nora.options = options
+    s = nora.scratch
+    s.chatting_with = "Theo Alvarez"
+    s.chat = [["Theo Alvarez", "I will present the footbridge plan on Friday."], [NAME, "Good luck, Theo!"]]
+    llm, model = _llm()
+    reflect_on_chat(nora, llm)
+    assert _asked(model, "event_triple", "thought_triples") == asked
+    planning = f"For {NAME}'s planning: Nora Bennett will bring Theo Alvarez a lemon tart on Friday."
+    assert _triple(nora, planning)[0] == NAME
+    assert _triple(nora, "Nora Bennett heard that Theo Alvarez will present the footbridge plan.") == (
+        NAME, "heard", "that Theo Alvarez will present the footbridge plan")
