@@ -28,15 +28,15 @@ from __future__ import annotations
 import logging
 from typing import Annotated
 
-from pydantic import Field, ValidationError, ValidationInfo, model_validator
+from pydantic import Field, ValidationInfo, model_validator
 
 from reverie.action_text import main_action, subtask
 from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import ITEMS_KEY, NotShown, Task
 from reverie.tasks.action_packed import (ACTION_PACKED, PackedAction, PackedActionFields, PackedActionInputs,
                                          PackedActionReply, PlaceInputs, PlaceTree, allowed_places, as_action,
-                                         first_error, place_choices, place_inputs)
-from reverie.tasks.common import Reply, even_parts, inputs_of, numbered
+                                         place_choices, place_inputs)
+from reverie.tasks.common import Reply, each_checked, even_parts, inputs_of, numbered
 
 log = logging.getLogger(__name__)
 
@@ -86,17 +86,7 @@ def checked(actions: list[PackedActionFields], inputs: ActionsPackedInputs,
             choices: dict | None) -> tuple[list[PackedActionReply | None], str]:
     """Each answer checked as a single ``action_packed`` reply for its subtask, and what was
     wrong with those that failed (each problem once, with the answers that have it)."""
-    answers: list[PackedActionReply | None] = []
-    problems: dict[str, list[int]] = {}
-    for number, answer in enumerate(actions, 1):
-        try:
-            answers.append(ACTION_PACKED.validate(answer.model_dump(), inputs.one(number), choices))
-        except ValidationError as exc:
-            answers.append(None)
-            problems.setdefault(first_error(exc), []).append(number)
-    said = "; ".join(f"answer{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}: {problem}"
-                     for problem, numbers in problems.items())
-    return answers, said
+    return each_checked(ACTION_PACKED, actions, inputs.one, choices)
 
 
 def fail_safe(inputs: ActionsPackedInputs, choices: dict) -> ActionsPackedReply:

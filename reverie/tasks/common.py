@@ -170,6 +170,24 @@ def numbered(statements: Iterable[str], start: int = 0) -> str:
     return "\n".join(f"{i}. {one_line(s)}" for i, s in enumerate(statements, start))
 
 
+def each_checked(task: Any, items: list[BaseModel], one: Callable[[int], Any], choices: dict | None = None,
+                 noun: str = "answer") -> tuple[list[Any | None], str]:
+    """Each item of a list reply checked as a reply of the single ``task`` (a ``Task``), with the
+    inputs ``one(number)`` gives for item ``number`` (from 1); None for an item that fails, and what
+    was wrong with those (each problem once, with the numbers of the items that have it)."""
+    answers: list[Any | None] = []
+    problems: dict[str, list[int]] = {}
+    for number, item in enumerate(items, 1):
+        try:
+            answers.append(task.validate(item.model_dump(), one(number), choices))
+        except ValidationError as exc:
+            answers.append(None)
+            problems.setdefault(first_error(exc), []).append(number)
+    said = "; ".join(f"{noun}{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}: {problem}"
+                     for problem, numbers in problems.items())
+    return answers, said
+
+
 def even_parts(items: list[T], most: int) -> list[list[T]]:
     """``items`` in the fewest parts of at most ``most``, their sizes differing by one at most
     (a list longer than one call holds, asked in calls of about the same size)."""

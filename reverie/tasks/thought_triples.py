@@ -37,11 +37,11 @@ import logging
 import re
 from typing import Annotated
 
-from pydantic import Field, ValidationError, ValidationInfo, model_validator
+from pydantic import Field, ValidationInfo, model_validator
 
 from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import ITEMS_KEY, NotShown, Task, TaskInputs
-from reverie.tasks.common import Reply, even_parts, first_error, inputs_of, numbered
+from reverie.tasks.common import Reply, each_checked, even_parts, inputs_of, numbered
 from reverie.tasks.event_triple import EVENT_TRIPLE, TripleFields, TripleInputs, TripleReply
 
 log = logging.getLogger(__name__)
@@ -95,17 +95,7 @@ class ThoughtTriplesReply(Reply):
 def checked(triples: list[TripleFields], inputs: ThoughtTriplesInputs) -> tuple[list[TripleReply | None], str]:
     """Each triple checked as a single ``event_triple`` reply for its thought, and what was wrong
     with those that failed (each problem once, with the triples that have it)."""
-    answers: list[TripleReply | None] = []
-    problems: dict[str, list[int]] = {}
-    for number, triple in enumerate(triples, 1):
-        try:
-            answers.append(EVENT_TRIPLE.validate(triple.model_dump(), inputs.one(number)))
-        except ValidationError as exc:
-            answers.append(None)
-            problems.setdefault(first_error(exc), []).append(number)
-    said = "; ".join(f"triple{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}: {problem}"
-                     for problem, numbers in problems.items())
-    return answers, said
+    return each_checked(EVENT_TRIPLE, triples, inputs.one, noun="triple")
 
 
 # Words every sentence may share with any triple.
