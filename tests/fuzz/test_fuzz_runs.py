@@ -70,7 +70,10 @@ def ledger_steps(sim: SimStorage) -> list:
 # New day, daytime, conversation, reaction, reflection.
 STAGES = ("wake_up_hour", "daily_plan", "identity_new_currently", "decide_to_talk", "iterative_chat_utterance",
           "decide_to_react", "focal_points", "insights")
-MAX_DAYS = 5
+# Fuzzed valid answers put an action at any known place (the grammar allows only real paths), so
+# two residents come to one spot, and a reaction, less often than when a wrong place fell back to
+# home or the named area: up to 12 days (the run stops at the first day after which all were seen).
+MAX_DAYS = 12
 
 
 def missing_stages(sim: SimStorage) -> list[str]:
