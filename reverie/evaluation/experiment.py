@@ -122,7 +122,7 @@ def main(args, settings) -> int:
     history = None if args.history == "none" else args.history
     if history not in (None, "base") and not Path(history).is_file():
         raise UserError(f"--history {args.history}: no such file — give a CSV of 'Name,Whisper' rows, or none")
-    keeper = HourKeeper(sim_dir / PROGRESS_FILE, hours=done, progress=previous)
+    keeper = HourKeeper(sim_dir / PROGRESS_FILE, progress=previous)
 
     if left > 0:
         print(f"experiment {sim_code}: {args.hours} game hours asked, {done} done, running {left}")

@@ -322,15 +322,20 @@ class HourKeeper:
     ``--resume`` goes on from (the hour it was stopped in is run again, and the ledger forgets
     that hour's calls when the run is opened: ``Simulation.open``)."""
 
-    def __init__(self, path: Path, *, hours: int = 0, progress: dict | None = None):
-        self.path, self.hours = path, hours
+    def __init__(self, path: Path, *, progress: dict | None = None):
+        self.path = path
         self.progress = progress or {"hours": []}  # the rows so far: ``previous``'s until an hour is done
         self.residents = 0
+
+    @property
+    def hours(self) -> int:
+        """Game hours kept so far, the earlier sittings' included."""
+        return len(self.progress.get("hours") or [])
 
     def __call__(self, sim, progress: dict) -> None:
         sim.save()
         write_json_atomic(self.path, progress)
-        self.progress, self.hours, self.residents = progress, len(progress["hours"]), len(sim.personas)
+        self.progress, self.residents = progress, len(sim.personas)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -385,7 +390,7 @@ def main(argv: list[str] | None = None) -> int:
         history = None if args.history == "none" else args.history
         if history not in (None, "base") and not Path(history).is_file():
             raise UserError(f"--history {args.history}: no such file — give a CSV of 'Name,Whisper' rows, or none")
-        keep = HourKeeper(progress_path, hours=len((previous or {}).get("hours", [])))
+        keep = HourKeeper(progress_path, progress=previous)
         before = keep.hours
         report = run_day(settings, base=args.base, sim_code=sim_code, hours=args.hours,
                          evaluate_every=args.evaluate_every, start=args.start, pairs=args.pairs,
