@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 MAX_ROUNDS = 8  # each round: the initiator speaks, then the partner
 RECENT_CHAT_MINUTES = 480
+ABOUT_LISTENER = 5  # packed mode: of the memories a relationship summary reads, those shown in its place
 PACKED_MEMORIES = 15  # as many as a faithful line retrieves; each speaker's memories shown to the one-call conversation (packed mode)
 # The identity lines the one-call conversation shows of each speaker (who they are, what they are up to).
 SHORT_IDENTITY = ("Name", "Age", "Innate traits", "Learned traits", "Currently")
@@ -89,19 +90,21 @@ def _short_identity(persona: Agent) -> str:
     return "\n".join(line for line in persona.identity().splitlines() if line.split(":", 1)[0] in SHORT_IDENTITY)
 
 
-def one_call_convo(scene: ChatScene, relationships: dict[str, str]) -> list[list[str]]:
-    """Packed mode: the whole conversation from one call, each speaker's relationship summary and
-    15 memories retrieved as for their first line; ``[]`` when the call fell back to its fail-safe."""
+def one_call_convo(scene: ChatScene) -> list[list[str]]:
+    """Packed mode: the whole conversation from one call. No relationship summary is asked
+    (docs/FIDELITY.md): each speaker's memories most about the listener, retrieved as for the
+    summary, stand for it (the first ``ABOUT_LISTENER`` of them), then the 15 memories most
+    relevant to the listener and what they are doing; ``[]`` when the call fell back to its
+    fail-safe."""
     initiator, partner, llm = scene.initiator, scene.partner, scene.llm
     memories = {}
     for speaker, listener in ((initiator, partner), (partner, initiator)):
-        relationships[speaker.name] = relationship(speaker, listener, llm)
-        focal = [relationships[speaker.name], f"{listener.name} is {listener.scratch.act_description}"]
-        memories[speaker.name] = _keys(retrieve_scored(speaker, llm, focal, PACKED_MEMORIES))
+        about = _keys(retrieve_scored(speaker, llm, [listener.name], 50))[:ABOUT_LISTENER]
+        focal = [listener.name, f"{listener.name} is {listener.scratch.act_description}"]
+        memories[speaker.name] = list(dict.fromkeys(about + _keys(retrieve_scored(speaker, llm, focal, PACKED_MEMORIES))))
     lines = packed_conversation(
         llm, initiator=initiator.name, partner=partner.name,
         initiator_identity=_short_identity(initiator), partner_identity=_short_identity(partner),
-        initiator_relationship=relationships[initiator.name], partner_relationship=relationships[partner.name],
         initiator_memories=memories[initiator.name], partner_memories=memories[partner.name],
         past_context=past_context(initiator, partner), location=location_of(initiator, scene.maze),
         situation=situation(initiator, partner),
@@ -116,13 +119,13 @@ def generate_convo(maze: Maze, initiator: Agent, partner: Agent, llm: LanguageMo
     the conversation (the original asked it before every line; docs/FIDELITY.md).
 
     Packed mode (``options.packed_actions``) asks for the whole conversation in one call
-    (prompt conversation_packed, at most 8 lines); when that call fails, the conversation is
-    held line by line as in faithful mode, with the relationship summaries already asked."""
+    (prompt conversation_packed, at most 8 lines, no relationship summary); when that call
+    fails, the conversation is held line by line as in faithful mode."""
     scene = ChatScene(maze, initiator, partner, llm)
     convo: list[list[str]] = []
     relationships: dict[str, str] = {}
     if initiator.options.packed_actions:
-        convo = one_call_convo(scene, relationships)
+        convo = one_call_convo(scene)
         if convo:
             return convo
     for _ in range(MAX_ROUNDS):

@@ -64,7 +64,11 @@ def _needs_rating(persona: Agent, key: str) -> bool:
 
 def remember_event(persona: Agent, llm: LanguageModel, event: Event, desc: str):
     """Store a perceived event. Its poignancy is mundane in sleep or for an idle thing, today's
-    score for a text rated today, else asked later with other new memories (``ratings``)."""
+    score for a text rated today, else asked later with other new memories (``ratings``).
+
+    The persona's own conversation is kept as a chat memory too. The original rates it with a
+    prompt of its own (``chat_poignancy``, kept with ``defer_ratings = false``); deferred, it waits
+    with its event and takes the event's score, one text in the list (docs/FIDELITY.md)."""
     s = persona.scratch
     keywords = {event.subject.split(":")[-1], event.object.split(":")[-1]}
     key = _key(desc)
@@ -74,10 +78,16 @@ def remember_event(persona: Agent, llm: LanguageModel, event: Event, desc: str):
     if event.subject == s.name and event.is_chat:
         # The persona's own conversation: keep the transcript as a chat memory first.
         summary = s.act_description or "a conversation"
-        chat_score = rated(persona, llm, "chat", summary, lambda: chat_poignancy(
-            llm, persona_name=s.name, identity=persona.identity(), description=summary))
+        deferred = persona.options.defer_ratings
+        if deferred:  # it takes the score of its event, which says the same ("X is conversing about ...")
+            chat_score = PROVISIONAL if known is None else known
+        else:
+            chat_score = rated(persona, llm, "chat", summary, lambda: chat_poignancy(
+                llm, persona_name=s.name, identity=persona.identity(), description=summary))
         chat = persona.a_mem.add_chat(created=s.curr_time, event=event, description=summary, keywords=keywords,
                                       poignancy=chat_score, embedding_key=summary, filling=list(s.chat or []))
+        if deferred and known is None:
+            wait_for_rating(persona, chat, key)
         filling = [chat.node_id]
 
     node = persona.a_mem.add_event(created=s.curr_time, event=event, description=desc, keywords=keywords,

@@ -19,6 +19,10 @@ if TYPE_CHECKING:
     from reverie.memory.scratch import Scratch
 
 
+# Packed mode: the memories retrieved for each focal question, shown together to one insights call.
+PACKED_PER_QUESTION = 10
+
+
 def reflect(persona: Agent, ctx: StepContext) -> None:
     s = persona.scratch
     if reflection_due(persona):
@@ -34,15 +38,23 @@ def reflection_due(persona: Agent) -> bool:
 
 
 def run_reflect(persona: Agent, llm: LanguageModel) -> None:
-    """Three questions about recent memories, up to five insights each, stored as thoughts (rated
-    together in one call)."""
+    """Three questions about recent memories, up to five insights each from the 30 memories
+    retrieved for it, stored as thoughts (rated together in one call). Packed mode asks one
+    insights call, up to five, from the 10 memories retrieved for each question, each memory
+    text shown once."""
     s, a_mem = persona.scratch, persona.a_mem
     recent = sorted((n for n in a_mem.seq_event + a_mem.seq_thought if "idle" not in n.embedding_key),
                     key=lambda n: n.last_accessed, reverse=True)
     statements = list(dict.fromkeys(n.embedding_key for n in recent[: max(s.importance_ele_n, 1)]))
     questions = focal_points(llm, persona_name=s.name, statements=statements, n=3)
+    if persona.options.packed_actions:
+        # One insights call for the three questions' memories together (docs/FIDELITY.md).
+        retrieved = retrieve_scored(persona, llm, questions, PACKED_PER_QUESTION)
+        groups = [[node for nodes in retrieved.values() for node in nodes]]
+    else:
+        groups = list(retrieve_scored(persona, llm, questions, 30).values())
     thoughts = []
-    for question, nodes in retrieve_scored(persona, llm, questions, 30).items():
+    for nodes in groups:
         by_text = node_ids_by_text(nodes)
         texts = list(by_text)
         for insight, evidence in insights(llm, persona_name=s.name, statements=texts, n=5):

@@ -42,8 +42,6 @@ class ConversationInputs(TaskInputs):
     partner: str
     initiator_identity: str
     partner_identity: str
-    initiator_relationship: str
-    partner_relationship: str
     initiator_memories: str
     partner_memories: str
     past_context: str
@@ -99,8 +97,6 @@ def packed_conversation(
     partner: str,
     initiator_identity: str,
     partner_identity: str,
-    initiator_relationship: str,
-    partner_relationship: str,
     initiator_memories: list[str],
     partner_memories: list[str],
     past_context: str,
@@ -114,8 +110,6 @@ def packed_conversation(
         partner=partner,
         initiator_identity=initiator_identity,
         partner_identity=partner_identity,
-        initiator_relationship=initiator_relationship,
-        partner_relationship=partner_relationship,
         initiator_memories=bulleted(initiator_memories) or "- (nothing comes to mind)",
         partner_memories=bulleted(partner_memories) or "- (nothing comes to mind)",
         past_context=past_context.strip() or "They have not talked recently.",

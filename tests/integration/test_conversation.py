@@ -115,8 +115,9 @@ def test_two_personas_talk_and_remember_the_conversation(cafe):
 
     asked = {line["prompt"] for line in read_ledger(sim.storage.ledger_path)}
     for prompt in ("iterative_chat_utterance", "relationship_summary", "summarize_conversation",
-                   "new_decomp_schedule", "chat_poignancy", "planning_thought_on_convo", "memo_on_convo"):
+                   "new_decomp_schedule", "planning_thought_on_convo", "memo_on_convo"):
         assert prompt in asked, prompt
+    assert "chat_poignancy" not in asked, "deferred ratings: the chat memory takes its event's score"
     movement = sim.storage.read_movement(sim.step_no - steps)
     assert movement["persona"][talker.name]["chat"], "the movement file carries the transcript for the page"
     assert not {line["persona"] for line in read_ledger(sim.storage.ledger_path)} & {iris.name}, \

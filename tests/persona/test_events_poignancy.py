@@ -252,3 +252,31 @@ def test_with_deferring_off_thoughts_that_arrive_together_are_one_call_and_a_lon
     assert [n.poignancy for n in nodes] == [7, 6]
     alone = add_thought(nora, llm, "Nora is tired", [])
     assert _asked(model)[3:] == ["event_triple", "event_poignancy"] and alone.poignancy == 9
+
+
+CHAT = (NAME, "chat with", "Theo Alvarez", "conversing about the spring menu")
+
+
+def _own_chat(nora, maze, llm) -> list:
+    nora.scratch.act_description = "conversing about the spring menu"
+    nora.scratch.chat = [["Nora Bennett", "Try my new scone?"], ["Theo Alvarez", "Gladly!"]]
+    return _perceive(nora, maze, llm, CHAT)
+
+
+@pytest.mark.parametrize("defer", [True, False])
+def test_a_persona_s_own_conversation_waits_with_its_event_and_takes_its_score(world, nora, defer):
+    """Deferred, the chat memory is rated with its event (one text: the two say the same);
+    with deferring off, it keeps the original's chat prompt."""
+    _settings, maze = world
+    llm, model = _llm(_by_count)
+    nora.options = CognitionOptions(defer_ratings=defer)
+    stored = _own_chat(nora, maze, llm)
+    rate_waiting(nora, llm)
+    chat = nora.a_mem.get_last_chat("Theo Alvarez")
+    event = next(node for node in stored if node.subject == NAME)
+    assert chat is not None and event.filling == [chat.node_id]
+    if defer:
+        assert _asked(model) == ["event_poignancy"]
+        assert chat.poignancy == event.poignancy == 9
+    else:
+        assert _asked(model) == ["chat_poignancy", "event_poignancy"]

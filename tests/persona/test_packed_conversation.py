@@ -14,6 +14,7 @@ import pytest
 from reverie.llm.fake_model import FakeChatModel
 from reverie.persona.converse import generate_convo
 from reverie.persona.options import CognitionOptions
+from reverie.persona.thoughts import add_thought
 
 from tests.forked_base import forked_sim
 from tests.integration.test_conversation import meet_at_the_cafe
@@ -23,27 +24,32 @@ LINES = ["Morning, Theo! Would you try a new pastry for my spring menu?", "Gladl
          "Not yet, tell me later. Enjoy your coffee!", "Thanks, see you!"]
 
 
-def _talk(tmp_path, replies: dict, *, packed: bool = True):
+def _talk(tmp_path, replies: dict, *, packed: bool = True, remembers: str = ""):
     model = FakeChatModel(replies=replies)
     with forked_sim(tmp_path, "base_willow_creek", "cafe", model, at="10:00") as sim:
         nora, theo, _iris = meet_at_the_cafe(sim)
         for persona in (nora, theo):
             persona.options = CognitionOptions(packed_actions=packed)
+        if remembers:
+            add_thought(nora, sim.llm, remembers, [])
         model.calls.clear()
         convo = generate_convo(sim.maze, nora, theo, sim.llm)
+        _talk.sent = {call.prompt: call.messages[-1].content for call in model.calls}
         return convo, model.prompts(), sim.llm.ledger.summary()
 
 
 def test_a_packed_conversation_is_one_call_with_the_speakers_in_turn(tmp_path):
+    """One call and no relationship summary: each speaker's memories of the other stand for it."""
     convo, asked, _ = _talk(tmp_path, {"relationship_summary": [RELATIONSHIP], "conversation_packed": [{"lines": LINES}]})
-    assert asked == {"relationship_summary": 2, "conversation_packed": 1}
+    assert asked == {"conversation_packed": 1}
     assert convo == [["Nora Bennett", LINES[0]], ["Theo Alvarez", LINES[1]], ["Nora Bennett", LINES[2]],
                      ["Theo Alvarez", LINES[3]]]
 
 
 def test_a_failed_packed_call_falls_back_to_the_line_by_line_conversation(tmp_path):
     """No packed reply ever validates (the fake has none for it): its fail-safe says "no
-    conversation", and the talk is held line by line with the relationship summaries already asked."""
+    conversation", and the talk is held line by line, each speaker's relationship summary asked
+    before their first line."""
     utterances = [{"utterance": "Hi Theo! Coffee as usual?", "end": False}, {"utterance": "Yes please. Bye Nora!", "end": True}]
     convo, asked, ledger = _talk(tmp_path, {"relationship_summary": [RELATIONSHIP],
                                             "iterative_chat_utterance": utterances})
@@ -58,3 +64,12 @@ def test_faithful_mode_never_asks_for_the_packed_conversation(tmp_path):
                             packed=False)
     assert "conversation_packed" not in asked and asked["iterative_chat_utterance"] == 2
     assert [speaker for speaker, _ in convo] == ["Nora Bennett", "Theo Alvarez"]
+
+
+def test_each_speaker_is_shown_their_memories_of_the_other(tmp_path):
+    """What stands for the relationship summary: the speaker's memories most about the listener."""
+    _talk(tmp_path, {"conversation_packed": [{"lines": LINES}]},
+          remembers="Theo Alvarez wants a footbridge across the pond in the park")
+    sent = _talk.sent["conversation_packed"]
+    nora_part = sent.split("About Theo Alvarez:")[0].split("What Nora Bennett remembers:")[1]
+    assert "- Theo Alvarez wants a footbridge across the pond in the park" in nora_part

@@ -139,3 +139,23 @@ def test_the_two_notes_at_a_chats_end_ask_their_triples_together_in_packed_mode(
     assert _triple(nora, planning)[0] == NAME
     assert _triple(nora, "Nora Bennett heard that Theo Alvarez will present the footbridge plan.") == (
         NAME, "heard", "that Theo Alvarez will present the footbridge plan")
+
+
+QUESTIONS = ["What does Nora Bennett bake?", "How does Nora Bennett sleep?", "Who visits the cafe?"]
+
+
+@pytest.mark.parametrize("options, calls", [(PACKED, 1), (FAITHFUL, 3)])
+def test_packed_mode_asks_one_insights_call_for_the_three_questions_memories(nora, options, calls):
+    """Packed: the memories retrieved for each question go to one insights call, each text once."""
+    _seed(nora)
+    nora.options = options
+    llm, model = _llm(focal_points=[{"questions": QUESTIONS}])
+    run_reflect(nora, llm)
+    asked = [call for call in model.calls if call.prompt == "insights"]
+    assert len(asked) == calls
+    if options.packed_actions:
+        shown = asked[0].user_text
+        assert "Nora Bennett baked lemon scones" in shown and "Nora Bennett slept until 7" in shown
+        assert shown.count("Nora Bennett baked lemon scones") == 1
+    new = [node.embedding_key for node in nora.a_mem.seq_thought]
+    assert all(text in new for text in INSIGHTS)
