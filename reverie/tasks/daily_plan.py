@@ -26,7 +26,8 @@ MIN_ITEMS, MAX_ITEMS = 4, 10
 _WAKING = re.compile(r"\b(wak\w*|awake\w*|gets? up|getting up|rises?|morning routine)\b", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"\bI(?:'m|'ve|'ll|'d)?\b|\b(?i:me|my|myself|we|our)\b")
 _NAMED_TIME = re.compile(r"\b(?:noon|midday|midnight)\b", re.IGNORECASE)
-_NUMBERING = re.compile(r"^\s*(?:\d+\s*[.):-]|[-*•])\s*")
+# A list number ("1.", "2)", "3:", "4 -") or bullet; "9:00 am ..." is a clock time, not a number.
+_NUMBERING = re.compile(r"^\s*(?:\d+\s*(?:[.)-]|:(?!\d))|[-*•])\s*")
 
 PlanItem = Annotated[str, Field(max_length=120)]
 

@@ -96,7 +96,8 @@ def _fail_safe(inputs: InsightsInputs, choices: dict) -> InsightsReply:
 
 
 INSIGHTS = Task(name="insights", inputs=InsightsInputs, schema=InsightsReply, fail_safe=_fail_safe, trim=memories("statements"),
-                used_in="reflect: insights (new thoughts) from the memories retrieved for each focal point")
+                used_in="reflect: insights (new thoughts) from the memories retrieved for each focal point "
+                        "(packed mode: the three focal points' memories in one call)")
 
 
 def insights(llm: LanguageModel, *,

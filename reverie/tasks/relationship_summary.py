@@ -59,7 +59,8 @@ def _fail_safe(inputs: RelationshipInputs, choices: dict) -> RelationshipReply:
 
 RELATIONSHIP_SUMMARY = Task(name="relationship_summary", inputs=RelationshipInputs, schema=RelationshipReply,
                             fail_safe=_fail_safe, trim=memories("statements"),
-                            used_in="converse: once per conversation and speaker, the speaker's view of the listener")
+                            used_in="converse: once per conversation and speaker, the speaker's view of the listener "
+                                    "(not in packed mode's one-call conversation)")
 
 
 def about_the_pair(statements: list[str], speaker: str, listener: str) -> list[str]:

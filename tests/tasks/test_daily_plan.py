@@ -27,6 +27,15 @@ def test_numbering_is_stripped():
                            "lunch at noon", "bed at 11:00 pm"]
 
 
+def test_an_item_that_starts_with_its_clock_time_keeps_it():
+    """ "9:00 am: open the cafe" is no list number: the hour stays with the item."""
+    reply = DailyPlanReply.model_validate(
+        {"items": ["6:00 am wake up", "9:00 am open the cafe", "12:30 pm: lunch", "1: read at 8:00 pm",
+                   "10:00 pm go to bed"]}, context=CTX)
+    assert reply.items == ["wake up and complete the morning routine at 6:00 am", "9:00 am open the cafe",
+                           "12:30 pm: lunch", "read at 8:00 pm", "10:00 pm go to bed"]
+
+
 def test_the_code_writes_the_waking_item_and_orders_the_items_by_their_times():
     """The bundled model's kind of reply: waking at the wrong hour, times out of order, bed in the middle."""
     items = ["wake up at 11:00 am", "visit the beach at 3:00 pm", "go to bed at 10:00 pm", "work at the shop",
