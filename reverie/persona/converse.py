@@ -46,10 +46,15 @@ def location_of(persona: Agent, maze: Maze) -> str:
     return f"{tile['arena'] or 'outside'} in {tile['sector'] or tile['world']}"
 
 
+def memories_about(speaker: Agent, listener: Agent, llm: LanguageModel) -> list[str]:
+    """The speaker's 50 memories most about the listener (what a relationship summary reads)."""
+    return _keys(retrieve_scored(speaker, llm, [listener.name], 50))
+
+
 def relationship(speaker: Agent, listener: Agent, llm: LanguageModel) -> str:
     """How ``speaker`` relates to ``listener``, from the speaker's 50 memories most about them."""
-    about_listener = retrieve_scored(speaker, llm, [listener.name], 50)
-    return relationship_summary(llm, speaker=speaker.name, listener=listener.name, statements=_keys(about_listener))
+    return relationship_summary(llm, speaker=speaker.name, listener=listener.name,
+                                statements=memories_about(speaker, listener, llm))
 
 
 def situation(initiator: Agent, partner: Agent) -> str:
@@ -99,7 +104,7 @@ def one_call_convo(scene: ChatScene) -> list[list[str]]:
     initiator, partner, llm = scene.initiator, scene.partner, scene.llm
     memories = {}
     for speaker, listener in ((initiator, partner), (partner, initiator)):
-        about = _keys(retrieve_scored(speaker, llm, [listener.name], 50))[:ABOUT_LISTENER]
+        about = memories_about(speaker, listener, llm)[:ABOUT_LISTENER]
         focal = [listener.name, f"{listener.name} is {listener.scratch.act_description}"]
         memories[speaker.name] = list(dict.fromkeys(about + _keys(retrieve_scored(speaker, llm, focal, PACKED_MEMORIES))))
     lines = packed_conversation(
