@@ -16,7 +16,7 @@ from reverie.persona.agent import Agent
 from reverie.persona.converse import generate_convo, transcript_length
 from reverie.persona.reactions import ChatWith, Reaction, WaitUntil
 from reverie.tasks.conversation_summary import summarize_conversation
-from reverie.tasks.new_decomp_schedule import new_decomp_schedule
+from reverie.tasks.new_decomp_schedule import new_decomp_schedule, resumed_schedule
 
 if TYPE_CHECKING:
     from reverie.llm.language_model import LanguageModel
@@ -116,6 +116,16 @@ def reaction_window(s: Scratch) -> tuple[int, int]:
     return start, min(start + length, 24 * 60)
 
 
+def replanned(persona: Agent, llm: LanguageModel, *, main: list, done: list, start: int, end: int,
+              inserted: str, minutes: int) -> list[tuple[str, int]]:
+    """The window's items after the inserted activity: asked (``new_decomp_schedule``), or in packed
+    mode the original plan resumed where the inserted activity ends, with no call (docs/FIDELITY.md)."""
+    if persona.options.packed_actions:
+        return resumed_schedule(main_act_dur=main, truncated_act_dur=done, start_minute=start, end_minute=end)
+    return new_decomp_schedule(llm, name=persona.scratch.name, main_act_dur=main, truncated_act_dur=done,
+                               start_minute=start, end_minute=end, inserted_act=inserted, inserted_act_dur=minutes)
+
+
 def create_react(persona: Agent, action: NewAction, llm: LanguageModel) -> None:
     """Rewrite the schedule around the inserted activity (``action``) and start it now."""
     s = persona.scratch
@@ -138,9 +148,8 @@ def create_react(persona: Agent, action: NewAction, llm: LanguageModel) -> None:
         if lo is not None:
             # The items replaced span [span_start, span_end): the window's hours, widened to
             # whole items, so the new ones take exactly their minutes and the day stays 1,440.
-            new = new_decomp_schedule(llm, name=s.name, main_act_dur=main, truncated_act_dur=done + [(inserted, minutes)],
-                                      start_minute=span_start, end_minute=span_end,
-                                      inserted_act=inserted, inserted_act_dur=minutes)
+            new = replanned(persona, llm, main=main, done=done + [(inserted, minutes)], start=span_start, end=span_end,
+                            inserted=inserted, minutes=minutes)
             if new:
                 s.replace_schedule(lo, hi, ((a, int(d)) for a, d in new))
     s.add_new_action(action)

@@ -107,6 +107,20 @@ def _usable(activity: str) -> str:
         return FILLER
 
 
+def resumed_schedule(*, main_act_dur: list[tuple[str, int]], truncated_act_dur: list[tuple[str, int]],
+                     start_minute: int, end_minute: int) -> list[tuple[str, int]]:
+    """The window's new schedule without a call (packed mode): what happened so far, ending with
+    the inserted activity, then the original plan resumed where that activity ends (the
+    fail-safe's rule), summing to exactly ``end_minute - start_minute`` as the asked one does."""
+    total = end_minute - start_minute
+    done = cut_to(list(truncated_act_dur), total)
+    remaining = total - sum(m for _, m in done)
+    if remaining <= 0:
+        return done
+    rest = resume_plan(list(main_act_dur), total - remaining, remaining) or [(FILLER, remaining)]
+    return done + [(_usable(activity), minutes) for activity, minutes in rest]
+
+
 def fail_safe(inputs: NewScheduleInputs, choices: dict) -> NewScheduleReply:
     original = read_plan_lines(inputs.original_plan)
     try:
@@ -122,7 +136,8 @@ def fail_safe(inputs: NewScheduleInputs, choices: dict) -> NewScheduleReply:
 
 
 NEW_DECOMP_SCHEDULE = Task(name="new_decomp_schedule", inputs=NewScheduleInputs, schema=NewScheduleReply, fail_safe=fail_safe,
-                           used_in="plan: reacting (chat or wait), re-planning the rest of the current window")
+                           used_in="plan: reacting (chat or wait), re-planning the rest of the current window "
+                                   "(packed mode resumes the plan without asking)")
 
 
 def new_decomp_schedule(

@@ -112,6 +112,7 @@ from datetime import datetime  # noqa: E402
 from types import SimpleNamespace  # noqa: E402
 
 from reverie.memory.scratch import NewAction, Scratch  # noqa: E402
+from reverie.persona.options import CognitionOptions  # noqa: E402
 from reverie.persona.react import create_react  # noqa: E402
 
 HOURLY = [("sleeping", 480), ("working", 120), ("lunch", 60), ("working", 300), ("dinner", 120),
@@ -130,17 +131,32 @@ HOURLY = [("sleeping", 480), ("working", 120), ("lunch", 60), ("working", 300), 
     '{"items": [{"activity": "working on the report", "minutes": 200}]}',  # rough minutes, far too many
     "never valid",  # the fail-safe resumes the plan
 ])
-def test_a_conversation_keeps_the_day_at_1440_minutes(daily, reply):
+@pytest.mark.parametrize("packed", [False, True])
+def test_a_conversation_keeps_the_day_at_1440_minutes(daily, reply, packed):
     assert sum(m for _, m in daily) == 24 * 60
     s = Scratch(name="Klaus Mueller", curr_time=datetime(2023, 2, 13, 8, 20))
     s.f_daily_schedule = [list(item) for item in daily]
     s.f_daily_schedule_hourly_org = [list(item) for item in HOURLY]
-    llm, _model = scripted_llm(reply)
-    create_react(SimpleNamespace(name=s.name, scratch=s), NewAction(
+    llm, model = scripted_llm(reply)
+    create_react(SimpleNamespace(name=s.name, scratch=s, options=CognitionOptions(packed_actions=packed)), NewAction(
         address="<persona> Maria Lopez", duration=25, description="conversing about the party",
         pronunciatio="💬", event=[s.name, "chat with", "Maria Lopez"]), llm)
     assert sum(m for _, m in s.f_daily_schedule) == 24 * 60
     assert "conversing about the party" in [a for a, _ in s.f_daily_schedule]
+    assert (model.calls == []) == packed  # packed mode resumes the plan without asking
+
+
+def test_packed_mode_resumes_the_plan_where_the_inserted_activity_ends_without_a_call():
+    """What the asked re-plan's fail-safe gives, with no call (packed mode's re-plan)."""
+    from reverie.tasks.new_decomp_schedule import resumed_schedule
+
+    window = resumed_schedule(main_act_dur=ORIGINAL, truncated_act_dur=KW["truncated_act_dur"], start_minute=540,
+                              end_minute=720)
+    assert window == [("reading", 30), ("conversing about the party", 15), ("reading", 15), ("taking notes", 60),
+                      ("writing", 60)]
+    filled = resumed_schedule(main_act_dur=ORIGINAL, truncated_act_dur=[("reading", 30), ("conversing", 200)],
+                              start_minute=540, end_minute=720)
+    assert filled == [("reading", 30), ("conversing", 150)]
 
 
 def test_the_grammar_allows_one_item_per_fifteen_minutes_left():

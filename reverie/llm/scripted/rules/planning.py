@@ -127,20 +127,13 @@ _LINE = re.compile(r"\((\d+) min\):\s*(.+)$")
 
 
 def new_decomp_schedule(call: ScriptedCall) -> dict:
-    """What was done, the inserted activity, then the original plan's rest in the minutes left."""
-    done = [(m.group(2).strip(), int(m.group(1))) for line in call.text("done_so_far").splitlines()
-            if (m := _LINE.search(line.strip()))]
+    """The time left after the inserted activity (what the prompt asks for): the window's last
+    planned activity, for all of it."""
     original = [(m.group(2).strip(), int(m.group(1))) for line in call.text("original_plan").splitlines()
                 if (m := _LINE.search(line.strip()))]
-    inserted = call.text("inserted_act") or "talking"
-    minutes = int(call.text("inserted_minutes")) if call.text("inserted_minutes").isdigit() else 10
     remaining = int(call.text("remaining_minutes")) if call.text("remaining_minutes").isdigit() else 0
-    items = [{"activity": a[:78], "minutes": m} for a, m in done if a != inserted]
-    items.append({"activity": inserted[:78], "minutes": minutes})
     rest = original[-1][0] if original else "going about the day"
-    if remaining > 0:
-        items.append({"activity": rest[:78], "minutes": remaining})
-    return {"items": items[:12]}
+    return {"items": [{"activity": rest[:78], "minutes": max(remaining, 1)}]}
 
 
 def plan_note(call: ScriptedCall) -> dict:
