@@ -107,6 +107,13 @@ def _usable(activity: str) -> str:
         return FILLER
 
 
+def rest_of_plan(original: list[tuple[str, int]], offset: int, remaining: int) -> list[tuple[str, int]]:
+    """The original plan resumed ``offset`` minutes in, for ``remaining`` minutes, each activity
+    usable as one (a neutral filler when nothing of the plan is left)."""
+    entries = resume_plan(original, offset, remaining) or [(FILLER, max(remaining, 1))]
+    return [(_usable(activity), minutes) for activity, minutes in entries]
+
+
 def resumed_schedule(*, main_act_dur: list[tuple[str, int]], truncated_act_dur: list[tuple[str, int]],
                      start_minute: int, end_minute: int) -> list[tuple[str, int]]:
     """The window's new schedule without a call (packed mode): what happened so far, ending with
@@ -117,8 +124,7 @@ def resumed_schedule(*, main_act_dur: list[tuple[str, int]], truncated_act_dur: 
     remaining = total - sum(m for _, m in done)
     if remaining <= 0:
         return done
-    rest = resume_plan(list(main_act_dur), total - remaining, remaining) or [(FILLER, remaining)]
-    return done + [(_usable(activity), minutes) for activity, minutes in rest]
+    return done + rest_of_plan(list(main_act_dur), total - remaining, remaining)
 
 
 def fail_safe(inputs: NewScheduleInputs, choices: dict) -> NewScheduleReply:
@@ -128,9 +134,9 @@ def fail_safe(inputs: NewScheduleInputs, choices: dict) -> NewScheduleReply:
     except ValueError:
         remaining = sum(m for _, m in original)
     offset = sum(m for _, m in original) - remaining
-    entries = resume_plan(original, offset, remaining) or [(FILLER, max(remaining, 1))]
+    entries = rest_of_plan(original, offset, remaining)
     try:
-        return NewScheduleReply(items=[PlanEntry(activity=_usable(a), minutes=m) for a, m in entries[:MAX_ITEMS]])
+        return NewScheduleReply(items=[PlanEntry(activity=a, minutes=m) for a, m in entries[:MAX_ITEMS]])
     except ValueError:  # pydantic's ValidationError included
         return NewScheduleReply(items=[PlanEntry(activity=FILLER, minutes=max(remaining, 1))])
 
