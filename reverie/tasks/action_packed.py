@@ -34,7 +34,7 @@ from reverie.action_text import main_action, subtask
 from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import NotShown, Task, TaskInputs, choice_field, choice_paths, path_choice
 from reverie.tasks.action_location import HOUSE_MARKER, NO_OBJECT, ROOM_MARKER, pick_arena, pick_object, pick_sector
-from reverie.tasks.common import Reply, first_error, first_name, inputs_of, one_line
+from reverie.tasks.common import Reply, first_error, first_name, inputs_of, one_line, words_only
 from reverie.tasks.event_triple import TripleInputs, TripleReply, event_triple, split_statement
 from reverie.tasks.object_state import check_state
 from reverie.tasks.options import keep_own_private, unique
@@ -99,9 +99,11 @@ class PackedActionFields(Reply):
     object: str = choice_field("objects", description="an object in that place, copied exactly")
     # one or two emoji (a longer family runs a small model past max_tokens: the code picks one then)
     emoji: str = Field(max_length=EMOJI_MAX, description="one or two emoji for the activity")
-    event_predicate: str = Field(max_length=40, description="short verb, e.g. 'is eating'")
-    event_target: str = Field(max_length=80, description="what the verb acts on")
-    object_state: str = Field(max_length=80, description="what happens to the object, e.g. 'being used to brew coffee'")
+    # in words: the grammar keeps emoji out (a run of them cut the reply off)
+    event_predicate: str = Field(max_length=40, description="short verb, e.g. 'is eating'", json_schema_extra=words_only(40))
+    event_target: str = Field(max_length=80, description="what the verb acts on", json_schema_extra=words_only(80))
+    object_state: str = Field(max_length=80, description="what happens to the object, e.g. 'being used to brew coffee'",
+                              json_schema_extra=words_only(80))
     object_emoji: str = Field(max_length=EMOJI_MAX, description="one or two emoji for the object's state")
 
     @field_validator("emoji", "object_emoji", mode="before")

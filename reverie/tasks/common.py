@@ -122,6 +122,19 @@ def check_text(text: str, what: str = "the answer", *, min_words: int = 1) -> st
     return text
 
 
+# The characters a phrase in words is written with: letters (Latin, accented ones included),
+# digits, spaces and plain punctuation. As a JSON-schema ``pattern`` it keeps the grammar from
+# writing emoji into a phrase: a small model that starts a run of emoji there goes on until its
+# reply is cut off (one emoji is several tokens, so a 40-character field took hundreds).
+WORD_CHARACTERS = "A-Za-z0-9\u00c0-\u024f ,.'&()/:;!?-"
+
+
+def words_only(max_length: int) -> dict:
+    """Schema extras for a phrase of at most ``max_length`` characters in words (:data:`WORD_CHARACTERS`),
+    for the grammar only: the field's validators still say what is wrong with a reply made without one."""
+    return {"pattern": f"^[{WORD_CHARACTERS}]{{0,{max_length}}}$"}
+
+
 def Text(what: str, max_length: int, *, min_words: int = 1, once: bool = False) -> Any:
     """A one-line answer in words: at most ``max_length`` characters and ``min_words`` words,
     no placeholder; corrections call it ``what`` ("the note"). ``once``: a phrase repeated word
