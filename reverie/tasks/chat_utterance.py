@@ -16,7 +16,7 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs, memories, transcript_of
 from reverie.tasks.common import (Reply, bulleted, check_text, first_name, inputs_of, saying, sentences, transcript,
-                                  without_repeats)
+                                  without_repeats, words_only)
 from reverie.tasks.interview import strip_speaker
 
 # The conversation input when nobody has spoken yet.
@@ -41,7 +41,8 @@ class UtteranceInputs(TaskInputs):
 
 
 class UtteranceReply(Reply):
-    utterance: str = Field(max_length=300, description="the speaker's next line, as spoken")
+    utterance: str = Field(max_length=300, description="the speaker's next line, as spoken",
+                           json_schema_extra=words_only(300, 1))
     end: bool = Field(description="true if this line ends the conversation")
 
     @field_validator("utterance")

@@ -123,16 +123,22 @@ def check_text(text: str, what: str = "the answer", *, min_words: int = 1) -> st
 
 
 # The characters a phrase in words is written with: letters (Latin, accented ones included),
-# digits, spaces and plain punctuation. As a JSON-schema ``pattern`` it keeps the grammar from
-# writing emoji into a phrase: a small model that starts a run of emoji there goes on until its
-# reply is cut off (one emoji is several tokens, so a 40-character field took hundreds).
-WORD_CHARACTERS = "A-Za-z0-9\u00c0-\u024f ,.'&()/:;!?-"
+# digits, spaces and plain punctuation. As a JSON-schema ``pattern`` (:func:`words_only`) it keeps
+# the grammar from writing what a small model runs into and never gets out of: a string of emoji
+# (several tokens each, so a 40-character field took hundreds and the reply was cut off), words
+# joined by underscores ("The_The_The_..."), a line of braces and newlines, a timestamp for a
+# sentence. No double quote: the pattern's characters are written into the JSON string as they are.
+LETTERS = "A-Za-z\u00c0-\u024f"
+WORD_CHARACTERS = f"{LETTERS}0-9 ,.'\u2019&()/:;!?%$+#-"
 
 
-def words_only(max_length: int) -> dict:
+def words_only(max_length: int, min_length: int = 0) -> dict:
     """Schema extras for a phrase of at most ``max_length`` characters in words (:data:`WORD_CHARACTERS`),
-    for the grammar only: the field's validators still say what is wrong with a reply made without one."""
-    return {"pattern": f"^[{WORD_CHARACTERS}]{{0,{max_length}}}$"}
+    for the grammar only: the field's validators still say what is wrong with a reply made without
+    one. With ``min_length``, the phrase starts with a letter (not a space, a digit or a brace)."""
+    if not min_length:
+        return {"pattern": f"^[{WORD_CHARACTERS}]{{0,{max_length}}}$"}
+    return {"pattern": f"^[{LETTERS}][{WORD_CHARACTERS}]{{{min_length - 1},{max_length - 1}}}$"}
 
 
 def Text(what: str, max_length: int, *, min_words: int = 1, once: bool = False) -> Any:
@@ -140,7 +146,7 @@ def Text(what: str, max_length: int, *, min_words: int = 1, once: bool = False) 
     no placeholder; corrections call it ``what`` ("the note"). ``once``: a phrase repeated word
     for word is kept once (:func:`without_repeats`) before the checks."""
     tidy = without_repeats if once else (lambda value: value)
-    return Annotated[str, Field(max_length=max_length),
+    return Annotated[str, Field(max_length=max_length, json_schema_extra=words_only(max_length, 1)),
                      AfterValidator(lambda value: check_text(tidy(value), what, min_words=min_words))]
 
 

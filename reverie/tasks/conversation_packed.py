@@ -27,7 +27,7 @@ from pydantic import Field, ValidationInfo, field_validator
 
 from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs, memories
-from reverie.tasks.common import Reply, bulleted, check_text, inputs_of
+from reverie.tasks.common import Reply, bulleted, check_text, inputs_of, words_only
 from reverie.tasks.interview import strip_speaker
 
 log = logging.getLogger(__name__)
@@ -52,7 +52,9 @@ class ConversationInputs(TaskInputs):
 class ConversationReply(Reply):
     # The grammar asks for MIN_LINES or more (``minItems``); the model validates an empty list,
     # which is the fail-safe's "no conversation".
-    lines: list[Annotated[str, Field(min_length=3, max_length=MAX_LINE)]] = Field(
+    # in words: the grammar keeps out a line of braces and newlines (the bundled model's second line)
+    lines: list[Annotated[str, Field(min_length=3, max_length=MAX_LINE,
+                                     json_schema_extra=words_only(MAX_LINE, min_length=3))]] = Field(
         max_length=MAX_LINES, json_schema_extra={"minItems": MIN_LINES},
         description="what is said, in order: the initiator's line, then the partner's, taking turns")
 

@@ -12,7 +12,7 @@ from pydantic import Field, ValidationInfo, field_validator
 
 from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs, memories
-from reverie.tasks.common import Reply, bulleted, check_text, inputs_of, unlist
+from reverie.tasks.common import Reply, bulleted, check_text, inputs_of, unlist, words_only
 
 MAX_QUESTIONS = 5
 
@@ -24,7 +24,7 @@ class FocalPointsInputs(TaskInputs):
 
 
 class FocalPointsReply(Reply):
-    questions: list[Annotated[str, Field(max_length=200)]] = Field(
+    questions: list[Annotated[str, Field(max_length=200, json_schema_extra=words_only(200, 3))]] = Field(
         min_length=1, max_length=MAX_QUESTIONS, description="high-level questions the memories can answer"
     )
 

@@ -17,7 +17,7 @@ from pydantic import Field, ValidationInfo, field_validator
 
 from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs, choice_field, memories
-from reverie.tasks.common import Reply, check_text, inputs_of, numbered, one_line, unlist
+from reverie.tasks.common import Reply, check_text, inputs_of, numbered, one_line, unlist, without_marker, words_only
 
 MAX_INSIGHTS = 5
 MAX_EVIDENCE = 10
@@ -36,7 +36,7 @@ class InsightsInputs(TaskInputs):
 
 
 class Insight(Reply):
-    insight: str = Field(max_length=160, description="one sentence about the persona")
+    insight: str = Field(max_length=160, description="one sentence about the persona", json_schema_extra=words_only(160, 3))
     evidence: list[Annotated[str, Field(max_length=3)]] = choice_field(
         NUMBERS_KEY, min_length=1, max_length=MAX_EVIDENCE, description="numbers of the statements it is based on"
     )
@@ -78,7 +78,7 @@ class InsightsReply(Reply):
 def _checked(i: int, item: Insight, statements: list[str], last: int) -> str:
     """Insight ``i``'s text on one line, or ValueError saying what is wrong with it."""
     text = check_text(item.insight, f"insight {i}", min_words=3)
-    if text.lower().rstrip(".") in statements:
+    if without_marker(text).lower().rstrip(".") in statements:  # "1. <statement>" copies it too
         raise ValueError(f"insight {i} only copies a statement; say what the statements mean together")
     for number in item.evidence:
         if not number.strip().isdigit():
