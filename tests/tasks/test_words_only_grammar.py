@@ -1,4 +1,7 @@
-"""The phrase fields of a packed action answer are words only in the grammar.
+"""The fields a model writes words into are words only in the grammar (a JSON-schema pattern).
+
+What the pattern lets through is checked with Python's ``re`` (the pattern is a plain character
+class, read the same way there). That llama.cpp's grammar keeps to it is checked on the model:
 
 Two ``actions_packed`` calls of a 25-person day on the real bundled model, where the model ran
 a string of emoji into ``event_predicate`` and on through the next fields until the reply was
@@ -10,6 +13,7 @@ the grammar, come back whole the first time.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -20,7 +24,12 @@ from reverie.llm import LLM
 from reverie.prompt_tools.evaluate import read_ledger
 from reverie.tasks.action_packed import PackedActionReply
 from reverie.tasks.actions_packed import ACTIONS_PACKED
+from reverie.tasks.chat_utterance import UtteranceReply
 from reverie.tasks.common import WORD_CHARACTERS
+from reverie.tasks.conversation_packed import ConversationReply
+from reverie.tasks.convo_thoughts import MemoReply
+from reverie.tasks.focal_points import FocalPointsReply
+from reverie.tasks.insights import InsightsReply
 from reverie.tasks.registry import product_tasks
 
 CASES = json.loads((Path(__file__).parents[1] / "fixtures" / "actions_packed_emoji_runs.json").read_text())["cases"]
@@ -31,6 +40,35 @@ def test_the_phrase_fields_carry_the_words_only_pattern():
     for field in ("event_predicate", "event_target", "object_state"):
         assert properties[field]["pattern"].startswith(f"^[{WORD_CHARACTERS}]{{0,")
     assert "pattern" not in properties["emoji"]
+
+
+def _pattern(schema: dict, *path: str) -> str:
+    node = schema
+    for key in path:
+        node = node[key]
+        if "$ref" in node:
+            node = schema["$defs"][node["$ref"].split("/")[-1]]
+    return node["pattern"]
+
+
+SENTENCES = {  # a field's pattern, from its reply schema
+    "conversation line": _pattern(ConversationReply.model_json_schema(), "properties", "lines", "items"),
+    "utterance": _pattern(UtteranceReply.model_json_schema(), "properties", "utterance"),
+    "focal question": _pattern(FocalPointsReply.model_json_schema(), "properties", "questions", "items"),
+    "insight": _pattern(InsightsReply.model_json_schema(), "properties", "insights", "items", "properties", "insight"),
+    "memo (a Text answer)": _pattern(MemoReply.model_json_schema(), "properties", "memo"),
+}
+
+
+@pytest.mark.parametrize("field", sorted(SENTENCES))
+def test_a_sentence_field_takes_words_and_none_of_what_the_small_model_ran_into(field):
+    pattern = re.compile(SENTENCES[field])
+    for good in ("Isabella is hosting a party at Hobbs Cafe at 5 pm.", "Café talk: can't wait, see you (maybe) at 7!",
+                 "What did Maria learn about the 2 new neighbours?"):
+        assert pattern.fullmatch(good), good
+    for bad in ("The_Milo_Hale_has_been_reading_the_book", "2021-02-13 12:34:39.161", " \n{ ", "\u2026",
+                "I love ice cream \U0001f368\U0001f368", 'She said "hi"'):
+        assert not pattern.fullmatch(bad), bad
 
 
 @pytest.mark.slow
