@@ -127,9 +127,13 @@ def check_text(text: str, what: str = "the answer", *, min_words: int = 1) -> st
 # the grammar from writing what a small model runs into and never gets out of: a string of emoji
 # (several tokens each, so a 40-character field took hundreds and the reply was cut off), words
 # joined by underscores ("The_The_The_..."), a line of braces and newlines, a timestamp for a
-# sentence. No double quote: the pattern's characters are written into the JSON string as they are.
-LETTERS = "A-Za-z\u00c0-\u024f"
-WORD_CHARACTERS = f"{LETTERS}0-9 ,.'\u2019&()/:;!?%$+#-"
+# sentence. The letters are those of the world's scripts (Latin with its accents, Greek, Cyrillic,
+# Hebrew, Arabic, the Indic scripts, Thai, kana, CJK, Hangul), so personas written in another
+# language keep it. No double quote: the pattern's characters are written into the JSON string
+# as they are.
+LETTERS = ("A-Za-z\u00c0-\u024f\u1e00-\u1eff\u0370-\u052f\u0590-\u06ff\u0900-\u0e7f"
+           "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3")
+WORD_CHARACTERS = f"{LETTERS}0-9 ,.'\u2019&()/:;!?%$+#\u3000-\u303f\uff01-\uff5e-"
 
 
 def words_only(max_length: int, min_length: int = 0) -> dict:

@@ -64,7 +64,8 @@ SENTENCES = {  # a field's pattern, from its reply schema
 def test_a_sentence_field_takes_words_and_none_of_what_the_small_model_ran_into(field):
     pattern = re.compile(SENTENCES[field])
     for good in ("Isabella is hosting a party at Hobbs Cafe at 5 pm.", "Café talk: can't wait, see you (maybe) at 7!",
-                 "What did Maria learn about the 2 new neighbours?"):
+                 "What did Maria learn about the 2 new neighbours?", "Изабелла устраивает вечеринку.",
+                 "伊莎贝拉在咖啡馆举办派对。", "パーティーを開きます！", "이사벨라가 파티를 연다"):
         assert pattern.fullmatch(good), good
     for bad in ("The_Milo_Hale_has_been_reading_the_book", "2021-02-13 12:34:39.161", " \n{ ", "\u2026",
                 "I love ice cream \U0001f368\U0001f368", 'She said "hi"'):
