@@ -107,8 +107,13 @@ def without_repeats(text: str, said: Iterable[str] = (), *, clauses: bool = True
     return re.sub(r"[,;]$", ".", " ".join(kept))
 
 
+# A small model echoing its format instructions instead of answering; stored, such a sentence
+# became a conversation line, its summary, both memos and their triples.
+_ABOUT_THE_ANSWER = re.compile(r"\bjson\b", re.IGNORECASE)
+
+
 def check_text(text: str, what: str = "the answer", *, min_words: int = 1) -> str:
-    """Reject empty, placeholder or punctuation-only text; return it on one line."""
+    """Reject empty, placeholder or punctuation-only text, and text about the JSON answer; return it on one line."""
     text = one_line(text)
     if not text:
         raise ValueError(f"{what} is empty; write it out in words")
@@ -116,6 +121,8 @@ def check_text(text: str, what: str = "the answer", *, min_words: int = 1) -> st
         raise ValueError(f"{what} is a placeholder ({text!r}); write real words")
     if not re.search(r"[A-Za-z]", text):
         raise ValueError(f"{what} has no words ({text!r}); write it out in words")
+    if _ABOUT_THE_ANSWER.search(text):  # "Here is the corrected JSON object with only 1 line corrected:"
+        raise ValueError(f"{what} talks about the JSON answer instead of being it; write only the words themselves")
     words = len(text.split())
     if words < min_words:
         raise ValueError(f"{what} is too short ({words} word{'s' if words != 1 else ''}); write at least {min_words} words")
