@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from reverie.persona.agent import Agent
 from reverie.persona.retrieve import retrieve_scored
-from reverie.tasks.chat_utterance import iterative_chat_utterance
+from reverie.tasks.chat_utterance import FAILED_LINE, iterative_chat_utterance
 from reverie.tasks.conversation_packed import packed_conversation
 from reverie.tasks.relationship_summary import relationship_summary
 
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 
 MAX_ROUNDS = 8  # each round: the initiator speaks, then the partner
+SILENT_LINES_TO_END = 2  # this many lines in a row that say nothing ("...") end a conversation
 RECENT_CHAT_MINUTES = 480
 ABOUT_LISTENER = 5  # packed mode: of the memories a relationship summary reads, those shown in its place
 PACKED_MEMORIES = 15  # as many as a faithful line retrieves; each speaker's memories shown to the one-call conversation (packed mode)
@@ -121,7 +122,9 @@ def generate_convo(maze: Maze, initiator: Agent, partner: Agent, llm: LanguageMo
     """The whole transcript ``[[speaker, utterance], ...]`` (at most 16 lines).
 
     Each speaker's relationship summary is asked once, before their first line, and kept for
-    the conversation (the original asked it before every line; docs/FIDELITY.md).
+    the conversation (the original asked it before every line; docs/FIDELITY.md). Two lines in
+    a row that say nothing ("...", a line's fail-safe: neither speaker found anything new to
+    say) end the conversation, where the original went on to its 16 lines (docs/FIDELITY.md).
 
     Packed mode (``options.packed_actions``) asks for the whole conversation in one call
     (prompt conversation_packed, at most 8 lines, no relationship summary); when that call
@@ -139,9 +142,15 @@ def generate_convo(maze: Maze, initiator: Agent, partner: Agent, llm: LanguageMo
                 relationships[speaker.name] = relationship(speaker, listener, llm)
             line, end = one_utterance(scene, speaker, listener, convo, relationships[speaker.name])
             convo.append([speaker.name, line])
-            if end:
+            if end or _run_dry(convo):
                 return convo
     return convo
+
+
+def _run_dry(convo: list[list[str]]) -> bool:
+    """The last ``SILENT_LINES_TO_END`` lines said nothing: the speakers have run out of words."""
+    last = convo[-SILENT_LINES_TO_END:]
+    return len(last) == SILENT_LINES_TO_END and all(line == FAILED_LINE for _, line in last)
 
 
 def transcript_length(convo: list) -> int:

@@ -1,5 +1,5 @@
 """The social loop the original's way: the gates decide who may talk, decide_to_talk's
-fail-safe is "yes" once they pass, and a line that fails goes on as "..." until the turn cap.
+fail-safe is "yes" once they pass, and a line that fails is "..."; two of them in a row end the talk.
 
 Every test here runs on the scripted fake chat model (reverie/llm/fake_model.py, not a real
 model): they are the failure paths, where no reply validates. The world is real: the base
@@ -9,6 +9,7 @@ answers to these prompts are measured by ``prompts eval`` (see docs/FIDELITY.md)
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timedelta
 from types import SimpleNamespace
 
@@ -92,31 +93,52 @@ def test_a_failed_line_is_the_originals_pause_and_does_not_end_the_talk():
     assert (line, end) == (FAILED_LINE, False)
 
 
-@pytest.fixture
-def cafe(tmp_path):
-    model = FakeChatModel()  # no reply ever validates: every prompt on its fail-safe
+def _cafe_talk(tmp_path, replies=None):
+    """Nora and Theo side by side in the cafe at 10:00 (Iris asleep), one step run: the
+    gates pass and the talk is held with the scripted replies (``None``: none validates)."""
+    model = FakeChatModel(replies=replies)
     with forked_sim(tmp_path, "base_willow_creek", "cafe", model, at="10:00") as sim:
-        yield sim, model
+        nora, theo, iris = meet_at_the_cafe(sim)
+        sim.run(1)
+        assert model.prompts()["decide_to_talk"] >= 1
+        assert nora.scratch.chatting_with == theo.name and theo.scratch.chatting_with == nora.name
+        assert iris.scratch.chatting_with is None  # asleep: no talk
+        assert nora.scratch.chatting_end_time > sim.curr_time - timedelta(seconds=sim.sec_per_step)
+        return nora.scratch.chat, sim.llm.ledger.summary()
 
 
-def test_two_people_who_meet_talk_and_failed_lines_run_to_the_turn_cap(cafe):
-    """Nora and Theo side by side in the cafe at 10:00, every model reply unusable: the gates
-    pass, so they talk (the fail-safe yes), and the talk goes on with "..." lines until the
-    original's cap of 8 rounds ends it; both then stand in the conversation."""
-    sim, model = cafe
-    nora, theo, iris = meet_at_the_cafe(sim)
+def _line(text: str, end: bool = False) -> str:
+    return json.dumps({"utterance": text, "end": end})
 
-    sim.run(1)
-    assert model.prompts()["decide_to_talk"] >= 1
-    assert nora.scratch.chatting_with == theo.name and theo.scratch.chatting_with == nora.name
-    transcript = nora.scratch.chat
-    assert len(transcript) == 2 * MAX_ROUNDS
-    assert [speaker for speaker, _ in transcript[:2]] in ([nora.name, theo.name], [theo.name, nora.name])
-    assert {line for _, line in transcript} == {FAILED_LINE}
-    assert nora.scratch.chatting_end_time > sim.curr_time - timedelta(seconds=sim.sec_per_step)
-    assert iris.scratch.chatting_with is None  # asleep: no talk
-    # The fake model counts the asks: 16 lines, but each speaker's relationship summary is
-    # asked once for the whole conversation (the original asked it before every line).
-    asks = sim.llm.ledger.summary()
-    assert asks["iterative_chat_utterance"]["calls"] == 2 * MAX_ROUNDS
+
+def test_two_people_who_meet_talk_and_two_failed_lines_end_it(tmp_path):
+    """Every model reply unusable: the gates pass, so they talk (the fail-safe yes); each line
+    falls back to "..." and the second in a row ends the talk (docs/FIDELITY.md), where the
+    original went on to its cap of 8 rounds; both then stand in the conversation."""
+    transcript, asks = _cafe_talk(tmp_path)
+    assert [line for _, line in transcript] == [FAILED_LINE, FAILED_LINE]
+    assert len({speaker for speaker, _ in transcript}) == 2
+    # Each speaker's relationship summary is asked once for the whole conversation (the
+    # original asked it before every line).
+    assert asks["iterative_chat_utterance"]["calls"] == 2
     assert asks["relationship_summary"]["calls"] == 2
+
+
+def test_a_model_that_can_only_repeat_its_line_ends_the_talk(tmp_path):
+    """The bundled model's loop in faithful mode: every line is the opening line again, sent
+    back as already said until its fail-safe; the two fail-safes in a row end the talk after
+    3 lines instead of 16 (each of them 3 attempts)."""
+    transcript, asks = _cafe_talk(tmp_path, {"iterative_chat_utterance": _line("Will you come to the party?")})
+    assert [line for _, line in transcript] == ["Will you come to the party?", FAILED_LINE, FAILED_LINE]
+    assert asks["iterative_chat_utterance"]["calls"] == 3
+    assert asks["iterative_chat_utterance"]["fallbacks"] == 2
+
+
+def test_one_silent_line_at_a_time_does_not_end_the_talk(tmp_path):
+    """A speaker's "..." between new lines is a pause: the talk runs to the original's turn cap."""
+    said = [_line(f"Here is news number {n} from the cafe.") if n % 2 else _line(FAILED_LINE)
+            for n in range(1, 2 * MAX_ROUNDS + 1)]
+    transcript, asks = _cafe_talk(tmp_path, {"iterative_chat_utterance": said})
+    assert len(transcript) == 2 * MAX_ROUNDS
+    assert [line for _, line in transcript].count(FAILED_LINE) == MAX_ROUNDS
+    assert asks["iterative_chat_utterance"]["calls"] == 2 * MAX_ROUNDS
