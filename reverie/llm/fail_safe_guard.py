@@ -21,7 +21,7 @@ from reverie.llm.task import Task
 log = logging.getLogger("reverie.llm")
 
 PLAIN = "going about the day as usual"
-_LETTER = re.compile(r"[A-Za-z]")
+_LETTER = re.compile(r"[^\W\d_]")  # a letter of any script
 MAX_CHOICE = 120
 
 

@@ -81,7 +81,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 def saying(text: str) -> str:
     """What a sentence or clause says, case and punctuation aside (the key repeats are found by)."""
-    return " ".join(re.findall(r"[a-z0-9']+", text.lower()))
+    return " ".join(re.findall(r"(?:[^\W_]|')+", text.lower()))
 
 
 def sentences(text: str) -> list[str]:
@@ -119,11 +119,11 @@ def check_text(text: str, what: str = "the answer", *, min_words: int = 1) -> st
         raise ValueError(f"{what} is empty; write it out in words")
     if text.lower().strip(" .!?\"'") in _PLACEHOLDERS or text.lower() in _PLACEHOLDERS:
         raise ValueError(f"{what} is a placeholder ({text!r}); write real words")
-    if not re.search(r"[A-Za-z]", text):
+    if not _HAS_A_LETTER.search(text):  # a letter of any script the grammar writes (LETTERS)
         raise ValueError(f"{what} has no words ({text!r}); write it out in words")
     if _ABOUT_THE_ANSWER.search(text):  # "Here is the corrected JSON object with only 1 line corrected:"
         raise ValueError(f"{what} talks about the JSON answer instead of being it; write only the words themselves")
-    words = len(text.split())
+    words = word_count(text)
     if words < min_words:
         raise ValueError(f"{what} is too short ({words} word{'s' if words != 1 else ''}); write at least {min_words} words")
     return text
@@ -141,6 +141,17 @@ def check_text(text: str, what: str = "the answer", *, min_words: int = 1) -> st
 LETTERS = ("A-Za-z\u00c0-\u024f\u1e00-\u1eff\u0370-\u052f\u0590-\u06ff\u0900-\u0e7f"
            "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3")
 WORD_CHARACTERS = f"{LETTERS}0-9 ,.'\u2019&()/:;!?%$+#\u3000-\u303f\uff01-\uff5e-"
+
+
+_HAS_A_LETTER = re.compile(f"[{LETTERS}]")
+# Scripts written without spaces between words (Thai, kana, CJK): each letter counts as a word.
+_UNSPACED = "\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff"
+
+
+def word_count(text: str) -> int:
+    """The words in ``text``: its space-separated words, and each letter of a script written
+    without spaces ("パーティーを開きます" is 10)."""
+    return len(re.findall(f"[^\\s{_UNSPACED}]+", text)) + len(re.findall(f"[{_UNSPACED}]", text))
 
 
 def words_only(max_length: int, min_length: int = 0) -> dict:

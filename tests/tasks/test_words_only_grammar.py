@@ -72,6 +72,27 @@ def test_a_sentence_field_takes_words_and_none_of_what_the_small_model_ran_into(
         assert not pattern.fullmatch(bad), bad
 
 
+OTHER_SCRIPTS = ("Изабелла устраивает вечеринку.", "伊莎贝拉在咖啡馆举办派对。", "パーティーを開きます！", "이사벨라가 파티를 연다",
+                 "Η Ισαβέλλα κάνει πάρτι.", "איזבלה עורכת מסיבה.")
+
+
+@pytest.mark.parametrize("text", OTHER_SCRIPTS)
+def test_what_the_grammar_lets_a_persona_write_in_another_script_the_checks_take(text):
+    """A sentence the words-only pattern allows, in another script, passes the field's own
+    checks too (they used to ask for a Latin letter, so a persona written in Greek or Japanese
+    could only ever get its fail-safe)."""
+    assert re.fullmatch(SENTENCES["memo (a Text answer)"], text)
+    assert MemoReply.model_validate({"memo": text}).memo == text
+    line = UtteranceReply.model_validate({"utterance": text, "end": False})
+    assert line.utterance == text
+
+
+@pytest.mark.parametrize("text", ["!!! ???", "12:30", "(3)", "\uff1f\uff01"])
+def test_text_without_letters_in_any_script_is_still_sent_back(text):
+    with pytest.raises(ValueError, match="has no words"):
+        MemoReply.model_validate({"memo": text})
+
+
 @pytest.mark.slow
 def test_calls_that_ran_emoji_until_cut_off_come_back_whole(tmp_path):
     ledger = tmp_path / "llm_calls.jsonl"
