@@ -5,15 +5,54 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from reverie.errors import UserError, naming
 
 
+# Inside :func:`reusing_unchanged`: (the folder being written, the folder it replaces).
+_REUSE: ContextVar[tuple[Path, Path] | None] = ContextVar("reusing_unchanged", default=None)
+
+
+@contextmanager
+def reusing_unchanged(new_dir: Path, old_dir: Path) -> Iterator[None]:
+    """Inside, a file written under ``new_dir`` whose text is that of the same file under
+    ``old_dir`` becomes a hard link to it: no new data and no disk sync (a checkpoint rewrites
+    every persona's files, and most of them have not changed since the last one). Files are
+    only ever replaced, never changed in place, so the two names stay the same text."""
+    token = _REUSE.set((Path(new_dir), Path(old_dir)))
+    try:
+        yield
+    finally:
+        _REUSE.reset(token)
+
+
+def _linked_unchanged(path: Path, text: str) -> bool:
+    reuse = _REUSE.get()
+    if reuse is None:
+        return False
+    new_dir, old_dir = reuse
+    try:
+        old = old_dir / path.relative_to(new_dir)
+        data = text.encode("utf-8")
+        if old.stat().st_size != len(data) or old.read_bytes() != data:
+            return False
+        path.parent.mkdir(parents=True, exist_ok=True)
+        os.link(old, path)
+        return True
+    except (ValueError, OSError):  # not under new_dir, no old file, or no hard links here: write it
+        return False
+
+
 def write_text_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so readers see the old file or the new one, never half."""
+    """Write ``text`` to ``path`` so readers see the old file or the new one, never half (on
+    disk before it replaces the old one)."""
     path = Path(path)
+    if _linked_unchanged(path, text):
+        return
     with naming(path):
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)

@@ -5,6 +5,8 @@ then swap folders and rename the meta into place. :func:`recover` finishes or ro
 whatever a kill left, so a simulation folder always holds one consistent checkpoint. The
 checkpoint before it is kept in ``.checkpoint.prev/`` (its personas and meta.json), for a
 resume that finds a file of the newest one damaged (:mod:`reverie.simulation.checkpoint_check`).
+A persona file that has not changed since the last checkpoint is a hard link to that one's
+file instead of a new copy (files are only replaced, never changed in place).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import os
 import shutil
 
-from reverie.jsonio import read_json, write_json_atomic
+from reverie.jsonio import read_json, reusing_unchanged, write_json_atomic
 from reverie.sim_layout import BOOTSTRAP_MEMORY, PREVIOUS_CHECKPOINT
 from reverie.simulation.storage import SimStorage
 
@@ -26,8 +28,9 @@ def save(storage: SimStorage, personas: dict, meta: dict) -> None:
     recover(storage)
     staging = storage.dir / SAVING
     shutil.rmtree(staging, ignore_errors=True)
-    for name, persona in personas.items():
-        persona.save(staging / name / BOOTSTRAP_MEMORY)
+    with reusing_unchanged(staging, storage.personas_dir):  # unchanged files are linked, not written again
+        for name, persona in personas.items():
+            persona.save(staging / name / BOOTSTRAP_MEMORY)
     pending = storage.meta_path.with_name(PENDING)
     write_json_atomic(pending, meta)
     old = storage.dir / OLD
