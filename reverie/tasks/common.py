@@ -146,6 +146,8 @@ WORD_CHARACTERS = f"{LETTERS}0-9 ,.'\u2019&()/:;!?%$+#\u3000-\u303f\uff01-\uff5e
 _HAS_A_LETTER = re.compile(f"[{LETTERS}]")
 # Scripts written without spaces between words (Thai, kana, CJK): each letter counts as a word.
 _UNSPACED = "\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff"
+_NO_SPACE = WORD_CHARACTERS.replace(" ", "")
+LEADING_WORD = 24  # characters after a leading word's first, where a pattern asks for words
 
 
 def word_count(text: str) -> int:
@@ -154,13 +156,25 @@ def word_count(text: str) -> int:
     return len(re.findall(f"[^\\s{_UNSPACED}]+", text)) + len(re.findall(f"[{_UNSPACED}]", text))
 
 
-def words_only(max_length: int, min_length: int = 0) -> dict:
+def words_only(max_length: int, min_length: int = 0, *, min_words: int = 1) -> dict:
     """Schema extras for a phrase of at most ``max_length`` characters in words (:data:`WORD_CHARACTERS`),
     for the grammar only: the field's validators still say what is wrong with a reply made without
-    one. With ``min_length``, the phrase starts with a letter (not a space, a digit or a brace)."""
-    if not min_length:
+    one. With ``min_length``, the phrase starts with a letter (not a space, a digit or a brace).
+    With ``min_words``, it starts with that many words (:func:`word_count`'s: separated by spaces,
+    each of at most :data:`LEADING_WORD` characters, or as many letters of a script written
+    without spaces), so a one-word answer ("morning") cannot be written."""
+    if not min_length and min_words <= 1:
         return {"pattern": f"^[{WORD_CHARACTERS}]{{0,{max_length}}}$"}
-    return {"pattern": f"^[{LETTERS}][{WORD_CHARACTERS}]{{{min_length - 1},{max_length - 1}}}$"}
+    if min_words <= 1:
+        return {"pattern": f"^[{LETTERS}][{WORD_CHARACTERS}]{{{min_length - 1},{max_length - 1}}}$"}
+    rest = max_length - (1 + LEADING_WORD + (min_words - 1) * (1 + LEADING_WORD))
+    if rest < 0:
+        raise ValueError(f"{min_words} words of up to {LEADING_WORD + 1} characters do not fit in {max_length}")
+    word = f"[{_NO_SPACE}]"
+    spaced = (f"[{LETTERS}]{word}{{0,{LEADING_WORD}}}( {word}{{1,{LEADING_WORD}}}){{{min_words - 1}}}"
+              f"[{WORD_CHARACTERS}]{{0,{rest}}}")
+    unspaced = f"[{_UNSPACED}]{{{min_words}}}[{WORD_CHARACTERS}]{{0,{max_length - min_words}}}"
+    return {"pattern": f"^({spaced}|{unspaced})$"}
 
 
 def Text(what: str, max_length: int, *, min_words: int = 1, once: bool = False) -> Any:
@@ -168,7 +182,7 @@ def Text(what: str, max_length: int, *, min_words: int = 1, once: bool = False) 
     no placeholder; corrections call it ``what`` ("the note"). ``once``: a phrase repeated word
     for word is kept once (:func:`without_repeats`) before the checks."""
     tidy = without_repeats if once else (lambda value: value)
-    return Annotated[str, Field(max_length=max_length, json_schema_extra=words_only(max_length, 1)),
+    return Annotated[str, Field(max_length=max_length, json_schema_extra=words_only(max_length, 1, min_words=min_words)),
                      AfterValidator(lambda value: check_text(tidy(value), what, min_words=min_words))]
 
 

@@ -24,7 +24,7 @@ class FocalPointsInputs(TaskInputs):
 
 
 class FocalPointsReply(Reply):
-    questions: list[Annotated[str, Field(max_length=200, json_schema_extra=words_only(200, 3))]] = Field(
+    questions: list[Annotated[str, Field(max_length=200, json_schema_extra=words_only(200, 3, min_words=3))]] = Field(
         min_length=1, max_length=MAX_QUESTIONS, description="high-level questions the memories can answer"
     )
 

@@ -36,7 +36,7 @@ class InsightsInputs(TaskInputs):
 
 
 class Insight(Reply):
-    insight: str = Field(max_length=160, description="one sentence about the persona", json_schema_extra=words_only(160, 3))
+    insight: str = Field(max_length=160, description="one sentence about the persona", json_schema_extra=words_only(160, 3, min_words=3))
     evidence: list[Annotated[str, Field(max_length=3)]] = choice_field(
         NUMBERS_KEY, min_length=1, max_length=MAX_EVIDENCE, description="numbers of the statements it is based on"
     )

@@ -25,7 +25,7 @@ from reverie.prompt_tools.evaluate import read_ledger
 from reverie.tasks.action_packed import PackedActionReply
 from reverie.tasks.actions_packed import ACTIONS_PACKED
 from reverie.tasks.chat_utterance import UtteranceReply
-from reverie.tasks.common import WORD_CHARACTERS
+from reverie.tasks.common import WORD_CHARACTERS, word_count
 from reverie.tasks.conversation_packed import ConversationReply
 from reverie.tasks.convo_thoughts import MemoReply
 from reverie.tasks.focal_points import FocalPointsReply
@@ -70,6 +70,22 @@ def test_a_sentence_field_takes_words_and_none_of_what_the_small_model_ran_into(
     for bad in ("The_Milo_Hale_has_been_reading_the_book", "2021-02-13 12:34:39.161", " \n{ ", "\u2026",
                 "I love ice cream \U0001f368\U0001f368", 'She said "hi"'):
         assert not pattern.fullmatch(bad), bad
+
+
+AT_LEAST_THREE_WORDS = ("focal question", "insight", "memo (a Text answer)")
+
+
+@pytest.mark.parametrize("field", AT_LEAST_THREE_WORDS)
+def test_a_field_that_needs_three_words_cannot_be_written_with_fewer(field):
+    """The bundled model answered insights with "morning" until the fail-safe (a reflection lost):
+    where the checks ask for three words, so does the grammar, in any script."""
+    pattern = re.compile(SENTENCES[field])
+    for short in ("morning", "Good morning", "Good  morning", "伊莎", "Isabella,party"):
+        assert not pattern.fullmatch(short), short
+    for enough in ("Good morning, Clara!", "Maya loves books", "伊莎贝拉在咖啡馆举办派对。", "이사벨라가 파티를 연다",
+                   "Maya Hale goes to the library every morning because the quiet helps her write her book."):
+        assert pattern.fullmatch(enough), enough
+        assert word_count(enough) >= 3
 
 
 OTHER_SCRIPTS = ("Изабелла устраивает вечеринку.", "伊莎贝拉在咖啡馆举办派对。", "パーティーを開きます！", "이사벨라가 파티를 연다",
