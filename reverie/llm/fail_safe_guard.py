@@ -11,17 +11,16 @@ replaced by a plain phrase. Choices keep only usable names. Each retry is logged
 from __future__ import annotations
 
 import logging
-import re
 from typing import Any
 
 from pydantic import BaseModel
 
+from reverie.llm.safe_text import has_a_letter
 from reverie.llm.task import Task
 
 log = logging.getLogger("reverie.llm")
 
 PLAIN = "going about the day as usual"
-_LETTER = re.compile(r"[^\W\d_]")  # a letter of any script
 MAX_CHOICE = 120
 
 
@@ -35,7 +34,7 @@ def _cut(text: str, limit: int) -> str:
 
 def _tame(value: Any, limit: int | None) -> Any:
     if isinstance(value, str):
-        if limit is None or not _LETTER.search(value):
+        if limit is None or not has_a_letter(value):
             return PLAIN
         return _cut(value, limit)
     if isinstance(value, list):
@@ -50,7 +49,7 @@ def _tame(value: Any, limit: int | None) -> Any:
 def _usable_choices(choices: dict) -> dict:
     out = {}
     for key, values in choices.items():
-        usable = [v for v in values if isinstance(v, str) and _LETTER.search(v) and len(v) <= MAX_CHOICE]
+        usable = [v for v in values if isinstance(v, str) and has_a_letter(v) and len(v) <= MAX_CHOICE]
         out[key] = usable or list(values)
     return out
 

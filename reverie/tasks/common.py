@@ -14,6 +14,7 @@ from typing import Annotated, Any, Callable, Iterable, Literal, TypeVar
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, ValidationInfo
 
+from reverie.llm.safe_text import LETTERS, has_a_letter
 from reverie.llm.task import TaskInputs
 
 I = TypeVar("I", bound=TaskInputs)
@@ -119,7 +120,7 @@ def check_text(text: str, what: str = "the answer", *, min_words: int = 1) -> st
         raise ValueError(f"{what} is empty; write it out in words")
     if text.lower().strip(" .!?\"'") in _PLACEHOLDERS or text.lower() in _PLACEHOLDERS:
         raise ValueError(f"{what} is a placeholder ({text!r}); write real words")
-    if not _HAS_A_LETTER.search(text):  # a letter of any script the grammar writes (LETTERS)
+    if not has_a_letter(text):  # a letter of any script the grammar writes (LETTERS)
         raise ValueError(f"{what} has no words ({text!r}); write it out in words")
     if _ABOUT_THE_ANSWER.search(text):  # "Here is the corrected JSON object with only 1 line corrected:"
         raise ValueError(f"{what} talks about the JSON answer instead of being it; write only the words themselves")
@@ -134,16 +135,12 @@ def check_text(text: str, what: str = "the answer", *, min_words: int = 1) -> st
 # the grammar from writing what a small model runs into and never gets out of: a string of emoji
 # (several tokens each, so a 40-character field took hundreds and the reply was cut off), words
 # joined by underscores ("The_The_The_..."), a line of braces and newlines, a timestamp for a
-# sentence. The letters are those of the world's scripts (Latin with its accents, Greek, Cyrillic,
-# Hebrew, Arabic, the Indic scripts, Thai, kana, CJK, Hangul), so personas written in another
-# language keep it. No double quote: the pattern's characters are written into the JSON string
-# as they are.
-LETTERS = ("A-Za-z\u00c0-\u024f\u1e00-\u1eff\u0370-\u052f\u0590-\u06ff\u0900-\u0e7f"
-           "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3")
+# sentence. The letters are those of the world's scripts (:data:`LETTERS`), so personas written
+# in another language keep it. No double quote: the pattern's characters are written into the
+# JSON string as they are.
 WORD_CHARACTERS = f"{LETTERS}0-9 ,.'\u2019&()/:;!?%$+#\u3000-\u303f\uff01-\uff5e-"
 
 
-_HAS_A_LETTER = re.compile(f"[{LETTERS}]")
 # Scripts written without spaces between words (Thai, kana, CJK): each letter counts as a word.
 _UNSPACED = "\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff"
 _NO_SPACE = WORD_CHARACTERS.replace(" ", "")
