@@ -77,6 +77,18 @@ def test_every_call_sets_max_tokens_and_the_schema_with_choices(settings, script
     assert "response_format" not in model.calls[-1][1] and "max_tokens" in model.calls[-1][1]
 
 
+def test_allowed_values_are_listed_whole_however_long(settings, scripted):
+    """Scripted: a place not allowed, then a valid reply. An allowed value cut off with "..."
+    could never be copied right (a small model copies what the correction shows)."""
+    allowed = ["bedroom", "kitchen", "the reading corner of the upstairs landing, by the window that looks over the pond"]
+    model = scripted('{"hour": 8, "place": "garden"}', VALID)
+    make_llm(settings, model).ask(TASK, INPUTS, choices={"places": allowed})
+    correction = model.calls[1][0][-1].content
+    assert f'place: "garden" is not one of the allowed values; choose one of: "bedroom", "kitchen", "{allowed[2]}"' \
+        in correction
+    assert "..." not in correction
+
+
 def test_validator_context_sees_the_inputs(settings, scripted):
     """Scripted: an hour the validator rejects using the call's inputs, then a valid one."""
     model = scripted('{"hour": 5, "place": "kitchen"}', VALID)
