@@ -127,6 +127,10 @@ def check_text(text: str, what: str = "the answer", *, min_words: int = 1) -> st
     words = word_count(text)
     if words < min_words:
         raise ValueError(f"{what} is too short ({words} word{'s' if words != 1 else ''}); write at least {min_words} words")
+    different = different_words(text)
+    if len(different) < min_words:  # a small model's loop: "Theo Alvare,theo alvare,theo alvare,theo"
+        raise ValueError(f"{what} repeats the same {len(different)} word{'s' if len(different) != 1 else ''} "
+                         f"({' '.join(different)}); write at least {min_words} different words")
     return text
 
 
@@ -151,6 +155,14 @@ def word_count(text: str) -> int:
     """The words in ``text``: its space-separated words, and each letter of a script written
     without spaces ("パーティーを開きます" is 10)."""
     return len(re.findall(f"[^\\s{_UNSPACED}]+", text)) + len(re.findall(f"[{_UNSPACED}]", text))
+
+
+def different_words(text: str) -> list[str]:
+    """The different words of ``text`` in order, case aside: words split at anything but a letter,
+    a digit or an apostrophe (so "alvare,theo" is two), each letter of a script written without
+    spaces one word."""
+    found = re.findall(f"(?:[^\\W_{_UNSPACED}]|')+|[{_UNSPACED}]", text.lower())
+    return list(dict.fromkeys(word.strip("'") for word in found if word.strip("'")))
 
 
 def words_only(max_length: int, min_length: int = 0, *, min_words: int = 1) -> dict:

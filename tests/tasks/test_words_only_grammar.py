@@ -109,6 +109,21 @@ def test_text_without_letters_in_any_script_is_still_sent_back(text):
         MemoReply.model_validate({"memo": text})
 
 
+@pytest.mark.parametrize("text", [
+    "Theo Alvare,theo alvare,theo alvare,theo alvare,theo alvare,theo alvare,theo alvare,theo",
+    "Theo Alvare,Theo Alvare,Theo Alvare,Theo Alvare,Theo Alvare,Theo Alvare,Theo Alvare,Theo",
+    "Theo Alvare: Theo Alvare, Theo Alvare, Theo Alvare, Theo",
+])
+def test_a_name_looped_with_commas_is_sent_back_as_too_few_different_words(text):
+    """The bundled model's notes after a conversation (day_32): one name over and over, joined by
+    commas without a space, passed as many words; stored, each then cost an event_triple call
+    that could only fail (predicate and target both "Theo Alvare")."""
+    with pytest.raises(ValueError, match=r"repeats the same 2 words \(theo alvare\); write at least 3 different words"):
+        MemoReply.model_validate({"memo": text})
+    for sentence in ("Theo Alvarez, the teacher, is organising a science fair.", "Morning, Priya Nair! Zara Okafor is here."):
+        assert MemoReply.model_validate({"memo": sentence}).memo == sentence
+
+
 @pytest.mark.slow
 def test_calls_that_ran_emoji_until_cut_off_come_back_whole(tmp_path):
     ledger = tmp_path / "llm_calls.jsonl"
