@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from reverie import PROJECT_ROOT
@@ -92,3 +94,22 @@ def test_react_wait_and_failure():
     llm, _ = scripted_llm('{"reason": "one shower", "wait_or_continue": "wait"}', "3", "3", "3")
     assert decide_to_react(llm, **REACT) is True
     assert decide_to_react(llm, **REACT) is False
+
+
+@pytest.mark.parametrize("task, reply", [(DECIDE_TO_REACT, ReactReply), (DECIDE_TO_TALK, TalkReply)])
+def test_a_looping_reason_as_long_as_allowed_leaves_room_for_the_answer(task, reply):
+    """The bundled model's reason in day_32: "Theo Alvare," until the string's bound. With the old
+    bound the reply ran past max_tokens before its answer, three attempts in a row; now the
+    longest reason and the longest answer fit (counted by the bundled model's tokenizer)."""
+    from llama_cpp import Llama
+
+    from reverie.llm.models import bundled_model_path
+    from reverie.llm.prompt_spec import load_prompt
+
+    bound = reply.model_json_schema()["properties"]["reason"]["maxLength"]
+    answer_key = next(key for key in reply.model_fields if key != "reason")
+    longest_answer = max(reply.model_json_schema()["properties"][answer_key]["enum"], key=len)
+    worst = json.dumps({"reason": ("Theo Alvare," * 50)[:bound], answer_key: longest_answer})
+    tokens = Llama(str(bundled_model_path()), vocab_only=True, verbose=False).tokenize(worst.encode(), add_bos=False)
+    max_tokens = load_prompt(PROJECT_ROOT / "prompts" / f"{task.name}.toml").max_tokens
+    assert len(tokens) <= max_tokens
