@@ -35,9 +35,14 @@ def test_the_cache_keeps_the_most_recently_used_texts_up_to_its_bound():
     first = emb.embed(["Isabella is making coffee", "Klaus is reading", "Maria is painting"])
     assert emb.stats() == {"hits": 0, "misses": 3, "cached": 2}, "the oldest text was dropped"
     assert emb.embed_one("Maria is painting") == first[2] and emb.hits == 1
-    assert emb.embed_one("Isabella is making coffee") == first[0] and emb.misses == 4, "dropped: embedded again"
+    # A text embedded again comes out of a batch of another size: the same vector to float
+    # rounding (the CPU's kernels may pad and sum differently), not necessarily to the bit.
+    assert np.allclose(emb.embed_one("Isabella is making coffee"), first[0], atol=1e-6) and emb.misses == 4, \
+        "dropped: embedded again"
     assert emb.embed_one("Maria is painting") == first[2] and emb.hits == 2, "recently used: kept"
-    assert emb.embed(["Klaus is reading"] * 3) == [first[1]] * 3 and emb.stats()["cached"] == 2
+    klaus = emb.embed(["Klaus is reading"] * 3)
+    assert klaus[0] == klaus[1] == klaus[2] and np.allclose(klaus[0], first[1], atol=1e-6)
+    assert emb.stats() == {"hits": 4, "misses": 5, "cached": 2}, "embedded once for the three"
 
 
 def test_vectors_are_unit_length_and_meaningful():
