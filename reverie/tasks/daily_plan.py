@@ -20,7 +20,8 @@ from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.clock import BED_WORDS, format_hour, hour_after, hour_of
 from reverie.tasks.common import Reply, check_text, inputs_of, one_line
 from reverie.tasks.day_rules import (MINUTES_PER_DAY, clock_minute, clock_span, is_bed, is_sleeping, meridiem_fixed,
-                                    outside_day_problem, plan_order_problem, since_wake, spans_cut, without_clock)
+                                    outside_day_problem, plan_order_problem, since_wake, span_hours, spans_cut,
+                                    without_clock)
 
 MIN_ITEMS, MAX_ITEMS = 4, 10
 _WAKING = re.compile(r"\b(wak\w*|awake\w*|gets? up|getting up|rises?|morning routine)\b", re.IGNORECASE)
@@ -91,7 +92,8 @@ def check_plan_items(items: list[str], wake_up_time: str | None, min_items: int 
     an item outside the waking day is sent back (see :mod:`day_rules`). ``required``: the timed
     clauses of the persona's own daily requirement (its commitments, written by the world's
     author), which the code then puts in the reply's plan at their times, in place of what the
-    reply has in those hours. ``schedule``: the items are the day the hourly schedule is made
+    reply has in those hours; when that leaves the plan short although the reply's own day was
+    not, the hours left free get the fail-safe day's meals and breaks (:func:`fillers`). ``schedule``: the items are the day the hourly schedule is made
     from, so an item kept without a time gets a free hour (:func:`at_free_hours`)."""
     cleaned: list[str] = []
     for number, item in enumerate(items, 1):
@@ -135,9 +137,16 @@ def check_plan_items(items: list[str], wake_up_time: str | None, min_items: int 
         raise ValueError(problem)
     if wake >= 0:   # the reply made a day; the persona's commitments go in at their hours, one item an hour
         body = [item for item in kept[1:] if not is_bed(item)]
+        bed = 23 if bed_hour is None else bed_hour
+        own = spans_cut(one_an_hour(body, wake), wake)
         if required:
-            body = in_time_order(with_requirements(body, required, wake, 23 if bed_hour is None else bed_hour), wake)
+            body = in_time_order(with_requirements(body, required, wake, bed), wake)
         body = spans_cut(one_an_hour(body, wake, required), wake)
+        if len(body) < min_items - 2 and required and len(own) >= min_items - 2:
+            # The reply's own day was full, and the commitments took its hours. The model cannot
+            # know which hours the code takes, so a correction would not help: the fail-safe
+            # day's meals and breaks fill the hours left free, as they would fill its own day.
+            body = in_time_order(body + fillers(body, wake, bed)[:MAX_ITEMS - 2 - len(body)], wake)
         kept = kept[:1] + body + [item for item in kept[1:] if is_bed(item)]
         if len(kept) < min_items:
             raise ValueError(f"list at least {min_items} activities that start in different hours after waking up "
@@ -337,13 +346,39 @@ def planned_day(wake_hour: int, bed_hour: int = 23, identity: str = "", name: st
                 if since_wake(clock_minute(item), wake_hour) < since_wake(bed_hour * 60, wake_hour)]
     if not required:
         return generic_day(wake_hour, bed_hour)
-    extra = [f"eat breakfast at {format_hour(wake_hour + 1)}", "take a short break at 10:00 am", "have lunch at 12:00 pm",
-             "take a short break at 3:00 pm", "have dinner at 6:00 pm", "relax at home at 8:00 pm"]
     taken = {clock_minute(item) // 60 for item in required}
-    extra = [item for item in extra if clock_minute(item) // 60 not in taken]  # one item per hour
+    extra = [item for item in meals_and_breaks(wake_hour) if clock_minute(item) // 60 not in taken]  # one item per hour
     middle = [item for item in required + extra if clock_minute(item) // 60 > wake_hour or item in required]
     middle.sort(key=lambda item: since_wake(clock_minute(item), wake_hour))
     return [wake_up_line(wake_hour)] + middle[: MAX_ITEMS - 2] + [bed_line(bed_hour)]
+
+
+def meals_and_breaks(wake_hour: int) -> list[str]:
+    """The meals and breaks a fail-safe day is made of, around the wake-up hour."""
+    return [f"eat breakfast at {format_hour(wake_hour + 1)}", "take a short break at 10:00 am", "have lunch at 12:00 pm",
+            "take a short break at 3:00 pm", "have dinner at 6:00 pm", "relax at home at 8:00 pm"]
+
+
+_MEALS = re.compile(r"\b(?:breakfast|lunch|dinner)\b")
+
+
+def fillers(items: list[str], wake_hour: int, bed_hour: int) -> list[str]:
+    """The fail-safe day's meals and breaks that fit around ``items`` (timed, after the wake-up hour):
+    in an hour after waking and before bed that no item starts in or spans, and a meal only when
+    ``items`` do not have it, in time order."""
+    taken = {wake_hour % 24}
+    for item in items:
+        minute = clock_minute(item)
+        taken |= set(span_hours(item)) or ({minute // 60} if minute is not None else set())
+    end = since_wake(bed_hour * 60, wake_hour) or MINUTES_PER_DAY
+    meals = {word for item in items for word in _MEALS.findall(item.lower())}
+    out = []
+    for item in meals_and_breaks(wake_hour):
+        hour = clock_minute(item) // 60
+        if hour not in taken and 0 < since_wake(hour * 60, wake_hour) < end and not set(_MEALS.findall(item)) & meals:
+            taken.add(hour)
+            out.append(item)
+    return out
 
 
 def fail_safe(inputs: DailyPlanInputs, choices: dict) -> DailyPlanReply:

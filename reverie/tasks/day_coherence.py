@@ -107,12 +107,11 @@ def day_coherence(persona: str, daily_plan: Sequence[str], hourly: Sequence[Sequ
                        f"(more than {LONGEST_AWAKE_MINUTES // 60} hours awake)")
         minute += int(minutes)
 
-    scheduled = set().union(*(content_words(str(a)) for a, _ in hourly)) if hourly else set()
     for number, item in enumerate(plan, 1):
         if number == 1 or is_bed(item):
             continue  # waking up and going to bed are the code's own items
         words = plan_words(item)
-        if words and not words & scheduled:
+        if words and not any(about(item, str(activity)) for activity, _ in hourly):
             out.append(f"daily plan: item {number} \"{item}\" is nowhere in the hourly schedule")
             continue
         held = span_hours(item) if words and len(hours) == 24 else []

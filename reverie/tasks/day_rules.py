@@ -24,9 +24,11 @@ _TIME_PHRASE = re.compile(
     re.IGNORECASE,
 )
 _UNTIL = re.compile(r"\b(?:until|till|by)\s+\d", re.IGNORECASE)  # "works until 3:00 pm" names an end, not a start
-_BED = re.compile(r"\b(?:go(?:es|ing)? (?:back )?to (?:bed|sleep)|bed ?time|turns? in for the night|falls? asleep)\b",
+_BED = re.compile(r"\b(?:go(?:es|ing)? (?:back )?to (?:bed|sleep)|get(?:s|ting)? (?:in)?to bed|bed ?time|turns? in for the night|"
+                  r"falls? asleep)\b",
                   re.IGNORECASE)
-_SLEEP = re.compile(r"\b(?:sleep(?:s|ing)?|asleep|go(?:es|ing)? (?:back )?to (?:bed|sleep)|in bed)\b", re.IGNORECASE)
+_SLEEP = re.compile(r"\b(?:sleep(?:s|ing)?|asleep|go(?:es|ing)? (?:back )?to (?:bed|sleep)|get(?:s|ting)? (?:in)?to bed|in bed)\b",
+                    re.IGNORECASE)
 
 
 def clock_minute(text: str) -> int | None:
@@ -152,12 +154,13 @@ def plan_order_problem(items: list[str], wake_hour: int | None, bed_hour: int | 
 
 
 def outside_day_problem(number: int, item: str, wake_hour: int, bed_hour: int | None) -> str | None:
-    """Plan item ``number`` at a time after bedtime (and before waking), with what to do instead (None: fine)."""
+    """Plan item ``number`` at a time from bedtime on (and before waking), with what to do instead (None: fine):
+    from bedtime the hourly schedule is sleeping, so an item then would never be done."""
     minute = clock_minute(item)
     if bed_hour is None or minute is None or is_bed(item):
         return None
     bed_offset = since_wake(bed_hour * 60, wake_hour)
-    if not bed_offset or since_wake(minute, wake_hour) < bed_offset + 60:
+    if not bed_offset or since_wake(minute, wake_hour) < bed_offset:  # the bedtime hour is the bed item's
         return None
     return (f'item {number} "{item}" is outside the waking day ({format_hour(wake_hour)} to '
             f'{format_hour(bed_hour)}); give it a time between waking up and going to bed')
@@ -188,16 +191,19 @@ def _twin(item: str, found: re.Match) -> str:
 def meridiem_fixed(item: str, wake_hour: int, bed_hour: int | None) -> str:
     """A plan item whose time falls outside the waking day, but whose twelve-hour twin does not,
     at that twin: "teach from 2:00 am to 5:00 pm" in a day from 7 am to 11 pm -> "teach from
-    2:00 pm to 5:00 pm"; likewise a from-to end that comes before its start: "work from 9:00 am
-    to 12:00 am" -> "... to 12:00 pm" (a small model mixes up am and pm; the code keeps the clock)."""
+    2:00 pm to 5:00 pm"; likewise a from-to span that ends before it starts takes the first of
+    its end's twin, its start's twin or both that fits the waking day: "work from 9:00 am to
+    12:00 am" -> "... to 12:00 pm", "teach from 8:30 pm to 12:30 pm" -> "from 8:30 am to ..."
+    (a small model mixes up am and pm; the code keeps the clock)."""
     found = _CLOCK.search(item)
     if found is not None and outside_day_problem(0, item, wake_hour, bed_hour) is not None:
         fixed = _twin(item, found)
         item = fixed if outside_day_problem(0, fixed, wake_hour, bed_hour) is None else item
     times = list(_CLOCK.finditer(item))
     if len(times) >= 2 and span_problem(0, item, wake_hour, bed_hour) is not None:
-        fixed = _twin(item, times[1])
-        item = fixed if span_problem(0, fixed, wake_hour, bed_hour) is None else item
+        for fixed in (_twin(item, times[1]), _twin(item, times[0]), _twin(_twin(item, times[1]), times[0])):
+            if span_problem(0, fixed, wake_hour, bed_hour) is None:
+                return fixed
     return item
 
 

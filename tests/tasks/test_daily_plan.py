@@ -7,6 +7,7 @@ from pydantic import ValidationError
 
 from reverie.tasks.daily_plan import DAILY_PLAN, DailyPlanReply, as_activity, fail_safe, generic_day, wake_up_line
 from reverie.prompt_tools.fixtures import inputs_with
+from reverie.tasks.day_rules import clock_minute
 
 CTX = {"inputs": inputs_with(DAILY_PLAN, wake_up_time="6:00 am"), "choices": {}}
 
@@ -246,3 +247,44 @@ def test_one_item_an_hour_and_none_in_the_wake_up_hour_or_inside_a_commitment():
     assert one_an_hour(items, 7, [work]) == [
         "eat breakfast at 8:00 am", work, "read a book", "have dinner at 6:00 pm"]
     assert clock_span(work) == (540, 1020) and clock_span("have dinner at 6:00 pm") is None
+
+
+ZARA = ("Name: Zara Okafor\nLearned traits: Zara Okafor is a student at Willow Creek School.\n"
+        "Daily plan requirement: Zara Okafor goes to Willow Creek School from 8am to 3pm.")
+ZARA_CTX = {"inputs": inputs_with(DAILY_PLAN, wake_up_time="7:00 am", identity=ZARA, first_name="Zara",
+                                  lifestyle="Zara Okafor goes to bed around 9pm and wakes up around 7am.")}
+
+
+def test_a_day_whose_hours_the_commitments_took_is_filled_with_meals_not_sent_back():
+    """The bundled model's first plan for Zara in a town run: four activities of its own, all inside
+    her school hours. The code puts school in and drops them; the model cannot know which hours the
+    code takes, and three attempts of it ended in the fail-safe. The hours left free get meals."""
+    items = ["wake up and complete the morning routine at 7:00 am", "eat breakfast at 8:00 am",
+             "teach the next day's science at 9:00 am", "go to bed at 9:00 am", "go to school at 12:00 am",
+             "go to bed at 10:00 am", "go to school at 2:00 pm", "go to bed at 12:00 am", "go to bed at 1:00 pm"]
+    plan = DailyPlanReply.model_validate({"items": items}, context=ZARA_CTX).items
+    assert plan[:2] == ["wake up and complete the morning routine at 7:00 am",
+                        "goes to Willow Creek School from 8:00 am to 3:00 pm"]
+    assert plan[-1] == "go to bed at 9:00 pm"
+    middle = plan[2:-1]
+    assert middle and all(15 <= clock_minute(item) // 60 < 21 for item in middle)   # after school, before bed
+    assert len({clock_minute(item) // 60 for item in middle}) == len(middle)          # one an hour
+    assert sum("dinner" in item for item in plan) == 1
+
+
+def test_a_reply_that_is_short_on_its_own_is_still_sent_back_when_a_commitment_is_known():
+    """The bundled model's "go to school" at every hour is one activity: the reply itself is short,
+    so the model is asked again (the code fills only the hours its own commitments took)."""
+    items = ["wake up and complete the morning routine at 7:00 am"] + [f"go to school at {h}:00 pm" for h in (1, 2, 4, 6)]
+    with pytest.raises(ValidationError) as caught:
+        DailyPlanReply.model_validate({"items": items}, context=ZARA_CTX)
+    assert "list at least 4 different activities; yours has 3" in str(caught.value)
+
+
+def test_a_meal_the_reply_has_is_not_added_again():
+    from reverie.tasks.daily_plan import fillers
+
+    added = fillers(["have dinner at 7:00 pm", "works from 8:00 am to 3:00 pm"], 7, 23)
+    assert not any("dinner" in item for item in added)
+    assert not any(8 <= clock_minute(item) // 60 < 15 for item in added)
+    assert "have lunch at 12:00 pm" not in added and "take a short break at 3:00 pm" in added

@@ -73,6 +73,21 @@ def test_a_from_to_item_the_schedule_keeps_for_one_of_its_hours_is_a_violation()
     assert day_coherence("Theo", plan, kept, bed_hour=23).violations == []
 
 
+def test_an_item_is_found_in_the_schedule_by_the_same_rule_that_finds_it_in_its_hours():
+    """Dev's day in a town run: "work" at each of his working hours but one (a break after four
+    hours). The item was counted nowhere in the schedule ("works" is not "work"), though it was in
+    7 of its 8 hours; an item the schedule really lacks is still found."""
+    plan = ["wake up and complete the morning routine at 7:00 am", "eat breakfast at 8:00 am",
+            "works on his laptop from 9:00 am to 5:00 pm", "have dinner at 6:00 pm", "relax at home at 8:00 pm",
+            "go to bed at 12:00 am"]
+    hourly = [("sleeping", 420), ("morning routine", 60), ("eat breakfast", 60), ("work", 240),
+              ("going about the day", 60), ("work", 240), ("have dinner", 120), ("relax at home", 240)]
+    assert day_coherence("Dev", plan, hourly, bed_hour=0).violations == []
+    missing = plan[:3] + ["paint the fence at 6:00 pm"] + plan[4:]
+    assert day_coherence("Dev", missing, hourly, bed_hour=0).violations == [
+        'daily plan: item 4 "paint the fence at 6:00 pm" is nowhere in the hourly schedule']
+
+
 def test_a_decomposition_that_does_not_fill_the_day():
     decomp = GOOD_DECOMP[:-1]
     day = day_coherence("Nora", PLAN, GOOD_HOURLY, decomp, bed_hour=22)

@@ -83,6 +83,17 @@ def test_the_code_writes_the_first_and_last_items():
     assert is_bed("go to bed at 10:00 pm") and not is_bed("make the bed")
 
 
+def test_getting_to_bed_is_going_to_bed():
+    """The bundled model's "get to bed at 5:00 pm" in a town run stayed in the day as an activity."""
+    from reverie.tasks.day_rules import is_sleeping
+
+    assert is_bed("get to bed at 5:00 pm") and is_bed("gets into bed") and is_sleeping("getting to bed")
+    assert not is_bed("get to the bedroom") and not is_sleeping("get the bed linen")
+    items = ["wake up at 6:00 am", "teach science at 9:00 am", "get to bed at 5:00 pm", "read at 7:00 pm",
+             "go to bed at 11:00 pm"]
+    assert "get to bed at 5:00 pm" not in DailyPlanReply.model_validate({"items": items}, context=NORA).items
+
+
 def test_clock_times_are_taken_out_of_an_hourly_activity():
     context = {"inputs": inputs_with(HOURLY_SCHEDULE, first_name="Nora", hour="1:00 pm")}
     assert HourlyActivityReply.model_validate({"activity": "opening the cafe at 12:00 am"}, context=context).activity == \
@@ -244,9 +255,21 @@ def test_the_fail_safe_day_of_each_willow_creek_resident_is_coherent():
     ("study from 1:00 pm to 5:00 am", 7, 23, "study from 1:00 pm to 5:00 pm"),
     ("stream from 10:00 pm to 1:00 am", 9, 2, "stream from 10:00 pm to 1:00 am"),  # a night owl's span is kept
     ("work from 9:00 am to 5:00 pm", 7, 23, "work from 9:00 am to 5:00 pm"),
+    # The bundled model's spans in a town run: the start is the half of the day that is wrong.
+    ("grade homework from 10:00 pm to 12:30 pm", 7, 0, "grade homework from 10:00 am to 12:30 pm"),
+    ("teach history classes from 12:00 am to 14:00 pm", 7, 0, "teach history classes from 12:00 pm to 14:00 pm"),
+    ("read from 11:00 am to 1:00 am", 8, 23, "read from 11:00 am to 1:00 pm"),
 ])
 def test_a_from_to_span_that_ends_before_it_starts_takes_the_other_half_of_the_day(item, wake, bed, expected):
     assert meridiem_fixed(item, wake, bed) == expected
+
+
+def test_an_item_in_the_bedtime_hour_takes_the_other_half_of_the_day():
+    """The bundled model's "have lunch at 10:00 pm" for a persona who goes to bed at 10 pm stayed in
+    her plan in a town run, and no hour of her schedule could hold it: from bedtime she sleeps."""
+    assert meridiem_fixed("have lunch at 10:00 pm", 6, 22) == "have lunch at 10:00 am"
+    assert "outside the waking day" in plan_order_problem(["wake up at 6:00 am", "read at 10:30 pm"], 6, 22)
+    assert plan_order_problem(["wake up at 6:00 am", "read at 9:30 pm", "go to bed at 10:00 pm"], 6, 22) is None
 
 
 def test_a_span_wrong_on_both_readings_is_sent_back():
