@@ -108,6 +108,21 @@ def without_repeats(text: str, said: Iterable[str] = (), *, clauses: bool = True
     return re.sub(r"[,;]$", ".", " ".join(kept))
 
 
+def loop_cut(text: str) -> str:
+    """``text`` cut after the first copy of a phrase a small model ran on repeating ("go to school
+    to school to school" -> "go to school"): a phrase of three words or more written twice in a
+    row, or of one or two words three times in a row; else ``text`` as it is ("very very good" stays)."""
+    words = text.split()
+    keys = [saying(word) for word in words]
+    for end in range(1, len(words)):
+        for size in range(1, end + 1):
+            phrase = keys[end - size:end]
+            copies = 2 if size >= 3 else 3
+            if any(phrase) and all(keys[end + k * size:end + (k + 1) * size] == phrase for k in range(copies - 1)):
+                return " ".join(words[:end]).rstrip(" ,;.")
+    return text
+
+
 # A small model echoing its format instructions instead of answering; stored, such a sentence
 # became a conversation line, its summary, both memos and their triples.
 _ABOUT_THE_ANSWER = re.compile(r"\bjson\b", re.IGNORECASE)

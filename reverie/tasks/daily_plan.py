@@ -18,7 +18,7 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.clock import BED_WORDS, format_hour, hour_after, hour_of
-from reverie.tasks.common import Reply, check_text, inputs_of, one_line
+from reverie.tasks.common import Reply, check_text, inputs_of, loop_cut, one_line
 from reverie.tasks.day_rules import (MINUTES_PER_DAY, clock_minute, clock_span, is_bed, is_sleeping, meridiem_fixed,
                                     outside_day_problem, plan_order_problem, since_wake, span_hours, spans_cut,
                                     without_clock)
@@ -97,7 +97,7 @@ def check_plan_items(items: list[str], wake_up_time: str | None, min_items: int 
     from, so an item kept without a time gets a free hour (:func:`at_free_hours`)."""
     cleaned: list[str] = []
     for number, item in enumerate(items, 1):
-        item = as_activity(check_text(_NUMBERING.sub("", item), f"item {number}"))
+        item = as_activity(loop_cut(check_text(_NUMBERING.sub("", item), f"item {number}")))
         if item is None:
             continue
         if _FIRST_PERSON.search(item):

@@ -288,3 +288,31 @@ def test_a_meal_the_reply_has_is_not_added_again():
     assert not any("dinner" in item for item in added)
     assert not any(8 <= clock_minute(item) // 60 < 15 for item in added)
     assert "have lunch at 12:00 pm" not in added and "take a short break at 3:00 pm" in added
+
+
+@pytest.mark.parametrize("looped, cut", [
+    # The bundled model's plan items in a town run.
+    ("go to school this Monday February 13 to school to school to school to school to school",
+     "go to school this Monday February 13 to school"),
+    ("go to school this Monday February 13 this Monday February 13 this Monday February 13",
+     "go to school this Monday February 13"),
+    ("go to town hall to discuss town council election. go to town hall to discuss town council election. go to #",
+     "go to town hall to discuss town council election"),
+    ("have a very very good lunch at 12:00 pm", "have a very very good lunch at 12:00 pm"),   # no loop
+    ("talk to Ken and Ken and Ken at 3:00 pm", "talk to Ken and Ken and Ken at 3:00 pm"),
+])
+def test_a_looping_item_keeps_its_first_copy(looped, cut):
+    from reverie.tasks.common import loop_cut
+
+    assert loop_cut(looped) == cut
+
+
+def test_a_plan_item_that_ran_on_repeating_itself_is_one_activity():
+    """The bundled model's plan for Clara: one activity, then the same again until the string's
+    bound. Cut to its first copy, it is a repeat of the item before and leaves the plan."""
+    items = ["wake up at 6:00 am", "go to town hall to discuss town council election at 4:00 pm",
+             "go to town hall to discuss town council election. go to town hall to discuss town council election. go to #",
+             "teach the town about history", "go to bed at 10:00 pm"]
+    plan = DailyPlanReply.model_validate({"items": items}, context=CTX).items
+    assert sum("election" in item for item in plan) == 1
+    assert plan[1] == "go to town hall to discuss town council election at 4:00 pm"
