@@ -93,8 +93,9 @@ def check_plan_items(items: list[str], wake_up_time: str | None, min_items: int 
     clauses of the persona's own daily requirement (its commitments, written by the world's
     author), which the code then puts in the reply's plan at their times, in place of what the
     reply has in those hours; when that leaves the plan short although the reply's own day was
-    not, the hours left free get the fail-safe day's meals and breaks (:func:`fillers`). ``schedule``: the items are the day the hourly schedule is made
-    from, so an item kept without a time gets a free hour (:func:`at_free_hours`)."""
+    not, the hours left free get the fail-safe day's meals and breaks (:func:`fillers`).
+    ``schedule``: the items are the day the hourly schedule is made from, so an item kept
+    without a time gets a free hour (:func:`at_free_hours`)."""
     cleaned: list[str] = []
     for number, item in enumerate(items, 1):
         item = as_activity(loop_cut(check_text(_NUMBERING.sub("", item), f"item {number}")))
@@ -347,7 +348,8 @@ def planned_day(wake_hour: int, bed_hour: int = 23, identity: str = "", name: st
     if not required:
         return generic_day(wake_hour, bed_hour)
     taken = {clock_minute(item) // 60 for item in required}
-    extra = [item for item in meals_and_breaks(wake_hour) if clock_minute(item) // 60 not in taken]  # one item per hour
+    extra = [item for item in meals_and_breaks(wake_hour)
+             if clock_minute(item) // 60 not in taken]  # one item per hour
     middle = [item for item in required + extra if clock_minute(item) // 60 > wake_hour or item in required]
     middle.sort(key=lambda item: since_wake(clock_minute(item), wake_hour))
     return [wake_up_line(wake_hour)] + middle[: MAX_ITEMS - 2] + [bed_line(bed_hour)]
@@ -355,8 +357,9 @@ def planned_day(wake_hour: int, bed_hour: int = 23, identity: str = "", name: st
 
 def meals_and_breaks(wake_hour: int) -> list[str]:
     """The meals and breaks a fail-safe day is made of, around the wake-up hour."""
-    return [f"eat breakfast at {format_hour(wake_hour + 1)}", "take a short break at 10:00 am", "have lunch at 12:00 pm",
-            "take a short break at 3:00 pm", "have dinner at 6:00 pm", "relax at home at 8:00 pm"]
+    return [f"eat breakfast at {format_hour(wake_hour + 1)}", "take a short break at 10:00 am",
+            "have lunch at 12:00 pm", "take a short break at 3:00 pm", "have dinner at 6:00 pm",
+            "relax at home at 8:00 pm"]
 
 
 _MEALS = re.compile(r"\b(?:breakfast|lunch|dinner)\b")

@@ -24,11 +24,9 @@ _TIME_PHRASE = re.compile(
     re.IGNORECASE,
 )
 _UNTIL = re.compile(r"\b(?:until|till|by)\s+\d", re.IGNORECASE)  # "works until 3:00 pm" names an end, not a start
-_BED = re.compile(r"\b(?:go(?:es|ing)? (?:back )?to (?:bed|sleep)|get(?:s|ting)? (?:in)?to bed|bed ?time|turns? in for the night|"
-                  r"falls? asleep)\b",
-                  re.IGNORECASE)
-_SLEEP = re.compile(r"\b(?:sleep(?:s|ing)?|asleep|go(?:es|ing)? (?:back )?to (?:bed|sleep)|get(?:s|ting)? (?:in)?to bed|in bed)\b",
-                    re.IGNORECASE)
+_TO_BED = r"go(?:es|ing)? (?:back )?to (?:bed|sleep)|get(?:s|ting)? (?:in)?to bed"
+_BED = re.compile(rf"\b(?:{_TO_BED}|bed ?time|turns? in for the night|falls? asleep)\b", re.IGNORECASE)
+_SLEEP = re.compile(rf"\b(?:sleep(?:s|ing)?|asleep|{_TO_BED}|in bed)\b", re.IGNORECASE)
 
 
 def clock_minute(text: str) -> int | None:
