@@ -137,13 +137,11 @@ def check_plan_items(items: list[str], wake_up_time: str | None, min_items: int 
     if problem:
         raise ValueError(problem)
     if wake >= 0:   # the reply made a day; the persona's commitments go in at their hours, one item an hour
-        body = [item for item in kept[1:] if not is_bed(item)]
+        own = [item for item in kept[1:] if not is_bed(item)]
         bed = 23 if bed_hour is None else bed_hour
-        own = spans_cut(one_an_hour(body, wake), wake)
-        if required:
-            body = in_time_order(with_requirements(body, required, wake, bed), wake)
+        body = in_time_order(with_requirements(own, required, wake, bed), wake) if required else own
         body = spans_cut(one_an_hour(body, wake, required), wake)
-        if len(body) < min_items - 2 and required and len(own) >= min_items - 2:
+        if len(body) < min_items - 2 and required and len(one_an_hour(own, wake)) >= min_items - 2:
             # The reply's own day was full, and the commitments took its hours. The model cannot
             # know which hours the code takes, so a correction would not help: the fail-safe
             # day's meals and breaks fill the hours left free, as they would fill its own day.
@@ -160,7 +158,7 @@ def check_plan_items(items: list[str], wake_up_time: str | None, min_items: int 
         if len(timed) >= min_items:
             kept = timed
         elif schedule:
-            kept = at_free_hours(kept, wake, 23 if bed_hour is None else bed_hour)
+            kept = at_free_hours(kept, wake, bed)
             if len(kept) < min_items:
                 raise ValueError(f"list at least {min_items} activities that start in different hours after waking "
                                  f"up at {format_hour(wake)}; yours leave {len(kept)}")
