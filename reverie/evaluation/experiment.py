@@ -29,7 +29,9 @@ from reverie.sim_layout import EXPERIMENT_REPORT as EXPERIMENT_FILE
 from reverie.evaluation.experiment_table import PAPER_HOURS, meets, paper_figures, table_lines
 
 BASE = "base_willow_creek_n25"
-CONVERSATION_PROMPT = "summarize_conversation"   # asked once per conversation
+# What gives a conversation its topic, once per conversation: the packed conversation's own call,
+# or (faithful mode, a packed call that failed or gave no topic) the summary.
+PACKED_CONVERSATION, CONVERSATION_SUMMARY = "conversation_packed", "summarize_conversation"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -70,10 +72,20 @@ def experiment_settings(settings, *, model: str | None, server: str | None, slot
 
 
 def conversations(ledger: Path) -> int:
-    """Conversations held so far: one summary is asked per conversation."""
+    """Conversations held so far: each packed call that wrote one (not its fail-safe), and each
+    summary not asked in the same step by the persona whose packed call wrote the lines (the
+    summary follows such a call only when the topic it gave failed its checks)."""
     from reverie.evaluation.game_day import run_lines
 
-    return sum(line.get("prompt") == CONVERSATION_PROMPT for line in run_lines(ledger))
+    held, written = 0, set()
+    for line in run_lines(ledger):
+        who = (line.get("persona"), line.get("step"))
+        if line.get("prompt") == PACKED_CONVERSATION and not line.get("fallback"):
+            held += 1
+            written.add(who)
+        elif line.get("prompt") == CONVERSATION_SUMMARY and who not in written:
+            held += 1
+    return held
 
 
 def build_report(sim_dir: Path, *, sim_code: str, model: str, hours_asked: int, progress: dict,

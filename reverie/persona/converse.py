@@ -96,30 +96,36 @@ def _short_identity(persona: Agent) -> str:
     return "\n".join(line for line in persona.identity().splitlines() if line.split(":", 1)[0] in SHORT_IDENTITY)
 
 
-def one_call_convo(scene: ChatScene) -> list[list[str]]:
-    """Packed mode: the whole conversation from one call. No relationship summary is asked
-    (docs/FIDELITY.md): each speaker's memories most about the listener, retrieved as for the
-    summary, stand for it (the first ``ABOUT_LISTENER`` of them), then the 15 memories most
-    relevant to the listener and what they are doing; ``[]`` when the call fell back to its
-    fail-safe."""
+def one_call_convo(scene: ChatScene) -> tuple[list[list[str]], str]:
+    """Packed mode: the whole conversation from one call, and its topic ("" when the topic
+    failed its checks). No relationship summary is asked (docs/FIDELITY.md): each speaker's
+    memories most about the listener, retrieved as for the summary, stand for it (the first
+    ``ABOUT_LISTENER`` of them), then the 15 memories most relevant to the listener and what they
+    are doing; ``[]`` when the call fell back to its fail-safe."""
     initiator, partner, llm = scene.initiator, scene.partner, scene.llm
     memories = {}
     for speaker, listener in ((initiator, partner), (partner, initiator)):
         about = memories_about(speaker, listener, llm)[:ABOUT_LISTENER]
         focal = [listener.name, f"{listener.name} is {listener.scratch.act_description}"]
         memories[speaker.name] = list(dict.fromkeys(about + _keys(retrieve_scored(speaker, llm, focal, PACKED_MEMORIES))))
-    lines = packed_conversation(
+    lines, topic = packed_conversation(
         llm, initiator=initiator.name, partner=partner.name,
         initiator_identity=_short_identity(initiator), partner_identity=_short_identity(partner),
         initiator_memories=memories[initiator.name], partner_memories=memories[partner.name],
         past_context=past_context(initiator, partner), location=location_of(initiator, scene.maze),
         situation=situation(initiator, partner),
     )
-    return [[speaker, line] for speaker, line in lines]
+    return [[speaker, line] for speaker, line in lines], topic
 
 
 def generate_convo(maze: Maze, initiator: Agent, partner: Agent, llm: LanguageModel) -> list[list[str]]:
-    """The whole transcript ``[[speaker, utterance], ...]`` (at most 16 lines).
+    """The whole transcript ``[[speaker, utterance], ...]`` of :func:`hold_conversation`."""
+    return hold_conversation(maze, initiator, partner, llm)[0]
+
+
+def hold_conversation(maze: Maze, initiator: Agent, partner: Agent, llm: LanguageModel) -> tuple[list[list[str]], str]:
+    """The whole transcript ``[[speaker, utterance], ...]`` (at most 16 lines), and the topic
+    the packed call wrote with it ("" when no call wrote one: it is then asked on its own).
 
     Each speaker's relationship summary is asked once, before their first line, and kept for
     the conversation (the original asked it before every line; docs/FIDELITY.md). Two lines in
@@ -133,9 +139,9 @@ def generate_convo(maze: Maze, initiator: Agent, partner: Agent, llm: LanguageMo
     convo: list[list[str]] = []
     relationships: dict[str, str] = {}
     if initiator.options.packed_actions:
-        convo = one_call_convo(scene)
+        convo, topic = one_call_convo(scene)
         if convo:
-            return convo
+            return convo, topic
     for _ in range(MAX_ROUNDS):
         for speaker, listener in ((initiator, partner), (partner, initiator)):
             if speaker.name not in relationships:
@@ -143,8 +149,8 @@ def generate_convo(maze: Maze, initiator: Agent, partner: Agent, llm: LanguageMo
             line, end = one_utterance(scene, speaker, listener, convo, relationships[speaker.name])
             convo.append([speaker.name, line])
             if end or _run_dry(convo):
-                return convo
-    return convo
+                return convo, ""
+    return convo, ""
 
 
 def _run_dry(convo: list[list[str]]) -> bool:

@@ -13,9 +13,9 @@ from reverie.memory.event import CHAT_WITH, Event
 from reverie.memory.scratch import NewAction, Scratch
 from reverie.persona import reaction_inputs
 from reverie.persona.agent import Agent
-from reverie.persona.converse import generate_convo, transcript_length
+from reverie.persona.converse import hold_conversation, transcript_length
 from reverie.persona.reactions import ChatWith, Reaction, WaitUntil
-from reverie.tasks.conversation_summary import summarize_conversation
+from reverie.tasks.conversation_summary import conversing_about, summarize_conversation
 from reverie.tasks.new_decomp_schedule import new_decomp_schedule, resumed_schedule
 
 if TYPE_CHECKING:
@@ -83,9 +83,11 @@ def should_react(persona: Agent, focused: dict, personas: dict[str, Agent], llm:
 
 
 def chat_react(maze: Maze, persona: Agent, other: Agent, llm: LanguageModel) -> None:
-    convo = generate_convo(maze, persona, other, llm)
+    convo, topic = hold_conversation(maze, persona, other, llm)
     minutes = duration_minutes(transcript_length(convo))
-    summary = summarize_conversation(llm, utterances=[tuple(x) for x in convo], persona_name=persona.name)
+    # packed mode: the conversation's own call wrote its topic (docs/FIDELITY.md)
+    summary = conversing_about(topic) if topic else summarize_conversation(
+        llm, utterances=[tuple(x) for x in convo], persona_name=persona.name)
     end = ceil_minute(other.scratch.curr_time) + timedelta(minutes=minutes)
     for me, you in ((persona, other), (other, persona)):
         create_react(me, NewAction(

@@ -9,7 +9,7 @@ from reverie.persona.agent import Agent
 from reverie.persona.retrieve import retrieve_scored
 from reverie.persona.step import StepContext
 from reverie.persona.thoughts import NewThought, add_thoughts
-from reverie.tasks.convo_thoughts import memo_on_convo, planning_thought_on_convo
+from reverie.tasks.convo_thoughts import convo_thoughts, memo_on_convo, planning_thought_on_convo
 from reverie.tasks.focal_points import focal_points
 from reverie.tasks.insights import insights
 
@@ -87,7 +87,11 @@ def reflect_on_chat(persona: Agent, llm: LanguageModel) -> None:
     utterances = [tuple(x) for x in (s.chat or [])]
     last = persona.a_mem.get_last_chat(partner)
     evidence = [last.node_id] if last else []
-    plan = planning_thought_on_convo(llm, persona_name=s.name, partner_name=partner, utterances=utterances)
-    memo = memo_on_convo(llm, persona_name=s.name, partner_name=partner, utterances=utterances)
+    if persona.options.packed_actions:
+        # One call for the two (docs/FIDELITY.md).
+        plan, memo = convo_thoughts(llm, persona_name=s.name, partner_name=partner, utterances=utterances)
+    else:
+        plan = planning_thought_on_convo(llm, persona_name=s.name, partner_name=partner, utterances=utterances)
+        memo = memo_on_convo(llm, persona_name=s.name, partner_name=partner, utterances=utterances)
     # The memo is already a full sentence naming the persona; the two are rated in one call.
     add_thoughts(persona, llm, [NewThought(f"For {s.name}'s planning: {plan}", evidence), NewThought(memo, evidence)])

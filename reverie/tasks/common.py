@@ -124,8 +124,9 @@ def loop_cut(text: str) -> str:
 
 
 # A small model echoing its format instructions instead of answering; stored, such a sentence
-# became a conversation line, its summary, both memos and their triples.
-_ABOUT_THE_ANSWER = re.compile(r"\bjson\b", re.IGNORECASE)
+# became a conversation line, its summary, both memos and their triples. The format line's own
+# bounds count too: "morning.Ben.I.am.morning (5) (at most 15 items)," was kept as five insights.
+_ABOUT_THE_ANSWER = re.compile(r"\bjson\b|\((?:at most|exactly) \d+ (?:items|characters)\)", re.IGNORECASE)
 
 
 def check_text(text: str, what: str = "the answer", *, min_words: int = 1) -> str:
@@ -138,7 +139,8 @@ def check_text(text: str, what: str = "the answer", *, min_words: int = 1) -> st
     if not has_a_letter(text):  # a letter of any script the grammar writes (LETTERS)
         raise ValueError(f"{what} has no words ({text!r}); write it out in words")
     if _ABOUT_THE_ANSWER.search(text):  # "Here is the corrected JSON object with only 1 line corrected:"
-        raise ValueError(f"{what} talks about the JSON answer instead of being it; write only the words themselves")
+        raise ValueError(f"{what} talks about the JSON answer or copies its format instead of being it; "
+                         "write only the words themselves")
     words = word_count(text)
     if words < min_words:
         raise ValueError(f"{what} is too short ({words} word{'s' if words != 1 else ''}); write at least {min_words} words")
@@ -204,8 +206,9 @@ def words_only(max_length: int, min_length: int = 0, *, min_words: int = 1) -> d
 def Text(what: str, max_length: int, *, min_words: int = 1, once: bool = False) -> Any:
     """A one-line answer in words: at most ``max_length`` characters and ``min_words`` words,
     no placeholder; corrections call it ``what`` ("the note"). ``once``: a phrase repeated word
-    for word is kept once (:func:`without_repeats`) before the checks."""
-    tidy = without_repeats if once else (lambda value: value)
+    for word is kept once (:func:`without_repeats`), and a run of words the model looped on is cut
+    after its first copy (:func:`loop_cut`), before the checks."""
+    tidy = (lambda value: loop_cut(without_repeats(value))) if once else (lambda value: value)
     return Annotated[str, Field(max_length=max_length, json_schema_extra=words_only(max_length, 1, min_words=min_words)),
                      AfterValidator(lambda value: check_text(tidy(value), what, min_words=min_words))]
 

@@ -12,6 +12,12 @@ conversation before it when two lines or more come first (the model looped becau
 had run out: on the 25-person town, 4 of 9 calls fell back on such a loop); before that it is
 sent back. A conversation of one line is sent back (a conversation takes two).
 
+After the lines, the reply says in a few words what the two talked about (``about``), the topic
+that :mod:`reverie.tasks.conversation_summary` asks for in a call of its own: the conversation's
+activity, "conversing about <topic>". It gets that prompt's checks against the reply's lines; a
+topic that fails them is left empty and never sends the lines back (the topic is then asked on
+its own, as in faithful mode).
+
 The fail-safe is "no conversation" (an empty list; the grammar itself never writes one, as it
 asks for at least 2 lines): :func:`reverie.persona.converse.generate_convo` then holds the
 conversation line by line as in faithful mode, so a failed packed call still gives the model's
@@ -23,11 +29,12 @@ from __future__ import annotations
 import logging
 from typing import Annotated
 
-from pydantic import Field, ValidationInfo, field_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs, memories
-from reverie.tasks.common import Reply, bulleted, check_text, inputs_of, words_only
+from reverie.tasks.common import Reply, bulleted, check_text, inputs_of, transcript, words_only
+from reverie.tasks.conversation_summary import topic_of
 from reverie.tasks.interview import strip_speaker
 
 log = logging.getLogger(__name__)
@@ -35,6 +42,7 @@ log = logging.getLogger(__name__)
 MIN_LINES = 2
 MAX_LINES = 8
 MAX_LINE = 300  # as a faithful line (chat_utterance)
+MAX_ABOUT = 160  # as summarize_conversation's topic
 
 
 class ConversationInputs(TaskInputs):
@@ -57,6 +65,8 @@ class ConversationReply(Reply):
                                      json_schema_extra=words_only(MAX_LINE, min_length=3))]] = Field(
         max_length=MAX_LINES, json_schema_extra={"minItems": MIN_LINES},
         description="what is said, in order: the initiator's line, then the partner's, taking turns")
+    about: str = Field(max_length=MAX_ABOUT, json_schema_extra=words_only(MAX_ABOUT, 3),
+                       description="what they talked about, a few words")
 
     @field_validator("lines")
     @classmethod
@@ -79,11 +89,29 @@ class ConversationReply(Reply):
         return lines
 
 
+    @model_validator(mode="after")
+    def _about(self, info: ValidationInfo) -> ConversationReply:
+        """The topic, checked against the lines as ``summarize_conversation`` checks its own; one
+        that fails is left empty (logged), and the lines stand."""
+        if not self.lines:
+            self.about = ""
+            return self
+        inputs = inputs_of(info, ConversationInputs)
+        speakers = (inputs.initiator, inputs.partner) if inputs else ("A", "B")
+        conversation = transcript([(speakers[i % 2], line) for i, line in enumerate(self.lines)])
+        try:
+            self.about = topic_of(self.about, conversation)
+        except ValueError as exc:
+            log.info("conversation_packed: the topic %r is left out (%s); asked on its own", self.about, exc)
+            self.about = ""
+        return self
+
+
 def _fail_safe(inputs: ConversationInputs, choices: dict) -> ConversationReply:
     """No conversation: the caller then asks for it line by line (the faithful mode's calls)."""
     log.info("conversation_packed: no conversation between %s and %s; asking line by line",
              inputs.initiator, inputs.partner)
-    return ConversationReply(lines=[])
+    return ConversationReply(lines=[], about="")
 
 
 CONVERSATION_PACKED = Task(name="conversation_packed", inputs=ConversationInputs, schema=ConversationReply,
@@ -104,9 +132,10 @@ def packed_conversation(
     past_context: str,
     location: str,
     situation: str,
-) -> list[tuple[str, str]]:
-    """``[(speaker, line), ...]``, the initiator first and then in turn; ``[]`` when the call
-    failed (its fail-safe): the caller then holds the conversation line by line."""
+) -> tuple[list[tuple[str, str]], str]:
+    """``[(speaker, line), ...]``, the initiator first and then in turn, and the topic ("" when
+    it failed its checks); ``[]`` when the call failed (its fail-safe): the caller then holds the
+    conversation line by line."""
     inputs = ConversationInputs(
         initiator=initiator,
         partner=partner,
@@ -119,4 +148,4 @@ def packed_conversation(
         situation=situation,
     )
     reply = llm.ask(CONVERSATION_PACKED, inputs, persona=initiator)
-    return [((initiator, partner)[i % 2], line) for i, line in enumerate(reply.lines)]
+    return [((initiator, partner)[i % 2], line) for i, line in enumerate(reply.lines)], reply.about

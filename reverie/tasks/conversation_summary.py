@@ -50,7 +50,12 @@ def first_line_quoted(topic: str, speakers: set[str]) -> str:
 
 
 def _topic(value: str, inputs: ConversationInputs | None) -> str:
-    conversation = inputs.conversation if inputs else ""
+    return topic_of(value, inputs.conversation if inputs else "")
+
+
+def topic_of(value: str, conversation: str) -> str:
+    """The topic a reply wrote for ``conversation`` (a ``Speaker: line`` transcript), checked:
+    in words, no lead-in or quoted transcript, and with a word said in the conversation."""
     value = first_line_quoted(_LEAD_IN.sub("", value.strip()), _speakers(conversation))
     value = check_text(value, "the topic", min_words=2)
     if conversation and not content_words(value) & content_words(conversation):
@@ -76,7 +81,13 @@ def _fail_safe(inputs: ConversationInputs, choices: dict) -> ConversationSummary
 
 SUMMARIZE_CONVERSATION = Task(name="summarize_conversation", inputs=ConversationInputs, schema=ConversationSummaryReply,
                               fail_safe=_fail_safe, trim=transcript_of("conversation"),
-                              used_in="plan: after two personas talk, their new activity 'conversing about ...'")
+                              used_in="plan: after two personas talk, their new activity 'conversing about ...' "
+                                      "(packed mode: only when conversation_packed gave no topic)")
+
+
+def conversing_about(topic: str) -> str:
+    """The activity of a conversation about ``topic``."""
+    return PREFIX + topic
 
 
 def summarize_conversation(llm: LanguageModel, *,
@@ -84,4 +95,4 @@ def summarize_conversation(llm: LanguageModel, *,
     """``[(speaker, line), ...]`` -> "conversing about <topic>" (never empty)."""
     inputs = ConversationInputs(conversation=transcript(utterances))
     reply = llm.ask(SUMMARIZE_CONVERSATION, inputs, persona=persona_name)
-    return PREFIX + reply.conversing_about
+    return conversing_about(reply.conversing_about)

@@ -77,6 +77,7 @@ def product_tasks() -> TaskRegistry:
         conversation_packed.CONVERSATION_PACKED,
         convo_thoughts.PLANNING_THOUGHT_ON_CONVO,
         convo_thoughts.MEMO_ON_CONVO,
+        convo_thoughts.CONVO_THOUGHTS_PACKED,
         # interview and history loading (server commands)
         interview.SAFETY_SCORE,
         interview.SUMMARIZE_IDEAS,

@@ -25,6 +25,7 @@ GROWING = {
     "relationship_summary": {"statements": Drop.LAST}, "summarize_ideas": {"statements": Drop.LAST},
     "next_convo_line": {"conversation": Drop.FIRST}, "memo_on_convo": {"conversation": Drop.FIRST},
     "planning_thought_on_convo": {"conversation": Drop.FIRST}, "summarize_conversation": {"conversation": Drop.FIRST},
+    "convo_thoughts_packed": {"conversation": Drop.FIRST},
 }
 
 

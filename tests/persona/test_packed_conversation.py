@@ -13,6 +13,7 @@ import pytest
 
 from reverie.llm.fake_model import FakeChatModel
 from reverie.persona.converse import generate_convo
+from reverie.persona.react import chat_react
 from reverie.persona.options import CognitionOptions
 from reverie.persona.thoughts import add_thought
 
@@ -22,9 +23,10 @@ from tests.integration.test_conversation import meet_at_the_cafe
 RELATIONSHIP = {"summary": "Nora Bennett and Theo Alvarez know each other from the cafe."}
 LINES = ["Morning, Theo! Would you try a new pastry for my spring menu?", "Gladly, Nora. Have you heard about the footbridge?",
          "Not yet, tell me later. Enjoy your coffee!", "Thanks, see you!"]
+ABOUT = "a new pastry for the spring menu"
 
 
-def _talk(tmp_path, replies: dict, *, packed: bool = True, remembers: str = ""):
+def _talk(tmp_path, replies: dict, *, packed: bool = True, remembers: str = "", react: bool = False):
     model = FakeChatModel(replies=replies)
     with forked_sim(tmp_path, "base_willow_creek", "cafe", model, at="10:00") as sim:
         nora, theo, _iris = meet_at_the_cafe(sim)
@@ -33,14 +35,18 @@ def _talk(tmp_path, replies: dict, *, packed: bool = True, remembers: str = ""):
         if remembers:
             add_thought(nora, sim.llm, remembers, [])
         model.calls.clear()
-        convo = generate_convo(sim.maze, nora, theo, sim.llm)
+        if react:
+            chat_react(sim.maze, nora, theo, sim.llm)
+            convo = [nora.scratch.act_description, theo.scratch.act_description]
+        else:
+            convo = generate_convo(sim.maze, nora, theo, sim.llm)
         _talk.sent = {call.prompt: call.messages[-1].content for call in model.calls}
         return convo, model.prompts(), sim.llm.ledger.summary()
 
 
 def test_a_packed_conversation_is_one_call_with_the_speakers_in_turn(tmp_path):
     """One call and no relationship summary: each speaker's memories of the other stand for it."""
-    convo, asked, _ = _talk(tmp_path, {"relationship_summary": [RELATIONSHIP], "conversation_packed": [{"lines": LINES}]})
+    convo, asked, _ = _talk(tmp_path, {"relationship_summary": [RELATIONSHIP], "conversation_packed": [{"lines": LINES, "about": ABOUT}]})
     assert asked == {"conversation_packed": 1}
     assert convo == [["Nora Bennett", LINES[0]], ["Theo Alvarez", LINES[1]], ["Nora Bennett", LINES[2]],
                      ["Theo Alvarez", LINES[3]]]
@@ -68,8 +74,20 @@ def test_faithful_mode_never_asks_for_the_packed_conversation(tmp_path):
 
 def test_each_speaker_is_shown_their_memories_of_the_other(tmp_path):
     """What stands for the relationship summary: the speaker's memories most about the listener."""
-    _talk(tmp_path, {"conversation_packed": [{"lines": LINES}]},
+    _talk(tmp_path, {"conversation_packed": [{"lines": LINES, "about": ABOUT}]},
           remembers="Theo Alvarez wants a footbridge across the pond in the park")
     sent = _talk.sent["conversation_packed"]
     nora_part = sent.split("About Theo Alvarez:")[0].split("What Nora Bennett remembers:")[1]
     assert "- Theo Alvarez wants a footbridge across the pond in the park" in nora_part
+
+
+@pytest.mark.parametrize("about, asked", [(ABOUT, 0), ("the harbour at night", 1)])
+def test_the_packed_calls_topic_is_the_conversations_activity(tmp_path, about, asked):
+    """A topic from the conversation is both residents' activity with no summarize_conversation
+    call; one whose words were not said in it is left out, and the summary is asked."""
+    activities, prompts, _ = _talk(tmp_path, {"conversation_packed": [{"lines": LINES, "about": about}],
+                                              "summarize_conversation": [{"conversing_about": "Theo's new pastry"}]},
+                                   react=True)
+    assert prompts.get("summarize_conversation", 0) == asked
+    topic = ABOUT if asked == 0 else "Theo's new pastry"
+    assert activities == [f"conversing about {topic}"] * 2

@@ -60,6 +60,8 @@ def _llm(**replies) -> tuple[LLM, FakeChatModel]:
               "insights": [{"insights": [{"insight": text, "evidence": ["0"]} for text in INSIGHTS]}],
               "planning_thought_on_convo": [{"thought": "Nora Bennett will bring Theo Alvarez a lemon tart on Friday."}],
               "memo_on_convo": [{"memo": "Nora Bennett heard that Theo Alvarez will present the footbridge plan."}],
+              "convo_thoughts_packed": [{"plan": "Nora Bennett will bring Theo Alvarez a lemon tart on Friday.",
+                                         "memo": "Nora Bennett heard that Theo Alvarez will present the footbridge plan."}],
               **replies}
     model = FakeChatModel(replies=script)
     return LLM(settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model}), model
@@ -126,19 +128,49 @@ def test_a_thought_alone_keeps_the_single_call(nora):
     assert _asked(model, "event_triple", "thought_triples") == ["event_triple"]
 
 
-@pytest.mark.parametrize("options, asked", [(PACKED, ["thought_triples"]), (FAITHFUL, ["event_triple"] * 2)])
-def test_the_two_notes_at_a_chats_end_ask_their_triples_together_in_packed_mode(nora, options, asked):
-    nora.options = options
+def _chatted(nora):
     s = nora.scratch
     s.chatting_with = "Theo Alvarez"
     s.chat = [["Theo Alvarez", "I will present the footbridge plan on Friday."], [NAME, "Good luck, Theo!"]]
+
+
+NOTES = ["planning_thought_on_convo", "memo_on_convo", "convo_thoughts_packed"]
+
+
+@pytest.mark.parametrize("options, asked", [
+    (PACKED, ["convo_thoughts_packed", "thought_triples"]),
+    (FAITHFUL, ["planning_thought_on_convo", "memo_on_convo", "event_triple", "event_triple"])])
+def test_the_two_notes_at_a_chats_end_are_one_call_and_ask_their_triples_together_in_packed_mode(nora, options, asked):
+    nora.options = options
+    _chatted(nora)
     llm, model = _llm()
     reflect_on_chat(nora, llm)
-    assert _asked(model, "event_triple", "thought_triples") == asked
+    assert _asked(model, "event_triple", "thought_triples", *NOTES) == asked
     planning = f"For {NAME}'s planning: Nora Bennett will bring Theo Alvarez a lemon tart on Friday."
     assert _triple(nora, planning)[0] == NAME
     assert _triple(nora, "Nora Bennett heard that Theo Alvarez will present the footbridge plan.") == (
         NAME, "heard", "that Theo Alvarez will present the footbridge plan")
+
+
+def test_a_packed_notes_reply_that_fails_its_checks_is_sent_back_then_both_fail_safes_are_kept(nora):
+    """The model's second reply loops ("tomorrow tomorrow ...": cut to its first copy, kept);
+    a reply whose memo is a placeholder is sent back, and three such replies end in the two
+    single fail-safes, logged."""
+    nora.options = PACKED
+    _chatted(nora)
+    looped = "Nora Bennett will see Theo Alvarez on Friday" + " Friday" * 12
+    llm, model = _llm(convo_thoughts_packed=[{"plan": "I should go.", "memo": "..."}, {"plan": looped, "memo": "Theo Alvarez has a plan."}])
+    reflect_on_chat(nora, llm)
+    assert _asked(model, *NOTES) == ["convo_thoughts_packed"] * 2
+    kept = [node.embedding_key for node in nora.a_mem.seq_thought][:2]
+    assert kept == ["Theo Alvarez has a plan.", f"For {NAME}'s planning: Nora Bennett will see Theo Alvarez on Friday"]
+
+    llm, model = _llm(convo_thoughts_packed=[{"plan": "I should go.", "memo": "..."}])
+    reflect_on_chat(nora, llm)
+    assert _asked(model, *NOTES) == ["convo_thoughts_packed"] * 3
+    assert llm.ledger.summary()["convo_thoughts_packed"]["fallbacks"] == 1
+    assert f"For {NAME}'s planning: {NAME} should keep the conversation with Theo Alvarez in mind when planning." in [
+        node.embedding_key for node in nora.a_mem.seq_thought]
 
 
 QUESTIONS = ["What does Nora Bennett bake?", "How does Nora Bennett sleep?", "Who visits the cafe?"]

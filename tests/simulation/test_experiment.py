@@ -44,6 +44,19 @@ def test_the_table_puts_the_paper_beside_the_run_and_says_when_the_run_is_shorte
     assert early[-1] == "(the run reached 12 of the 48 game hours asked)"
 
 
+def test_a_packed_conversation_counts_once_whether_its_topic_came_with_it_or_was_asked(tmp_path):
+    """Packed mode: three conversations written in one call (the second's topic failed, so a summary
+    followed in the same step), and one whose call failed and was held line by line."""
+    def line(prompt, who, step, fallback=False):
+        return {"prompt": prompt, "persona": who, "step": step, "fallback": fallback}
+    lines = [line("conversation_packed", "Nora", 10), line("conversation_packed", "Theo", 10),
+             line("summarize_conversation", "Theo", 10), line("conversation_packed", "Nora", 40),
+             line("conversation_packed", "Iris", 50, fallback=True), line("summarize_conversation", "Iris", 50)]
+    ledger = tmp_path / "llm_calls.jsonl"
+    ledger.write_text("".join(json.dumps(l) + "\n" for l in lines))
+    assert conversations(ledger) == 4
+
+
 def test_the_report_counts_conversations_per_resident_and_game_day(tmp_path):
     sim = tmp_path / "exp"
     (sim / "reverie").mkdir(parents=True)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from reverie.prompt_tools.fixtures import load_fixture
 from reverie.tasks.conversation_packed import packed_conversation
 from tests.tasks.planning_support import last_user_text, scripted_llm
@@ -18,15 +20,19 @@ GOOD = ["Hi Maria! Studying hard again today?", "Hi Isabella! Yes, my exam is on
         "Good luck! Come to my Valentine's Day party tomorrow at 5 pm.", "I will! See you there."]
 
 
-def _talk(llm):
+def _talk_and_topic(llm):
     case = dict(load_fixture("conversation_packed").cases[0].inputs)
     for key in ("initiator_memories", "partner_memories"):
         case[key] = [line.removeprefix("- ") for line in case[key].splitlines()]
     return packed_conversation(llm, **case)
 
 
-def _reply(lines: list[str]) -> str:
-    return json.dumps({"lines": lines})
+def _talk(llm):
+    return _talk_and_topic(llm)[0]
+
+
+def _reply(lines: list[str], about: str = "Maria's exam and the party") -> str:
+    return json.dumps({"lines": lines, "about": about})
 
 
 def _fell_back(llm) -> bool:
@@ -82,3 +88,22 @@ def test_a_call_that_never_validates_means_no_conversation():
     llm, model = scripted_llm(_reply(GOOD[:1]))
     assert _talk(llm) == []
     assert model.call_count >= 2 and _fell_back(llm)
+
+
+def test_the_topic_comes_with_the_lines_checked_as_a_summary_is():
+    """The reply's topic is the conversation's activity; a lead-in ("They are talking about") is
+    dropped, as summarize_conversation drops it."""
+    llm, model = scripted_llm(_reply(GOOD, about="They are talking about Maria's exam and the party."))
+    convo, topic = _talk_and_topic(llm)
+    assert model.call_count == 1 and len(convo) == 4
+    assert topic == "Maria's exam and the party"
+
+
+@pytest.mark.parametrize("about", ["the weather at the harbour", "party", "..."])
+def test_a_topic_that_fails_its_checks_is_left_empty_and_the_lines_stand(about):
+    """Not from the conversation, one word, a placeholder:
+    the topic is left empty (the caller then asks summarize_conversation) and nothing is sent back."""
+    llm, model = scripted_llm(_reply(GOOD, about=about))
+    convo, topic = _talk_and_topic(llm)
+    assert model.call_count == 1 and not _fell_back(llm)
+    assert [line for _, line in convo] == GOOD and topic == ""

@@ -49,6 +49,27 @@ def test_a_looping_memo_and_planning_thought_are_stored_said_once():
     assert plan.thought == "Theo should go to the party."
 
 
+def test_a_note_that_runs_on_repeating_words_keeps_their_first_copy():
+    """Notes from the 25-person morning: no punctuation between the copies, so only the loop cut finds them."""
+    plan = PlanningThoughtReply.model_validate(
+        {"thought": "I'm going to wake up tomorrow" + " tomorrow" * 14}, context=ctx(PLANNING_THOUGHT_ON_CONVO))
+    assert plan.thought == "I'm going to wake up tomorrow"
+    memo = MemoReply.model_validate({"memo": "I am going to visit you at school today " * 3}, context=ctx(MEMO_ON_CONVO))
+    assert memo.memo == "I am going to visit you at school today"
+
+
+def test_an_insight_that_copies_the_answers_format_is_dropped():
+    """Five insights of one reply were "morning.Ben.I.am.morning (5) (at most 15 items),": the format line's bound."""
+    inputs = {"statements": "0. Ben Okafor waters the garden\n1. Ben Okafor greets Grace", "n": 3, "last_index": 1}
+    reply = InsightsReply.model_validate(
+        {"insights": [{"insight": "morning.Ben.I.am.morning (5) (at most 15 items),", "evidence": ["0"]},
+                      {"insight": "Ben Okafor starts his mornings in the garden", "evidence": ["0", "1"]}]},
+        context=ctx(INSIGHTS, **inputs))
+    assert [i.insight for i in reply.insights] == ["Ben Okafor starts his mornings in the garden"]
+    with pytest.raises(ValidationError, match="copies its format"):
+        MemoReply.model_validate({"memo": "Grace said good morning (at most 300 characters)"}, context=ctx(MEMO_ON_CONVO))
+
+
 def test_a_looping_relationship_summary_is_kept_once_and_still_must_name_the_listener():
     inputs = dict(speaker=THEO, listener=NORA)
     reply = RelationshipReply.model_validate(

@@ -25,7 +25,7 @@ from reverie.prompt_tools.evaluate import read_ledger
 from reverie.tasks.action_packed import PackedActionReply
 from reverie.tasks.actions_packed import ACTIONS_PACKED
 from reverie.tasks.chat_utterance import UtteranceReply
-from reverie.tasks.common import WORD_CHARACTERS, word_count
+from reverie.tasks.common import WORD_CHARACTERS, check_text, word_count
 from reverie.tasks.conversation_packed import ConversationReply
 from reverie.tasks.convo_thoughts import MemoReply
 from reverie.tasks.focal_points import FocalPointsReply
@@ -117,8 +117,11 @@ def test_text_without_letters_in_any_script_is_still_sent_back(text):
 def test_a_name_looped_with_commas_is_sent_back_as_too_few_different_words(text):
     """The bundled model's notes after a conversation (day_32): one name over and over, joined by
     commas without a space, passed as many words; stored, each then cost an event_triple call
-    that could only fail (predicate and target both "Theo Alvare")."""
+    that could only fail (predicate and target both "Theo Alvare"). A note cuts such a loop to
+    its first copy before the checks: what is left is too short, and still sent back."""
     with pytest.raises(ValueError, match=r"repeats the same 2 words \(theo alvare\); write at least 3 different words"):
+        check_text(text, "the note", min_words=3)
+    with pytest.raises(ValueError, match=r"the note is too short \(2 words\)"):
         MemoReply.model_validate({"memo": text})
     for sentence in ("Theo Alvarez, the teacher, is organising a science fair.", "Morning, Priya Nair! Zara Okafor is here."):
         assert MemoReply.model_validate({"memo": sentence}).memo == sentence

@@ -81,7 +81,8 @@ def conversation_packed(call: ScriptedCall) -> dict:
     opening = f"Hi {_first(partner)}! Did you hear? {first}" if first else f"Hi {_first(partner)}! How is your day going?"
     second = news("partner", opening)
     answer = f"Thanks for telling me. And did you know? {second}" if second else "Good to hear from you. Nothing new here."
-    return {"lines": [opening[:room], answer[:room], f"Good to know, {_first(partner)}. See you later!"]}
+    lines = [opening[:room], answer[:room], f"Good to know, {_first(partner)}. See you later!"]
+    return {"lines": lines, "about": _topic([s for line in lines for s in sentences(line)])}
 
 
 def _heard(call: ScriptedCall, key: str = "partner_name", count: int = 1) -> str | None:
@@ -95,9 +96,14 @@ def _heard(call: ScriptedCall, key: str = "partner_name", count: int = 1) -> str
     return " ".join(i.rstrip(".") + "." for i in items) if items else (max(candidates, key=len) if candidates else None)
 
 
+def _topic(said: list[str]) -> str:
+    """The most important of the sentences said."""
+    topic = most_important(said, least=2)
+    return compact((topic or "how their day is going").rstrip("."), 150)
+
+
 def summarize_conversation(call: ScriptedCall) -> dict:
-    topic = most_important([s for _w, line in _turns(call.text("conversation")) for s in sentences(line)], least=2)
-    return {"conversing_about": compact((topic or "how their day is going").rstrip("."), 150)}
+    return {"conversing_about": _topic([s for _w, line in _turns(call.text("conversation")) for s in sentences(line)])}
 
 
 def memo_on_convo(call: ScriptedCall) -> dict:
@@ -114,6 +120,10 @@ def planning_thought_on_convo(call: ScriptedCall) -> dict:
     return {"thought": compact(heard or f"nothing in the chat with {call.text('partner_name')} changes the plans", 290)}
 
 
+def convo_thoughts_packed(call: ScriptedCall) -> dict:
+    return {"plan": planning_thought_on_convo(call)["thought"], "memo": memo_on_convo(call)["memo"]}
+
+
 def relationship_summary(call: ScriptedCall) -> dict:
     statements = [bare(s) for s in lines_of(call.text("statements"))]
     speaker, listener = call.text("speaker"), call.text("listener")
@@ -125,4 +135,5 @@ RULES = {"decide_to_talk": decide_to_talk, "decide_to_react": decide_to_react,
          "iterative_chat_utterance": iterative_chat_utterance, "conversation_packed": conversation_packed,
          "summarize_conversation": summarize_conversation,
          "memo_on_convo": memo_on_convo, "planning_thought_on_convo": planning_thought_on_convo,
+         "convo_thoughts_packed": convo_thoughts_packed,
          "relationship_summary": relationship_summary}
