@@ -15,8 +15,8 @@ sent back. A conversation of one line is sent back (a conversation takes two).
 After the lines, the reply says in a few words what the two talked about (``about``), the topic
 that :mod:`reverie.tasks.conversation_summary` asks for in a call of its own: the conversation's
 activity, "conversing about <topic>". It gets that prompt's checks against the reply's lines; a
-topic that fails them is left empty and never sends the lines back (the topic is then asked on
-its own, as in faithful mode).
+topic that fails them, or is missing, is left empty and never sends the lines back (the topic is
+then asked on its own, as in faithful mode).
 
 The fail-safe is "no conversation" (an empty list; the grammar itself never writes one, as it
 asks for at least 2 lines): :func:`reverie.persona.converse.generate_convo` then holds the
@@ -29,7 +29,7 @@ from __future__ import annotations
 import logging
 from typing import Annotated
 
-from pydantic import Field, ValidationInfo, field_validator, model_validator
+from pydantic import ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs, memories
@@ -65,8 +65,14 @@ class ConversationReply(Reply):
                                      json_schema_extra=words_only(MAX_LINE, min_length=3))]] = Field(
         max_length=MAX_LINES, json_schema_extra={"minItems": MIN_LINES},
         description="what is said, in order: the initiator's line, then the partner's, taking turns")
-    about: str = Field(max_length=MAX_ABOUT, json_schema_extra=words_only(MAX_ABOUT, 3),
+    # Asked for (the grammar writes it) but not required: a reply cut off at max_tokens inside its
+    # lines (the bundled model loops a line until then) is closed where it stopped and keeps its
+    # lines, the topic then asked on its own, as before the topic was part of the reply.
+    about: str = Field(default="", max_length=MAX_ABOUT, json_schema_extra=words_only(MAX_ABOUT, 3),
                        description="what they talked about, a few words")
+
+    model_config = ConfigDict(json_schema_extra=lambda schema: schema.update(
+        additionalProperties=False, required=["lines", "about"]))
 
     @field_validator("lines")
     @classmethod

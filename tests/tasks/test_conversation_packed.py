@@ -10,9 +10,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from langchain_core.messages import AIMessage
 
+from reverie.llm.reply_parser import ReplyParser
+from reverie.llm.schema import call_schema
 from reverie.prompt_tools.fixtures import load_fixture
-from reverie.tasks.conversation_packed import packed_conversation
+from reverie.tasks.conversation_packed import CONVERSATION_PACKED, ConversationReply, packed_conversation
 from tests.tasks.planning_support import last_user_text, scripted_llm
 
 ISABELLA, MARIA = "Isabella Rodriguez", "Maria Lopez"
@@ -107,3 +110,19 @@ def test_a_topic_that_fails_its_checks_is_left_empty_and_the_lines_stand(about):
     convo, topic = _talk_and_topic(llm)
     assert model.call_count == 1 and not _fell_back(llm)
     assert [line for _, line in convo] == GOOD and topic == ""
+
+
+def test_a_reply_cut_off_inside_its_lines_keeps_them_and_leaves_the_topic_to_the_summary():
+    """The bundled model loops a line until max_tokens (6 of 24 captured calls once the topic
+    came last): closed where it stopped, the lines are kept, with no topic, instead of the
+    reply being sent back as cut off for the missing field."""
+    case = load_fixture("conversation_packed").cases[0]
+    parser = ReplyParser(reply_model=ConversationReply, call_schema=call_schema(ConversationReply, {}),
+                         inputs=dict(case.inputs), task=CONVERSATION_PACKED,
+                         task_name="conversation_packed")
+    cut = ('{"lines": ["Morning, Maria! Ready for the exam?", "Yes, Isabella! I am going to wake up at 1:30 am. '
+           'I am going to wake up at 2:00 am.", "Good luck, Maria! I am going to wake up at 3:00 am. I am go')
+    reply, problems = parser.check(AIMessage(content=cut, response_metadata={"finish_reason": "length"}))
+    assert problems == []
+    assert len(reply.lines) == 3 and reply.lines[2] == "Good luck, Maria! I am going to wake up at 3:00 am. I am"
+    assert reply.about == ""
