@@ -19,7 +19,7 @@ from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.clock import BED_WORDS, format_hour, hour_after, hour_of
 from reverie.tasks.common import Reply, check_text, inputs_of, loop_cut, one_line
-from reverie.tasks.day_rules import (MINUTES_PER_DAY, clock_minute, clock_span, is_bed, is_sleeping, meridiem_fixed,
+from reverie.tasks.day_rules import (MINUTES_PER_DAY, clock_minute, hours_taken, is_bed, is_sleeping, meridiem_fixed,
                                     outside_day_problem, plan_order_problem, since_wake, span_hours, spans_cut,
                                     without_clock)
 
@@ -171,13 +171,7 @@ def at_free_hours(items: list[str], wake_hour: int, bed_hour: int) -> list[str]:
     to 1:00 pm"), before bedtime ("make posters" -> "make posters at 1:00 pm"), in time order.
     An untimed item with no such hour, or one that is sleeping (the night is the bed item's),
     is left out."""
-    taken: set[int] = set()
-    for item in items:
-        span, minute = clock_span(item), clock_minute(item)
-        if span and span[1] > span[0]:
-            taken |= {h % 24 for h in range(span[0] // 60, (span[1] + 59) // 60)}
-        elif minute is not None:
-            taken.add(minute // 60)
+    taken = hours_taken(items)
     end = since_wake(bed_hour * 60, wake_hour) or MINUTES_PER_DAY
     out: list[str] = []
     after = 0  # hours from waking to the item before
@@ -203,11 +197,7 @@ def one_an_hour(items: list[str], wake_hour: int, required: list[str] = ()) -> l
     """``items`` (in time order) with at most one starting in each hour: a day's schedule holds one
     activity an hour, so a second item in an hour, one in the wake-up hour (the morning routine
     holds it) or one inside a commitment's "from ... to ..." hours would never be done."""
-    taken = {wake_hour}
-    for item in required:
-        span = clock_span(item)
-        if span and span[1] > span[0]:
-            taken |= set(range(span[0] // 60, (span[1] + 59) // 60))
+    taken = {wake_hour} | {hour for item in required for hour in span_hours(item)}
     kept: list[str] = []
     for item in items:
         minute = clock_minute(item)
@@ -367,10 +357,7 @@ def fillers(items: list[str], wake_hour: int, bed_hour: int) -> list[str]:
     """The fail-safe day's meals and breaks that fit around ``items`` (timed, after the wake-up hour):
     in an hour after waking and before bed that no item starts in or spans, and a meal only when
     ``items`` do not have it, in time order."""
-    taken = {wake_hour % 24}
-    for item in items:
-        minute = clock_minute(item)
-        taken |= set(span_hours(item)) or ({minute // 60} if minute is not None else set())
+    taken = {wake_hour % 24} | hours_taken(items)
     end = since_wake(bed_hour * 60, wake_hour) or MINUTES_PER_DAY
     meals = {word for item in items for word in _MEALS.findall(item.lower())}
     out = []

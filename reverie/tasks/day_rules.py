@@ -65,6 +65,16 @@ def span_hours(item: str) -> list[int]:
     return [hour % 24 for hour in range(start, end if end > start else end + 24)]
 
 
+def hours_taken(items: list[str]) -> set[int]:
+    """The hours of the day ``items`` hold: a from-to item's (:func:`span_hours`, wrapping past
+    midnight), another timed item's start hour."""
+    taken: set[int] = set()
+    for item in items:
+        minute = clock_minute(item)
+        taken |= set(span_hours(item)) or ({minute // 60} if minute is not None else set())
+    return taken
+
+
 def spans_cut(items: list[str], wake_hour: int) -> list[str]:
     """``items`` (in time order) with each "from X to Y" item ending where the next timed item
     starts, when that is before Y: "teach from 8:00 am to 12:00 pm" followed by "garden from

@@ -249,6 +249,18 @@ def test_one_item_an_hour_and_none_in_the_wake_up_hour_or_inside_a_commitment():
     assert clock_span(work) == (540, 1020) and clock_span("have dinner at 6:00 pm") is None
 
 
+def test_a_span_past_midnight_holds_its_hours_for_untimed_items_and_other_items():
+    """A night owl's shift from 10 pm to 2 am: an untimed item goes after it, not at 11 pm inside
+    it, and an item at 11:00 pm gives way to the commitment (one rule for a span's hours)."""
+    from reverie.tasks.daily_plan import at_free_hours, one_an_hour
+
+    shift = "works at the bar from 10:00 pm to 2:00 am"
+    items = ["wake up at 12:00 pm", "have lunch at 1:00 pm", shift, "read a book", "go to bed at 3:00 am"]
+    assert at_free_hours(items, 12, 3)[3] == "read a book at 2:00 am"
+    assert one_an_hour(["have lunch at 1:00 pm", shift, "have a snack at 11:00 pm"], 12, [shift]) == [
+        "have lunch at 1:00 pm", shift]
+
+
 ZARA = ("Name: Zara Okafor\nLearned traits: Zara Okafor is a student at Willow Creek School.\n"
         "Daily plan requirement: Zara Okafor goes to Willow Creek School from 8am to 3pm.")
 ZARA_CTX = {"inputs": inputs_with(DAILY_PLAN, wake_up_time="7:00 am", identity=ZARA, first_name="Zara",
