@@ -94,11 +94,10 @@ class ConversationReply(Reply):
             raise ValueError(f"a conversation has at least {MIN_LINES} lines: write the answer to the first line too")
         return lines
 
-
     @model_validator(mode="after")
     def _about(self, info: ValidationInfo) -> ConversationReply:
         """The topic, checked against the lines as ``summarize_conversation`` checks its own; one
-        that fails is left empty (logged), and the lines stand."""
+        that fails, or is missing, is left empty (logged), and the lines stand."""
         if not self.lines:
             self.about = ""
             return self
