@@ -4,6 +4,9 @@ The answer becomes both participants' current activity, "conversing about <topic
 gives only the topic; a "conversing about" it repeats is removed, so the prefix is never doubled.
 A topic that quotes the conversation with its speakers keeps only the first line quoted, without
 its speaker: the transcript would become the activity, and the re-planned schedule after it.
+The topic is one sentence, as the original asks, of at most :data:`MAX_TOPIC_WORDS` words
+(:func:`one_phrase`): it is the event every resident nearby perceives and keeps, so it is read
+again in their ratings, retrievals, reflections and conversations.
 """
 
 from __future__ import annotations
@@ -16,10 +19,15 @@ from pydantic import Field
 
 from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs, transcript_of
-from reverie.tasks.common import Checked, Reply, check_text, content_words, first_name, transcript
+from reverie.tasks.common import Checked, Reply, check_text, content_words, first_name, sentences, transcript
 
 PREFIX = "conversing about "
 FAIL_SAFE_TOPIC = "everyday things"
+# The most words a topic keeps ("Isabella's Valentine's Day party at Hobbs Cafe on February 14th"
+# is 10); the bundled model's topic quoted its first line at up to 160 characters.
+MAX_TOPIC_WORDS = 15
+# Words whose full stop does not end a sentence.
+_TITLES = {"mr", "mrs", "ms", "dr", "st", "jr", "sr", "prof"}
 
 _LEAD_IN = re.compile(r"^(?:(?:they|we|the two|both)\s+(?:are|were)\s+)?(?:conversing|talking|chatting)\s+about\s+", re.IGNORECASE)
 
@@ -49,14 +57,33 @@ def first_line_quoted(topic: str, speakers: set[str]) -> str:
     return topic[found[0].end():stop].strip()
 
 
+def one_phrase(topic: str) -> str:
+    """The topic's first sentence, and of it at most :data:`MAX_TOPIC_WORDS` words: up to the last
+    clause end within them, or the words themselves ("Walter is kind! He is going to help you in the
+    garden!" -> "Walter is kind!")."""
+    parts = sentences(topic) or [""]
+    first = parts[0]
+    for part in parts[1:]:
+        if first.rsplit(" ", 1)[-1].rstrip(".").lower() not in _TITLES:
+            break
+        first = f"{first} {part}"   # "Dr. Smith visiting" is one sentence
+    words = first.split()
+    if len(words) <= MAX_TOPIC_WORDS:
+        return first
+    kept = words[:MAX_TOPIC_WORDS]
+    ends = [i for i, word in enumerate(kept) if word.endswith((",", ";", ":")) and i >= 2]
+    return " ".join(kept[:ends[-1] + 1] if ends else kept).rstrip(",;:")
+
+
 def _topic(value: str, inputs: ConversationInputs | None) -> str:
     return topic_of(value, inputs.conversation if inputs else "")
 
 
 def topic_of(value: str, conversation: str) -> str:
     """The topic a reply wrote for ``conversation`` (a ``Speaker: line`` transcript), checked:
-    in words, no lead-in or quoted transcript, and with a word said in the conversation."""
-    value = first_line_quoted(_LEAD_IN.sub("", value.strip()), _speakers(conversation))
+    in words, no lead-in or quoted transcript, one short sentence (:func:`one_phrase`), and with
+    a word said in the conversation."""
+    value = one_phrase(first_line_quoted(_LEAD_IN.sub("", value.strip()), _speakers(conversation)))
     value = check_text(value, "the topic", min_words=2)
     if conversation and not content_words(value) & content_words(conversation):
         raise ValueError("the topic must come from this conversation; use words that were said in it")

@@ -14,7 +14,8 @@ from pydantic import ValidationError
 from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, given_values
 from reverie.tasks.chat_utterance import ITERATIVE_CHAT_UTTERANCE, NOT_STARTED, UtteranceReply, iterative_chat_utterance
-from reverie.tasks.conversation_summary import SUMMARIZE_CONVERSATION, ConversationSummaryReply, summarize_conversation
+from reverie.tasks.conversation_summary import (MAX_TOPIC_WORDS, SUMMARIZE_CONVERSATION, ConversationSummaryReply,
+                                                summarize_conversation)
 from reverie.tasks.convo_thoughts import memo_on_convo, planning_thought_on_convo
 from reverie.prompt_tools.fixtures import fixture_inputs
 from reverie.tasks.focal_points import FOCAL_POINTS, FocalPointsReply, focal_points
@@ -107,6 +108,24 @@ def test_a_summary_that_quotes_the_conversation_keeps_its_first_line_without_the
     assert reply.conversing_about == "Theo leaving"
     reply = ConversationSummaryReply.model_validate({"conversing_about": "Theo leaving Nora's cafe"}, context=context)
     assert reply.conversing_about == "Theo leaving Nora's cafe"
+
+
+def test_a_topic_is_one_short_sentence():
+    # The bundled model's topics in the 25-person morning: the first line quoted, loops and all,
+    # became the event every resident nearby kept and read again.
+    said = "Walter Brennan: You are kind! I will help you in the garden.\nJune Brennan: The garden needs you, Walter."
+    context = ctx(SUMMARIZE_CONVERSATION, conversation=said)
+    ran_on = "Walter Brennan is kind! He is going to help you in the garden! You are going to help him!"
+    assert ConversationSummaryReply.model_validate({"conversing_about": ran_on}, context=context).conversing_about \
+        == "Walter Brennan is kind!"
+    looped = ("the garden needs help, I am going to help you in the garden, I am going to help you in the garden "
+              "and the park")
+    topic = ConversationSummaryReply.model_validate({"conversing_about": looped}, context=context).conversing_about
+    assert topic == "the garden needs help, I am going to help you in the garden"
+    assert len(topic.split()) <= MAX_TOPIC_WORDS
+    titled = "Dr. Brennan helping in the garden. Then lunch"
+    assert ConversationSummaryReply.model_validate({"conversing_about": titled}, context=context).conversing_about \
+        == "Dr. Brennan helping in the garden"
 
 
 def test_summary_is_never_none():
