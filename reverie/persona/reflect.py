@@ -9,7 +9,7 @@ from reverie.persona.agent import Agent
 from reverie.persona.retrieve import retrieve_scored
 from reverie.persona.step import StepContext
 from reverie.persona.thoughts import NewThought, add_thoughts
-from reverie.tasks.convo_thoughts import convo_thoughts, memo_on_convo, planning_thought_on_convo
+from reverie.tasks.convo_thoughts import convo_thoughts, memo_on_convo, planning_thought, planning_thought_on_convo
 from reverie.tasks.focal_points import focal_points
 from reverie.tasks.insights import insights
 
@@ -88,10 +88,12 @@ def reflect_on_chat(persona: Agent, llm: LanguageModel) -> None:
     last = persona.a_mem.get_last_chat(partner)
     evidence = [last.node_id] if last else []
     if persona.options.packed_actions:
-        # One call for the two (docs/FIDELITY.md).
-        plan, memo = convo_thoughts(llm, persona_name=s.name, partner_name=partner, utterances=utterances)
+        # One call for the two, with their triples (docs/FIDELITY.md).
+        plan, memo, triples = convo_thoughts(llm, persona_name=s.name, partner_name=partner, utterances=utterances)
     else:
         plan = planning_thought_on_convo(llm, persona_name=s.name, partner_name=partner, utterances=utterances)
         memo = memo_on_convo(llm, persona_name=s.name, partner_name=partner, utterances=utterances)
+        triples = [None, None]
     # The memo is already a full sentence naming the persona; the two are rated in one call.
-    add_thoughts(persona, llm, [NewThought(f"For {s.name}'s planning: {plan}", evidence), NewThought(memo, evidence)])
+    add_thoughts(persona, llm, [NewThought(planning_thought(s.name, plan), evidence, triple=triples[0]),
+                                NewThought(memo, evidence, triple=triples[1])])

@@ -7,7 +7,9 @@ end, a persona's whispers). Each is rated on its own text, or on its ``score_tex
 
 A thought's triple is asked with ``event_triple``, one call per thought; in packed mode, thoughts
 that arrive together ask for their triples in one call (``thought_triples``), and a thought
-left without a valid triple there is asked on its own.
+left without a valid triple there is asked on its own. A thought whose triple came with it
+(``NewThought.triple``: the packed conversation's end writes the two thoughts' triples in
+their own reply) asks none.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ class NewThought:
     text: str
     evidence: list = field(default_factory=list)
     score_text: str | None = None  # what its poignancy is judged on (default the thought)
+    triple: tuple[str, str, str] | None = None  # its triple, when the call that wrote it gave one
 
     def rated(self) -> str:
         return self.score_text or self.text
@@ -52,7 +55,9 @@ def add_thoughts(persona: Agent, llm: LanguageModel, thoughts: list[NewThought],
     s = persona.scratch
     now = now or s.curr_time
     nodes = []
-    for thought, triple in zip(thoughts, asked_together(persona, llm, thoughts)):
+    asked = iter(asked_together(persona, llm, [thought for thought in thoughts if thought.triple is None]))
+    for thought in thoughts:
+        triple = thought.triple or next(asked)
         event = Event(*(triple or thought_triple(llm, name=s.name, thought=thought.text)))
         node = persona.a_mem.add_thought(created=now, expiration=now + THOUGHT_LIFETIME, event=event,
                                          description=thought.text, keywords=set(event), poignancy=PROVISIONAL,

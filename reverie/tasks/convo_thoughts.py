@@ -10,15 +10,30 @@ conversation, so packed mode asks for the two sentences in one reply (:func:`con
 the transcript is read once, and the conversation's end costs each participant one call
 instead of two. Each sentence gets the same checks as in its own call; a reply failing them
 goes back to the model, and its fail-safe is the two single fail-safes.
+
+Every thought is stored with a triple (``event_triple``; in packed mode, thoughts that arrive
+together ask ``thought_triples``). The packed reply ends with the two sentences' triples
+(``triples``: a predicate and a target for each, in order), so the conversation's end asks no
+triples call. Each is checked as a single ``event_triple`` reply for its stored thought, and as
+``thought_triples`` checks its own (it must share a word with its thought); one that fails is
+left out (logged) and its thought asks ``event_triple`` on its own. A triple never sends the
+reply back: the field is in the grammar's ``required`` but not in the model's, as
+``conversation_packed``'s topic.
 """
 
 from __future__ import annotations
 
-from pydantic import Field
+import logging
+
+from pydantic import ConfigDict, Field
 
 from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs, transcript_of
-from reverie.tasks.common import Reply, Text, transcript
+from reverie.tasks.common import Reply, Text, each_checked, transcript
+from reverie.tasks.event_triple import EVENT_TRIPLE, TripleFields, TripleInputs
+from reverie.tasks.thought_triples import from_its_sentence
+
+log = logging.getLogger(__name__)
 
 
 class ConvoInputs(TaskInputs):
@@ -38,10 +53,37 @@ class MemoReply(Reply):
     memo: Text("the note", 300, min_words=3, once=True) = Field(description="what the persona found noteworthy in the chat")
 
 
+def planning_thought(persona_name: str, plan: str) -> str:
+    """The planning thought as it is stored."""
+    return f"For {persona_name}'s planning: {plan}"
+
+
 class ConvoThoughtsReply(Reply):
     plan: Text("the planning thought", 300, min_words=3, once=True) = Field(
         description="what matters from the chat for the persona's plans")
     memo: Text("the note", 300, min_words=3, once=True) = Field(description="what the persona found noteworthy in the chat")
+    # Asked for (the grammar writes two) but not required; each checked in :meth:`stored_triples`.
+    triples: list[TripleFields] = Field(default_factory=list, max_length=2, json_schema_extra={"minItems": 2},
+                                        description="the plan's triple, then the memo's")
+
+    model_config = ConfigDict(json_schema_extra=lambda schema: schema.update(
+        additionalProperties=False, required=["plan", "memo", "triples"]))
+
+    def stored_triples(self, inputs: ConvoInputs) -> list[tuple[str, str, str] | None]:
+        """The stored planning thought's and memo's ``(persona, predicate, target)``, each where
+        its triple passes ``event_triple``'s checks for that thought and shares a word with it
+        (:func:`~reverie.tasks.thought_triples.from_its_sentence`); None where not."""
+        name = inputs.names()[0]
+        thoughts = [planning_thought(name, self.plan), self.memo]
+        one = lambda number: TripleInputs(subject=name, statement=thoughts[number - 1])
+        answers, problems = each_checked(EVENT_TRIPLE, self.triples[:2], one, noun="triple")
+        found = [(name, a.predicate, a.target) if a is not None and from_its_sentence(a, one(i)) else None
+                 for i, a in enumerate(answers, 1)]
+        found += [None] * (2 - len(found))
+        if None in found:
+            log.info("convo_thoughts_packed: %s's triple(s) %s left to their own call (%s)", name,
+                     [i for i, t in enumerate(found, 1) if t is None], problems or "missing, or no word of its thought")
+        return found
 
 
 def _planning_fail_safe(inputs: ConvoInputs, choices: dict) -> PlanningThoughtReply:
@@ -86,9 +128,11 @@ def memo_on_convo(llm: LanguageModel, *,
     return reply.memo
 
 
-def convo_thoughts(llm: LanguageModel, *,
-                   persona_name: str, partner_name: str, utterances: list[tuple[str, str]]) -> tuple[str, str]:
+def convo_thoughts(llm: LanguageModel, *, persona_name: str, partner_name: str,
+                   utterances: list[tuple[str, str]]) -> tuple[str, str, list[tuple[str, str, str] | None]]:
     """Packed mode: the planning thought and the memo of :func:`planning_thought_on_convo` and
-    :func:`memo_on_convo`, asked in one call."""
-    reply = llm.ask(CONVO_THOUGHTS_PACKED, _inputs(persona_name, partner_name, utterances), persona=persona_name)
-    return reply.plan, reply.memo
+    :func:`memo_on_convo`, asked in one call, with each stored thought's ``(persona, predicate,
+    target)`` where the reply gave a valid one (None: ask its triple on its own)."""
+    inputs = _inputs(persona_name, partner_name, utterances)
+    reply = llm.ask(CONVO_THOUGHTS_PACKED, inputs, persona=persona_name)
+    return reply.plan, reply.memo, reply.stored_triples(inputs)

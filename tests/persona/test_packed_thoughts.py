@@ -152,6 +152,38 @@ def test_the_two_notes_at_a_chats_end_are_one_call_and_ask_their_triples_togethe
         NAME, "heard", "that Theo Alvarez will present the footbridge plan")
 
 
+PLAN = "Nora Bennett will bring Theo Alvarez a lemon tart on Friday."
+MEMO = "Nora Bennett heard that Theo Alvarez will present the footbridge plan."
+
+
+@pytest.mark.parametrize("triples, asked", [
+    ([{"predicate": "will bring", "target": "Theo Alvarez a lemon tart"},
+      {"predicate": "heard", "target": "that Theo Alvarez will present the footbridge plan"}], []),
+    # the memo's triple is the plan's again (no word of its thought), the plan's repeats the subject
+    ([{"predicate": "will bring", "target": "Theo Alvarez a lemon tart"},
+      {"predicate": "will bring", "target": "a lemon tart"}], ["event_triple"]),
+    ([{"predicate": "likes", "target": NAME}, {"predicate": "heard", "target": "about the footbridge plan"}],
+     ["event_triple"]),
+    ([], ["thought_triples"])])
+def test_the_packed_notes_reply_carries_their_triples_and_a_failed_one_is_asked_alone(nora, triples, asked):
+    nora.options = PACKED
+    _chatted(nora)
+    llm, model = _llm(convo_thoughts_packed=[{"plan": PLAN, "memo": MEMO, "triples": triples}])
+    reflect_on_chat(nora, llm)
+    assert _asked(model, "event_triple", "thought_triples", *NOTES) == ["convo_thoughts_packed"] + asked
+    planning, memo = _triple(nora, f"For {NAME}'s planning: {PLAN}"), _triple(nora, MEMO)
+    if triples and triples[0]["target"] != NAME:
+        assert planning == (NAME, "will bring", "Theo Alvarez a lemon tart"), "the reply's own triple"
+    assert memo[1] == "heard"
+    if asked == ["event_triple"]:
+        single = next(call for call in model.calls if call.prompt == "event_triple")
+        failed = MEMO if triples[1]["predicate"] == "will bring" else f"For {NAME}'s planning: {PLAN}"
+        assert f"Sentence: {failed}" in single.user_text, "only the thought whose triple failed"
+    schema = next(call for call in model.calls if call.prompt == "convo_thoughts_packed").schema
+    assert schema["properties"]["triples"]["minItems"] == schema["properties"]["triples"]["maxItems"] == 2
+    assert "triples" in schema["required"]
+
+
 def test_a_packed_notes_reply_that_fails_its_checks_is_sent_back_then_both_fail_safes_are_kept(nora):
     """The model's second reply loops ("tomorrow tomorrow ...": cut to its first copy, kept);
     a reply whose memo is a placeholder is sent back, and three such replies end in the two

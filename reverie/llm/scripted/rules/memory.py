@@ -46,7 +46,7 @@ def _triple(subject: str, statement: str) -> dict:
     return {"predicate": "is", "target": rest or "idle"}
 
 
-def _triple_answer(subject: str, statement: str) -> dict:
+def triple_answer(subject: str, statement: str) -> dict:
     answer = _triple(subject, statement)
     if answer["predicate"].lower() == answer["target"].lower():
         answer = {"predicate": "is", "target": answer["target"]}
@@ -54,7 +54,7 @@ def _triple_answer(subject: str, statement: str) -> dict:
 
 
 def event_triple(call: ScriptedCall) -> dict:
-    return _triple_answer(call.text("subject"), call.text("statement"))
+    return triple_answer(call.text("subject"), call.text("statement"))
 
 
 def thought_triples(call: ScriptedCall) -> dict:
@@ -62,7 +62,7 @@ def thought_triples(call: ScriptedCall) -> dict:
     subject = call.text("subject")
     sentences = [re.sub(r"^\s*\d+[.)]\s*", "", line) for line in call.text("statements").splitlines() if line.strip()]
     low, high = call.items_count("triples")
-    triples = [_triple_answer(subject, sentence) for sentence in sentences][:high]
+    triples = [triple_answer(subject, sentence) for sentence in sentences][:high]
     while len(triples) < low:
         triples.append(triples[-1] if triples else {"predicate": "is", "target": "thinking"})
     return {"triples": triples}

@@ -6,6 +6,7 @@ import re
 
 from reverie.llm.scripted.call import ScriptedCall
 from reverie.llm.scripted.cues import bare, compact, lines_of, most_important, news_items, sentences
+from reverie.llm.scripted.rules.memory import triple_answer
 
 NOT_STARTED = "(nobody has said anything yet.)"
 MAX_LINE = 300   # the longest line the utterance's schema takes
@@ -121,7 +122,11 @@ def planning_thought_on_convo(call: ScriptedCall) -> dict:
 
 
 def convo_thoughts_packed(call: ScriptedCall) -> dict:
-    return {"plan": planning_thought_on_convo(call)["thought"], "memo": memo_on_convo(call)["memo"]}
+    """The two thoughts, and the triple of each as stored (the plan as "For <name>'s planning: ...")."""
+    name = call.text("persona_name")
+    plan, memo = planning_thought_on_convo(call)["thought"], memo_on_convo(call)["memo"]
+    return {"plan": plan, "memo": memo,
+            "triples": [triple_answer(name, f"For {name}'s planning: {plan}"), triple_answer(name, memo)]}
 
 
 def relationship_summary(call: ScriptedCall) -> dict:
