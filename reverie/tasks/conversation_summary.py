@@ -59,7 +59,7 @@ def first_line_quoted(topic: str, speakers: set[str]) -> str:
 
 def one_phrase(topic: str) -> str:
     """The topic's first sentence, and of it at most :data:`MAX_TOPIC_WORDS` words: up to the last
-    clause end within them, or the words themselves ("Walter is kind! He is going to help you in the
+    clause end within them (in their second half), or the words themselves ("Walter is kind! He is going to help you in the
     garden!" -> "Walter is kind!")."""
     parts = sentences(topic) or [""]
     first = parts[0]
@@ -71,7 +71,8 @@ def one_phrase(topic: str) -> str:
     if len(words) <= MAX_TOPIC_WORDS:
         return first
     kept = words[:MAX_TOPIC_WORDS]
-    ends = [i for i, word in enumerate(kept) if word.endswith((",", ";", ":")) and i >= 2]
+    # A clause end in the second half only: "By the way," alone says nothing.
+    ends = [i for i, word in enumerate(kept) if word.endswith((",", ";", ":")) and i >= MAX_TOPIC_WORDS // 2]
     return " ".join(kept[:ends[-1] + 1] if ends else kept).rstrip(",;:")
 
 

@@ -123,6 +123,10 @@ def test_a_topic_is_one_short_sentence():
     topic = ConversationSummaryReply.model_validate({"conversing_about": looped}, context=context).conversing_about
     assert topic == "the garden needs help, I am going to help you in the garden"
     assert len(topic.split()) <= MAX_TOPIC_WORDS
+    # A clause end early in a long sentence is not where it is cut: the words before it say nothing.
+    long = "By the way, June is planting tulips along the park paths before spring with Walter and the school children"
+    topic = ConversationSummaryReply.model_validate({"conversing_about": long}, context=context).conversing_about
+    assert topic == "By the way, June is planting tulips along the park paths before spring with Walter"
     titled = "Dr. Brennan helping in the garden. Then lunch"
     assert ConversationSummaryReply.model_validate({"conversing_about": titled}, context=context).conversing_about \
         == "Dr. Brennan helping in the garden"
