@@ -29,9 +29,9 @@ from pydantic import ConfigDict, Field
 
 from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs, transcript_of
-from reverie.tasks.common import Reply, Text, each_checked, transcript
-from reverie.tasks.event_triple import EVENT_TRIPLE, TripleFields, TripleInputs
-from reverie.tasks.thought_triples import from_its_sentence
+from reverie.tasks.common import Reply, Text, transcript
+from reverie.tasks.event_triple import TripleFields
+from reverie.tasks.thought_triples import ThoughtTriplesReply, triples_inputs
 
 log = logging.getLogger(__name__)
 
@@ -71,18 +71,16 @@ class ConvoThoughtsReply(Reply):
 
     def stored_triples(self, inputs: ConvoInputs) -> list[tuple[str, str, str] | None]:
         """The stored planning thought's and memo's ``(persona, predicate, target)``, each where
-        its triple passes ``event_triple``'s checks for that thought and shares a word with it
-        (:func:`~reverie.tasks.thought_triples.from_its_sentence`); None where not."""
+        its triple passes the checks ``thought_triples`` gives its own (``event_triple``'s, and a
+        word of its thought); None where not, or missing."""
         name = inputs.names()[0]
         thoughts = [planning_thought(name, self.plan), self.memo]
-        one = lambda number: TripleInputs(subject=name, statement=thoughts[number - 1])
-        answers, problems = each_checked(EVENT_TRIPLE, self.triples[:2], one, noun="triple")
-        found = [(name, a.predicate, a.target) if a is not None and from_its_sentence(a, one(i)) else None
-                 for i, a in enumerate(answers, 1)]
+        answers = ThoughtTriplesReply(triples=self.triples[:2]).answers(triples_inputs(name, thoughts))
+        found = [(name, a.predicate, a.target) if a is not None else None for a in answers]
         found += [None] * (2 - len(found))
         if None in found:
-            log.info("convo_thoughts_packed: %s's triple(s) %s left to their own call (%s)", name,
-                     [i for i, t in enumerate(found, 1) if t is None], problems or "missing, or no word of its thought")
+            log.info("convo_thoughts_packed: %s's triple(s) %s left to their own call (failed their checks, or missing)",
+                     name, [i for i, t in enumerate(found, 1) if t is None])
         return found
 
 
