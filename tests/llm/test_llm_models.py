@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
+from pathlib import Path
 
 from reverie.llm.models import BUNDLED_FILE, bundled_model_path, build_chat_models, model_path
 from reverie.config import Settings
@@ -26,3 +28,21 @@ def test_the_openai_backend_builds_one_model_per_role_without_a_server():
     models = build_chat_models(settings)
     assert models["strong"].max_tokens == 300 and models["cheap"].max_tokens == 60
     assert str(models["cheap"].openai_api_base) == "http://127.0.0.1:9/v1"
+
+
+def test_a_local_model_loads_before_the_openai_client_is_imported():
+    """On a CUDA build of llama.cpp, a model loaded after `import openai` crashed the process
+    (models/README.md, "On a GPU"): the local path, doctor's included, must not import it."""
+    code = (
+        "import sys\n"
+        "from reverie.config import Settings\n"
+        "from reverie.llm.models import build_chat_models\n"
+        "import reverie.doctor.doctor\n"
+        "models = build_chat_models(Settings())\n"
+        "assert models['cheap'].client.n_ctx() > 0\n"
+        "print(sorted(m for m in ('openai', 'langchain_openai') if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().splitlines()[-1] == "[]"

@@ -1,0 +1,129 @@
+"""The chat model of a role on an OpenAI-compatible server (``[backend] kind = "openai"``).
+
+Its own module, imported only when a server is configured: the OpenAI client is not loaded
+in a process that loads a local model (on a CUDA build of llama.cpp, a model loaded after
+``openai``'s import was seen to crash the process; models/README.md, "On a GPU").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import BaseMessage
+from langchain_core.outputs import ChatResult
+from langchain_openai import ChatOpenAI
+
+from reverie.config import ModelSettings, Settings
+from reverie.llm.prompt_size import PER_MESSAGE_TOKENS, estimate_tokens
+from reverie.llm.servers import cached_tokens, persona_of
+
+
+class ServerChatModel(ChatOpenAI):
+    """ChatOpenAI for an OpenAI-compatible server (llama-server, vLLM, Ollama, LM Studio, …).
+
+    The schema goes in the request body as ``response_format``, in the form the server
+    documents (:mod:`reverie.llm.servers`; the server is found on first use by
+    :mod:`reverie.llm.server_probe`); it is not handed to the OpenAI client's parse helpers.
+    The limit is sent as ``max_tokens``, which local servers honour (llama-cpp-python's
+    server ignores ``max_completion_tokens``). Token counts come from the response's
+    usage, never from a local tokenizer.
+    """
+
+    def _get_request_payload(self, input_, *, stop=None, **kwargs: Any) -> dict:
+        payload = super()._get_request_payload(input_, stop=stop, **kwargs)
+        if "max_completion_tokens" in payload:
+            payload["max_tokens"] = payload.pop("max_completion_tokens")
+        return payload
+
+    exact_above: int = 1 << 30  # estimates above this many tokens are checked with the server's tokenizer
+    _tokenize_url: Any = None  # the server's tokenize endpoint once found ("" when it has none)
+
+    def count_prompt_tokens(self, messages: list[BaseMessage]) -> int:
+        """A safe estimate (the server renders its own template, which we do not see); near
+        the window's edge, the server's own tokenizer counts the text when it has one."""
+        estimate = estimate_tokens(messages)
+        if estimate <= self.exact_above:
+            return estimate
+        text = "\n".join(str(m.content) for m in messages)
+        counted = self._server_count(text)
+        return estimate if counted is None else counted + PER_MESSAGE_TOKENS * len(messages)
+
+    def _server_count(self, text: str) -> int | None:
+        import httpx
+
+        base = str(self.openai_api_base or "").rstrip("/")
+        root = base.removesuffix("/v1")
+        # llama.cpp's server and vLLM: /tokenize at the root; llama-cpp-python's: /extras/tokenize.
+        candidates = [self._tokenize_url] if self._tokenize_url is not None else [f"{root}/tokenize", f"{base}/extras/tokenize"]
+        for url in filter(None, candidates):
+            body = {"content": text, "input": text, "prompt": text, "model": self.model_name}
+            try:
+                reply = httpx.post(url, json=body, timeout=10.0)
+                tokens = reply.json().get("tokens") if reply.status_code == 200 else None
+            except (httpx.HTTPError, ValueError, AttributeError):
+                tokens = None
+            if isinstance(tokens, list):
+                self._tokenize_url = url
+                return len(tokens)
+        self._tokenize_url = ""
+        return None
+
+    session: Any = None  # reverie.llm.server_probe.ServerSession: which server, checked on first use
+    prompt_cache: bool = True
+
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs: Any) -> ChatResult:
+        # The chain asks in one form ({"type": "json_object", "schema": ...}); the server gets its own.
+        response_format = kwargs.pop("response_format", None)
+        extra = dict(kwargs.get("extra_body") or {})
+        if self.session is not None:
+            server = self.session.found.server
+            pins = self.session.pins
+            extra.update(server.extra_body(prompt_cache=self.prompt_cache,
+                                           slot=pins.slot(persona_of(run_manager)) if pins else None))
+            if response_format and "schema" in response_format:
+                extra.update(server.constraint(response_format["schema"], response_format.get("name") or "reply"))
+                response_format = None
+        if response_format:
+            extra["response_format"] = response_format
+        if extra:
+            kwargs["extra_body"] = extra
+        return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
+
+    def _create_chat_result(self, response, generation_info=None) -> ChatResult:
+        result = super()._create_chat_result(response, generation_info)
+        reply = response if isinstance(response, dict) else response.model_dump()
+        cached = cached_tokens(reply)  # usage.prompt_tokens_details, or llama-server's timings
+        for generation in result.generations:
+            usage = getattr(generation.message, "usage_metadata", None)
+            if usage and cached is not None:
+                usage["input_token_details"] = {**(usage.get("input_token_details") or {}),
+                                                "cache_read": min(cached, usage["input_tokens"])}
+        return result
+
+
+def server_models(settings: Settings, roles: tuple[str, ...]) -> dict[str, BaseChatModel]:
+    """One :class:`ServerChatModel` per role, sharing one session with the server."""
+    from reverie.llm.server_probe import ServerSession
+
+    backend = settings.backend
+    session = ServerSession(backend, {role: getattr(settings.models, role).server_model for role in roles},
+                            pin_slots=backend.slot_pinning)
+    models: dict[str, BaseChatModel] = {}
+    for role in roles:
+        model: ModelSettings = getattr(settings.models, role)
+        models[role] = ServerChatModel(
+            session=session,
+            prompt_cache=backend.prompt_cache,
+            base_url=backend.base_url,
+            api_key=backend.api_key,
+            model=model.server_model,
+            temperature=model.temperature,
+            top_p=model.top_p,
+            max_tokens=model.max_tokens,
+            seed=model.seed,
+            timeout=backend.timeout_s,
+            max_retries=0,  # retries are reverie.llm.retry_model's ([backend] retries)
+            exact_above=model.n_ctx - model.max_tokens,
+        )
+    return models
