@@ -2,7 +2,7 @@
 
 A file holds ``role``, ``description``, ``inputs``, ``system``, ``user``, optional
 ``[[examples]]`` (literal user/assistant turns) and optional ``max_tokens`` /
-``max_tokens_per_item`` / ``temperature``. The ``{variables}`` used in ``system`` and ``user`` must equal
+``max_tokens_per_item`` / ``temperature`` / ``repeat_penalty``. The ``{variables}`` used in ``system`` and ``user`` must equal
 ``inputs``. Any problem is a one-line :class:`UserError` naming the file (and the line
 where it can be found). :class:`PromptStore` re-reads a file when it changes on disk.
 """
@@ -21,7 +21,7 @@ from reverie.errors import UserError
 
 ROLES = ("strong", "cheap")
 REQUIRED = ("role", "description", "inputs", "system", "user")
-OPTIONAL = ("examples", "max_tokens", "max_tokens_per_item", "temperature")
+OPTIONAL = ("examples", "max_tokens", "max_tokens_per_item", "temperature", "repeat_penalty")
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,9 @@ class PromptSpec:
     # reverie.llm.schema.items_asked): a reply of N answers gets max_tokens + N x this.
     max_tokens_per_item: int | None = None
     temperature: float | None = None
+    # llama.cpp's repetition penalty over the last 64 tokens (a repeated token's score divided by
+    # it), for prompts whose free text a small model tends to loop in; None: the model's own (off).
+    repeat_penalty: float | None = None
     # Where the file's ``system`` and ``user`` keys start (1-based; 0: not found).
     system_line: int = 0
     user_line: int = 0
@@ -114,6 +117,8 @@ def _check_types(path: Path, source: str, raw: dict) -> None:
             raise _fail(path, f"{key} must be a positive integer", line(key))
     if "temperature" in raw and (type(raw["temperature"]) not in (int, float) or not 0 <= raw["temperature"] <= 2):
         raise _fail(path, "temperature must be a number from 0 to 2", line("temperature"))
+    if "repeat_penalty" in raw and (type(raw["repeat_penalty"]) not in (int, float) or not 1 <= raw["repeat_penalty"] <= 2):
+        raise _fail(path, "repeat_penalty must be a number from 1 (off) to 2", line("repeat_penalty"))
     examples = raw.get("examples", [])
     if not isinstance(examples, list):
         raise _fail(path, "examples must be [[examples]] tables with user and assistant", line("examples"))
@@ -158,6 +163,7 @@ def load_prompt(path: Path) -> PromptSpec:
         max_tokens=raw.get("max_tokens"),
         max_tokens_per_item=raw.get("max_tokens_per_item"),
         temperature=float(raw["temperature"]) if "temperature" in raw else None,
+        repeat_penalty=float(raw["repeat_penalty"]) if "repeat_penalty" in raw else None,
         system_line=_key_line(source, "system"),
         user_line=_key_line(source, "user"),
     )

@@ -166,6 +166,8 @@ class RepairLoop(Runnable[dict, Outcome]):
         params: dict[str, Any] = {"max_tokens": self.max_tokens()}
         if self.spec.temperature is not None:
             params["temperature"] = self.spec.temperature
+        if self.spec.repeat_penalty is not None:
+            params["repeat_penalty"] = self.spec.repeat_penalty
         if self.settings.repair.grammar:
             params["response_format"] = {"type": "json_object", "schema": self.schema, "name": self.spec.name}
         return params

@@ -7,6 +7,7 @@ in a process that loads a local model (on a CUDA build of llama.cpp, a model loa
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -17,6 +18,8 @@ from langchain_openai import ChatOpenAI
 from reverie.config import ModelSettings, Settings
 from reverie.llm.prompt_size import PER_MESSAGE_TOKENS, estimate_tokens
 from reverie.llm.servers import cached_tokens, persona_of
+
+log = logging.getLogger(__name__)
 
 
 class ServerChatModel(ChatOpenAI):
@@ -75,12 +78,20 @@ class ServerChatModel(ChatOpenAI):
     def _generate(self, messages, stop=None, run_manager=None, **kwargs: Any) -> ChatResult:
         # The chain asks in one form ({"type": "json_object", "schema": ...}); the server gets its own.
         response_format = kwargs.pop("response_format", None)
+        repeat_penalty = kwargs.pop("repeat_penalty", None)  # a prompt's own; not an OpenAI field
         extra = dict(kwargs.get("extra_body") or {})
         if self.session is not None:
             server = self.session.found.server
             pins = self.session.pins
             extra.update(server.extra_body(prompt_cache=self.prompt_cache,
                                            slot=pins.slot(persona_of(run_manager)) if pins else None))
+            if repeat_penalty is not None:
+                if server.repeat_penalty_field:
+                    extra[server.repeat_penalty_field] = repeat_penalty
+                elif not self.session.warned_repeat_penalty:
+                    self.session.warned_repeat_penalty = True
+                    log.warning("%s takes no repeat_penalty on /v1: the prompts that set one are asked without it "
+                                "(a Modelfile's PARAMETER repeat_penalty sets it for every prompt)", server.label)
             if response_format and "schema" in response_format:
                 extra.update(server.constraint(response_format["schema"], response_format.get("name") or "reply"))
                 response_format = None

@@ -159,6 +159,7 @@ class ServerSession:
         self._found: Found | None = None
         self.pins: SlotPins | None = None
         self._schema_checked = False
+        self.warned_repeat_penalty = False  # Ollama: said once that repeat_penalty is not sent
         self._lock = threading.Lock()
 
     @property

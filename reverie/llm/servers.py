@@ -13,6 +13,9 @@ All of them take ``POST /v1/chat/completions``; they differ in three places:
   (newlines and up to 20 spaces between tokens), which a small model does, at a few tokens per
   key. It also takes the grammar itself (``grammar``), so it gets the compact one the
   in-process model uses: the same schema, no whitespace but single spaces (:func:`compact_grammar`);
+- a prompt's ``repeat_penalty`` (llama.cpp's, not an OpenAI field) is ``repeat_penalty`` on the
+  llama.cpp servers and LM Studio, ``repetition_penalty`` on vLLM, and not taken by Ollama's
+  ``/v1`` (its Modelfile sets one for every prompt);
 - extra request fields: llama-server keeps a prompt cache per slot (``cache_prompt``) and
   lets a request pick its slot (``id_slot``), so each persona can keep its prefix warm.
 
@@ -77,6 +80,11 @@ class Server(enum.Enum):
             if grammar is not None:
                 return {"grammar": grammar}
         return {"response_format": self.response_format(schema, name)}
+
+    @property
+    def repeat_penalty_field(self) -> str | None:
+        """The request field of llama.cpp's ``repeat_penalty`` (None: the server takes none)."""
+        return {Server.VLLM: "repetition_penalty", Server.OLLAMA: None}.get(self, "repeat_penalty")
 
     def extra_body(self, *, prompt_cache: bool, slot: int | None) -> dict:
         """Request fields besides the OpenAI ones."""

@@ -58,6 +58,8 @@ def test_declared_but_unused_input(tmp_path):
         (('role = "cheap"', 'role = "cheap"\nrloe = 1'), "unknown key 'rloe'"),
         (("never gets up before {earliest}.", "never {gets up before {earliest}."), "double literal braces"),
         (("assistant = ", "assistent = "), "example 1 must have exactly two strings"),
+        (('role = "cheap"', 'role = "cheap"\nrepeat_penalty = 0.9'), "repeat_penalty must be a number from 1 (off) to 2"),
+        (('role = "cheap"', 'role = "cheap"\nrepeat_penalty = "1.1"'), "repeat_penalty must be a number from 1 (off) to 2"),
     ],
 )
 def test_malformed_files(tmp_path, change, expected):

@@ -197,3 +197,24 @@ def test_the_grammar_for_llama_server_needs_no_native_library():
             "print('llama_cpp' in sys.modules, '\\\\\"y\\\\\"' in g)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.stdout.split() == ["False", "True"], done.stderr
+
+
+@pytest.mark.parametrize("name", list(SERVERS))
+def test_a_prompts_repeat_penalty_goes_in_the_field_each_server_documents(settings, prompts_dir, tmp_path, name, caplog):
+    """llama.cpp's servers and LM Studio: ``repeat_penalty``; vLLM: ``repetition_penalty``; Ollama's
+    ``/v1`` documents no such field, so none is sent and the run says so once."""
+    path = prompts_dir / f"{TASK}.toml"
+    path.write_text(path.read_text(encoding="utf-8").replace('role = "cheap"', 'role = "cheap"\nrepeat_penalty = 1.15'),
+                    encoding="utf-8")
+    make, model = SERVERS[name]
+    with make() as fake:
+        llm = server_llm(settings, fake, tmp_path, model=model)
+        for _ in range(2):
+            llm.ask(TASK, INPUTS, choices=CHOICES, persona="Maria Lopez")
+    asks = fake.requests[1:]
+    field = {"vllm": "repetition_penalty", "ollama": None}.get(name, "repeat_penalty")
+    for request in asks:
+        assert {key: request[key] for key in ("repeat_penalty", "repetition_penalty") if key in request} == (
+            {field: 1.15} if field else {})
+    said = [r.getMessage() for r in caplog.records if "repeat_penalty" in r.getMessage()]
+    assert len(said) == (0 if field else 1)
