@@ -42,7 +42,9 @@ from reverie.tasks.pronunciatio import PronunciatioReply, emoji_for, pronunciati
 
 PlaceTree = dict[str, dict[str, list[str]]]
 PLACES = "places"  # the choices key of the (area, place, object) paths
-EMOJI_MAX = 4
+# Two characters: two emoji, or one with its variation selector ("☕️"). A small model fills a
+# field to its bound, and four repeated emoji cost ten reply tokens more than one.
+EMOJI_MAX = 2
 
 
 class PlaceInputs(TaskInputs):
@@ -76,13 +78,13 @@ def _emoji(value: str) -> str:
         raise ValueError(first_error(exc)) from None
 
 
-def _triple(field: str, subject: str, predicate: str, target: str) -> tuple[str, str]:
+def _triple(subject: str, predicate: str, target: str) -> tuple[str, str]:
     """The single-prompt triple checks, with the field names of this reply in the message."""
     try:
         reply = TripleReply.model_validate({"predicate": predicate, "target": target},
                                            context={"inputs": TripleInputs(subject=subject, statement=f"{subject} {predicate} {target}")})
     except ValidationError as exc:
-        raise ValueError(f"{field}_predicate/{field}_target: {first_error(exc)}") from None
+        raise ValueError(f"predicate/target: {first_error(exc)}") from None
     return reply.predicate, reply.target
 
 
@@ -97,16 +99,16 @@ class PackedActionFields(Reply):
     sector: str = choice_field("sectors", description="the area to go to, copied exactly from the list")
     arena: str = choice_field("arenas", description="a place inside that area, copied exactly")
     object: str = choice_field("objects", description="an object in that place, copied exactly")
-    # one or two emoji (a longer family runs a small model past max_tokens: the code picks one then)
+    # one or two emoji (a longer one, such as a ZWJ family, is left to the code, which picks one)
     emoji: str = Field(max_length=EMOJI_MAX, description="one or two emoji for the activity")
     # in words: the grammar keeps emoji out (a run of them cut the reply off)
-    event_predicate: str = Field(max_length=40, description="short verb, e.g. 'is eating'", json_schema_extra=words_only(40))
-    event_target: str = Field(max_length=80, description="what the verb acts on", json_schema_extra=words_only(80))
-    object_state: str = Field(max_length=80, description="what happens to the object, e.g. 'being used to brew coffee'",
-                              json_schema_extra=words_only(80))
-    object_emoji: str = Field(max_length=EMOJI_MAX, description="one or two emoji for the object's state")
+    predicate: str = Field(max_length=40, description="short verb, e.g. 'is eating'", json_schema_extra=words_only(40))
+    target: str = Field(max_length=80, description="what the verb acts on", json_schema_extra=words_only(80))
+    state: str = Field(max_length=80, description="what happens to the object, e.g. 'being used to brew coffee'",
+                       json_schema_extra=words_only(80))
+    state_emoji: str = Field(max_length=EMOJI_MAX, description="one or two emoji for the object's state")
 
-    @field_validator("emoji", "object_emoji", mode="before")
+    @field_validator("emoji", "state_emoji", mode="before")
     @classmethod
     def _emoji_only(cls, value) -> str:
         """Words (or too many emoji) where an emoji belongs are not sent back: the code picks the
@@ -130,23 +132,23 @@ class PackedActionReply(PackedActionFields):
             self._go_where_the_activity_says(tree, inputs)
         activity = inputs.activity() if inputs else ""
         try:
-            self.event_predicate, self.event_target = _triple("event", name, self.event_predicate, self.event_target)
+            self.predicate, self.target = _triple(name, self.predicate, self.target)
         except ValueError:
             if inputs is None:
                 raise
             # A triple that does not read as "<name> <verb> <target>" (a place name copied into every
             # field) is not sent back: like the emoji, the code says it from the activity it already has.
-            self.event_predicate, self.event_target = split_statement(f"{name} is {activity}", name)
+            self.predicate, self.target = split_statement(f"{name} is {activity}", name)
         try:
-            self.object_state = check_state(self.object_state, self.object)
+            self.state = check_state(self.state, self.object)
         except ValueError:
             if inputs is None:
                 raise
-            self.object_state = _used_by(name)
+            self.state = _used_by(name)
         if not self.emoji:
-            self.emoji = emoji_for((inputs.activity() if inputs else "") or self.event_target)
-        if not self.object_emoji:
-            self.object_emoji = emoji_for(self.object_state)
+            self.emoji = emoji_for((inputs.activity() if inputs else "") or self.target)
+        if not self.state_emoji:
+            self.state_emoji = emoji_for(self.state)
         return self
 
     def _go_where_the_activity_says(self, tree: PlaceTree, inputs: PackedActionInputs) -> None:
@@ -211,7 +213,7 @@ def fail_safe(inputs: PackedActionInputs, choices: dict) -> PackedActionReply:
     state = _used_by(name)
     return PackedActionReply(
         sector=sector, arena=arena, object=obj, emoji=emoji_for(activity),
-        event_predicate=predicate, event_target=target, object_state=state, object_emoji=emoji_for(state),
+        predicate=predicate, target=target, state=state, state_emoji=emoji_for(state),
     )
 
 
@@ -289,12 +291,12 @@ def place_choices(tree: PlaceTree) -> dict[str, list[str]]:
 
 def as_action(reply: PackedActionReply, *, name: str, world: str) -> PackedAction:
     """A checked answer as the address and details of ``add_new_action``."""
-    event = (name, reply.event_predicate, reply.event_target)
+    event = (name, reply.predicate, reply.target)
     address = f"{world}:{reply.sector}:{reply.arena}:{reply.object}"
     if reply.object == NO_OBJECT:
         return PackedAction(address, reply.emoji, event, None, None, (None, None, None))
-    state = one_line(reply.object_state)
-    return PackedAction(address, reply.emoji, event, state, reply.object_emoji, object_event(reply.object, state))
+    state = one_line(reply.state)
+    return PackedAction(address, reply.emoji, event, state, reply.state_emoji, object_event(reply.object, state))
 
 
 def packed_action(

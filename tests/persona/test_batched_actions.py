@@ -46,15 +46,15 @@ def home_places(persona: Persona) -> list[tuple[str, str, str]]:
 
 
 def answer(sector: str, arena: str, obj: str, target: str) -> dict:
-    return {"sector": sector, "arena": arena, "object": obj, "emoji": "🧹", "event_predicate": "is doing",
-            "event_target": target, "object_state": "being cleaned", "object_emoji": "✨"}
+    return {"sector": sector, "arena": arena, "object": obj, "emoji": "🧹", "predicate": "is doing",
+            "target": target, "state": "being cleaned", "state_emoji": "✨"}
 
 
 def town_model(actions_reply) -> FakeChatModel:
     """``task_decomp``: the four STEPS; ``actions_packed``: ``actions_reply(call)``; the rest never valid."""
     def reply(call: FakeCall):
         if call.prompt == "task_decomp":
-            return {"subtasks": [{"action": step, "minutes": 15} for step in STEPS]}
+            return {"subtasks": [[step, 15] for step in STEPS]}
         if call.prompt == "actions_packed":
             return actions_reply(call)
         return None

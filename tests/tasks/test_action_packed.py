@@ -21,8 +21,8 @@ TREE = {
     "Maria Lopez's house": {"bedroom": ["bed"]},
 }
 REPLY = {"sector": "Hobbs Cafe", "arena": "cafe", "object": "coffee machine", "emoji": "☕",
-         "event_predicate": "is brewing", "event_target": "coffee", "object_state": "brewing coffee",
-         "object_emoji": "☕"}
+         "predicate": "is brewing", "target": "coffee", "state": "brewing coffee",
+         "state_emoji": "☕"}
 
 
 def check(reply: dict, tree=TREE, name="Isabella Rodriguez") -> PackedActionReply:
@@ -54,26 +54,37 @@ def test_an_arena_without_objects_gets_the_random_object():
 
 
 def test_the_other_fields_get_the_single_prompt_checks():
-    assert check({**REPLY, "object_emoji": "cup"}).object_emoji not in ("", "cup")  # the code picks one
-    assert check({**REPLY, "object_state": "The coffee machine is brewing coffee."}).object_state == "brewing coffee"
+    assert check({**REPLY, "state_emoji": "cup"}).state_emoji not in ("", "cup")  # the code picks one
+    assert check({**REPLY, "state": "The coffee machine is brewing coffee."}).state == "brewing coffee"
+
+
+def test_an_emoji_holds_two_characters_and_a_longer_run_is_left_to_the_code():
+    """A small model fills a field to its bound: with four characters allowed, the bundled model
+    wrote one emoji four times. Two hold two emoji, or one with its variation selector."""
+    properties = PackedActionReply.model_json_schema()["properties"]
+    assert properties["emoji"]["maxLength"] == properties["state_emoji"]["maxLength"] == 2
+    assert check({**REPLY, "emoji": "☕️"}).emoji == "☕️"
+    assert check({**REPLY, "emoji": "☕📰"}).emoji == "☕📰"
+    picked = check({**REPLY, "emoji": "🍨🍨🍨🍨"}).emoji
+    assert picked and picked != "🍨🍨🍨🍨" and len(picked) <= 2
 
 
 def test_a_place_name_copied_into_every_other_field_keeps_the_place_and_restates_the_activity():
     """What the bundled model does: the place is its decision and stays; the fields that should
     restate the activity get the fail-safe's wording of it instead of sending the place back."""
     pub = "The Rose and Crown Pub"
-    copied = {**REPLY, **{k: pub for k in ("emoji", "event_predicate", "event_target", "object_state",
-                                             "object_emoji")}}
+    copied = {**REPLY, **{k: pub for k in ("emoji", "predicate", "target", "state",
+                                             "state_emoji")}}
     inputs = inputs_with(ACTION_PACKED, name="Isabella Rodriguez", place_tree=TREE)
     reply = PackedActionReply.model_validate(copied, context={"inputs": inputs})
     safe = fail_safe(inputs, {})
     assert (reply.sector, reply.arena, reply.object) == ("Hobbs Cafe", "cafe", "coffee machine")
-    assert (reply.event_predicate, reply.event_target) == (safe.event_predicate, safe.event_target)
-    assert reply.object_state == safe.object_state == "being used by Isabella"
+    assert (reply.predicate, reply.target) == (safe.predicate, safe.target)
+    assert reply.state == safe.state == "being used by Isabella"
     assert pub not in reply.model_dump_json()
     # The subject as the target, too, is restated rather than sent back.
-    again = check({**REPLY, "event_target": "Isabella Rodriguez"})
-    assert (again.event_predicate, again.event_target) == (safe.event_predicate, safe.event_target)
+    again = check({**REPLY, "target": "Isabella Rodriguez"})
+    assert (again.predicate, again.target) == (safe.predicate, safe.target)
 
 
 def test_other_peoples_houses_and_empty_areas_are_not_offered():

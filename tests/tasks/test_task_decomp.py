@@ -21,17 +21,17 @@ def ctx(duration):
 
 
 def test_rough_minutes_are_accepted_whatever_their_sum():
-    reply = TaskDecompReply.model_validate({"subtasks": [{"action": "a", "minutes": 30}, {"action": "b", "minutes": 7}]}, context=ctx(60))
+    reply = TaskDecompReply.model_validate({"subtasks": [["a", 30], ["b", 7]]}, context=ctx(60))
     assert [s.minutes for s in reply.subtasks] == [30, 7]
 
 
 def test_a_step_without_minutes_is_dropped_while_a_timed_one_stands_else_sent_back_by_name():
     """It would take no time once the minutes are scaled (as fit_durations drops a step scaled to 0)."""
-    reply = TaskDecompReply.model_validate({"subtasks": [{"action": "a", "minutes": 30}, {"action": "b", "minutes": 0}]},
+    reply = TaskDecompReply.model_validate({"subtasks": [["a", 30], ["b", 0]]},
                                            context=ctx(60))
     assert [(s.action, s.minutes) for s in reply.subtasks] == [("a", 30)]
     with pytest.raises(ValidationError, match='subtask 1 "a" lasts 0 minutes; give every subtask a rough positive number'):
-        TaskDecompReply.model_validate({"subtasks": [{"action": "a", "minutes": 0}, {"action": "b", "minutes": 0}]}, context=ctx(60))
+        TaskDecompReply.model_validate({"subtasks": [["a", 0], ["b", 0]]}, context=ctx(60))
 
 
 @pytest.mark.parametrize(
@@ -51,7 +51,7 @@ def test_fit_durations_in_five_minute_steps(items, total, expected):
 
 
 def test_subject_is_removed_from_actions():
-    reply = TaskDecompReply.model_validate({"subtasks": [{"action": "Klaus is reading.", "minutes": 60}]}, context=ctx(60))
+    reply = TaskDecompReply.model_validate({"subtasks": [["Klaus is reading.", 60]]}, context=ctx(60))
     assert reply.subtasks[0].action == "reading"
 
 
@@ -97,14 +97,14 @@ KW = dict(identity="Name: Klaus Mueller", schedule_context="Today is February 13
 
 def test_function_renames_subtasks_under_the_task():
     """Scripted valid reply -> "<task> (<subtask>)" entries summing to the block."""
-    llm, _ = scripted_llm('{"subtasks": [{"action": "reading articles", "minutes": 25}, {"action": "taking notes (on paper)", "minutes": 35}]}')
+    llm, _ = scripted_llm('{"subtasks": [["reading articles", 25], ["taking notes (on paper)", 35]]}')
     assert task_decomp(llm, **KW) == [("working on his research paper (reading articles)", 25),
                                       ("working on his research paper (taking notes on paper)", 35)]
 
 
 def test_function_scales_rough_minutes_without_a_second_call():
     """Scripted: rough minutes adding to 45 are scaled to the 60-minute block in one call."""
-    llm, model = scripted_llm('{"subtasks": [{"action": "reading", "minutes": 30}, {"action": "notes", "minutes": 15}]}')
+    llm, model = scripted_llm('{"subtasks": [["reading", 30], ["notes", 15]]}')
     assert [m for _, m in task_decomp(llm, **KW)] == [40, 20]
     assert len(model.calls) == 1
     assert "add up" not in last_user_text(model)
@@ -112,7 +112,7 @@ def test_function_scales_rough_minutes_without_a_second_call():
 
 def test_function_fail_safe_still_fills_the_block():
     """Scripted replies that are never valid -> a three-step split of the block, renamed."""
-    llm, _ = scripted_llm('{"subtasks": [{"action": "reading", "minutes": 0}]}')
+    llm, _ = scripted_llm('{"subtasks": [["reading", 0]]}')
     steps = task_decomp(llm, **KW)
     assert sum(m for _, m in steps) == 60
     assert steps[0] == ("working on his research paper (getting started)", 5)
@@ -134,7 +134,7 @@ def test_the_prompt_asks_for_five_minute_increments_with_no_step_cap():
 def test_a_long_list_of_five_minute_steps_is_taken_whole():
     """Scripted: 15 subtasks of 5 minutes for a 75-minute block (more than the old cap of 8,
     and than the old grammar bound of 12) are kept, one by one, on 5-minute boundaries."""
-    steps = [{"action": f"step number {i}", "minutes": 5} for i in range(1, 16)]
+    steps = [[f"step number {i}", 5] for i in range(1, 16)]
     llm, model = scripted_llm(json.dumps({"subtasks": steps}))
     got = task_decomp(llm, **{**KW, "duration": 75, "time_range": "09:00 to 10:15"})
     assert len(model.calls) == 1
@@ -159,8 +159,8 @@ def test_the_prompt_and_its_reply_fit_the_bundled_models_window():
 
 def test_the_same_subtask_twice_in_a_row_is_one():
     """Scripted: a reply that repeats a subtask (as small models do) gives one entry for the run."""
-    llm, _ = scripted_llm('{"subtasks": [{"action": "reading", "minutes": 15}, {"action": "reading", "minutes": 15}, '
-                          '{"action": "notes", "minutes": 15}, {"action": "reading", "minutes": 15}]}')
+    llm, _ = scripted_llm('{"subtasks": [["reading", 15], ["reading", 15], '
+                          '["notes", 15], ["reading", 15]]}')
     assert task_decomp(llm, **KW) == [("working on his research paper (reading)", 30),
                                       ("working on his research paper (notes)", 15),
                                       ("working on his research paper (reading)", 15)]
@@ -170,7 +170,7 @@ def test_the_same_subtask_twice_in_a_row_is_one():
 def test_the_grammar_allows_one_subtask_per_ten_minutes_of_the_block(duration, most):
     """Scripted: the call's schema bounds the list by the block (a small model fills a list to
     its bound: 16 subtasks for an hour was the common reply), and the format line says so."""
-    llm, model = scripted_llm('{"subtasks": [{"action": "reading", "minutes": 30}]}')
+    llm, model = scripted_llm('{"subtasks": [["reading", 30]]}')
     task_decomp(llm, **{**KW, "duration": duration})
     assert call_schema(model)["properties"]["subtasks"]["maxItems"] == most
     assert f"(at most {most} items)" in last_user_text(model)
@@ -180,6 +180,6 @@ def test_a_subtask_copies_no_list_number():
     """The bundled model numbered subtasks as the plan it read ("1. wake up and complete morning routine")."""
     from reverie.tasks.task_decomp import TaskDecompReply
 
-    reply = TaskDecompReply.model_validate({"subtasks": [{"action": "1. mixing the dough", "minutes": 20},
-                                                         {"action": "2) baking bread", "minutes": 40}]})
+    reply = TaskDecompReply.model_validate({"subtasks": [["1. mixing the dough", 20],
+                                                         ["2) baking bread", 40]]})
     assert [s.action for s in reply.subtasks] == ["mixing the dough", "baking bread"]

@@ -4,7 +4,7 @@ What the pattern lets through is checked with Python's ``re`` (the pattern is a 
 class, read the same way there). That llama.cpp's grammar keeps to it is checked on the model:
 
 Two ``actions_packed`` calls of a 25-person day on the real bundled model, where the model ran
-a string of emoji into ``event_predicate`` and on through the next fields until the reply was
+a string of emoji into ``predicate`` and on through the next fields until the reply was
 cut off at its token limit (both failed three times and fell back on a call per subtask). The
 same calls, asked again on the bundled GGUF through llama.cpp with the words-only pattern in
 the grammar, come back whole the first time.
@@ -37,7 +37,7 @@ CASES = json.loads((Path(__file__).parents[1] / "fixtures" / "actions_packed_emo
 
 def test_the_phrase_fields_carry_the_words_only_pattern():
     properties = PackedActionReply.model_json_schema()["properties"]
-    for field in ("event_predicate", "event_target", "object_state"):
+    for field in ("predicate", "target", "state"):
         assert properties[field]["pattern"].startswith(f"^[{WORD_CHARACTERS}]{{0,")
     assert "pattern" not in properties["emoji"]
 

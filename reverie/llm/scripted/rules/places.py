@@ -61,8 +61,8 @@ def _where_and_how(call: ScriptedCall, subtask: str, sector_choices: list) -> di
     obj = best_match(objects, activity) if objects else "nothing in particular"
     doing = subtask.strip() or call.text("action") or "going about the day"
     return {"sector": sector, "arena": arena, "object": obj or "", "emoji": "🙂",
-            "event_predicate": "is", "event_target": doing[:80], "object_state": f"being used by {name.split()[0] if name else 'someone'}",
-            "object_emoji": "🙂"}
+            "predicate": "is", "target": doing[:80], "state": f"being used by {name.split()[0] if name else 'someone'}",
+            "state_emoji": "🙂"}
 
 
 def action_sector(call: ScriptedCall) -> dict:

@@ -116,10 +116,10 @@ def task_decomp(call: ScriptedCall) -> dict:
     _low, high = call.items_count("subtasks")
     steps = ["getting ready for", "starting", "working on", "keeping at", "finishing"]
     count = max(1, min(high, len(steps), total // 5))
-    out = [{"action": f"{steps[i] if count > 1 else 'doing'} {task}"[:58], "minutes": 5} for i in range(count - 1)]
-    out.append({"action": f"{'finishing' if count > 1 else 'doing'} {task}"[:58], "minutes": max(5, total - 5 * (count - 1))})
+    out = [[f"{steps[i] if count > 1 else 'doing'} {task}"[:58], 5] for i in range(count - 1)]
+    out.append([f"{'finishing' if count > 1 else 'doing'} {task}"[:58], max(5, total - 5 * (count - 1))])
     if count > 1:
-        out[-2]["action"] = f"keeping at {task}"[:58]
+        out[-2][0] = f"keeping at {task}"[:58]
     return {"subtasks": out}
 
 
