@@ -75,6 +75,39 @@ def write_json_atomic(path: Path, data: Any, *, indent: int | None = 2) -> None:
     write_text_atomic(path, json.dumps(data, indent=indent, ensure_ascii=True))
 
 
+class ObjectText:
+    """The text :func:`write_json_atomic` writes for a ``{key: value}`` object, encoding again
+    only the members whose value changed since the last call (a checkpoint saves every persona's
+    memory every few steps, and little of it has changed since the one before). A value is
+    unchanged when it is the same object or equal to the one encoded: values must not be
+    changed in place after they are written."""
+
+    def __init__(self, *, indent: int | None = 2):
+        self.indent = indent
+        self._members: dict[str, tuple[Any, str]] = {}  # key -> (value encoded, its text)
+
+    def text(self, data: dict[str, Any]) -> str:
+        members: dict[str, tuple[Any, str]] = {}
+        for key, value in data.items():
+            known = self._members.get(key)
+            if known is None or not (known[0] is value or known[0] == value):
+                known = (value, self._encode(value))
+            members[key] = known
+        self._members = members
+        if not members:
+            return "{}"
+        if self.indent is None:
+            return "{" + ", ".join(f"{json.dumps(key)}: {text}" for key, (_, text) in members.items()) + "}"
+        pad = " " * self.indent
+        return "{\n" + ",\n".join(f"{pad}{json.dumps(key)}: {text}" for key, (_, text) in members.items()) + "\n}"
+
+    def _encode(self, value: Any) -> str:
+        text = json.dumps(value, indent=self.indent, ensure_ascii=True)
+        # One level deeper than on its own: json.dumps escapes a newline inside a string, so
+        # every newline in the text is the layout's.
+        return text if self.indent is None else text.replace("\n", "\n" + " " * self.indent)
+
+
 class BadJSON(UserError, json.JSONDecodeError):
     """A file that is not valid JSON (truncated, edited by hand): still a ``JSONDecodeError``
     for callers that expect one, and one line naming the file for the user."""

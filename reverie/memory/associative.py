@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Iterable
 
 from reverie.action_text import subtask
-from reverie.jsonio import read_json, write_json_atomic
+from reverie.jsonio import ObjectText, read_json, write_json_atomic, write_text_atomic
 from reverie.memory.concept_node import ConceptNode, node_number
 from reverie.memory.event import Event
 from reverie.memory.vector_index import ChromaLost
@@ -64,6 +64,9 @@ class AssociativeMemory:
         self.embeddings: dict[str, list[float]] = {}
         self._last_count = 0  # highest node number so far
         self._unindexed: list[ConceptNode] = []  # new nodes not yet written to Chroma
+        # The saved files' text, each node and vector encoded once while it stays the same.
+        self._nodes_text = ObjectText(indent=2)
+        self._vectors_text = ObjectText(indent=None)
 
     # -- vectors ---------------------------------------------------------------------
     def vector(self, embedding_key: str) -> list[float]:
@@ -268,9 +271,9 @@ class AssociativeMemory:
         self.flush_index()
         folder = Path(folder)
         nodes = {n.node_id: n.to_json() for n in reversed(self.nodes())}  # newest first
-        write_json_atomic(folder / NODES_FILE, nodes)
+        write_text_atomic(folder / NODES_FILE, self._nodes_text.text(nodes))
         write_json_atomic(folder / KW_STRENGTH_FILE, {
             "kw_strength_event": self.kw_strength_event,
             "kw_strength_thought": self.kw_strength_thought,
         })
-        write_json_atomic(folder / EMBEDDINGS_FILE, self.embeddings, indent=None)
+        write_text_atomic(folder / EMBEDDINGS_FILE, self._vectors_text.text(self.embeddings))

@@ -88,7 +88,7 @@ class ConceptNode:
             "embedding_key": self.embedding_key,
             "poignancy": self.poignancy,
             "keywords": sorted(self.keywords),
-            "filling": self.filling,
+            "filling": list(self.filling),  # a copy: a saved value is compared with the next one
         }
 
     @classmethod

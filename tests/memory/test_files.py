@@ -173,6 +173,25 @@ def test_a_score_asked_after_the_node_was_indexed_reaches_chroma_at_the_next_flu
     assert _stored_poignancy(mem, waiting.node_id) == 2 and mem.vectors.count() == 1
 
 
+def test_a_score_asked_after_a_save_is_in_the_next_save(index, tmp_path):
+    """Saves encode only what changed since the last one: a rating that comes after a save
+    (a deferred poignancy) must still reach the file, beside a node added since."""
+    mem = AssociativeMemory(vectors=index.persona("Klaus Mueller"))
+    t = datetime(2023, 2, 13, 9)
+    waiting = mem.add_event(created=t, event=Event("Klaus Mueller", "is", "reading"), description="Klaus is reading",
+                            keywords=["Klaus Mueller"], poignancy=4, embedding_key="Klaus is reading", embedding=[1.0, 0.0])
+    mem.save(tmp_path)
+    mem.set_poignancy(waiting, 8)
+    mem.add_event(created=t, event=Event("Klaus Mueller", "is", "writing"), description="Klaus is writing",
+                  keywords=["Klaus Mueller"], poignancy=3, embedding_key="Klaus is writing", embedding=[0.0, 1.0])
+    mem.save(tmp_path)
+    nodes = read(tmp_path / "nodes.json")
+    assert [nodes[n]["poignancy"] for n in ("node_1", "node_2")] == [8, 3]
+    assert read(tmp_path / "embeddings.json") == {"Klaus is reading": [1.0, 0.0], "Klaus is writing": [0.0, 1.0]}
+    loaded = AssociativeMemory.load(tmp_path, vectors=index.persona("Klaus Mueller"))
+    assert loaded.id_to_node["node_1"].poignancy == 8
+
+
 def test_missing_scratch_is_a_user_error(tmp_path):
     from reverie.errors import UserError
 
