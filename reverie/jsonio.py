@@ -84,28 +84,29 @@ class ObjectText:
 
     def __init__(self, *, indent: int | None = 2):
         self.indent = indent
-        self._members: dict[str, tuple[Any, str]] = {}  # key -> (value encoded, its text)
+        self._members: dict[str, tuple[Any, str]] = {}  # key -> (value encoded, its line of the object)
 
     def text(self, data: dict[str, Any]) -> str:
         members: dict[str, tuple[Any, str]] = {}
         for key, value in data.items():
             known = self._members.get(key)
             if known is None or not (known[0] is value or known[0] == value):
-                known = (value, self._encode(value))
+                known = (value, self._line(key, value))
             members[key] = known
         self._members = members
         if not members:
             return "{}"
-        if self.indent is None:
-            return "{" + ", ".join(f"{json.dumps(key)}: {text}" for key, (_, text) in members.items()) + "}"
-        pad = " " * self.indent
-        return "{\n" + ",\n".join(f"{pad}{json.dumps(key)}: {text}" for key, (_, text) in members.items()) + "\n}"
+        lines = (line for _, line in members.values())
+        return "{" + ", ".join(lines) + "}" if self.indent is None else "{\n" + ",\n".join(lines) + "\n}"
 
-    def _encode(self, value: Any) -> str:
+    def _line(self, key: str, value: Any) -> str:
         text = json.dumps(value, indent=self.indent, ensure_ascii=True)
+        if self.indent is None:
+            return f"{json.dumps(key)}: {text}"
         # One level deeper than on its own: json.dumps escapes a newline inside a string, so
         # every newline in the text is the layout's.
-        return text if self.indent is None else text.replace("\n", "\n" + " " * self.indent)
+        pad = " " * self.indent
+        return f"{pad}{json.dumps(key)}: " + text.replace("\n", "\n" + pad)
 
 
 class BadJSON(UserError, json.JSONDecodeError):
