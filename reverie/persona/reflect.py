@@ -95,5 +95,6 @@ def reflect_on_chat(persona: Agent, llm: LanguageModel) -> None:
         memo = memo_on_convo(llm, persona_name=s.name, partner_name=partner, utterances=utterances)
         triples = [None, None]
     # The memo is already a full sentence naming the persona; the two are rated in one call.
-    add_thoughts(persona, llm, [NewThought(planning_thought(s.name, plan), evidence, triple=triples[0]),
-                                NewThought(memo, evidence, triple=triples[1])])
+    asked = persona.options.packed_actions
+    add_thoughts(persona, llm, [NewThought(planning_thought(s.name, plan), evidence, triple=triples[0], triple_asked=asked),
+                                NewThought(memo, evidence, triple=triples[1], triple_asked=asked)])

@@ -5,14 +5,17 @@ A thought's poignancy is asked with the persona's other new memories
 one call for thoughts that arrive together (a reflection's insights, the two notes at a chat's
 end, a persona's whispers). Each is rated on its own text, or on its ``score_text``.
 
-A thought's triple is asked with ``event_triple``, one call per thought; in packed mode, thoughts
-that arrive together ask for their triples in one call (``thought_triples``), and a thought
-left without a valid triple there is asked on its own. A thought whose triple came with it
-(``NewThought.triple``: the packed conversation's end writes the two thoughts' triples in
-their own reply) asks none.
+A thought's triple is asked with ``event_triple``, one call per thought. In packed mode a
+thought's triple is asked once: a thought whose triple came with it (``NewThought.triple``: the
+packed conversation's end writes the two thoughts' triples in their own reply) asks none, nor
+does one whose triple that reply got wrong (``NewThought.triple_asked``); thoughts that arrive
+together ask for their triples in one call (``thought_triples``); a thought alone asks
+``event_triple``. A triple the one ask left invalid is ``event_triple``'s fail-safe, logged.
 """
 
 from __future__ import annotations
+
+import logging
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -21,13 +24,15 @@ from typing import TYPE_CHECKING
 from reverie.memory.event import Event
 from reverie.persona.agent import Agent
 from reverie.persona.ratings import PROVISIONAL, rate_when_due, wait_for_rating
-from reverie.tasks.event_triple import thought_triple
-from reverie.tasks.thought_triples import thought_triples
+from reverie.tasks.event_triple import thought_fail_safe, thought_triple
+from reverie.tasks.thought_triples import statement_of, thought_triples
 
 if TYPE_CHECKING:
     from reverie.llm.language_model import LanguageModel
     from reverie.memory.concept_node import ConceptNode
 
+
+log = logging.getLogger("reverie.persona")
 
 THOUGHT_LIFETIME = timedelta(days=30)
 
@@ -38,6 +43,7 @@ class NewThought:
     evidence: list = field(default_factory=list)
     score_text: str | None = None  # what its poignancy is judged on (default the thought)
     triple: tuple[str, str, str] | None = None  # its triple, when the call that wrote it gave one
+    triple_asked: bool = False  # the call that wrote it asked for its triple (packed mode: asked once)
 
     def rated(self) -> str:
         return self.score_text or self.text
@@ -55,10 +61,8 @@ def add_thoughts(persona: Agent, llm: LanguageModel, thoughts: list[NewThought],
     s = persona.scratch
     now = now or s.curr_time
     nodes = []
-    asked = iter(asked_together(persona, llm, [thought for thought in thoughts if thought.triple is None]))
-    for thought in thoughts:
-        triple = thought.triple or next(asked)
-        event = Event(*(triple or thought_triple(llm, name=s.name, thought=thought.text)))
+    for thought, triple in zip(thoughts, triples_of(persona, llm, thoughts)):
+        event = Event(*triple)
         node = persona.a_mem.add_thought(created=now, expiration=now + THOUGHT_LIFETIME, event=event,
                                          description=thought.text, keywords=set(event), poignancy=PROVISIONAL,
                                          embedding_key=thought.text, filling=list(thought.evidence))
@@ -68,9 +72,26 @@ def add_thoughts(persona: Agent, llm: LanguageModel, thoughts: list[NewThought],
     return nodes
 
 
-def asked_together(persona: Agent, llm: LanguageModel, thoughts: list[NewThought]) -> list[tuple[str, str, str] | None]:
-    """Each thought's triple where one call for the batch answered it (packed mode, two or more
-    thoughts); None where the thought asks ``event_triple`` on its own (every thought, otherwise)."""
-    if not (persona.options.packed_actions and len(thoughts) > 1):
-        return [None] * len(thoughts)
-    return thought_triples(llm, name=persona.scratch.name, thoughts=[thought.text for thought in thoughts])
+def triples_of(persona: Agent, llm: LanguageModel, thoughts: list[NewThought]) -> list[tuple[str, str, str]]:
+    """Each thought's triple, in order (see the module's docstring for what is asked)."""
+    name = persona.scratch.name
+    if not persona.options.packed_actions:
+        return [thought.triple or thought_triple(llm, name=name, thought=thought.text) for thought in thoughts]
+    unasked = [thought.triple is None and not thought.triple_asked for thought in thoughts]
+    texts = [thought.text for thought, ask in zip(thoughts, unasked) if ask]
+    together = len({statement_of(name, text) for text in texts}) > 1
+    answered = iter(thought_triples(llm, name=name, thoughts=texts) if together else [])
+    triples = []
+    for thought, ask in zip(thoughts, unasked):
+        if thought.triple is not None:
+            triples.append(thought.triple)
+        elif ask and not together:
+            triples.append(thought_triple(llm, name=name, thought=thought.text))
+        else:
+            triple = next(answered) if ask else None
+            if triple is None:
+                log.info("%s's thought %r: the fail-safe triple (its one ask gave none that passed the checks)",
+                         name, thought.text[:80])
+                triple = thought_fail_safe(name, thought.text)
+            triples.append(triple)
+    return triples

@@ -140,7 +140,7 @@ class PackedActionReply(PackedActionFields):
             # field) is not sent back: like the emoji, the code says it from the activity it already has.
             self.predicate, self.target = split_statement(f"{name} is {activity}", name)
         try:
-            self.state = check_state(self.state, self.object)
+            self.state = check_state(self.state, self.object, places=_place_names(tree, inputs))
         except ValueError:
             if inputs is None:
                 raise
@@ -191,6 +191,14 @@ def _match(value: str, options: list[str]) -> str | None:
         return value
     lowered = value.strip().lower()
     return next((o for o in options if o.lower() == lowered), None)
+
+
+def _place_names(tree: PlaceTree, inputs: PackedActionInputs | None) -> list[str]:
+    """The areas and places of ``tree``, and the areas the prompt names (where the persona is and
+    lives): a state that names one is not a state ("bed is Creekside Apartments", what the
+    bundled model wrote)."""
+    said = [inputs.current_sector, inputs.living_sector] if inputs else []
+    return [*tree, *(arena for arenas in tree.values() for arena in arenas), *said]
 
 
 def _used_by(name: str) -> str:

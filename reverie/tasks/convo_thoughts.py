@@ -16,7 +16,8 @@ together ask ``thought_triples``). The packed reply ends with the two sentences'
 (``triples``: a predicate and a target for each, in order), so the conversation's end asks no
 triples call. Each is checked as a single ``event_triple`` reply for its stored thought, and as
 ``thought_triples`` checks its own (it must share a word with its thought); one that fails is
-left out (logged) and its thought asks ``event_triple`` on its own. A triple never sends the
+left out (logged) and its thought keeps ``event_triple``'s fail-safe: in packed mode a
+thought's triple is asked once (:mod:`reverie.persona.thoughts`). A triple never sends the
 reply back: the field is in the grammar's ``required`` but not in the model's, as
 ``conversation_packed``'s topic.
 """
@@ -79,7 +80,7 @@ class ConvoThoughtsReply(Reply):
         found = [(name, a.predicate, a.target) if a is not None else None for a in answers]
         found += [None] * (2 - len(found))
         if None in found:
-            log.info("convo_thoughts_packed: %s's triple(s) %s left to their own call (failed their checks, or missing)",
+            log.info("convo_thoughts_packed: %s's triple(s) %s keep the single fail-safe (failed their checks, or missing)",
                      name, [i for i, t in enumerate(found, 1) if t is None])
         return found
 
@@ -130,7 +131,7 @@ def convo_thoughts(llm: LanguageModel, *, persona_name: str, partner_name: str,
                    utterances: list[tuple[str, str]]) -> tuple[str, str, list[tuple[str, str, str] | None]]:
     """Packed mode: the planning thought and the memo of :func:`planning_thought_on_convo` and
     :func:`memo_on_convo`, asked in one call, with each stored thought's ``(persona, predicate,
-    target)`` where the reply gave a valid one (None: ask its triple on its own)."""
+    target)`` where the reply gave a valid one (None: the single fail-safe's, asked no more)."""
     inputs = _inputs(persona_name, partner_name, utterances)
     reply = llm.ask(CONVO_THOUGHTS_PACKED, inputs, persona=persona_name)
     return reply.plan, reply.memo, reply.stored_triples(inputs)

@@ -150,7 +150,7 @@ def fail_safe(inputs: TripleInputs, choices: dict) -> TripleReply:
 
 EVENT_TRIPLE = Task(name="event_triple", inputs=TripleInputs, schema=TripleReply, fail_safe=fail_safe,
                     used_in="plan: the persona's event for a new action; reflect/converse: every new thought (packed "
-                            "mode: one arriving alone, or left without a valid triple by thought_triples)")
+                            "mode: only one arriving alone)")
 ACT_OBJ_EVENT_TRIPLE = Task(name="act_obj_event_triple", inputs=TripleInputs, schema=TripleReply, fail_safe=fail_safe,
                             used_in="plan: the object's event for a new action")
 
@@ -169,6 +169,12 @@ def thought_triple(llm: LanguageModel, *, name: str, thought: str) -> tuple[str,
     for word said once ("This is a dream, Ken! This is a dream, Ken!" is asked as "This is a dream, Ken!")."""
     inputs = TripleInputs(subject=name, statement=thought)
     reply = llm.ask(EVENT_TRIPLE, inputs, persona=name)
+    return (name, reply.predicate, reply.target)
+
+
+def thought_fail_safe(name: str, thought: str) -> tuple[str, str, str]:
+    """``(name, predicate, object)`` of the fail-safe ``thought_triple`` would end on, without a call."""
+    reply = fail_safe(TripleInputs(subject=name, statement=thought), {})
     return (name, reply.predicate, reply.target)
 
 

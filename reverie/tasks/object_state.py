@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from collections.abc import Iterable
 from typing import Annotated
 
 from pydantic import Field
@@ -18,6 +19,8 @@ from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.common import Checked, Reply, check_text, first_name, one_line
 
 MAX_WORDS = 10
+# "M", "Ai": a state cut to a letter or two by a small model (an "on" is lost, "being used" kept).
+MIN_CHARACTERS = 3
 # "The Rose and Crown Pub": a name or a thing, where a state ("being used", "open") belongs.
 _NOT_A_STATE = {"the", "a", "an", "this", "that", "these", "those"}
 
@@ -28,8 +31,10 @@ class ObjectStateInputs(TaskInputs):
     action: str
 
 
-def check_state(value: str, obj: str) -> str:
-    """The state without a leading "<object> is"; a correction when it is not a short phrase."""
+def check_state(value: str, obj: str, places: Iterable[str] = ()) -> str:
+    """The state without a leading "<object> is"; a correction when it is not a short phrase, or when
+    it is only a letter or two, or names one of ``places`` (an area or place the persona knows) or
+    the object itself instead of saying what happens to it."""
     obj = obj.strip()
     value = one_line(value).rstrip(".")
     if obj:
@@ -39,10 +44,21 @@ def check_state(value: str, obj: str) -> str:
     if value.split()[0].lower() in _NOT_A_STATE:
         raise ValueError(f"{value!r} is a thing, not what happens to the {obj or 'object'}; "
                          "write something like \"being used to brew coffee\"")
+    if len(value) < MIN_CHARACTERS:
+        raise ValueError(f"the state {value!r} is not a phrase; write something like \"being used to brew coffee\"")
+    named = next((place for place in (*places, obj) if place and _starts_with(value, place)), None)
+    if named is not None:
+        raise ValueError(f"the state names {named!r}; say what happens to the {obj or 'object'} instead, "
+                         "like \"being used to brew coffee\"")
     words = len(value.split())
     if words > MAX_WORDS:
         raise ValueError(f"the state has {words} words; use at most {MAX_WORDS}, like \"being used to brew coffee\"")
     return value
+
+
+def _starts_with(value: str, name: str) -> bool:
+    """Does ``value`` begin with ``name`` as whole words (case ignored)?"""
+    return re.match(rf"{re.escape(name.strip())}(?!\w)", value, flags=re.IGNORECASE) is not None
 
 
 def _state_of_the_object(value: str, inputs: ObjectStateInputs | None) -> str:

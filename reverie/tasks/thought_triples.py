@@ -12,8 +12,9 @@ as its ``statements`` choice, so the grammar writes exactly that many triples (`
 Each triple is checked exactly as a single ``event_triple`` reply for its thought (the
 validators of :class:`~reverie.tasks.event_triple.TripleReply`, with that thought as the
 statement): a long predicate is shortened, a target that repeats the subject is read from the
-sentence, and what those checks send back leaves that triple out: the thought is then asked
-with ``event_triple`` on its own. A reply with no triple passing those checks, or with the
+sentence, and what those checks send back leaves that triple out: the thought then keeps
+``event_triple``'s fail-safe (a thought's triple is asked once in packed mode,
+:mod:`reverie.persona.thoughts`). A reply with no triple passing those checks, or with the
 wrong number of triples (without a grammar), goes back to the model with what is wrong.
 
 One check more is the list's own: a triple must share a word with its own thought
@@ -21,10 +22,9 @@ One check more is the list's own: a triple must share a word with its own though
 (on 25 traced batches, 13 of the 58 triples of the bundled model that passed the single checks
 had no word of their thought, most of them another thought's triple). Such a triple is left
 out as well, but never sends the reply back: asked again, the bundled model mostly answered
-worse, and the thought's own call costs less than the whole list asked again.
+worse.
 
-The fail-safe is "no triples" (logged): every thought is then asked on its own, as in the
-faithful mode.
+The fail-safe is "no triples" (logged): every thought then keeps ``event_triple``'s fail-safe.
 
 A thought the batch repeats word for word is asked once. At most :data:`MAX_THOUGHTS` go in
 one call; longer lists are split into even parts. Fewer than two distinct thoughts ask
@@ -87,7 +87,7 @@ class ThoughtTriplesReply(Reply):
 
     def answers(self, inputs: ThoughtTriplesInputs) -> list[TripleReply | None]:
         """Each thought's triple as event_triple's checks make it, in order (None: the checks
-        reject it, or it has no word of its thought: ask it on its own); [] for the fail-safe."""
+        reject it, or it has no word of its thought: its thought keeps the single fail-safe); [] for the fail-safe."""
         return [answer if answer is not None and from_its_sentence(answer, inputs.one(number)) else None
                 for number, answer in enumerate(checked(self.triples, inputs)[0], 1)]
 
@@ -125,8 +125,8 @@ def from_its_sentence(triple: TripleReply, inputs: TripleInputs) -> bool:
 
 
 def fail_safe(inputs: ThoughtTriplesInputs, choices: dict) -> ThoughtTriplesReply:
-    """No triples: each thought asks ``event_triple`` on its own."""
-    log.info("thought_triples: no triples for %s's %d thoughts; each is asked on its own", inputs.subject, inputs.count)
+    """No triples: each thought keeps ``event_triple``'s fail-safe."""
+    log.info("thought_triples: no triples for %s's %d thoughts; each keeps the single fail-safe", inputs.subject, inputs.count)
     return ThoughtTriplesReply(triples=[])
 
 
@@ -151,8 +151,8 @@ def triples_inputs(name: str, statements: list[str]) -> ThoughtTriplesInputs:
 def thought_triples(llm: LanguageModel, *, name: str, thoughts: list[str]) -> list[tuple[str, str, str] | None]:
     """Each thought's ``(name, predicate, object)`` as ``thought_triple`` would give it, in order,
     where the model answered it validly; None where it did not (a triple the checks reject or
-    with no word of its thought, a failed call, fewer than two distinct thoughts): ask
-    ``thought_triple`` for those."""
+    with no word of its thought, a failed call: the caller keeps the single fail-safe; fewer than two
+    distinct thoughts, asked nothing: the caller asks ``thought_triple``)."""
     statements = [statement_of(name, thought) for thought in thoughts]
     distinct = list(dict.fromkeys(s for s in statements if s))
     if len(distinct) < 2:
@@ -167,7 +167,7 @@ def _ask(llm: LanguageModel, name: str, statements: list[str]) -> dict[str, tupl
     inputs = triples_inputs(name, statements)
     answers = llm.ask(THOUGHT_TRIPLES, inputs, choices={STATEMENTS: statements}, persona=name).answers(inputs)
     if None in answers:
-        log.info("thought_triples: %s's thoughts %s left to their own call (their triple failed its checks)", name,
+        log.info("thought_triples: %s's thoughts %s keep the single fail-safe (their triple failed its checks)", name,
                  ", ".join(str(number) for number, answer in enumerate(answers, 1) if answer is None))
     return {statement: (name, answer.predicate, answer.target)
             for statement, answer in zip(statements, answers) if answer is not None}

@@ -1,5 +1,5 @@
 """Thoughts that arrive together get their triples in one call in packed mode (prompt
-thought_triples), one event_triple call each in the faithful mode.
+thought_triples), asked once, one event_triple call each in the faithful mode.
 
 Nora Bennett of our base world, the real embedder and memory, and the real LLM facade over a
 scripted fake chat model (a fast smoke test: the fake answers by prompt name, so what is
@@ -7,6 +7,8 @@ checked is which prompts are asked, how often, for which thoughts, and which tri
 """
 
 from __future__ import annotations
+
+import logging
 
 import pytest
 
@@ -16,6 +18,7 @@ from reverie.llm.fake_model import FakeChatModel
 from reverie.persona.options import CognitionOptions
 from reverie.persona.reflect import reflect_on_chat, run_reflect
 from reverie.persona.thoughts import NewThought, add_thoughts
+from reverie.tasks.event_triple import thought_fail_safe
 from reverie.tasks.registry import product_tasks
 from reverie import PROJECT_ROOT
 from tests.persona.nora import NAME, load_nora, world  # noqa: F401 (world: a fixture)
@@ -98,27 +101,31 @@ def test_a_reflections_insights_ask_their_triples_in_one_call_in_packed_mode(nor
         assert all(f"{n}. {text}" in batch.user_text for n, text in enumerate(INSIGHTS, 1))
 
 
-def test_a_thought_whose_triple_fails_in_the_batch_is_asked_alone(nora):
+def test_a_thought_whose_triple_fails_in_the_batch_keeps_the_fail_safe_without_another_call(nora, caplog):
+    """Packed mode asks a triple once: the batch's failed answer is not asked again alone."""
     nora.options = PACKED
     broken = lambda call: {"triples": [{"predicate": "sleeps", "target": "well at home these days"},
                                        {"predicate": "likes", "target": NAME},  # the subject again: fails
                                        {"predicate": "looks", "target": "forward to the spring tasting menu"}]}
     llm, model = _llm(thought_triples=[broken])
-    add_thoughts(nora, llm, [NewThought(text) for text in INSIGHTS])
-    assert _asked(model, "event_triple", "thought_triples") == ["thought_triples", "event_triple"]
-    single = next(call for call in model.calls if call.prompt == "event_triple")
-    assert f"Sentence: {INSIGHTS[1]}" in single.user_text, "only the thought left without a triple"
-    assert _triple(nora, INSIGHTS[1]) == (NAME, "cares", "about how her neighbours are doing")
+    with caplog.at_level(logging.INFO, logger="reverie.persona"):
+        add_thoughts(nora, llm, [NewThought(text) for text in INSIGHTS])
+    assert _asked(model, "event_triple", "thought_triples") == ["thought_triples"]
+    assert _triple(nora, INSIGHTS[1]) == thought_fail_safe(NAME, INSIGHTS[1])
     assert _triple(nora, INSIGHTS[0]) == (NAME, "sleeps", "well at home these days")
+    assert _triple(nora, INSIGHTS[2]) == (NAME, "looks", "forward to the spring tasting menu")
+    assert [r.getMessage() for r in caplog.records if "fail-safe triple" in r.getMessage()] == [
+        f"{NAME}'s thought {INSIGHTS[1]!r}: the fail-safe triple (its one ask gave none that passed the checks)"]
 
 
-def test_a_failed_batch_asks_every_thought_alone(nora):
+def test_a_failed_batch_leaves_every_thought_the_fail_safe(nora):
+    """Failure path: a scripted fake model that never replies with JSON."""
     nora.options = PACKED
     llm, model = _llm(thought_triples=["I am not sure."])
     nodes = add_thoughts(nora, llm, [NewThought(text) for text in INSIGHTS])
-    assert _asked(model, "event_triple", "thought_triples") == ["thought_triples"] * 3 + ["event_triple"] * 3
+    assert _asked(model, "event_triple", "thought_triples") == ["thought_triples"] * 3, "the batch's own repairs only"
     assert [node.embedding_key for node in nodes] == INSIGHTS, "the nodes in the thoughts' order"
-    assert [_triple(nora, text)[1] for text in INSIGHTS] == ["sleeps", "cares", "looks"]
+    assert [_triple(nora, text) for text in INSIGHTS] == [thought_fail_safe(NAME, text) for text in INSIGHTS]
 
 
 def test_a_thought_alone_keeps_the_single_call(nora):
@@ -138,7 +145,7 @@ NOTES = ["planning_thought_on_convo", "memo_on_convo", "convo_thoughts_packed"]
 
 
 @pytest.mark.parametrize("options, asked", [
-    (PACKED, ["convo_thoughts_packed", "thought_triples"]),
+    (PACKED, ["convo_thoughts_packed"]),
     (FAITHFUL, ["planning_thought_on_convo", "memo_on_convo", "event_triple", "event_triple"])])
 def test_the_two_notes_at_a_chats_end_are_one_call_and_ask_their_triples_together_in_packed_mode(nora, options, asked):
     nora.options = options
@@ -148,37 +155,39 @@ def test_the_two_notes_at_a_chats_end_are_one_call_and_ask_their_triples_togethe
     assert _asked(model, "event_triple", "thought_triples", *NOTES) == asked
     planning = f"For {NAME}'s planning: Nora Bennett will bring Theo Alvarez a lemon tart on Friday."
     assert _triple(nora, planning)[0] == NAME
-    assert _triple(nora, "Nora Bennett heard that Theo Alvarez will present the footbridge plan.") == (
-        NAME, "heard", "that Theo Alvarez will present the footbridge plan")
+    memo = "Nora Bennett heard that Theo Alvarez will present the footbridge plan."
+    # packed: the reply (this one without triples) was the one ask; faithful: #9 alone
+    assert _triple(nora, memo) == (thought_fail_safe(NAME, memo) if options.packed_actions else
+                                   (NAME, "heard", "that Theo Alvarez will present the footbridge plan"))
 
 
 PLAN = "Nora Bennett will bring Theo Alvarez a lemon tart on Friday."
 MEMO = "Nora Bennett heard that Theo Alvarez will present the footbridge plan."
 
 
-@pytest.mark.parametrize("triples, asked", [
+@pytest.mark.parametrize("triples, failed", [
     ([{"predicate": "will bring", "target": "Theo Alvarez a lemon tart"},
       {"predicate": "heard", "target": "that Theo Alvarez will present the footbridge plan"}], []),
     # the memo's triple is the plan's again (no word of its thought), the plan's repeats the subject
     ([{"predicate": "will bring", "target": "Theo Alvarez a lemon tart"},
-      {"predicate": "will bring", "target": "a lemon tart"}], ["event_triple"]),
-    ([{"predicate": "likes", "target": NAME}, {"predicate": "heard", "target": "about the footbridge plan"}],
-     ["event_triple"]),
-    ([], ["thought_triples"])])
-def test_the_packed_notes_reply_carries_their_triples_and_a_failed_one_is_asked_alone(nora, triples, asked):
+      {"predicate": "will bring", "target": "a lemon tart"}], ["memo"]),
+    ([{"predicate": "likes", "target": NAME}, {"predicate": "heard", "target": "about the footbridge plan"}], ["plan"]),
+    ([], ["plan", "memo"])])
+def test_the_packed_notes_reply_carries_their_triples_and_a_failed_one_keeps_the_fail_safe(nora, triples, failed):
+    """The notes' reply is the one ask of their triples: one that fails is not asked again."""
     nora.options = PACKED
     _chatted(nora)
     llm, model = _llm(convo_thoughts_packed=[{"plan": PLAN, "memo": MEMO, "triples": triples}])
     reflect_on_chat(nora, llm)
-    assert _asked(model, "event_triple", "thought_triples", *NOTES) == ["convo_thoughts_packed"] + asked
-    planning, memo = _triple(nora, f"For {NAME}'s planning: {PLAN}"), _triple(nora, MEMO)
-    if triples and triples[0]["target"] != NAME:
-        assert planning == (NAME, "will bring", "Theo Alvarez a lemon tart"), "the reply's own triple"
-    assert memo[1] == "heard"
-    if asked == ["event_triple"]:
-        single = next(call for call in model.calls if call.prompt == "event_triple")
-        failed = MEMO if triples[1]["predicate"] == "will bring" else f"For {NAME}'s planning: {PLAN}"
-        assert f"Sentence: {failed}" in single.user_text, "only the thought whose triple failed"
+    assert _asked(model, "event_triple", "thought_triples", *NOTES) == ["convo_thoughts_packed"]
+    texts = {"plan": f"For {NAME}'s planning: {PLAN}", "memo": MEMO}
+    stored = {which: _triple(nora, text) for which, text in texts.items()}
+    for which in failed:
+        assert stored[which] == thought_fail_safe(NAME, texts[which])
+    if "plan" not in failed:
+        assert stored["plan"] == (NAME, "will bring", "Theo Alvarez a lemon tart"), "the reply's own triple"
+    if "memo" not in failed:
+        assert stored["memo"][1] == "heard"
     schema = next(call for call in model.calls if call.prompt == "convo_thoughts_packed").schema
     assert schema["properties"]["triples"]["minItems"] == schema["properties"]["triples"]["maxItems"] == 2
     assert "triples" in schema["required"]

@@ -8,7 +8,7 @@ from pydantic import ValidationError
 from reverie import PROJECT_ROOT
 from reverie.config import load_settings
 from reverie.llm import LLM
-from reverie.tasks.action_packed import ACTION_PACKED, PackedActionReply, allowed_places, fail_safe, packed_action, render_places
+from reverie.tasks.action_packed import ACTION_PACKED, PackedActionReply, allowed_places, as_action, fail_safe, packed_action, render_places
 from reverie.prompt_tools.evaluate import read_ledger
 from reverie.prompt_tools.fixtures import inputs_with, load_fixture
 from reverie.tasks.registry import product_tasks
@@ -85,6 +85,21 @@ def test_a_place_name_copied_into_every_other_field_keeps_the_place_and_restates
     # The subject as the target, too, is restated rather than sent back.
     again = check({**REPLY, "target": "Isabella Rodriguez"})
     assert (again.predicate, again.target) == (safe.predicate, safe.target)
+
+
+@pytest.mark.parametrize("state", ["Hobbs Cafe", "Isabella Rodriguez's apartment is quiet", "cafe",
+                                   "coffee machine", "M", "Ai"])
+def test_a_state_that_names_a_place_or_is_a_letter_or_two_gets_the_fail_safes_wording(state):
+    """What the bundled model wrote in a whole day ("bed is Creekside Apartments", "bed is M"): an
+    area, a place or the object itself, or a state cut short, is no state of the object. In packed
+    mode it is not sent back; the code says who uses the object, as the fail-safe does."""
+    reply = check({**REPLY, "state": state})
+    assert reply.state == "being used by Isabella"
+    assert as_action(reply, name="Isabella Rodriguez", world="the Ville").obj_event[2] == "being used by Isabella"
+
+
+def test_a_state_that_only_mentions_a_place_later_is_kept():
+    assert check({**REPLY, "state": "brewing coffee for the cafe"}).state == "brewing coffee for the cafe"
 
 
 def test_other_peoples_houses_and_empty_areas_are_not_offered():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from pydantic import ValidationError
 
 from reverie.tasks.object_state import ObjectStateReply, fail_safe
 from reverie.tasks.object_state import ACT_OBJ_DESC
@@ -18,6 +19,13 @@ from reverie.prompt_tools.fixtures import inputs_with
 )
 def test_object_and_verb_prefix_are_removed(raw, expected):
     assert ObjectStateReply.model_validate({"state": raw}, context={"inputs": inputs_with(ACT_OBJ_DESC, object="coffee machine")}).state == expected
+
+
+@pytest.mark.parametrize("raw", ["M", "Ce", "coffee machine", "the coffee machine"])
+def test_a_letter_or_two_or_the_object_alone_is_sent_back(raw):
+    with pytest.raises(ValidationError) as error:
+        ObjectStateReply.model_validate({"state": raw}, context={"inputs": inputs_with(ACT_OBJ_DESC, object="coffee machine")})
+    assert "brew coffee" in str(error.value)
 
 
 def test_fail_safe_names_the_user():

@@ -122,7 +122,7 @@ def test_a_reply_with_nothing_usable_goes_back_with_what_is_wrong(tmp_path):
     assert f"triples 1, 2, 3: the target repeats the subject '{NAME}'" in fake.calls[1].user_text
 
 
-def test_triples_copied_from_other_thoughts_go_to_their_own_calls_without_asking_the_list_again(tmp_path):
+def test_triples_copied_from_other_thoughts_are_left_out_without_asking_the_list_again(tmp_path):
     """Scripted fake model: every triple of the reply is another thought's."""
     llm, fake = scripted_llm(json.dumps({"triples": [GOOD[2], GOOD[2], GOOD[0]]}), ledger_path=tmp_path / "ledger.jsonl")
     assert thought_triples(llm, name=NAME, thoughts=THOUGHTS) == [None, None, None]
