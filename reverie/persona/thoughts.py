@@ -16,7 +16,6 @@ together ask for their triples in one call (``thought_triples``); a thought alon
 from __future__ import annotations
 
 import logging
-
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
