@@ -11,6 +11,11 @@ packed conversation's end writes the two thoughts' triples in their own reply) a
 does one whose triple that reply got wrong (``NewThought.triple_asked``); thoughts that arrive
 together ask for their triples in one call (``thought_triples``); a thought alone asks
 ``event_triple``. A triple the one ask left invalid is ``event_triple``'s fail-safe, logged.
+
+A thought is found by its triple's words (keyword retrieval), as in the original, except that the
+predicate of a fail-safe kept that way is left out (:class:`ThoughtTriple`): the model gave no
+verb, and the fail-safe's "is" would find the thought for nearly every perceived event, whose
+predicate is mostly "is".
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from reverie.memory.event import Event
 from reverie.persona.agent import Agent
@@ -61,9 +66,8 @@ def add_thoughts(persona: Agent, llm: LanguageModel, thoughts: list[NewThought],
     now = now or s.curr_time
     nodes = []
     for thought, triple in zip(thoughts, triples_of(persona, llm, thoughts)):
-        event = Event(*triple)
-        node = persona.a_mem.add_thought(created=now, expiration=now + THOUGHT_LIFETIME, event=event,
-                                         description=thought.text, keywords=set(event), poignancy=PROVISIONAL,
+        node = persona.a_mem.add_thought(created=now, expiration=now + THOUGHT_LIFETIME, event=triple.event,
+                                         description=thought.text, keywords=triple.keywords(), poignancy=PROVISIONAL,
                                          embedding_key=thought.text, filling=list(thought.evidence))
         wait_for_rating(persona, node, thought.rated())
         nodes.append(node)
@@ -71,11 +75,24 @@ def add_thoughts(persona: Agent, llm: LanguageModel, thoughts: list[NewThought],
     return nodes
 
 
-def triples_of(persona: Agent, llm: LanguageModel, thoughts: list[NewThought]) -> list[tuple[str, str, str]]:
+class ThoughtTriple(NamedTuple):
+    event: Event
+    fail_safe: bool = False  # kept without an answer that passed the checks (packed mode's one ask)
+
+    def keywords(self) -> set[str]:
+        """The words keyword retrieval finds the thought by: its subject, predicate and object, the
+        fail-safe's without its predicate (see the module's docstring)."""
+        if self.fail_safe:
+            return {self.event.subject, self.event.object}
+        return set(self.event)
+
+
+def triples_of(persona: Agent, llm: LanguageModel, thoughts: list[NewThought]) -> list[ThoughtTriple]:
     """Each thought's triple, in order (see the module's docstring for what is asked)."""
     name = persona.scratch.name
     if not persona.options.packed_actions:
-        return [thought.triple or thought_triple(llm, name=name, thought=thought.text) for thought in thoughts]
+        return [ThoughtTriple(Event(*(thought.triple or thought_triple(llm, name=name, thought=thought.text))))
+                for thought in thoughts]
     unasked = [thought.triple is None and not thought.triple_asked for thought in thoughts]
     texts = [thought.text for thought, ask in zip(thoughts, unasked) if ask]
     together = len({statement_of(name, text) for text in texts}) > 1
@@ -83,14 +100,15 @@ def triples_of(persona: Agent, llm: LanguageModel, thoughts: list[NewThought]) -
     triples = []
     for thought, ask in zip(thoughts, unasked):
         if thought.triple is not None:
-            triples.append(thought.triple)
+            triples.append(ThoughtTriple(Event(*thought.triple)))
         elif ask and not together:
-            triples.append(thought_triple(llm, name=name, thought=thought.text))
+            triples.append(ThoughtTriple(Event(*thought_triple(llm, name=name, thought=thought.text))))
         else:
             triple = next(answered) if ask else None
             if triple is None:
                 log.info("%s's thought %r: the fail-safe triple (its one ask gave none that passed the checks)",
                          name, thought.text[:80])
-                triple = thought_fail_safe(name, thought.text)
-            triples.append(triple)
+                triples.append(ThoughtTriple(Event(*thought_fail_safe(name, thought.text)), fail_safe=True))
+            else:
+                triples.append(ThoughtTriple(Event(*triple)))
     return triples

@@ -128,6 +128,23 @@ def test_a_failed_batch_leaves_every_thought_the_fail_safe(nora):
     assert [_triple(nora, text) for text in INSIGHTS] == [thought_fail_safe(NAME, text) for text in INSIGHTS]
 
 
+def test_a_fail_safe_triples_is_does_not_find_the_thought_but_a_models_is_does(nora):
+    """Keyword retrieval for a perceived "<someone> is ..." event looks up its "is": a thought the
+    model gave the predicate "is" comes back, one whose "is" is the fail-safe's does not, and both
+    are still found by their subject."""
+    nora.options = PACKED
+    given, failed = "Nora Bennett is proud of her scones", "Nora Bennett is tired of the rain"
+    batch = lambda call: {"triples": [{"predicate": "is", "target": "proud of her scones"},
+                                      {"predicate": "likes", "target": NAME}]}  # the subject again: fails
+    llm, _ = _llm(thought_triples=[batch])
+    add_thoughts(nora, llm, [NewThought(given), NewThought(failed)])
+    assert _triple(nora, failed) == thought_fail_safe(NAME, failed) == (NAME, "is", "tired of the rain")
+    by_is = {node.embedding_key for node in nora.a_mem.retrieve_relevant_thoughts("Theo Alvarez", "is", "idle")}
+    assert given in by_is and failed not in by_is
+    by_name = {node.embedding_key for node in nora.a_mem.retrieve_relevant_thoughts(NAME, "eats", "lunch")}
+    assert {given, failed} <= by_name
+
+
 def test_a_thought_alone_keeps_the_single_call(nora):
     nora.options = PACKED
     llm, model = _llm()
