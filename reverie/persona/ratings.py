@@ -9,7 +9,9 @@ together, one ``events_poignancy`` call for up to ``MAX_EVENTS`` (one alone keep
 
 - before any scored retrieval (:func:`reverie.persona.retrieve.retrieve_scored`);
 - at the end of perception, when the waiting events could bring on a reflection even if each
-  scored the most, so a reflection starts at the step it would have with every score known;
+  scored the most, and the oldest of them has waited :data:`REFLECTION_WAIT` of game time, so
+  a reflection starts at most that much later than it would have with every score known (the
+  events of those minutes are rated in the same call instead of one call a step);
 - at the end of perception, when ``MAX_EVENTS`` wait.
 
 With ``[simulation] defer_ratings = false`` they are rated where they were stored: a step's
@@ -19,6 +21,7 @@ An event whose text was rated today takes that score at once (``reuse_answers``)
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from reverie.memory.day_cache import poignancy_key
@@ -34,6 +37,9 @@ if TYPE_CHECKING:
 PROVISIONAL = FAIL_SAFE_RATING
 # The highest score a rating can give (the scale's top).
 MAX_SCORE = 10
+# How long waiting events may wait when only the reflection trigger would read their scores:
+# the most a reflection starts later than with every score known at once.
+REFLECTION_WAIT = timedelta(minutes=5)
 
 
 def known_today(persona: Agent, text: str) -> int | None:
@@ -56,10 +62,20 @@ def reflection_reachable(persona: Agent) -> bool:
     return events > 0 and persona.scratch.importance_trigger_curr - MAX_SCORE * events <= 0
 
 
+def waited_for_reflection(persona: Agent) -> bool:
+    """Has the oldest waiting event waited :data:`REFLECTION_WAIT` of game time?"""
+    a_mem = persona.a_mem
+    stored = [node.created for node_id in persona.memory.unrated.texts
+              if (node := a_mem.id_to_node.get(node_id)) is not None and node.type == "event"]
+    return bool(stored) and persona.scratch.curr_time - min(stored) >= REFLECTION_WAIT
+
+
 def rate_when_due(persona: Agent, llm: LanguageModel) -> None:
-    """Rate the waiting memories now if deferring is off, ``MAX_EVENTS`` wait, or a reflection is reachable."""
+    """Rate the waiting memories now if deferring is off, ``MAX_EVENTS`` wait, or a reflection is
+    reachable and the oldest waiting event has waited :data:`REFLECTION_WAIT`."""
     waiting = len(persona.memory.unrated)
-    if waiting and (not persona.options.defer_ratings or waiting >= MAX_EVENTS or reflection_reachable(persona)):
+    if waiting and (not persona.options.defer_ratings or waiting >= MAX_EVENTS
+                    or (reflection_reachable(persona) and waited_for_reflection(persona))):
         rate_waiting(persona, llm)
 
 

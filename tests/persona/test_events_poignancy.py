@@ -10,6 +10,7 @@ prompts are asked and how often, and that the scores it gave are the ones stored
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 
 import pytest
 from pydantic import ValidationError
@@ -23,7 +24,7 @@ from reverie.memory import Embedder
 from reverie.memory.unrated import UNRATED_FILE
 from reverie.persona.perceive import perceive
 from reverie.persona.persona import Persona
-from reverie.persona.ratings import rate_waiting, rate_when_due
+from reverie.persona.ratings import REFLECTION_WAIT, rate_waiting, rate_when_due
 from reverie.persona.retrieve import retrieve_scored
 from reverie.persona.step import StepContext
 from reverie.persona.thoughts import NewThought, add_thought, add_thoughts
@@ -144,16 +145,22 @@ def test_new_events_wait_until_a_scored_retrieval_reads_them_then_one_call_rates
     assert len(model.calls) == 1, "nothing waits: no call"
 
 
-def test_events_that_could_bring_a_reflection_on_are_rated_at_the_end_of_their_step(world, nora):
+def test_events_that_could_bring_a_reflection_on_are_rated_once_the_oldest_has_waited_five_minutes(world, nora):
+    """A reflection may start up to REFLECTION_WAIT late: the events of those minutes join one call."""
     _settings, maze = world
     llm, model = _llm(_by_count)
+    start = nora.scratch.curr_time
     nora.scratch.importance_trigger_curr = 1000
     _perceive(nora, maze, llm, *EVENTS)
     nora.scratch.importance_trigger_curr = 31
     rate_when_due(nora, llm)
     assert _asked(model) == [], "three waiting events score 30 at most: no reflection reachable"
+    nora.scratch.curr_time = start + REFLECTION_WAIT - timedelta(seconds=10)
     stored = _perceive(nora, maze, llm, *LATER)
-    assert _asked(model) == ["events_poignancy"], "six could reach it: rated at once, the waiting ones with them"
+    assert _asked(model) == [], "six could reach it, but the oldest has waited under five minutes"
+    nora.scratch.curr_time = start + REFLECTION_WAIT
+    rate_when_due(nora, llm)
+    assert _asked(model) == ["events_poignancy"], "the oldest has waited five minutes: all rated in one call"
     assert model.calls[0].schema["properties"]["ratings"]["maxItems"] == 6
     idle = sum(node.poignancy for node in stored if node.subject not in _ours(stored))
     assert nora.scratch.importance_trigger_curr == 31 - sum(range(2, 8)) - idle
