@@ -8,6 +8,7 @@ from typing import Protocol
 from reverie.memory import AssociativeMemory, PersonaMemory, Scratch, SpatialMemory
 from reverie.persona.options import CognitionOptions
 from reverie.persona.seeded_status import Seeds
+from reverie.tasks.convo_thoughts import ChatNotes
 
 
 class Agent(Protocol):
@@ -16,6 +17,7 @@ class Agent(Protocol):
     options: CognitionOptions
     seeds: Seeds
     learned_from: tuple | None  # (tile, vision radius) the places were last learned from
+    chat_notes: dict[str, ChatNotes]  # packed mode: a partner's call wrote these notes of a chat that ends, by partner
 
     @property
     def scratch(self) -> Scratch: ...

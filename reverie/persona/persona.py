@@ -21,6 +21,7 @@ from reverie.persona.step import NewDay, StepContext
 
 if TYPE_CHECKING:
     from reverie.llm.language_model import LanguageModel
+    from reverie.tasks.convo_thoughts import ChatNotes
     from reverie.world.maze import Maze
 
 
@@ -31,6 +32,7 @@ class Persona:
         self.options = options
         self.seeds = Seeds()  # what the run's seeds fix in this persona's days (the simulation gives them)
         self.learned_from: tuple | None = None  # (tile, vision radius) the places were last learned from
+        self.chat_notes: dict[str, ChatNotes] = {}  # packed mode: notes a partner's call wrote, by partner
 
     def take_seeds(self, seeds: Seeds) -> None:
         self.seeds = seeds

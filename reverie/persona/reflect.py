@@ -9,6 +9,7 @@ from reverie.persona.agent import Agent
 from reverie.persona.retrieve import retrieve_scored
 from reverie.persona.step import StepContext
 from reverie.persona.thoughts import NewThought, add_thoughts
+from reverie.tasks.common import transcript
 from reverie.tasks.convo_thoughts import convo_thoughts, memo_on_convo, planning_thought, planning_thought_on_convo
 from reverie.tasks.focal_points import focal_points
 from reverie.tasks.insights import insights
@@ -29,7 +30,7 @@ def reflect(persona: Agent, ctx: StepContext) -> None:
         run_reflect(persona, ctx.llm)
         s.reset_importance()
     if chat_ends_this_step(s, ctx.previous_time):
-        reflect_on_chat(persona, ctx.llm)
+        reflect_on_chat(persona, ctx.llm, ctx.personas.get(s.chatting_with))
 
 
 def reflection_due(persona: Agent) -> bool:
@@ -81,19 +82,26 @@ def chat_ends_this_step(s: Scratch, previous_time: datetime | None) -> bool:
     return s.curr_time < s.chatting_end_time <= s.curr_time + step
 
 
-def reflect_on_chat(persona: Agent, llm: LanguageModel) -> None:
+def reflect_on_chat(persona: Agent, llm: LanguageModel, partner_agent: Agent | None = None) -> None:
+    """The two thoughts the persona keeps from the conversation that ends. In packed mode the
+    participant whose step comes first asks for both participants' notes in one call and leaves
+    the partner's with ``partner_agent`` (docs/FIDELITY.md); the partner's step takes them."""
     s = persona.scratch
     partner = s.chatting_with
     utterances = [tuple(x) for x in (s.chat or [])]
     last = persona.a_mem.get_last_chat(partner)
     evidence = [last.node_id] if last else []
     if persona.options.packed_actions:
-        # One call for the two, with their triples (docs/FIDELITY.md).
-        plan, memo, triples = convo_thoughts(llm, persona_name=s.name, partner_name=partner, utterances=utterances)
+        notes = persona.chat_notes.pop(partner, None)
+        if notes is None or notes.conversation != transcript(utterances):
+            notes, theirs = convo_thoughts(llm, persona_name=s.name, partner_name=partner, utterances=utterances)
+            if partner_agent is not None and partner_agent.scratch.chatting_with == s.name:
+                partner_agent.chat_notes[s.name] = theirs
+        plan, memo, triples = notes.plan, notes.memo, notes.triples
     else:
         plan = planning_thought_on_convo(llm, persona_name=s.name, partner_name=partner, utterances=utterances)
         memo = memo_on_convo(llm, persona_name=s.name, partner_name=partner, utterances=utterances)
-        triples = [None, None]
+        triples = (None, None)
     # The memo is already a full sentence naming the persona; the two are rated in one call.
     asked = persona.options.packed_actions
     add_thoughts(persona, llm, [NewThought(planning_thought(s.name, plan), evidence, triple=triples[0], triple_asked=asked),

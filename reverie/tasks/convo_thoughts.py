@@ -5,26 +5,30 @@ The planning thought is stored as "For <name>'s planning: <thought>"; the memo a
 of its own. Both functions return one complete sentence, never empty; a phrase the model
 repeats word for word (a small model's loop) is kept once.
 
-The faithful mode asks the two in two calls, as the original did. Both calls show the same
-conversation, so packed mode asks for the two sentences in one reply (:func:`convo_thoughts`):
-the transcript is read once, and the conversation's end costs each participant one call
-instead of two. Each sentence gets the same checks as in its own call; a reply failing them
-goes back to the model, and its fail-safe is the two single fail-safes.
+The faithful mode asks the two in two calls for each participant, as the original did. All
+four calls show the same conversation, so packed mode asks for the four sentences in one reply
+(:func:`convo_thoughts`): the persona's two, then the partner's two, each from its own point of
+view. The transcript is read once, and the conversation's end costs one call instead of four;
+the persona whose step ends the conversation first asks it, and the partner's notes wait for
+the partner (:mod:`reverie.persona.reflect`). Each sentence gets the same checks as in its own
+call; a reply failing them goes back to the model, and its fail-safe is the single fail-safes
+of both participants.
 
 Every thought is stored with a triple (``event_triple``; in packed mode, thoughts that arrive
-together ask ``thought_triples``). The packed reply ends with the two sentences' triples
-(``triples``: a predicate and a target for each, in order), so the conversation's end asks no
-triples call. Each is checked as a single ``event_triple`` reply for its stored thought, and as
-``thought_triples`` checks its own (it must share a word with its thought); one that fails is
-left out (logged) and its thought keeps ``event_triple``'s fail-safe: in packed mode a
-thought's triple is asked once (:mod:`reverie.persona.thoughts`). A triple never sends the
-reply back: the field is in the grammar's ``required`` but not in the model's, as
-``conversation_packed``'s topic.
+together ask ``thought_triples``). Each participant's notes in the packed reply end with the two
+sentences' triples (``triples``: a predicate and a target for each, in order), so the
+conversation's end asks no triples call. Each is checked as a single ``event_triple`` reply for
+its stored thought, and as ``thought_triples`` checks its own (it must share a word with its
+thought); one that fails is left out (logged) and its thought keeps ``event_triple``'s
+fail-safe: in packed mode a thought's triple is asked once (:mod:`reverie.persona.thoughts`). A
+triple never sends the reply back: the field is in the grammar's ``required`` but not in the
+model's, as ``conversation_packed``'s topic.
 """
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 
 from pydantic import ConfigDict, Field
 
@@ -59,7 +63,19 @@ def planning_thought(persona_name: str, plan: str) -> str:
     return f"For {persona_name}'s planning: {plan}"
 
 
+@dataclass(frozen=True)
+class ChatNotes:
+    """One participant's two thoughts from a conversation, with their triples where valid."""
+
+    conversation: str  # the transcript they were written from
+    plan: str
+    memo: str
+    triples: tuple[tuple[str, str, str] | None, tuple[str, str, str] | None]
+
+
 class ConvoThoughtsReply(Reply):
+    """One participant's notes in the packed reply."""
+
     plan: Text("the planning thought", 300, min_words=3, once=True) = Field(
         description="what matters from the chat for the persona's plans")
     memo: Text("the note", 300, min_words=3, once=True) = Field(description="what the persona found noteworthy in the chat")
@@ -84,6 +100,18 @@ class ConvoThoughtsReply(Reply):
                      name, [i for i, t in enumerate(found, 1) if t is None])
         return found
 
+    def chat_notes(self, inputs: ConvoInputs) -> ChatNotes:
+        """These notes for the participant ``inputs`` names first."""
+        plan_triple, memo_triple = self.stored_triples(inputs)
+        return ChatNotes(inputs.conversation, self.plan, self.memo, (plan_triple, memo_triple))
+
+
+class ConvoNotesReply(Reply):
+    """The packed reply: the persona's notes, then the partner's."""
+
+    notes: list[ConvoThoughtsReply] = Field(min_length=2, max_length=2,
+                                            description="the persona's notes, then the partner's")
+
 
 def _planning_fail_safe(inputs: ConvoInputs, choices: dict) -> PlanningThoughtReply:
     return PlanningThoughtReply(thought="{0} should keep the conversation with {1} in mind when planning.".format(*inputs.names()))
@@ -93,8 +121,17 @@ def _memo_fail_safe(inputs: ConvoInputs, choices: dict) -> MemoReply:
     return MemoReply(memo="{0} had a conversation with {1}.".format(*inputs.names()))
 
 
-def _both_fail_safe(inputs: ConvoInputs, choices: dict) -> ConvoThoughtsReply:
-    return ConvoThoughtsReply(plan=_planning_fail_safe(inputs, choices).thought, memo=_memo_fail_safe(inputs, choices).memo)
+def _one_fail_safe(inputs: ConvoInputs) -> ConvoThoughtsReply:
+    return ConvoThoughtsReply(plan=_planning_fail_safe(inputs, {}).thought, memo=_memo_fail_safe(inputs, {}).memo)
+
+
+def _both_fail_safe(inputs: ConvoInputs, choices: dict) -> ConvoNotesReply:
+    return ConvoNotesReply(notes=[_one_fail_safe(inputs), _one_fail_safe(_partners(inputs))])
+
+
+def _partners(inputs: ConvoInputs) -> ConvoInputs:
+    """The same conversation seen by the partner."""
+    return ConvoInputs(persona_name=inputs.partner_name, partner_name=inputs.persona_name, conversation=inputs.conversation)
 
 
 PLANNING_THOUGHT_ON_CONVO = Task(name="planning_thought_on_convo", inputs=ConvoInputs, schema=PlanningThoughtReply,
@@ -103,10 +140,10 @@ PLANNING_THOUGHT_ON_CONVO = Task(name="planning_thought_on_convo", inputs=ConvoI
 MEMO_ON_CONVO = Task(name="memo_on_convo", inputs=ConvoInputs, schema=MemoReply, fail_safe=_memo_fail_safe,
                      used_in="reflect: when a conversation ends, what the persona found noteworthy",
                      trim=transcript_of("conversation"))
-CONVO_THOUGHTS_PACKED = Task(name="convo_thoughts_packed", inputs=ConvoInputs, schema=ConvoThoughtsReply,
+CONVO_THOUGHTS_PACKED = Task(name="convo_thoughts_packed", inputs=ConvoInputs, schema=ConvoNotesReply,
                              fail_safe=_both_fail_safe, trim=transcript_of("conversation"),
-                             used_in="reflect: when a conversation ends, the planning thought and the note in one call "
-                                     "([simulation] packed_actions = true)")
+                             used_in="reflect: when a conversation ends, both participants' planning thoughts and notes "
+                                     "in one call ([simulation] packed_actions = true)")
 
 
 def _inputs(persona_name: str, partner_name: str, utterances: list[tuple[str, str]]) -> ConvoInputs:
@@ -128,10 +165,12 @@ def memo_on_convo(llm: LanguageModel, *,
 
 
 def convo_thoughts(llm: LanguageModel, *, persona_name: str, partner_name: str,
-                   utterances: list[tuple[str, str]]) -> tuple[str, str, list[tuple[str, str, str] | None]]:
+                   utterances: list[tuple[str, str]]) -> tuple[ChatNotes, ChatNotes]:
     """Packed mode: the planning thought and the memo of :func:`planning_thought_on_convo` and
-    :func:`memo_on_convo`, asked in one call, with each stored thought's ``(persona, predicate,
-    target)`` where the reply gave a valid one (None: the single fail-safe's, asked no more)."""
+    :func:`memo_on_convo` for the persona and for its partner, asked in one call, with each stored
+    thought's ``(name, predicate, target)`` where the reply gave a valid one (None: the single
+    fail-safe's, asked no more)."""
     inputs = _inputs(persona_name, partner_name, utterances)
     reply = llm.ask(CONVO_THOUGHTS_PACKED, inputs, persona=persona_name)
-    return reply.plan, reply.memo, reply.stored_triples(inputs)
+    mine, theirs = reply.notes
+    return mine.chat_notes(inputs), theirs.chat_notes(_partners(inputs))

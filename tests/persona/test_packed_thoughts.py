@@ -9,19 +9,22 @@ checked is which prompts are asked, how often, for which thoughts, and which tri
 from __future__ import annotations
 
 import logging
+import shutil
 
 import pytest
 
 from reverie.config import Settings
 from reverie.llm import LLM
 from reverie.llm.fake_model import FakeChatModel
+from reverie.memory import Embedder
 from reverie.persona.options import CognitionOptions
+from reverie.persona.persona import Persona
 from reverie.persona.reflect import reflect_on_chat, run_reflect
 from reverie.persona.thoughts import NewThought, add_thoughts
 from reverie.tasks.event_triple import thought_fail_safe
 from reverie.tasks.registry import product_tasks
 from reverie import PROJECT_ROOT
-from tests.persona.nora import NAME, load_nora, world  # noqa: F401 (world: a fixture)
+from tests.persona.nora import MORNING, NAME, load_nora, world  # noqa: F401 (world: a fixture)
 
 PACKED = CognitionOptions(packed_actions=True)
 FAITHFUL = CognitionOptions(packed_actions=False)
@@ -53,6 +56,11 @@ def _batch(call):
     return {"triples": [_reading(line) for line in lines]}
 
 
+# The partner's notes in a packed notes reply.
+THEOS = {"plan": "Theo Alvarez will get a lemon tart from Nora Bennett on Friday.",
+         "memo": "Theo Alvarez heard that Nora Bennett wished him luck with the footbridge plan."}
+
+
 def _llm(**replies) -> tuple[LLM, FakeChatModel]:
     settings = Settings()
     settings.paths.prompts = PROJECT_ROOT / "prompts"
@@ -63,8 +71,9 @@ def _llm(**replies) -> tuple[LLM, FakeChatModel]:
               "insights": [{"insights": [{"insight": text, "evidence": ["0"]} for text in INSIGHTS]}],
               "planning_thought_on_convo": [{"thought": "Nora Bennett will bring Theo Alvarez a lemon tart on Friday."}],
               "memo_on_convo": [{"memo": "Nora Bennett heard that Theo Alvarez will present the footbridge plan."}],
-              "convo_thoughts_packed": [{"plan": "Nora Bennett will bring Theo Alvarez a lemon tart on Friday.",
-                                         "memo": "Nora Bennett heard that Theo Alvarez will present the footbridge plan."}],
+              "convo_thoughts_packed": [{"notes": [
+                  {"plan": "Nora Bennett will bring Theo Alvarez a lemon tart on Friday.",
+                   "memo": "Nora Bennett heard that Theo Alvarez will present the footbridge plan."}, THEOS]}],
               **replies}
     model = FakeChatModel(replies=script)
     return LLM(settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model}), model
@@ -178,6 +187,62 @@ def test_the_two_notes_at_a_chats_end_are_one_call_and_ask_their_triples_togethe
                                    (NAME, "heard", "that Theo Alvarez will present the footbridge plan"))
 
 
+def _theo(settings, tmp_path):
+    """Theo Alvarez of the base world, in the same conversation as Nora."""
+    folder = tmp_path / "theo"
+    shutil.copytree(settings.paths.storage / "base_willow_creek" / "personas" / "Theo Alvarez" / "bootstrap_memory", folder)
+    theo = Persona.load("Theo Alvarez", folder, embedder=Embedder(settings), options=PACKED)
+    theo.scratch.curr_time = MORNING
+    theo.scratch.chatting_with = NAME
+    theo.scratch.chat = [["Theo Alvarez", "I will present the footbridge plan on Friday."], [NAME, "Good luck, Theo!"]]
+    return theo
+
+
+@pytest.mark.parametrize("options", [PACKED, FAITHFUL])
+def test_the_first_participant_at_a_chats_end_asks_both_notes_and_the_partner_takes_its_own(world, nora, tmp_path, options):
+    """Packed: one call writes both participants' notes, each stored from its own point of view
+    with its own triples; the faithful mode asks each participant's two notes itself."""
+    nora.options = options
+    _chatted(nora)
+    theo = _theo(world[0], tmp_path)
+    theo.options = options
+    llm, model = _llm(convo_thoughts_packed=[{"notes": [
+        {"plan": PLAN, "memo": MEMO, "triples": [{"predicate": "will bring", "target": "Theo Alvarez a lemon tart"},
+                                                 {"predicate": "heard", "target": "about the footbridge plan"}]},
+        {**THEOS, "triples": [{"predicate": "will get", "target": "a lemon tart from Nora Bennett"},
+                              {"predicate": "heard", "target": "that Nora Bennett wished him luck"}]}]}])
+    reflect_on_chat(nora, llm, theo)
+    reflect_on_chat(theo, llm, nora)
+    if options.packed_actions:
+        assert _asked(model, "event_triple", "thought_triples", *NOTES) == ["convo_thoughts_packed"]
+        assert _triple(theo, f"For Theo Alvarez's planning: {THEOS['plan']}") == (
+            "Theo Alvarez", "will get", "a lemon tart from Nora Bennett")
+        assert _triple(theo, THEOS["memo"]) == ("Theo Alvarez", "heard", "that Nora Bennett wished him luck")
+        assert _triple(nora, MEMO) == (NAME, "heard", "about the footbridge plan")
+        assert theo.chat_notes == {} and nora.chat_notes == {}, "taken once"
+    else:
+        assert _asked(model, *NOTES) == ["planning_thought_on_convo", "memo_on_convo"] * 2
+    assert {node.embedding_key for node in theo.a_mem.seq_thought} >= (
+        {f"For Theo Alvarez's planning: {THEOS['plan']}", THEOS["memo"]} if options.packed_actions else
+        {"Nora Bennett heard that Theo Alvarez will present the footbridge plan."})
+
+
+def test_notes_left_for_another_conversation_are_not_taken(world, nora, tmp_path):
+    """Notes written for a conversation that is not the partner's own (it changed, or the partner
+    never reached its end) are asked again."""
+    nora.options = PACKED
+    _chatted(nora)
+    theo = _theo(world[0], tmp_path)
+    llm, model = _llm()
+    reflect_on_chat(nora, llm, theo)
+    theo.scratch.chat = [["Theo Alvarez", "Lovely weather today."], [NAME, "It is!"]]
+    reflect_on_chat(theo, llm, nora)
+    assert _asked(model, *NOTES) == ["convo_thoughts_packed"] * 2
+    asked = [call for call in model.calls if call.prompt == "convo_thoughts_packed"]
+    assert "Lovely weather today." in asked[1].user_text
+    assert f"First for Theo Alvarez, then for {NAME}" in asked[1].user_text, "the partner asks for itself first"
+
+
 PLAN = "Nora Bennett will bring Theo Alvarez a lemon tart on Friday."
 MEMO = "Nora Bennett heard that Theo Alvarez will present the footbridge plan."
 
@@ -194,7 +259,7 @@ def test_the_packed_notes_reply_carries_their_triples_and_a_failed_one_keeps_the
     """The notes' reply is the one ask of their triples: one that fails is not asked again."""
     nora.options = PACKED
     _chatted(nora)
-    llm, model = _llm(convo_thoughts_packed=[{"plan": PLAN, "memo": MEMO, "triples": triples}])
+    llm, model = _llm(convo_thoughts_packed=[{"notes": [{"plan": PLAN, "memo": MEMO, "triples": triples}, THEOS]}])
     reflect_on_chat(nora, llm)
     assert _asked(model, "event_triple", "thought_triples", *NOTES) == ["convo_thoughts_packed"]
     texts = {"plan": f"For {NAME}'s planning: {PLAN}", "memo": MEMO}
@@ -206,8 +271,10 @@ def test_the_packed_notes_reply_carries_their_triples_and_a_failed_one_keeps_the
     if "memo" not in failed:
         assert stored["memo"][1] == "heard"
     schema = next(call for call in model.calls if call.prompt == "convo_thoughts_packed").schema
-    assert schema["properties"]["triples"]["minItems"] == schema["properties"]["triples"]["maxItems"] == 2
-    assert "triples" in schema["required"]
+    assert schema["properties"]["notes"]["minItems"] == schema["properties"]["notes"]["maxItems"] == 2
+    notes = schema["$defs"]["ConvoThoughtsReply"]
+    assert notes["properties"]["triples"]["minItems"] == notes["properties"]["triples"]["maxItems"] == 2
+    assert "triples" in notes["required"]
 
 
 def test_a_packed_notes_reply_that_fails_its_checks_is_sent_back_then_both_fail_safes_are_kept(nora):
@@ -217,13 +284,14 @@ def test_a_packed_notes_reply_that_fails_its_checks_is_sent_back_then_both_fail_
     nora.options = PACKED
     _chatted(nora)
     looped = "Nora Bennett will see Theo Alvarez on Friday" + " Friday" * 12
-    llm, model = _llm(convo_thoughts_packed=[{"plan": "I should go.", "memo": "..."}, {"plan": looped, "memo": "Theo Alvarez has a plan."}])
+    llm, model = _llm(convo_thoughts_packed=[{"notes": [{"plan": "I should go.", "memo": "..."}, THEOS]},
+                                             {"notes": [{"plan": looped, "memo": "Theo Alvarez has a plan."}, THEOS]}])
     reflect_on_chat(nora, llm)
     assert _asked(model, *NOTES) == ["convo_thoughts_packed"] * 2
     kept = [node.embedding_key for node in nora.a_mem.seq_thought][:2]
     assert kept == ["Theo Alvarez has a plan.", f"For {NAME}'s planning: Nora Bennett will see Theo Alvarez on Friday"]
 
-    llm, model = _llm(convo_thoughts_packed=[{"plan": "I should go.", "memo": "..."}])
+    llm, model = _llm(convo_thoughts_packed=[{"notes": [{"plan": "I should go.", "memo": "..."}, THEOS]}])
     reflect_on_chat(nora, llm)
     assert _asked(model, *NOTES) == ["convo_thoughts_packed"] * 3
     assert llm.ledger.summary()["convo_thoughts_packed"]["fallbacks"] == 1

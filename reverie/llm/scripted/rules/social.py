@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from reverie.llm.scripted.call import ScriptedCall
 from reverie.llm.scripted.cues import bare, compact, lines_of, most_important, news_items, sentences
@@ -122,7 +123,14 @@ def planning_thought_on_convo(call: ScriptedCall) -> dict:
 
 
 def convo_thoughts_packed(call: ScriptedCall) -> dict:
-    """The two thoughts, and the triple of each as stored (the plan as "For <name>'s planning: ...")."""
+    """Each participant's two thoughts, the persona's first, and the triple of each as stored (the
+    plan as "For <name>'s planning: ...")."""
+    partners = replace(call, inputs={**call.inputs, "persona_name": call.text("partner_name"),
+                                     "partner_name": call.text("persona_name")})
+    return {"notes": [_notes(call), _notes(partners)]}
+
+
+def _notes(call: ScriptedCall) -> dict:
     name = call.text("persona_name")
     plan, memo = planning_thought_on_convo(call)["thought"], memo_on_convo(call)["memo"]
     return {"plan": plan, "memo": memo,
