@@ -228,7 +228,7 @@ def test_the_persona_comes_after_the_stable_text_without_the_lines_a_rating_does
     events_poignancy(llm, persona_name=NAME, identity=nora.identity(), descriptions=["a", "b"])
     [call] = model.calls
     system = str(call.messages[0].content)
-    assert NAME not in system and "1 = ordinary routine" in system, "the same system text for every persona"
+    assert NAME not in system and "1 (ordinary routine" in system, "the same system text for every persona"
     assert "Innate traits:" in call.user_text and "Currently:" in call.user_text
     assert "Lifestyle:" in nora.identity() and "Lifestyle:" not in call.user_text
     assert "Current Date:" not in call.user_text
