@@ -55,19 +55,14 @@ def wait_for_rating(persona: Agent, node: ConceptNode, text: str) -> None:
 
 
 def reflection_reachable(persona: Agent) -> bool:
-    """Could the waiting events, each scored :data:`MAX_SCORE`, bring the reflection trigger to 0?"""
-    a_mem = persona.a_mem
-    events = sum(1 for node_id in persona.memory.unrated.texts
-                 if (node := a_mem.id_to_node.get(node_id)) is not None and node.type == "event")
-    return events > 0 and persona.scratch.importance_trigger_curr - MAX_SCORE * events <= 0
-
-
-def waited_for_reflection(persona: Agent) -> bool:
-    """Has the oldest waiting event waited :data:`REFLECTION_WAIT` of game time?"""
+    """Could the waiting events, each scored :data:`MAX_SCORE`, bring the reflection trigger to 0,
+    and has the oldest of them waited :data:`REFLECTION_WAIT` of game time?"""
     a_mem = persona.a_mem
     stored = [node.created for node_id in persona.memory.unrated.texts
               if (node := a_mem.id_to_node.get(node_id)) is not None and node.type == "event"]
-    return bool(stored) and persona.scratch.curr_time - min(stored) >= REFLECTION_WAIT
+    s = persona.scratch
+    return (bool(stored) and s.importance_trigger_curr - MAX_SCORE * len(stored) <= 0
+            and s.curr_time - min(stored) >= REFLECTION_WAIT)
 
 
 def rate_when_due(persona: Agent, llm: LanguageModel) -> None:
@@ -75,7 +70,7 @@ def rate_when_due(persona: Agent, llm: LanguageModel) -> None:
     reachable and the oldest waiting event has waited :data:`REFLECTION_WAIT`."""
     waiting = len(persona.memory.unrated)
     if waiting and (not persona.options.defer_ratings or waiting >= MAX_EVENTS
-                    or (reflection_reachable(persona) and waited_for_reflection(persona))):
+                    or reflection_reachable(persona)):
         rate_waiting(persona, llm)
 
 
