@@ -1,4 +1,4 @@
-"""High-level insights with the statements that support them (prompt insights).
+"""High-level insights with the statements that support them (prompts insights, insights_packed).
 
 The original's "insight and evidence" prompt. Statements are numbered from 0; each insight
 cites at least one of them. The numbers are a call-time enum (the grammar keeps them in
@@ -7,17 +7,31 @@ statement, too short) is dropped while another one of the reply stands; a reply 
 standing is sent back. The fail-safe has the same shape as a
 real answer (the original returned a list where a dict was
 expected and stored the thought "this is blank").
+
+Every insight is stored as a thought with a triple (``thought_triples`` or ``event_triple``
+after this call). In packed mode the reply carries them instead (prompt ``insights_packed``):
+each insight ends with its ``predicate`` and ``target``, so a reflection asks no triples call.
+Each is checked as ``thought_triples`` checks its own (``event_triple``'s checks for its
+insight, and a word of that insight); one that fails, or is missing, is left out (logged) and
+its thought keeps ``event_triple``'s fail-safe: in packed mode a thought's triple is asked once
+(:mod:`reverie.persona.thoughts`). A triple never sends the reply back: its fields are in the
+grammar's ``required`` but not in the model's, as ``convo_thoughts_packed``'s ``triples``.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Annotated
 
-from pydantic import Field, ValidationInfo, field_validator
+from pydantic import ConfigDict, Field, ValidationInfo, field_validator
 
 from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs, choice_field, memories
 from reverie.tasks.common import Reply, check_text, inputs_of, numbered, one_line, unlist, without_marker, words_only
+from reverie.tasks.event_triple import TripleFields
+from reverie.tasks.thought_triples import ThoughtTriplesReply, triples_inputs
+
+log = logging.getLogger(__name__)
 
 MAX_INSIGHTS = 5
 MAX_EVIDENCE = 10
@@ -68,7 +82,7 @@ class InsightsReply(Reply):
                 continue
             if text.lower() in (k.insight.lower() for k in kept):
                 continue  # a repeated insight is dropped, not sent back
-            kept.append(Insight(insight=text, evidence=list(dict.fromkeys(item.evidence))))
+            kept.append(item.model_copy(update={"insight": text, "evidence": list(dict.fromkeys(item.evidence))}))
         if not kept:  # an insight that fails is dropped while another one stands; none standing is sent back
             raise ValueError("; ".join(problems))
         n = (inputs.n if inputs else 0) or MAX_INSIGHTS
@@ -95,9 +109,56 @@ def _fail_safe(inputs: InsightsInputs, choices: dict) -> InsightsReply:
     return InsightsReply(insights=[Insight(insight=f"{name} has had a lot going on lately", evidence=evidence)])
 
 
+class InsightWithTriple(Insight):
+    """An insight with its triple (packed mode): asked for (the grammar writes both fields) but not
+    required, each checked in :meth:`InsightsPackedReply.stored_triples`."""
+
+    predicate: str = Field("", max_length=40, description="the insight's main verb, a few words")
+    target: str = Field("", max_length=80, description="what that verb acts on")
+
+    model_config = ConfigDict(json_schema_extra=lambda schema: schema.update(
+        additionalProperties=False, required=["insight", "evidence", "predicate", "target"]))
+
+
+class InsightsPackedReply(InsightsReply):
+    insights: list[InsightWithTriple] = Field(min_length=1, max_length=MAX_INSIGHTS)
+
+    def stored_triples(self, inputs: InsightsInputs) -> list[tuple[str, str, str] | None]:
+        """Each insight's ``(persona, predicate, target)`` as stored, where its triple passes the
+        checks ``thought_triples`` gives its own; None where not, or missing."""
+        name = inputs.persona_name or "I"
+        thoughts = [one_line(item.insight) for item in self.insights]
+        triples = [TripleFields(predicate=item.predicate, target=item.target) for item in self.insights]
+        answers = ThoughtTriplesReply(triples=triples).answers(triples_inputs(name, thoughts))
+        found = [(name, a.predicate, a.target) if a is not None else None for a in answers]
+        if None in found:
+            log.info("insights_packed: %s's insight(s) %s keep the single fail-safe triple (failed their checks, or missing)",
+                     name, [i for i, t in enumerate(found, 1) if t is None])
+        return found
+
+
 INSIGHTS = Task(name="insights", inputs=InsightsInputs, schema=InsightsReply, fail_safe=_fail_safe, trim=memories("statements"),
                 used_in="reflect: insights (new thoughts) from the memories retrieved for each focal point "
-                        "(packed mode: the three focal points' memories in one call)")
+                        "(packed mode asks insights_packed)")
+
+
+def _packed_fail_safe(inputs: InsightsInputs, choices: dict) -> InsightsPackedReply:
+    # The same thought, with the triple its sentence reads as.
+    (insight,) = _fail_safe(inputs, choices).insights
+    return InsightsPackedReply(insights=[InsightWithTriple(insight=insight.insight, evidence=insight.evidence,
+                                                           predicate="has had", target="a lot going on lately")])
+
+
+INSIGHTS_PACKED = Task(name="insights_packed", inputs=InsightsInputs, schema=InsightsPackedReply,
+                       fail_safe=_packed_fail_safe, trim=memories("statements"),
+                       used_in="reflect: insights (new thoughts) from the three focal points' memories in one call, "
+                               "with each insight's triple ([simulation] packed_actions = true)")
+
+
+def _inputs(persona_name: str, statements: list[str], n: int) -> tuple[InsightsInputs, dict]:
+    inputs = InsightsInputs(persona_name=persona_name, statements=numbered(statements), n=n,
+                            last_index=len(statements) - 1)
+    return inputs, {NUMBERS_KEY: [str(i) for i in range(len(statements))]}
 
 
 def insights(llm: LanguageModel, *,
@@ -105,12 +166,18 @@ def insights(llm: LanguageModel, *,
     """Up to ``n`` ``(insight, [statement indices])`` pairs; indices refer to ``statements`` (from 0)."""
     if not statements:
         return []
-    inputs = InsightsInputs(
-        persona_name=persona_name,
-        statements=numbered(statements),
-        n=n,
-        last_index=len(statements) - 1,
-    )
-    choices = {NUMBERS_KEY: [str(i) for i in range(len(statements))]}
+    inputs, choices = _inputs(persona_name, statements, n)
     reply = llm.ask(INSIGHTS, inputs, choices=choices, persona=persona_name)
     return [(one_line(item.insight), [int(i) for i in item.evidence]) for item in reply.insights[:n]]
+
+
+def insights_packed(llm: LanguageModel, *, persona_name: str, statements: list[str],
+                    n: int = 5) -> list[tuple[str, list[int], tuple[str, str, str] | None]]:
+    """Packed mode: :func:`insights`' pairs, each with the insight's ``(persona_name, predicate,
+    target)`` where the reply gave a valid one (None: the single fail-safe's, asked no more)."""
+    if not statements:
+        return []
+    inputs, choices = _inputs(persona_name, statements, n)
+    reply = llm.ask(INSIGHTS_PACKED, inputs, choices=choices, persona=persona_name)
+    return [(one_line(item.insight), [int(i) for i in item.evidence], triple)
+            for item, triple in zip(reply.insights[:n], reply.stored_triples(inputs))]

@@ -72,6 +72,7 @@ def product_tasks() -> TaskRegistry:
         conversation_summary.SUMMARIZE_CONVERSATION,
         focal_points.FOCAL_POINTS,
         insights.INSIGHTS,
+        insights.INSIGHTS_PACKED,
         relationship_summary.RELATIONSHIP_SUMMARY,
         chat_utterance.ITERATIVE_CHAT_UTTERANCE,
         conversation_packed.CONVERSATION_PACKED,

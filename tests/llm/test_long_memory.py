@@ -21,6 +21,7 @@ GROWING = {
     "iterative_chat_utterance": {"memories": Drop.LAST, "conversation": Drop.FIRST},
     "conversation_packed": {"initiator_memories": Drop.LAST, "partner_memories": Drop.LAST},
     "focal_points": {"statements": Drop.LAST}, "insights": {"statements": Drop.LAST},
+    "insights_packed": {"statements": Drop.LAST},
     "identity_plan_note": {"statements": Drop.LAST}, "identity_thought_note": {"statements": Drop.LAST},
     "relationship_summary": {"statements": Drop.LAST}, "summarize_ideas": {"statements": Drop.LAST},
     "next_convo_line": {"conversation": Drop.FIRST}, "memo_on_convo": {"conversation": Drop.FIRST},

@@ -149,3 +149,15 @@ def test_it_gives_each_thought_of_a_batch_the_triple_it_gives_that_thought_alone
     alone = [llm.ask("event_triple", {"subject": subject, "statement": one}) for one in statements]
     assert reply.answers(TASKS["thought_triples"].typed(case.inputs)) == alone
     assert len({answer.target for answer in alone}) == len(statements), "each triple comes from its own thought"
+
+
+def test_a_packed_insight_comes_with_the_triple_it_gets_alone(llm):
+    """insights_packed: insights' answer, each insight with event_triple's triple for it."""
+    case = load_fixture("insights_packed").cases[0]
+    reply = llm.ask("insights_packed", case.inputs, choices=case.choices)
+    assert llm.ledger.last["attempts"] == 1
+    assert [i.insight for i in reply.insights] == [i.insight for i in ask(llm, "insights").insights]
+    name = case.inputs["persona_name"]
+    alone = [llm.ask("event_triple", {"subject": name, "statement": i.insight}) for i in reply.insights]
+    assert reply.stored_triples(TASKS["insights_packed"].typed(case.inputs)) == [
+        (name, answer.predicate, answer.target) for answer in alone]

@@ -19,7 +19,7 @@ from reverie.tasks.conversation_summary import (MAX_TOPIC_WORDS, SUMMARIZE_CONVE
 from reverie.tasks.convo_thoughts import memo_on_convo, planning_thought_on_convo
 from reverie.prompt_tools.fixtures import fixture_inputs
 from reverie.tasks.focal_points import FOCAL_POINTS, FocalPointsReply, focal_points
-from reverie.tasks.insights import INSIGHTS, InsightsReply, insights
+from reverie.tasks.insights import INSIGHTS, INSIGHTS_PACKED, InsightsPackedReply, InsightsReply, insights, insights_packed
 from reverie.tasks.interview import next_convo_line, safety_score, summarize_ideas
 from reverie.tasks.interview_judge import INTERVIEW_JUDGE, JudgeReply
 from reverie.tasks.poignancy import PoignancyReply, chat_poignancy, event_poignancy
@@ -177,6 +177,30 @@ def test_insights_drop_repeats_and_extras_instead_of_failing():
         context=ctx(INSIGHTS, **inputs),
     )
     assert [(i.insight, i.evidence) for i in reply.insights] == [("Isabella is busy today", ["1", "0"])]
+
+
+def test_packed_insights_keep_each_kept_insights_own_triple():
+    """A repeated insight is dropped with its triple; each kept one keeps the triple written with it,
+    a missing one is None (the fail-safe's, asked no more)."""
+    inputs = {"persona_name": ISABELLA, "statements": "0. a b c\n1. d e f", "n": 2, "last_index": 1}
+    context = ctx(INSIGHTS_PACKED, **inputs)
+    reply = InsightsPackedReply.model_validate(
+        {"insights": [{"insight": "Isabella is busy today", "evidence": [1], "predicate": "is", "target": "busy today"},
+                      {"insight": "isabella is busy today", "evidence": [0], "predicate": "was", "target": "busy"},
+                      {"insight": "Isabella plans her party", "evidence": [0]},
+                      {"insight": "Maria studies a lot", "evidence": [1], "predicate": "studies", "target": "a lot"}]},
+        context=context)
+    assert [(i.insight, i.predicate, i.target) for i in reply.insights] == [
+        ("Isabella is busy today", "is", "busy today"), ("Isabella plans her party", "", "")]
+    assert reply.stored_triples(context["inputs"]) == [(ISABELLA, "is", "busy today"), None]
+
+
+def test_packed_insights_fail_safe_comes_with_its_triple():
+    llm = FallbackLLM()
+    assert insights_packed(llm, persona_name=ISABELLA, statements=STATEMENTS, n=5) == [
+        (f"{ISABELLA} has had a lot going on lately", [0, 1, 2], (ISABELLA, "has had", "a lot going on lately"))]
+    assert llm.calls[0][0] == "insights_packed" and llm.calls[0][1]["statements"].splitlines()[0] == f"0. {STATEMENTS[0]}"
+    assert insights_packed(llm, persona_name=ISABELLA, statements=[], n=5) == [] and len(llm.calls) == 1
 
 
 def test_focal_points_drop_repeats_and_extras():

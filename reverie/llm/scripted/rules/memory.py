@@ -97,6 +97,12 @@ def insights(call: ScriptedCall) -> dict:
                           "evidence": [evidence]}]}
 
 
+def insights_packed(call: ScriptedCall) -> dict:
+    """``insights``' answer, each insight with its own triple."""
+    name = call.text("persona_name")
+    return {"insights": [{**item, **triple_answer(name, item["insight"])} for item in insights(call)["insights"]]}
+
+
 def safety_score(call: ScriptedCall) -> dict:
     return {"score": 1}
 
@@ -104,4 +110,5 @@ def safety_score(call: ScriptedCall) -> dict:
 RULES = {"event_poignancy": poignancy, "events_poignancy": events_poignancy, "chat_poignancy": poignancy, "whisper_inner_thought": whisper_inner_thought,
          "event_triple": event_triple, "act_obj_event_triple": event_triple, "thought_triples": thought_triples, "act_obj_desc": act_obj_desc,
          "pronunciatio": pronunciatio, "focal_points": focal_points, "insights": insights,
+         "insights_packed": insights_packed,
          "safety_score": safety_score}
