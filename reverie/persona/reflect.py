@@ -12,7 +12,7 @@ from reverie.persona.thoughts import NewThought, add_thoughts
 from reverie.tasks.common import transcript
 from reverie.tasks.convo_thoughts import convo_thoughts, memo_on_convo, planning_thought, planning_thought_on_convo
 from reverie.tasks.focal_points import focal_points
-from reverie.tasks.insights import insights
+from reverie.tasks.insights import insights, insights_packed
 
 if TYPE_CHECKING:
     from reverie.llm.language_model import LanguageModel
@@ -42,7 +42,7 @@ def run_reflect(persona: Agent, llm: LanguageModel) -> None:
     """Three questions about recent memories, up to five insights each from the 30 memories
     retrieved for it, stored as thoughts (rated together in one call). Packed mode asks one
     insights call, up to five, from the 10 memories retrieved for each question, each memory
-    text shown once."""
+    text shown once, and its reply gives each insight's triple (no triples call follows)."""
     s, a_mem = persona.scratch, persona.a_mem
     recent = sorted((n for n in a_mem.seq_event + a_mem.seq_thought if "idle" not in n.embedding_key),
                     key=lambda n: n.last_accessed, reverse=True)
@@ -58,9 +58,21 @@ def run_reflect(persona: Agent, llm: LanguageModel) -> None:
     for nodes in groups:
         by_text = node_ids_by_text(nodes)
         texts = list(by_text)
-        for insight, evidence in insights(llm, persona_name=s.name, statements=texts, n=5):
-            thoughts.append(NewThought(insight, [node_id for i in evidence if 0 <= i < len(texts) for node_id in by_text[texts[i]]]))
+        for insight, evidence, triple in reflection_insights(persona, llm, texts):
+            thoughts.append(NewThought(insight, [node_id for i in evidence if 0 <= i < len(texts) for node_id in by_text[texts[i]]],
+                                       triple=triple, triple_asked=persona.options.packed_actions))
     add_thoughts(persona, llm, thoughts)
+
+
+def reflection_insights(persona: Agent, llm: LanguageModel,
+                        texts: list[str]) -> list[tuple[str, list[int], tuple[str, str, str] | None]]:
+    """Up to five ``(insight, [statement indices], triple)`` from ``texts``: packed mode's reply
+    carries each insight's triple (None: it failed its checks, the single fail-safe's, asked no
+    more); the faithful mode's none (asked when the thought is stored)."""
+    name = persona.scratch.name
+    if persona.options.packed_actions:
+        return insights_packed(llm, persona_name=name, statements=texts, n=5)
+    return [(insight, evidence, None) for insight, evidence in insights(llm, persona_name=name, statements=texts, n=5)]
 
 
 def node_ids_by_text(nodes: list[ConceptNode]) -> dict[str, list[str]]:

@@ -7,10 +7,10 @@ end, a persona's whispers). Each is rated on its own text, or on its ``score_tex
 
 A thought's triple is asked with ``event_triple``, one call per thought. In packed mode a
 thought's triple is asked once: a thought whose triple came with it (``NewThought.triple``: the
-packed conversation's end writes the two thoughts' triples in their own reply) asks none, nor
-does one whose triple that reply got wrong (``NewThought.triple_asked``); thoughts that arrive
-together ask for their triples in one call (``thought_triples``); a thought alone asks
-``event_triple``. A triple the one ask left invalid is ``event_triple``'s fail-safe, logged.
+packed conversation's end writes the two thoughts' triples in their own reply, a packed
+reflection's insights reply each insight's) asks none, nor does one whose triple that reply got
+wrong (``NewThought.triple_asked``); other thoughts that arrive together ask for their triples
+in one call (``thought_triples``); a thought alone asks ``event_triple``. A triple the one ask left invalid is ``event_triple``'s fail-safe, logged.
 
 A thought is found by its triple's words (keyword retrieval), as in the original, except that the
 predicate of a fail-safe kept that way is left out (:class:`ThoughtTriple`): the model gave no

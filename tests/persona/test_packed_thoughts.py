@@ -1,5 +1,6 @@
 """Thoughts that arrive together get their triples in one call in packed mode (prompt
-thought_triples), asked once, one event_triple call each in the faithful mode.
+thought_triples, or the reply that wrote them: a reflection's insights, a conversation's notes),
+asked once, one event_triple call each in the faithful mode.
 
 Nora Bennett of our base world, the real embedder and memory, and the real LLM facade over a
 scripted fake chat model (a fast smoke test: the fake answers by prompt name, so what is
@@ -31,6 +32,10 @@ FAITHFUL = CognitionOptions(packed_actions=False)
 INSIGHTS = ["Nora Bennett sleeps well at home these days",
             "Nora Bennett cares about how her neighbours are doing",
             "Nora Bennett looks forward to the spring tasting menu"]
+# The packed insights reply's own triples (not the readings the triple prompts' fakes give).
+INSIGHT_TRIPLES = [{"predicate": "sleeps well", "target": "at home"},
+                   {"predicate": "cares", "target": "about her neighbours"},
+                   {"predicate": "looks forward", "target": "to the spring tasting menu"}]
 
 
 @pytest.fixture
@@ -69,6 +74,8 @@ def _llm(**replies) -> tuple[LLM, FakeChatModel]:
               "event_poignancy": [{"rating": 3}],
               "focal_points": [{"questions": ["How is Nora Bennett doing?"]}],
               "insights": [{"insights": [{"insight": text, "evidence": ["0"]} for text in INSIGHTS]}],
+              "insights_packed": [{"insights": [{"insight": text, "evidence": ["0"], **triple}
+                                                for text, triple in zip(INSIGHTS, INSIGHT_TRIPLES)]}],
               "planning_thought_on_convo": [{"thought": "Nora Bennett will bring Theo Alvarez a lemon tart on Friday."}],
               "memo_on_convo": [{"memo": "Nora Bennett heard that Theo Alvarez will present the footbridge plan."}],
               "convo_thoughts_packed": [{"notes": [
@@ -94,20 +101,60 @@ def _triple(nora, text):
     return node.subject, node.predicate, node.object
 
 
-@pytest.mark.parametrize("options, asked", [(PACKED, ["thought_triples"]), (FAITHFUL, ["event_triple"] * 3)])
-def test_a_reflections_insights_ask_their_triples_in_one_call_in_packed_mode(nora, options, asked):
+TRIPLE_PROMPTS = ["event_triple", "thought_triples"]
+REFLECTION = ["insights", "insights_packed", *TRIPLE_PROMPTS]
+
+
+@pytest.mark.parametrize("options, asked", [(PACKED, ["insights_packed"]),
+                                            (FAITHFUL, ["insights", "event_triple", "event_triple", "event_triple"])])
+def test_a_reflections_insights_come_with_their_triples_in_packed_mode(nora, options, asked):
+    """Packed: the insights reply carries each insight's triple, and no triples call follows;
+    faithful: #9 for each insight, as the original."""
     _seed(nora)
     nora.options = options
     llm, model = _llm()
     run_reflect(nora, llm)
-    assert _asked(model, "event_triple", "thought_triples") == asked
-    assert [_triple(nora, text) for text in INSIGHTS] == [
-        (NAME, "sleeps", "well at home these days"), (NAME, "cares", "about how her neighbours are doing"),
-        (NAME, "looks", "forward to the spring tasting menu")], "the same triples either way"
+    assert _asked(model, *REFLECTION) == asked
     if options.packed_actions:
-        batch = next(call for call in model.calls if call.prompt == "thought_triples")
-        assert batch.schema["properties"]["triples"]["minItems"] == batch.schema["properties"]["triples"]["maxItems"] == 3
-        assert all(f"{n}. {text}" in batch.user_text for n, text in enumerate(INSIGHTS, 1))
+        assert [_triple(nora, text) for text in INSIGHTS] == [
+            (NAME, "sleeps well", "at home"), (NAME, "cares", "about her neighbours"),
+            (NAME, "looks forward", "to the spring tasting menu")], "the reply's own triples"
+        schema = next(call for call in model.calls if call.prompt == "insights_packed").schema
+        item = schema["$defs"]["InsightWithTriple"]
+        assert {"predicate", "target"} <= set(item["required"]), "the grammar writes each insight's triple"
+        assert item["properties"]["predicate"]["maxLength"] == 40 and item["properties"]["target"]["maxLength"] == 80
+    else:
+        assert [_triple(nora, text) for text in INSIGHTS] == [
+            (NAME, "sleeps", "well at home these days"), (NAME, "cares", "about how her neighbours are doing"),
+            (NAME, "looks", "forward to the spring tasting menu")], "#9's reading of each"
+
+
+@pytest.mark.parametrize("triples, failed", [
+    # the second repeats the subject; the third is the first's again (no word of its insight)
+    ([INSIGHT_TRIPLES[0], {"predicate": "likes", "target": NAME}, INSIGHT_TRIPLES[0]], [1, 2]),
+    # the second has no triple at all, the third an empty one
+    ([INSIGHT_TRIPLES[0], {}, {"predicate": "", "target": ""}], [1, 2]),
+    ([{}, {}, {}], [0, 1, 2])])
+def test_an_insight_whose_triple_fails_or_is_missing_keeps_the_fail_safe_without_another_call(nora, caplog, triples,
+                                                                                               failed):
+    """The insights reply is the one ask of their triples: a failed or missing one is logged and
+    left to #9's fail-safe, and neither sends the reply back nor asks a triples call."""
+    _seed(nora)
+    nora.options = PACKED
+    reply = {"insights": [{"insight": text, "evidence": ["0"], **triple} for text, triple in zip(INSIGHTS, triples)]}
+    llm, model = _llm(insights_packed=[reply])
+    with caplog.at_level(logging.INFO, logger="reverie.tasks.insights"):
+        run_reflect(nora, llm)
+    assert _asked(model, *REFLECTION) == ["insights_packed"]
+    assert llm.ledger.summary()["insights_packed"]["fallbacks"] == 0
+    for i, text in enumerate(INSIGHTS):
+        if i in failed:
+            assert _triple(nora, text) == thought_fail_safe(NAME, text)
+        else:
+            assert _triple(nora, text) == (NAME, triples[i]["predicate"], triples[i]["target"])
+    assert [r.getMessage() for r in caplog.records if "insights_packed" in r.getMessage()] == [
+        f"insights_packed: {NAME}'s insight(s) {[i + 1 for i in failed]} keep the single fail-safe triple "
+        "(failed their checks, or missing)"]
 
 
 def test_a_thought_whose_triple_fails_in_the_batch_keeps_the_fail_safe_without_another_call(nora, caplog):
@@ -302,15 +349,15 @@ def test_a_packed_notes_reply_that_fails_its_checks_is_sent_back_then_both_fail_
 QUESTIONS = ["What does Nora Bennett bake?", "How does Nora Bennett sleep?", "Who visits the cafe?"]
 
 
-@pytest.mark.parametrize("options, calls", [(PACKED, 1), (FAITHFUL, 3)])
-def test_packed_mode_asks_one_insights_call_for_the_three_questions_memories(nora, options, calls):
+@pytest.mark.parametrize("options, prompt, calls", [(PACKED, "insights_packed", 1), (FAITHFUL, "insights", 3)])
+def test_packed_mode_asks_one_insights_call_for_the_three_questions_memories(nora, options, prompt, calls):
     """Packed: the memories retrieved for each question go to one insights call, each text once."""
     _seed(nora)
     nora.options = options
     llm, model = _llm(focal_points=[{"questions": QUESTIONS}])
     run_reflect(nora, llm)
-    asked = [call for call in model.calls if call.prompt == "insights"]
-    assert len(asked) == calls
+    assert _asked(model, "insights", "insights_packed") == [prompt] * calls
+    asked = [call for call in model.calls if call.prompt == prompt]
     if options.packed_actions:
         shown = asked[0].user_text
         assert "Nora Bennett baked lemon scones" in shown and "Nora Bennett slept until 7" in shown
