@@ -3,8 +3,9 @@
 Every new thought is stored with a (subject, predicate, object) triple; the faithful mode asks
 ``event_triple`` once per thought (:func:`~reverie.tasks.event_triple.thought_triple`). Thoughts
 often arrive together: a reflection's insights, the planning thought and the memo at a
-conversation's end, a persona's whispers. In packed mode this unit asks for all of them at
-once: the prompt gives the subject once and numbers the thoughts, and the reply is a list
+conversation's end, a persona's whispers. In packed mode the first two come with their triples
+(``insights_packed``, ``convo_thoughts_packed``); for others (a loaded history's whispers) this
+unit asks for all of them at once: the prompt gives the subject once and numbers the thoughts, and the reply is a list
 ``triples`` with one predicate and target per thought, in order. The call passes the thoughts
 as its ``statements`` choice, so the grammar writes exactly that many triples (``minItems`` =
 ``maxItems``), and the prompt's ``max_tokens_per_item`` scales the reply limit to the count.
@@ -132,8 +133,8 @@ def fail_safe(inputs: ThoughtTriplesInputs, choices: dict) -> ThoughtTriplesRepl
 
 THOUGHT_TRIPLES = Task(name="thought_triples", inputs=ThoughtTriplesInputs, schema=ThoughtTriplesReply,
                        fail_safe=fail_safe,
-                       used_in="reflect/converse: new thoughts that arrive together (a reflection's insights, the two "
-                               "notes at a conversation's end), two or more, their triples in one call "
+                       used_in="history loading: new thoughts that arrive together without their triples (a loaded "
+                               "history's whispers), two or more, their triples in one call "
                                "([simulation] packed_actions = true)")
 
 
