@@ -36,7 +36,7 @@ from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs, transcript_of
 from reverie.tasks.common import Reply, Text, transcript
 from reverie.tasks.event_triple import TripleFields
-from reverie.tasks.thought_triples import ThoughtTriplesReply, triples_inputs
+from reverie.tasks.thought_triples import checked_triples
 
 log = logging.getLogger(__name__)
 
@@ -92,8 +92,7 @@ class ConvoThoughtsReply(Reply):
         word of its thought); None where not, or missing."""
         name = inputs.names()[0]
         thoughts = [planning_thought(name, self.plan), self.memo]
-        answers = ThoughtTriplesReply(triples=self.triples[:2]).answers(triples_inputs(name, thoughts))
-        found = [(name, a.predicate, a.target) if a is not None else None for a in answers]
+        found = checked_triples(name, thoughts, self.triples[:2])
         found += [None] * (2 - len(found))
         if None in found:
             log.info("convo_thoughts_packed: %s's triple(s) %s keep the single fail-safe (failed their checks, or missing)",

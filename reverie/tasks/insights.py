@@ -29,7 +29,7 @@ from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs, choice_field, memories
 from reverie.tasks.common import Reply, check_text, inputs_of, numbered, one_line, unlist, without_marker, words_only
 from reverie.tasks.event_triple import TripleFields
-from reverie.tasks.thought_triples import ThoughtTriplesReply, triples_inputs
+from reverie.tasks.thought_triples import checked_triples
 
 log = logging.getLogger(__name__)
 
@@ -128,9 +128,8 @@ class InsightsPackedReply(InsightsReply):
         checks ``thought_triples`` gives its own; None where not, or missing."""
         name = inputs.persona_name or "I"
         thoughts = [one_line(item.insight) for item in self.insights]
-        triples = [TripleFields(predicate=item.predicate, target=item.target) for item in self.insights]
-        answers = ThoughtTriplesReply(triples=triples).answers(triples_inputs(name, thoughts))
-        found = [(name, a.predicate, a.target) if a is not None else None for a in answers]
+        found = checked_triples(name, thoughts, [TripleFields(predicate=item.predicate, target=item.target)
+                                                 for item in self.insights])
         if None in found:
             log.info("insights_packed: %s's insight(s) %s keep the single fail-safe triple (failed their checks, or missing)",
                      name, [i for i, t in enumerate(found, 1) if t is None])

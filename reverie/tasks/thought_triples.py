@@ -149,6 +149,13 @@ def triples_inputs(name: str, statements: list[str]) -> ThoughtTriplesInputs:
                                 statement_list=list(statements))
 
 
+def checked_triples(name: str, thoughts: list[str], triples: list[TripleFields]) -> list[tuple[str, str, str] | None]:
+    """Each of ``thoughts``' ``(name, predicate, target)`` from the ``triples`` another reply wrote
+    for them, in order, where it passes the checks this prompt gives its own; None where not."""
+    answers = ThoughtTriplesReply(triples=triples).answers(triples_inputs(name, thoughts))
+    return [(name, a.predicate, a.target) if a is not None else None for a in answers]
+
+
 def thought_triples(llm: LanguageModel, *, name: str, thoughts: list[str]) -> list[tuple[str, str, str] | None]:
     """Each thought's ``(name, predicate, object)`` as ``thought_triple`` would give it, in order,
     where the model answered it validly; None where it did not (a triple the checks reject or
