@@ -47,8 +47,9 @@ from reverie.tasks.event_triple import EVENT_TRIPLE, TripleFields, TripleInputs,
 
 log = logging.getLogger(__name__)
 
-# The most thoughts one call answers (a reflection brings up to 15: three questions, five insights
-# each): ~400 prompt tokens, six thoughts and 6 x max_tokens_per_item reply tokens fit a
+# The most thoughts one call answers (thoughts that arrive together without triples, such as a
+# history file's whispers; a packed reflection's insights and a conversation's notes bring their
+# own): ~400 prompt tokens, six thoughts and 6 x max_tokens_per_item reply tokens fit a
 # 2048-token window with room for a correction, as actions_packed's six.
 MAX_THOUGHTS = 6
 STATEMENTS = "statements"  # the choices key whose length fixes the number of triples
