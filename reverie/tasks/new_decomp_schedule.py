@@ -22,6 +22,7 @@ from reverie.tasks.task_decomp import fit_durations, slots
 
 MAX_ITEMS = 12
 SLOT = 15  # at most one item per this many minutes left
+ACTIVITY_CHARS = 80  # an item's bound (``PlanEntry.activity``)
 _PLAN_LINE = re.compile(r"\((\d+) min\): (.+)$")
 
 
@@ -38,7 +39,7 @@ class NewScheduleInputs(TaskInputs):
 
 
 class PlanEntry(Reply):
-    activity: str = Field(max_length=80, description="what the character does, a short phrase")
+    activity: str = Field(max_length=ACTIVITY_CHARS, description="what the character does, a short phrase")
     minutes: int = Field(description="roughly how long, in minutes")
 
 
@@ -99,17 +100,32 @@ def resume_plan(original: list[tuple[str, int]], offset: int, remaining: int) ->
 FILLER = "going about the day"
 
 
+def within(activity: str, limit: int = ACTIVITY_CHARS) -> str:
+    """``activity`` in at most ``limit`` characters. A decomposed item, "plan item (subtask)",
+    keeps its subtask whole and closed, so what the persona does now still reads from it
+    (``reverie.action_text.subtask``); its plan item is shortened instead."""
+    if len(activity) <= limit:
+        return activity
+    if activity.endswith(")") and "(" in activity:
+        item, step = activity[:-1].rsplit("(", 1)
+        room = limit - len(step.strip()) - 3  # " (" and ")"
+        if room >= 4 and item.strip():
+            return f"{item.strip()[:room].rstrip()} ({step.strip()})"
+        return step.strip()[:limit]
+    return activity[:limit]
+
+
 def _usable(activity: str) -> str:
     """The plan's wording when it reads as an activity, else a neutral one."""
     try:
-        return check_text(activity.rstrip("."))[:80]
+        return check_text(activity.rstrip("."))
     except ValueError:  # e.g. "(1)": no words
         return FILLER
 
 
 def rest_of_plan(original: list[tuple[str, int]], offset: int, remaining: int) -> list[tuple[str, int]]:
     """The original plan resumed ``offset`` minutes in, for ``remaining`` minutes, each activity
-    usable as one (a neutral filler when nothing of the plan is left)."""
+    usable as one (a neutral filler when nothing of the plan is left), its wording kept whole."""
     entries = resume_plan(original, offset, remaining) or [(FILLER, max(remaining, 1))]
     return [(_usable(activity), minutes) for activity, minutes in entries]
 
@@ -136,7 +152,7 @@ def fail_safe(inputs: NewScheduleInputs, choices: dict) -> NewScheduleReply:
     offset = sum(m for _, m in original) - remaining
     entries = rest_of_plan(original, offset, remaining)
     try:
-        return NewScheduleReply(items=[PlanEntry(activity=a, minutes=m) for a, m in entries[:MAX_ITEMS]])
+        return NewScheduleReply(items=[PlanEntry(activity=within(a), minutes=m) for a, m in entries[:MAX_ITEMS]])
     except ValueError:  # pydantic's ValidationError included
         return NewScheduleReply(items=[PlanEntry(activity=FILLER, minutes=max(remaining, 1))])
 

@@ -159,6 +159,26 @@ def test_packed_mode_resumes_the_plan_where_the_inserted_activity_ends_without_a
     assert filled == [("reading", 30), ("conversing", 150)]
 
 
+def test_a_long_decomposed_item_resumes_whole_and_the_fail_safe_keeps_its_subtask_closed():
+    """A plan item with its subtask, "item (subtask)", can run past the asked items' 80
+    characters. Resumed without a call (packed mode) it is kept whole; it used to be cut at 80
+    ("... (work at Willow Bean Ca"), so the persona's action read a broken subtask and was asked
+    again. The fail-safe, which must fit the bound, shortens the plan item and keeps the subtask."""
+    from reverie.action_text import subtask
+    from reverie.tasks.new_decomp_schedule import NewScheduleInputs, fail_safe, plan_lines, resumed_schedule
+
+    long = "get ready for the exhibition on Monday February 13, 2023 (work at Willow Bean Cafe)"
+    plan = [("reading", 30), (long, 30)]
+    window = resumed_schedule(main_act_dur=plan, truncated_act_dur=[("reading", 20), ("conversing", 5)],
+                              start_minute=540, end_minute=600)
+    assert window[-1] == (long, 30)
+    reply = fail_safe(NewScheduleInputs(
+        name="Iris Novak", window_start="09:00", window_end="10:00", original_plan=plan_lines(540, plan),
+        inserted_act="conversing", inserted_minutes="5", done_so_far="", resume_at="09:25", remaining_minutes="35"), {})
+    last = reply.items[-1].activity
+    assert len(last) <= 80 and subtask(last) == "work at Willow Bean Cafe" and last.startswith("get ready for the")
+
+
 def test_the_grammar_allows_one_item_per_fifteen_minutes_left():
     """Scripted: 100 of the window's 120 minutes are left after a 20-minute chat, so at most 7
     items (twelve long ones did not fit the reply's max_tokens), and the format line says so."""
