@@ -2,7 +2,7 @@
 
 A file holds ``role``, ``description``, ``inputs``, ``system``, ``user``, optional
 ``[[examples]]`` (literal user/assistant turns) and optional ``max_tokens`` /
-``max_tokens_per_item`` / ``temperature`` / ``repeat_penalty``. The ``{variables}`` used in ``system`` and ``user`` must equal
+``max_tokens_per_item`` / ``temperature`` / ``repeat_penalty`` / ``format_line_with_grammar``. The ``{variables}`` used in ``system`` and ``user`` must equal
 ``inputs``. Any problem is a one-line :class:`UserError` naming the file (and the line
 where it can be found). :class:`PromptStore` re-reads a file when it changes on disk.
 """
@@ -21,7 +21,7 @@ from reverie.errors import UserError
 
 ROLES = ("strong", "cheap")
 REQUIRED = ("role", "description", "inputs", "system", "user")
-OPTIONAL = ("examples", "max_tokens", "max_tokens_per_item", "temperature", "repeat_penalty")
+OPTIONAL = ("examples", "max_tokens", "max_tokens_per_item", "temperature", "repeat_penalty", "format_line_with_grammar")
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,9 @@ class PromptSpec:
     # llama.cpp's repetition penalty over the last 64 tokens (a repeated token's score divided by
     # it), for prompts whose free text a small model tends to loop in; None: the model's own (off).
     repeat_penalty: float | None = None
+    # Whether the format line (the reply's shape in one line) is sent when the grammar holds the
+    # reply to that shape anyway; false saves its tokens on every call (README, Speed).
+    format_line_with_grammar: bool = True
     # Where the file's ``system`` and ``user`` keys start (1-based; 0: not found).
     system_line: int = 0
     user_line: int = 0
@@ -119,6 +122,8 @@ def _check_types(path: Path, source: str, raw: dict) -> None:
         raise _fail(path, "temperature must be a number from 0 to 2", line("temperature"))
     if "repeat_penalty" in raw and (type(raw["repeat_penalty"]) not in (int, float) or not 1 <= raw["repeat_penalty"] <= 2):
         raise _fail(path, "repeat_penalty must be a number from 1 (off) to 2", line("repeat_penalty"))
+    if "format_line_with_grammar" in raw and type(raw["format_line_with_grammar"]) is not bool:
+        raise _fail(path, "format_line_with_grammar must be true or false", line("format_line_with_grammar"))
     examples = raw.get("examples", [])
     if not isinstance(examples, list):
         raise _fail(path, "examples must be [[examples]] tables with user and assistant", line("examples"))
@@ -164,6 +169,7 @@ def load_prompt(path: Path) -> PromptSpec:
         max_tokens_per_item=raw.get("max_tokens_per_item"),
         temperature=float(raw["temperature"]) if "temperature" in raw else None,
         repeat_penalty=float(raw["repeat_penalty"]) if "repeat_penalty" in raw else None,
+        format_line_with_grammar=raw.get("format_line_with_grammar", True),
         system_line=_key_line(source, "system"),
         user_line=_key_line(source, "user"),
     )

@@ -1,7 +1,7 @@
 """The repair loop of one call: ``prompt | model.bind(...) | parser``, again with corrections.
 
 Each attempt renders the prompt (stable text first, the format line and the variable user
-text last), cuts it to the context window, calls the role's chat model (retried on server failures by
+text last; a prompt may leave the format line to the grammar, ``format_line_with_grammar``), cuts it to the context window, calls the role's chat model (retried on server failures by
 :class:`~reverie.llm.retry_model.RetryingModel`, outside this loop) bound to
 ``max_tokens``, the temperature and, with ``[repair] grammar``, the JSON-schema grammar,
 and hands the reply to the call's :class:`~reverie.llm.reply_parser.ReplyParser`. A reply
@@ -43,9 +43,12 @@ log = logging.getLogger("reverie.llm")
 RETRY_WARMING = 0.3
 
 
-def render_messages(spec: PromptSpec, inputs: dict, schema: dict) -> list[BaseMessage]:
-    """The prompt's messages for these inputs, the format line put before the last user text."""
+def render_messages(spec: PromptSpec, inputs: dict, schema: dict, *, grammar: bool = False) -> list[BaseMessage]:
+    """The prompt's messages for these inputs, the format line put before the last user text
+    (left out when ``grammar`` holds the reply to the schema and the prompt says it may be)."""
     messages = spec.template().format_messages(**{key: inputs[key] for key in spec.inputs})
+    if grammar and not spec.format_line_with_grammar:
+        return messages
     user = messages[-1]
     messages[-1] = HumanMessage(content=f"{format_instruction(schema)}\n\n{user.content}")
     return messages
@@ -75,7 +78,7 @@ class RepairLoop(Runnable[dict, Outcome]):
     def invoke(self, input: dict, config: RunnableConfig | None = None, **kwargs: Any) -> Outcome:
         config = ensure_config(config)
         outcome = Outcome()
-        base = render_messages(self.spec, input, self.schema)
+        base = self.render(input)
         exchanges: list[BaseMessage] = []  # the replies so far, each followed by its correction
         replies: list[str] = []
         resampled = False  # a repeated reply was answered by asking afresh
@@ -130,6 +133,10 @@ class RepairLoop(Runnable[dict, Outcome]):
         metadata = {**(config.get("metadata") or {}), "prompt": self.spec.name, "attempt": attempt}
         return RunnableConfig(**kept, metadata=metadata)
 
+    def render(self, inputs: dict) -> list[BaseMessage]:
+        """The first attempt's messages (the format line as the grammar setting decides)."""
+        return render_messages(self.spec, inputs, self.schema, grammar=self.settings.repair.grammar)
+
     def _call(self, sent: list[BaseMessage], conversation: list[BaseMessage], attempt: int,
               config: RunnableConfig, *, afresh: bool = False) -> BaseMessage:
         """``sent`` goes to the model; a cassette keys on the untrimmed ``conversation``."""
@@ -142,7 +149,7 @@ class RepairLoop(Runnable[dict, Outcome]):
     def _fit(self, inputs: dict, exchanges: list[BaseMessage], outcome: Outcome) -> tuple[list[BaseMessage], dict]:
         """The messages to send and the inputs they show, cut to the context window."""
         if self.replaying:
-            return [*render_messages(self.spec, inputs, self.schema), *exchanges], inputs
+            return [*self.render(inputs), *exchanges], inputs
         fitted = self.fitted(inputs, exchanges)
         if fitted.trimmed_tokens:
             log.info("prompt %s: %d tokens of growing inputs cut to fit the context window", self.spec.name,
@@ -155,7 +162,7 @@ class RepairLoop(Runnable[dict, Outcome]):
         model = self.model()
         count = getattr(model, "count_prompt_tokens", None) or estimate_tokens
         budget = getattr(self.settings.models, self.spec.role).n_ctx - self.params()["max_tokens"]
-        return fit(lambda shown: render_messages(self.spec, shown, self.schema), inputs, self.task.trim,
+        return fit(self.render, inputs, self.task.trim,
                    exchanges, count, budget)
 
     def max_tokens(self) -> int:

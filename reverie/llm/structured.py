@@ -90,7 +90,8 @@ class StructuredChain(Runnable[dict, BaseModel]):
     def render(self, name: str, inputs: dict, *, choices: dict | None = None) -> list[BaseMessage]:
         """The messages of a first attempt, exactly as the model would get them."""
         task = self.task(name)
-        return render_messages(self.prompts.get(name), task.completed(inputs), call_schema(task.schema, choices))
+        return render_messages(self.prompts.get(name), task.completed(inputs), call_schema(task.schema, choices),
+                               grammar=self.settings.repair.grammar)
 
     def max_tokens(self, name: str, *, choices: dict | None = None) -> int:
         """The reply limit of one call of this prompt (with these choices: the items they ask for)."""

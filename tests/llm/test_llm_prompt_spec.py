@@ -60,6 +60,7 @@ def test_declared_but_unused_input(tmp_path):
         (("assistant = ", "assistent = "), "example 1 must have exactly two strings"),
         (('role = "cheap"', 'role = "cheap"\nrepeat_penalty = 0.9'), "repeat_penalty must be a number from 1 (off) to 2"),
         (('role = "cheap"', 'role = "cheap"\nrepeat_penalty = "1.1"'), "repeat_penalty must be a number from 1 (off) to 2"),
+        (('role = "cheap"', 'role = "cheap"\nformat_line_with_grammar = "no"'), "format_line_with_grammar must be true or false"),
     ],
 )
 def test_malformed_files(tmp_path, change, expected):

@@ -77,6 +77,23 @@ def test_every_call_sets_max_tokens_and_the_schema_with_choices(settings, script
     assert "response_format" not in model.calls[-1][1] and "max_tokens" in model.calls[-1][1]
 
 
+def test_a_prompt_may_leave_its_format_line_to_the_grammar(settings, scripted, prompts_dir):
+    """Scripted: with ``format_line_with_grammar = false`` the prompt goes without its format line
+    while the grammar holds the reply (the schema is still sent), and with it when no grammar does."""
+    path = prompts_dir / f"{TASK}.toml"
+    path.write_text("format_line_with_grammar = false\n" + path.read_text(encoding="utf-8"), encoding="utf-8")
+    model = scripted(VALID, VALID)
+    make_llm(settings, model).ask(TASK, INPUTS, choices=CHOICES)
+    messages, kwargs = model.calls[0]
+    assert kwargs["response_format"]["schema"]["properties"]["place"]["enum"] == CHOICES["places"]
+    assert not messages[-1].content.startswith("Answer with only one JSON object")
+    assert messages[-1].content.endswith("At what hour does Maria wake up, and in which room?")
+
+    settings.repair.grammar = False
+    make_llm(settings, model).ask(TASK, INPUTS, choices=CHOICES)
+    assert model.calls[-1][0][-1].content.startswith("Answer with only one JSON object of this shape:")
+
+
 def test_allowed_values_are_listed_whole_however_long(settings, scripted):
     """Scripted: a place not allowed, then a valid reply. An allowed value cut off with "..."
     could never be copied right (a small model copies what the correction shows)."""
