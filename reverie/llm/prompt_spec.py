@@ -2,7 +2,8 @@
 
 A file holds ``role``, ``description``, ``inputs``, ``system``, ``user``, optional
 ``[[examples]]`` (literal user/assistant turns) and optional ``max_tokens`` /
-``max_tokens_per_item`` / ``temperature`` / ``repeat_penalty`` / ``format_line_with_grammar``. The ``{variables}`` used in ``system`` and ``user`` must equal
+``max_tokens_per_item`` / ``temperature`` / ``repeat_penalty`` /
+``format_line_with_grammar``. The ``{variables}`` used in ``system`` and ``user`` must equal
 ``inputs``. Any problem is a one-line :class:`UserError` naming the file (and the line
 where it can be found). :class:`PromptStore` re-reads a file when it changes on disk.
 """

@@ -1,7 +1,8 @@
 """The repair loop of one call: ``prompt | model.bind(...) | parser``, again with corrections.
 
 Each attempt renders the prompt (stable text first, the format line and the variable user
-text last; a prompt may leave the format line to the grammar, ``format_line_with_grammar``), cuts it to the context window, calls the role's chat model (retried on server failures by
+text last; a prompt may leave the format line to the grammar, ``format_line_with_grammar``),
+cuts it to the context window, calls the role's chat model (retried on server failures by
 :class:`~reverie.llm.retry_model.RetryingModel`, outside this loop) bound to
 ``max_tokens``, the temperature and, with ``[repair] grammar``, the JSON-schema grammar,
 and hands the reply to the call's :class:`~reverie.llm.reply_parser.ReplyParser`. A reply
