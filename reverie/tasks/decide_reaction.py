@@ -88,8 +88,8 @@ DECIDE_TO_REACT = Task(name="decide_to_react", inputs=ReactInputs, schema=ReactR
 
 def describe_retrieved(event_descriptions: list[str], thought_descriptions: list[str]) -> str:
     """What the persona remembers about the other: events, then thoughts, one per line, each
-    text once (memory lists the newest first; a repeated perception such as "Zara is waiting to
-    start school", stored at every look, said again nothing new)."""
+    text once, where it first stands (a perception stored again at every look, such as "Zara is
+    waiting to start school", says nothing new the second time; docs/FIDELITY.md)."""
     lines = [one_line(d).rstrip(".") + "." for d in list(event_descriptions) + list(thought_descriptions) if d.strip()]
     lines = list(dict.fromkeys(lines))
     return "\n".join(lines) if lines else "Nothing in particular."
