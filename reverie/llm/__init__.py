@@ -90,7 +90,8 @@ class LLM(LanguageModel):
         cls, settings: Settings, *, tasks: TaskRegistry, ledger_path: Path | None = None, record: Path | None = None,
         replay: Path | None = None, trace_path: Path | None = None,
     ) -> "LLM":
-        """Models are loaded on the first call that needs one (never when replaying)."""
+        """Models are loaded by :meth:`check_backend` at a run's start, or by the first call that
+        needs one (never when replaying)."""
         return cls(settings, tasks=tasks, ledger_path=ledger_path, record=record, replay=replay, trace_path=trace_path)
 
     def _model(self, role: str) -> BaseChatModel:
@@ -158,10 +159,15 @@ class LLM(LanguageModel):
     def check_backend(self) -> None:
         """A model server is identified and checked now, before a run's first step: a wrong
         model name or a refused schema stops the run at once (see reverie.llm.server_probe).
-        An unreachable server is left to the first call, which saves and stops the run."""
+        An unreachable server is left to the first call, which saves and stops the run. An
+        in-process model is loaded now, so a model that cannot load stops the run before its
+        first step rather than at its first call (after the embedding model has loaded)."""
         from reverie.llm.server_errors import ModelMissing, SchemaRefused
 
-        if self.replaying or not self.settings.backend.kind.server:
+        if self.replaying:
+            return
+        if not self.settings.backend.kind.server:
+            self._model("strong")  # loads both roles' models (build_chat_models)
             return
         session = getattr(self._model("strong"), "session", None)
         if session is None:

@@ -59,7 +59,8 @@ class LanguageModel(Protocol):
         return False
 
     def check_backend(self) -> None:
-        """Check the model server before a run's first step (a wrong model name stops the run)."""
+        """Check the model server, or load the in-process model, before a run's first step (a
+        wrong model name or a model that cannot load stops the run)."""
 
     def reconnect(self) -> None:
         """Ask the model server again after it was found unreachable (a new run)."""

@@ -203,15 +203,18 @@ def test_the_ledger_drops_the_calls_of_steps_that_run_again(tmp_path):
     assert kept == [None, 0, 0, 1, None]
 
 
-@pytest.mark.slow  # two runs that load the embedding model: about 35 s
+@pytest.mark.slow  # two runs of the command line: a few seconds
 def test_a_model_that_fails_to_load_leaves_no_fork_behind(town, tmp_path):
     fake = tmp_path / "broken.gguf"
     fake.write_bytes(b"GGUF" + b"\0" * 64)  # the right magic, nothing loadable after it
     with town.open("a", encoding="utf-8") as fh:
         fh.write(f'[models.strong]\npath = "{fake}"\n[models.cheap]\npath = "{fake}"\n')
-    line = the_error(reverie(town, "run", "--fork", BASE, "--sim", "first", "--steps", "1", "--no-progress",
-                                  timeout=300))
+    run = reverie(town, "run", "--fork", BASE, "--sim", "first", "--steps", "1", "--no-progress", timeout=300)
+    line = the_error(run)
     assert "cannot load the model" in line
+    # The model is loaded before the first step, so nothing of a step ran: no memory was
+    # embedded (the embedding model never loaded) and no model was asked.
+    assert "Loading weights" not in run.stderr and "LLM call" not in run.stderr
     assert not (tmp_path / "storage" / "first").exists()
     # The same command again needs no --overwrite (it fails the same way, not on the name).
     assert "cannot load the model" in the_error(
