@@ -166,9 +166,7 @@ class LLM(LanguageModel):
 
         if self.replaying:
             return
-        if not self.settings.backend.kind.server:
-            self._model("strong")  # loads both roles' models (build_chat_models)
-            return
+        # Builds both roles' models (build_chat_models): an in-process model loads here, and has no session.
         session = getattr(self._model("strong"), "session", None)
         if session is None:
             return
