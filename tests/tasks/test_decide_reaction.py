@@ -55,7 +55,7 @@ def test_react_fail_safe_carries_on():
 def test_context_and_last_chat_sentences():
     assert describe_retrieved(["Klaus is reading"], ["Klaus likes coffee."]) == "Klaus is reading.\nKlaus likes coffee."
     assert describe_retrieved([], []) == "Nothing in particular."
-    # A perception stored at every look is said once, where it first stands (the newest first).
+    # A perception stored at every look is said once, where it first stands.
     looks = ["Zara is waiting to start school", "Zara is baking", "Zara is waiting to start school",
              "Zara is waiting to start school."]
     assert describe_retrieved(looks, ["Zara is baking."]).splitlines() == [
