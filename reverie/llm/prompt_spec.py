@@ -44,7 +44,7 @@ class PromptSpec:
     # it), for prompts whose free text a small model tends to loop in; None: the model's own (off).
     repeat_penalty: float | None = None
     # Whether the format line (the reply's shape in one line) is sent when the grammar holds the
-    # reply to that shape anyway; false saves its tokens on every call (README, Speed).
+    # reply to that shape anyway; false saves its tokens on every call (docs/SPEED.md).
     format_line_with_grammar: bool = True
     # Where the file's ``system`` and ``user`` keys start (1-based; 0: not found).
     system_line: int = 0
