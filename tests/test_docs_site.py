@@ -301,3 +301,20 @@ def test_mkdocs_build_strict_has_no_broken_link_and_no_page_outside_the_nav(tmp_
     # Offline: no web fonts or scripts from elsewhere.
     index = (site / "index.html").read_text(encoding="utf-8")
     assert "fonts.googleapis.com" not in index and not re.search(r"<script[^>]+src=\"https?://", index)
+
+
+def test_links_written_as_repository_paths_point_at_their_pages():
+    """A link works on a code host (a path in the repository) and in the site (its page)."""
+    spec = importlib.util.spec_from_file_location("docs_hooks", DOCS / "scripts" / "hooks.py")
+    hooks = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = hooks
+    spec.loader.exec_module(hooks)
+    text = ("[a](docs/how-to/gpu.md#build) [b](models/README.md#model-servers) ![c](docs/images/town.png) "
+            "[d](reverie/config.py) [e](https://example.org/x.md) [f](#top) [g](docs/nowhere.md)\n"
+            "```\n[h](models/README.md)\n```\n")
+    assert hooks.rewrite_links(text, "README.md", "index.md") == (
+        "[a](how-to/gpu.md#build) [b](reference/models.md#model-servers) ![c](images/town.png) "
+        "d [e](https://example.org/x.md) [f](#top) [g](nowhere.md)\n"
+        "```\n[h](models/README.md)\n```\n")
+    assert hooks.rewrite_links("[s](../SPEED.md) [m](../../models/README.md)", "docs/how-to/gpu.md", "how-to/gpu.md") \
+        == "[s](../SPEED.md) [m](../reference/models.md)"

@@ -2,7 +2,7 @@
 that work both in the repository and in the site.
 
 - The reference pages (docs/scripts/reference.py) are made from the code at every build.
-- README.md and the READMEs of models/, prompts/ and tests/ are pages of the site as they are
+- README.md and the READMEs of models/, prompts/, tests/ and the web server are pages of the site as they are
   (:data:`INCLUDED`): the text is written once, beside what it documents.
 - A relative link is written as a path in the repository, from the file that holds it
   (``../models/README.md#model-servers`` in docs/SPEED.md). The site points it at that file's
@@ -32,6 +32,7 @@ INCLUDED = {
     "models/README.md": "reference/models.md",
     "prompts/README.md": "reference/prompt-files.md",
     "tests/README.md": "how-to/tests.md",
+    "environment/frontend_server/README.md": "reference/pages.md",
 }
 
 _LINK = re.compile(r"(!?\[(?P<text>[^\]\n]*)\])\((?P<target>[^)\s]+)(?P<title>\s+\"[^\"]*\")?\)")
