@@ -283,7 +283,7 @@ def prompts_page() -> str:
             if field in trimmed:
                 note = (note + "; " if note else "") + "cut from its least relevant end when the prompt is too long"
             lines.append(f"| `{field}` | {_cell(_annotation_text(info.annotation))} | {_cell(note)} |")
-        schema = json.dumps(task.schema.model_json_schema(), indent=2, ensure_ascii=False)
+        schema = _json(task.schema.model_json_schema())
         lines += ["", f"Reply (`{task.schema.__name__}`):", "", "```json", schema, "```"]
     return "\n".join(lines) + "\n"
 
@@ -295,6 +295,17 @@ def _cell(text: str) -> str:
     shown as written (``<sim>`` is not an HTML tag)."""
     parts = " ".join(str(text).split()).replace("|", "\\|").split("`")
     return "`".join(p if i % 2 else p.replace("<", "&lt;").replace(">", "&gt;") for i, p in enumerate(parts))
+
+
+def _json(value, indent: int = 0) -> str:
+    """JSON with objects indented and lists of plain values kept on one line (an enum of hours)."""
+    pad = "  " * (indent + 1)
+    if isinstance(value, dict) and value:
+        items = [f"{pad}{json.dumps(k)}: {_json(v, indent + 1)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + "  " * indent + "}"
+    if isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value):
+        return "[\n" + ",\n".join(pad + _json(v, indent + 1) for v in value) + "\n" + "  " * indent + "]"
+    return json.dumps(value, ensure_ascii=False)
 
 
 def _code(text: str) -> str:
