@@ -105,7 +105,9 @@ def take(settings, config: Path, sim: str, out: Path) -> None:
         driver = browser(Path(tmp) / "profile")
         try:
             # The demo: the map drawn, the residents a few seconds into their morning.
-            driver.get(f"{url}/demo/{sim}/0/3/")
+            from reverie.console.compress import first_step
+
+            driver.get(f"{url}/demo/{sim}/{first_step(settings.paths.storage / sim)}/3/")
             WebDriverWait(driver, 90).until(
                 lambda d: d.execute_script("return !!(window.reverie && window.reverie.world.ready)"))
             time.sleep(6)
