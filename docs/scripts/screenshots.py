@@ -29,6 +29,14 @@ sys.path.insert(0, str(ROOT))
 FRONTEND = ROOT / "environment" / "frontend_server"
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 WIDTH, HEIGHT = 1280, 900
+DEMO_STEPS = 120  # 20 game minutes at 10 s a step: the residents are up and about
+# The whole map in the camera (bounded by the page's own zoom limits), centred.
+ZOOM_OUT = """
+const world = window.reverie.world, cam = world.scene.cameras.main, map = world.map;
+world.focus = null;
+cam.setZoom(Math.max(0.25, Math.min(cam.width / map.widthInPixels, cam.height / map.heightInPixels)));
+cam.centerOn(map.widthInPixels / 2, map.heightInPixels / 2);
+"""
 
 
 def newest_run(settings) -> str:
@@ -104,13 +112,17 @@ def take(settings, config: Path, sim: str, out: Path) -> None:
         server, url = start_server(config, Path(tmp) / "server.log")
         driver = browser(Path(tmp) / "profile")
         try:
-            # The demo: the map drawn, the residents a few seconds into their morning.
+            # The demo, played fast from the run's first step until 20 game minutes in, then seen
+            # whole (zoomed out as the wheel does): the page, and its map alone for the README.
             from reverie.console.compress import first_step
 
-            driver.get(f"{url}/demo/{sim}/{first_step(settings.paths.storage / sim)}/3/")
+            first = first_step(settings.paths.storage / sim)
+            driver.get(f"{url}/demo/{sim}/{first}/6/")
             WebDriverWait(driver, 90).until(
                 lambda d: d.execute_script("return !!(window.reverie && window.reverie.world.ready)"))
-            time.sleep(6)
+            WebDriverWait(driver, 300).until(lambda d: d.execute_script("return window.reverie.step") >= first + DEMO_STEPS)
+            driver.execute_script(ZOOM_OUT)
+            time.sleep(1)
             driver.save_screenshot(str(out / "demo.png"))
             print(out / "demo.png")
             (out / "town.png").write_bytes(driver.find_element(By.CSS_SELECTOR, "#game-container canvas").screenshot_as_png)
