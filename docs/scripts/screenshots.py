@@ -29,11 +29,13 @@ sys.path.insert(0, str(ROOT))
 FRONTEND = ROOT / "environment" / "frontend_server"
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 WIDTH, HEIGHT = 1280, 900
+BACKGROUND = (0x1d, 0x1d, 0x1d)  # the game's backgroundColor in world.js
 DEMO_STEPS = 120  # 20 game minutes at 10 s a step: the residents are up and about
 # The whole map in the camera (bounded by the page's own zoom limits), centred.
 ZOOM_OUT = """
 const world = window.reverie.world, cam = world.scene.cameras.main, map = world.map;
 world.focus = null;
+cam.removeBounds();
 cam.setZoom(Math.max(0.25, Math.min(cam.width / map.widthInPixels, cam.height / map.heightInPixels)));
 cam.centerOn(map.widthInPixels / 2, map.heightInPixels / 2);
 """
@@ -92,6 +94,18 @@ def browser(profile: Path):
     return driver
 
 
+def map_only(png: bytes):
+    """The canvas cut to the map (the page's dark background around it left out)."""
+    import io
+
+    from PIL import Image, ImageChops
+
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    background = Image.new("RGB", image.size, BACKGROUND)
+    box = ImageChops.difference(image, background).convert("L").point(lambda v: 255 if v > 8 else 0).getbbox()
+    return image.crop(box) if box else image
+
+
 def shoot(driver, url: str, out: Path, *, full_height: int | None = None) -> None:
     driver.get(url)
     time.sleep(1)
@@ -125,7 +139,8 @@ def take(settings, config: Path, sim: str, out: Path) -> None:
             time.sleep(1)
             driver.save_screenshot(str(out / "demo.png"))
             print(out / "demo.png")
-            (out / "town.png").write_bytes(driver.find_element(By.CSS_SELECTOR, "#game-container canvas").screenshot_as_png)
+            canvas = driver.find_element(By.CSS_SELECTOR, "#game-container canvas").screenshot_as_png
+            map_only(canvas).save(out / "town.png")
             print(out / "town.png")
             shoot(driver, f"{url}/runs/", out / "runs.png")
             shoot(driver, f"{url}/runs/{sim}/", out / "run-page.png", full_height=2400)
