@@ -4,6 +4,9 @@ that work both in the repository and in the site.
 - The reference pages (docs/scripts/reference.py) are made from the code at every build.
 - README.md and the READMEs of models/, prompts/, tests/ and the web server are pages of the site as they are
   (:data:`INCLUDED`): the text is written once, beside what it documents.
+- Search works when the built site is opened from disk: Material's offline plugin needs the
+  iframe-worker shim, which comes from npm with the web server's packages (`bash .ci/setup`) and
+  is served from the site itself, never from a CDN (without it, search needs `mkdocs serve`).
 - A relative link is written as a path in the repository, from the file that holds it
   (``../models/README.md#model-servers`` in docs/SPEED.md). The site points it at that file's
   page; a link to a repository file that is not a page (a source file, a folder) keeps its text
@@ -41,12 +44,26 @@ _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 
 _origin: dict[str, str] = {}
 
+SHIM = ROOT / "environment" / "frontend_server" / "node_modules" / "iframe-worker" / "shim" / "index.js"
+SHIM_URI = "assets/javascripts/iframe-worker-shim.js"
+
+
+def on_config(config):
+    """No script from elsewhere: the offline plugin's CDN shim becomes the site's own copy."""
+    polyfills = [p for p in config.extra.get("polyfills", []) if "://" not in str(p)]
+    if SHIM.is_file():
+        polyfills.append(SHIM_URI)
+    config.extra["polyfills"] = polyfills
+    return config
+
 
 def on_files(files, config):
     """Add the generated reference pages and the included READMEs."""
     for src_uri, text in reference.pages().items():
         files.append(File.generated(config, src_uri, content=text))
         _origin[src_uri] = f"docs/{src_uri}"
+    if SHIM.is_file():
+        files.append(File.generated(config, SHIM_URI, abs_src_path=str(SHIM)))
     for repo_path, src_uri in INCLUDED.items():
         files.append(File.generated(config, src_uri, content=(ROOT / repo_path).read_text(encoding="utf-8")))
         _origin[src_uri] = repo_path
