@@ -277,7 +277,7 @@ def test_the_readme_is_a_five_minute_read_with_its_picture_commands_and_docs():
     pictures = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text)
     assert len(pictures) == 1 and (PROJECT_ROOT / pictures[0]).is_file()
     for command in ("bash .ci/setup && .venv/bin/python -m reverie run --start 07:50 --steps 480 --packed --compress",
-                    "bash .ci/setup --tests && .venv/bin/python -m pytest tests", "mkdocs serve"):
+                    "bash .ci/setup --tests && .venv/bin/python -m pytest tests", ".venv/bin/mkdocs serve"):
         assert f"\n{command}" in text, command
     assert "](docs/" in text
 
