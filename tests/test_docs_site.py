@@ -290,9 +290,10 @@ def test_the_screenshots_the_tutorials_show_are_there():
 
 @pytest.mark.timeout(600)
 def test_mkdocs_build_strict_has_no_broken_link_and_no_page_outside_the_nav(tmp_path):
-    """`mkdocs build --strict`: a broken link or anchor, a page outside the nav, a nav entry
+    """`.venv/bin/mkdocs build --strict`: a broken link or anchor, a page outside the nav, a nav entry
     with no page, or a reference the code cannot make fails it."""
-    run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
+    mkdocs = Path(sys.executable).parent / "mkdocs"  # the command the README gives, not `python -m`
+    run = subprocess.run([str(mkdocs), "build", "--strict", "--site-dir", str(tmp_path / "site")],
                          cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=600,
                          env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
     assert run.returncode == 0, run.stderr[-4000:]

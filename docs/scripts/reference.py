@@ -23,8 +23,16 @@ from pathlib import Path
 from pydantic import BaseModel
 
 ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+
+
+def _importable() -> None:
+    """The project importable (mkdocs restores sys.path after loading a hook, and its own
+    command does not start in the project)."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+
+
+_importable()
 
 # The programs besides `python -m reverie`: each module has build_parser().
 SCRIPTS = (
@@ -314,6 +322,7 @@ def _code(text: str) -> str:
 
 def pages() -> dict[str, str]:
     """The generated pages, by their path in the site."""
+    _importable()
     return {"reference/cli.md": cli_page(), "reference/config.md": config_page(), "reference/prompts.md": prompts_page()}
 
 
