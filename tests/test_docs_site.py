@@ -321,3 +321,15 @@ def test_links_written_as_repository_paths_point_at_their_pages():
         "```\n[h](models/README.md)\n```\n")
     assert hooks.rewrite_links("[s](../SPEED.md) [m](../../models/README.md)", "docs/how-to/gpu.md", "how-to/gpu.md") \
         == "[s](../SPEED.md) [m](../reference/models.md)"
+
+
+def test_the_file_formats_page_names_every_file_of_a_simulation():
+    """docs/reference/files.md is written by hand: every file reverie/sim_layout.py defines is on it."""
+    from reverie import sim_layout
+
+    page = (DOCS / "reference" / "files.md").read_text(encoding="utf-8")
+    names = {value for name, value in vars(sim_layout).items()
+             if name.isupper() and isinstance(value, str) and name not in ("BASE_PREFIX",) and not name.startswith("SIM_")}
+    assert "llm_calls.jsonl" in names and ".checkpoint.prev" in names
+    missing = [n for n in sorted(names) if f"`{n}" not in page and f"{n}`" not in page and f"/{n}" not in page]
+    assert not missing, f"docs/reference/files.md does not name {missing}"
