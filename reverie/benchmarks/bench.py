@@ -58,7 +58,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         "([backend] slot_pinning), to compare cache hit rates")
     modes = parser.add_subparsers(dest="bench_mode", metavar="compare")
     cmp = modes.add_parser("compare", help="print two reports side by side with the ratios B/A")
-    cmp.add_argument("reports", nargs=2, type=Path, metavar="REPORT.json")
+    cmp.add_argument("reports", nargs=2, type=Path, metavar="REPORT.json", help="two reports written by bench (A, then B)")
 
 
 def main(args, settings: Settings) -> int:

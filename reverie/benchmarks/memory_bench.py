@@ -35,13 +35,18 @@ def cases(calls: int):
         yield name, case.inputs, case.choices
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of ``python -m reverie.benchmarks.memory_bench`` (also read by the docs' reference)."""
     parser = argparse.ArgumentParser(prog="python -m reverie.benchmarks.memory_bench", description=__doc__.splitlines()[0])
     parser.add_argument("--config", help="config file")
     parser.add_argument("--model", default=None, help=f"GGUF path or '{BUNDLED}' for both roles (default: the config's)")
     parser.add_argument("--chat-format", default=None, help="chat_format for a GGUF without a chat template")
     parser.add_argument("--calls", type=int, default=24, help="prompt calls to make (default 24)")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     from reverie.llm import LLM
 
     settings = load_settings(args.config).model_copy(deep=True)

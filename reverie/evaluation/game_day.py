@@ -338,7 +338,8 @@ class HourKeeper:
         self.progress, self.residents = progress, len(sim.personas)
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of ``python -m reverie.evaluation.game_day`` (also read by the docs' reference)."""
     parser = argparse.ArgumentParser(prog="python -m reverie.evaluation.game_day", description=__doc__.splitlines()[0])
     parser.add_argument("--config", help="config file")
     parser.add_argument("--base", default="base_willow_creek_n25", help="base simulation to fork")
@@ -369,7 +370,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="code puts each seed's event (the party) into its persona's plan (default: off, the "
                              "plan comes from the persona's identity, as in the original); the report says so")
     parser.add_argument("--out", type=Path, help="JSON report (default: <sim folder>/game_day.json)")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     try:
         if not 1 <= args.hours <= 24:
             raise UserError("--hours must be from 1 to 24")

@@ -100,11 +100,16 @@ def check_simulation(assets_dir: Path, storage_dir: Path, sim_code: str) -> list
     return problems
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of ``python -m reverie.world.checks`` (also read by the docs' reference)."""
     parser = argparse.ArgumentParser(prog="python -m reverie.world.checks", description=__doc__.splitlines()[0])
-    parser.add_argument("sim_code")
-    parser.add_argument("--config")
-    args = parser.parse_args(argv)
+    parser.add_argument("sim_code", help="the simulation to check (a folder of the storage folder)")
+    parser.add_argument("--config", help="config file")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     from reverie.config import load_settings
 
     settings = load_settings(args.config, check_files=False)

@@ -103,12 +103,17 @@ def write_n25(out: Writer, assets: Path, storage: Path) -> None:
     base_sim.write_history(out, maze_dir / "agent_history_init_n25.csv", PERSONAS_N25)
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of ``python -m reverie.worldgen.generate`` (also read by the docs' reference)."""
     parser = argparse.ArgumentParser(prog="python -m reverie.worldgen.generate", description=__doc__.splitlines()[0])
     parser.add_argument("--assets", type=Path, help="assets folder (default: [paths] assets)")
     parser.add_argument("--storage", type=Path, help="storage folder (default: [paths] storage)")
     parser.add_argument("--config", help="config file")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     if args.assets is None or args.storage is None:
         from reverie.config import load_settings
 

@@ -45,12 +45,17 @@ def render(map_path: Path, scale: float = 1.0) -> Image.Image:
     return out
 
 
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of ``python -m reverie.worldgen.preview`` (also read by the docs' reference)."""
+    parser = argparse.ArgumentParser(prog="python -m reverie.worldgen.preview", description=__doc__.splitlines()[0])
+    parser.add_argument("map", help="a Tiled JSON map (the world's map file, such as <assets>/<world>/visuals/<world>.json)")
+    parser.add_argument("out", help="the PNG file to write")
+    parser.add_argument("--scale", type=float, default=1.0, help="size of the image against the map's tiles (default 1.0)")
+    return parser
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("map")
-    parser.add_argument("out")
-    parser.add_argument("--scale", type=float, default=1.0)
-    args = parser.parse_args(argv)
+    args = build_parser().parse_args(argv)
     render(Path(args.map), args.scale).save(args.out)
     return 0
 
