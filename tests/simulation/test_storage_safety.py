@@ -268,9 +268,11 @@ def wait_for(path: Path, proc: subprocess.Popen, seconds: float = 240) -> None:
         time.sleep(0.02)
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT], ids=lambda s: s.name)
+@pytest.mark.slow  # a minute each: a run of the command line (its embedding model), stopped, then resumed
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=lambda s: s.name)
 @pytest.mark.timeout(400)
 def test_a_stop_signal_saves_the_steps_run(town, tmp_path, signum):
+    """Ctrl-C did this already (test_bundled_run.py); SIGTERM killed the run, losing its steps."""
     sim = tmp_path / "storage" / "stopped"
     proc = subprocess.Popen([sys.executable, "-m", "reverie", "--config", str(town), "run", "--fork", BASE,
                              "--sim", "stopped", "--steps", "100000", "--model", "scripted", "--no-progress"],
@@ -306,6 +308,7 @@ def test_a_second_stop_signal_stops_at_once():
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # put back as it was
 
 
+@pytest.mark.slow  # a run in this process: the embedding model and two steps
 def test_ctrl_c_during_the_final_save_does_not_cut_it(town, tmp_path, monkeypatch, capsys):
     """Ctrl-C arrives while the last checkpoint is being written (its personas are staged, its
     meta.json not yet in place): the save completes and the steps run are kept."""
@@ -347,6 +350,7 @@ def feed_positions(sim: Path, stop) -> None:
         stop.wait(0.02)
 
 
+@pytest.mark.slow  # three runs of the command line: about a minute and a half
 @pytest.mark.timeout(600)
 def test_a_finished_live_run_resumes_at_its_last_step(town, tmp_path):
     import threading
