@@ -297,7 +297,7 @@ class StoppedChat(FuzzChat):
     stop_at: int = 0
 
     def _generate(self, messages, stop=None, run_manager=None, **kwargs):
-        if self.replies() + 1 >= self.stop_at:
+        if self.replies + 1 >= self.stop_at:
             raise KeyboardInterrupt
         return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
 
@@ -380,7 +380,7 @@ def test_a_history_load_stopped_half_way_keeps_nothing(history_sim, tmp_path, st
     assert memories(sim) == before
     assert {n: dict(p.memory.unrated.texts) for n, p in sim.personas.items()} == waiting
     sim.save()  # what a `fin` after the stop keeps
-    saved = {n: json.loads((sim.storage.persona_dir(n) / "bootstrap_memory" / "associative_memory" / "nodes.json")
+    saved = {n: json.loads((sim.storage.persona_dir(n) / "associative_memory" / "nodes.json")
                            .read_text(encoding="utf-8")) for n in sim.personas}
     assert {n: len(nodes) for n, nodes in saved.items()} == before
 
