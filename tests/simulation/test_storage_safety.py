@@ -295,6 +295,28 @@ def test_a_stop_signal_saves_the_steps_run(town, tmp_path, signum):
     assert saved_step(sim) == step + 1
 
 
+@pytest.mark.slow  # the interactive server on the scripted model: half a minute
+@pytest.mark.timeout(400)
+def test_sigterm_at_the_interactive_prompt_saves_and_finishes(town, tmp_path):
+    """Nobody is at the prompt to type `fin` when a service manager stops the server."""
+    sim = tmp_path / "storage" / "served"
+    with town.open("a", encoding="utf-8") as fh:
+        fh.write('[models.strong]\npath = "scripted"\nn_ctx = 65536\n[models.cheap]\npath = "scripted"\nn_ctx = 65536\n')
+    proc = subprocess.Popen([sys.executable, "-m", "reverie", "--config", str(town), "--fork", BASE, "--sim", "served",
+                             "--headless", "--command", "run 2"], cwd=PROJECT_ROOT, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for(sim / "movement" / "1.json", proc)
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=240)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err[-2000:]
+    assert "saved served at step 2" in out
+    assert saved_step(sim) == 2 and not (sim / "reverie" / ".lock").exists()
+
+
 def test_a_second_stop_signal_stops_at_once():
     from reverie.simulation.stop_signals import stop_after_step
 
