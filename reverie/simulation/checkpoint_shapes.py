@@ -1,4 +1,4 @@
-"""The shape each file of a checkpoint must have, beyond parsing as JSON.
+"""The shape each file of a checkpoint must have, beyond parsing as JSON (docs/RUNS.md §3).
 
 A file that parses can still not be one a resume could use (``nodes.json`` holding a list, a
 position off the map or below zero, which Python's negative indexing would wrap round the

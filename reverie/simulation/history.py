@@ -1,4 +1,4 @@
-"""`call -- load history <csv>`: whispered memories for each persona (docs/SERVER.md §6).
+"""`call -- load history <csv>`: whispered memories for each persona (docs/SERVER.md §6, docs/RUNS.md §4).
 
 The file is ``Name,Whisper`` (that header, checked; a UTF-8 byte-order mark is allowed), one
 row per persona, its whispers separated by ``;``. Rows that name no persona of the simulation
@@ -126,7 +126,7 @@ def load_history(sim, path: Path, warn=None, *, large: bool = False) -> dict[str
         rows = f"{history.skipped_rows:,} row{'s' if history.skipped_rows != 1 else ''}"
         (warn or (lambda text: None))(f"{Path(path).name}: {rows} skipped — {history.skipped_line()}")
     sim.llm.set_clock(sim.step_no, sim.curr_time_str)
-    asked = []  # (persona, its thoughts, their triples): every call made before anything is stored
+    asked = []  # (name, its thoughts, their triples): every call is made before anything is stored
     with tqdm(total=history.whispers, unit="whisper", desc="history", file=sys.stderr,
               disable=history.whispers < PROGRESS_FROM) as bar:
         for name, whispers in history.rows:

@@ -1,5 +1,5 @@
-"""What a stop signal does: Ctrl-C (SIGINT), SIGTERM (``docker stop``, systemd, ``timeout``)
-and SIGHUP (a closed terminal) all mean the same thing.
+"""What a stop signal does (docs/RUNS.md §1): Ctrl-C (SIGINT), SIGTERM (``docker stop``,
+systemd, ``timeout``) and SIGHUP (a closed terminal) all mean the same thing.
 
 - Outside a run of steps, each raises KeyboardInterrupt, as Ctrl-C does, so a command
   unwinds the same way (a lock released, a half-made fork removed).
