@@ -292,12 +292,13 @@ def test_a_history_that_matches_no_persona_loads_nothing_and_says_why(tmp_path):
 
 
 class StoppedChat(FuzzChat):
-    """The fuzzing model, and Ctrl-C on its ``stop_at``-th call (a user stopping a load half-way)."""
+    """The fuzzing model, and Ctrl-C at its first call about ``stop_on`` (a user stopping a load
+    half-way, after the personas before it have had their whispers asked)."""
 
-    stop_at: int = 0
+    stop_on: str = ""
 
     def _generate(self, messages, stop=None, run_manager=None, **kwargs):
-        if self.replies + 1 >= self.stop_at:
+        if any(self.stop_on in str(message.content) for message in messages):
             raise KeyboardInterrupt
         return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
 
@@ -365,14 +366,14 @@ def test_a_long_history_load_shows_its_progress(history_sim, tmp_path, capsys):
     assert "25/25" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("stop_at", [2, 6])  # in the first persona's whispers, in the second's
-def test_a_history_load_stopped_half_way_keeps_nothing(history_sim, tmp_path, stop_at):
+@pytest.mark.parametrize("stop_on", ["Theo Alvarez", "Iris Novak"])  # the second persona's rows, the third's
+def test_a_history_load_stopped_half_way_keeps_nothing(history_sim, tmp_path, stop_on):
     sim = history_sim
     path = tmp_path / "three.csv"
     path.write_text("Name,Whisper\nNora Bennett,You like tea;You lost a key\nTheo Alvarez,You like maps;"
                     "You owe Iris a book\nIris Novak,You sing\n", encoding="utf-8")
     before, waiting = memories(sim), {n: dict(p.memory.unrated.texts) for n, p in sim.personas.items()}
-    model = StoppedChat(seed=4, stop_at=stop_at)
+    model = StoppedChat(seed=4, stop_on=stop_on)
     sim.llm = LLM(sim.settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model},
                   ledger_path=sim.storage.ledger_path)
     with pytest.raises(KeyboardInterrupt):
