@@ -63,9 +63,11 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser(command).parse_args(argv)
     try:
         from reverie.config import load_settings
+        from reverie.simulation.stop_signals import as_interrupts
 
         settings = load_settings(args.config)
-        return int(importlib.import_module(args._module).main(args, settings) or 0)
+        with as_interrupts():  # SIGTERM and SIGHUP stop a command as Ctrl-C does
+            return int(importlib.import_module(args._module).main(args, settings) or 0)
     except UserError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code

@@ -38,9 +38,15 @@ PER_RUN_EXTRAS = (LEDGER, TRACE, TIMELINE, CHROMA, CHAT_TEMPLATES, EVALUATION, G
                   EXPERIMENT_PROGRESS, GAME_DAY_PROGRESS, LOCK_NAME, PREVIOUS_CHECKPOINT)
 
 
+# Names Windows keeps for devices, with or without an extension: no folder can have them there.
+RESERVED_NAMES = re.compile(r"^(CON|PRN|AUX|NUL|COM[0-9]|LPT[0-9])(\..*)?$", re.IGNORECASE)
+
+
 def is_sim_name(name: object) -> bool:
-    """True for a name usable as a simulation folder (letters, digits, '.', '_', '-'; no leading dot)."""
-    return isinstance(name, str) and len(name) <= MAX_SIM_NAME and SIM_NAME.fullmatch(name) is not None
+    """True for a name usable as a simulation folder on any system (letters, digits, '.', '_',
+    '-', starting with a letter or digit; not a name Windows keeps for a device)."""
+    return (isinstance(name, str) and len(name) <= MAX_SIM_NAME and SIM_NAME.fullmatch(name) is not None
+            and RESERVED_NAMES.fullmatch(name) is None)
 
 
 class SimLayout:

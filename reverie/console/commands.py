@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from reverie.errors import UserError
 from reverie.console.runner import MAX_STEPS
 
+LARGE = "--large"  # after a history file: load it past the bounds of reverie.simulation.history
+
 HELP = """commands:
   run <steps>                                    run that many steps
   save                                           save and stay
@@ -28,7 +30,7 @@ HELP = """commands:
   print persona spatial memory <Full Name>
   print tile event <x>, <y>
   print tile details <x>, <y>
-  call -- load history <csv path relative to the assets folder>
+  call -- load history <csv path relative to the assets folder> [--large]
   call -- analysis <Full Name>                   interview a persona (end_convo to stop)
   start path tester mode                         collect a spatial tree (deletes this simulation)
   help"""
@@ -117,9 +119,12 @@ def parse_command(line: str) -> Command:
         m = re.match(rf"^call\s*--\s*{verb}(.*)$", low)
         if m:
             argument = raw[len(raw) - len(m.group(1)):].strip() if m.group(1) else ""
+            extra = {}
+            if name == "load_history" and argument.split()[-1:] == [LARGE]:
+                argument, extra = argument[:-len(LARGE)].strip(), {"large": True}
             if not argument:
                 raise _hint(f"usage: call -- {verb} {what}")
-            return Command(name, **{field: argument})
+            return Command(name, extra=extra, **{field: argument})
     raise _hint(f"unknown command '{raw[:60]}'")
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from reverie.errors import UserError
 from reverie.simulation.fast_forward import parse_hhmm
 from reverie.console.run_summary import print_summary
+from reverie.simulation.stop_signals import deferred
 from reverie.console.runner import DISCLAIMER, debug_log, generated_name, llm_calls, require_positive, run_steps
 
 
@@ -82,14 +83,15 @@ def main(args, settings) -> int:
         if sim.fresh_fork and sim.last_save_step == start and sim.step_no == start:
             sim.delete()  # e.g. the model failed to load: no half-made fork is left behind
         raise
-    sim.save()
-    sim.close()
+    with deferred() as stopped:  # a stop signal now waits for the save: the steps run are kept
+        sim.save()
+        sim.close()
     print(f"ran {done} step(s); saved {sim.storage.dir} at step {sim.step_no} ({sim.curr_time_str}); "
           f"{llm_calls(sim.llm)} LLM call(s)", file=sys.stderr)
     demo_step = _compress_and_explain(settings, sim.storage.sim_code) if args.compress and done else None
     if done:
         print_summary(sim.storage, start, sim.step_no, demo_step)
-    return 0 if done == steps else 130
+    return 0 if done == steps and not stopped else 130
 
 
 def _compress_and_explain(settings, sim_code: str) -> int:

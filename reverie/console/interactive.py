@@ -15,6 +15,7 @@ from reverie.errors import UserError
 from reverie.console import printing
 from reverie.console.commands import HELP, Command, parse_command, resolve_persona
 from reverie.console.runner import DISCLAIMER, debug_log, run_steps
+from reverie.simulation.stop_signals import deferred, ending
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -81,6 +82,9 @@ class Server:
             result = self.handle(line)
             if result is not None:
                 return result
+            if ending():  # SIGTERM or SIGHUP: nobody is at the prompt to type `fin`
+                self.say("(asked to end: saving and finishing)")
+                return self.handle("fin")
 
     def handle(self, line: str) -> int | None:
         """Run one command; return an exit code to leave the loop, None to stay."""
@@ -106,12 +110,14 @@ class Server:
         if c.name == "help":
             self.say(HELP)
         elif c.name == "fin":
-            sim.save()
-            sim.close()
+            with deferred():  # a stop signal waits for the save
+                sim.save()
+                sim.close()
             self.say(f"saved {sim.storage.sim_code} at step {sim.step_no}")
             return 0
         elif c.name == "save":
-            sim.save()
+            with deferred():
+                sim.save()
             self.say(f"saved {sim.storage.sim_code} at step {sim.step_no}")
         elif c.name == "exit":
             sim.close()
@@ -152,7 +158,7 @@ class Server:
             from reverie.simulation.history import load_history
 
             path = self.settings.paths.assets / c.path
-            counts = load_history(sim, path, warn=self.say)
+            counts = load_history(sim, path, warn=self.say, large=c.extra.get("large", False))
             self.say(", ".join(f"{n}: {k} memories" for n, k in counts.items()) or "no rows")
         elif c.name == "interview":
             from reverie.evaluation.interview import interview_loop

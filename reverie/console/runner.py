@@ -1,15 +1,15 @@
 """What `run` and `server` share: opening a simulation, running steps with a progress
-bar, stopping cleanly on Ctrl-C, and the LLM-call count shown to the user."""
+bar, stopping cleanly on Ctrl-C, SIGTERM or SIGHUP (:mod:`reverie.simulation.stop_signals`),
+and the LLM-call count shown to the user."""
 
 from __future__ import annotations
 
 import logging
-import signal
 import sys
 import threading
-from contextlib import contextmanager
 from datetime import datetime
 
+from reverie.simulation.stop_signals import stop_after_step
 from reverie.errors import UserError
 
 DISCLAIMER = (
@@ -45,33 +45,8 @@ def llm_calls(llm) -> int:
     return total
 
 
-@contextmanager
-def stop_after_step():
-    """Ctrl-C asks the run to stop after the current step (a second Ctrl-C stops at once)."""
-    state = {"stop": False}
-    previous = signal.getsignal(signal.SIGINT)
-
-    def handler(signum, frame):
-        if state["stop"]:
-            raise KeyboardInterrupt
-        state["stop"] = True
-        print("\nstopping after this step (Ctrl-C again to stop now)...", file=sys.stderr)
-
-    try:
-        signal.signal(signal.SIGINT, handler)
-    except ValueError:  # not the main thread
-        pass
-    try:
-        yield lambda: state["stop"]
-    finally:
-        try:
-            signal.signal(signal.SIGINT, previous)
-        except ValueError:
-            pass
-
-
 def run_steps(sim, steps: int, *, headless: bool, progress: bool = True) -> int:
-    """Run up to ``steps`` steps; returns how many ran. Saves on Ctrl-C.
+    """Run up to ``steps`` steps; returns how many ran. A stop signal ends it after the current step.
 
     The bar shows the game time, the step and the LLM calls so far; it is refreshed every
     second (a step with a day to plan takes minutes), and log lines print above it."""

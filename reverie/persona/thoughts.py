@@ -62,16 +62,23 @@ def add_thought(persona: Agent, llm: LanguageModel, text: str, evidence: list, *
 def add_thoughts(persona: Agent, llm: LanguageModel, thoughts: list[NewThought], *,
                  now: datetime | None = None) -> list[ConceptNode]:
     """Thought nodes, in order; their poignancy is asked with the other new memories (see above)."""
-    s = persona.scratch
-    now = now or s.curr_time
+    nodes = store_thoughts(persona, thoughts, triples_of(persona, llm, thoughts), now=now)
+    rate_when_due(persona, llm)
+    return nodes
+
+
+def store_thoughts(persona: Agent, thoughts: list[NewThought], triples: list[ThoughtTriple], *,
+                   now: datetime | None = None) -> list[ConceptNode]:
+    """Thought nodes for ``thoughts`` with their ``triples`` (asked before): no model call, so a
+    caller can ask everything first and store it all or nothing (a history load)."""
+    now = now or persona.scratch.curr_time
     nodes = []
-    for thought, triple in zip(thoughts, triples_of(persona, llm, thoughts)):
+    for thought, triple in zip(thoughts, triples):
         node = persona.a_mem.add_thought(created=now, expiration=now + THOUGHT_LIFETIME, event=triple.event,
                                          description=thought.text, keywords=triple.keywords(), poignancy=PROVISIONAL,
                                          embedding_key=thought.text, filling=list(thought.evidence))
         wait_for_rating(persona, node, thought.rated())
         nodes.append(node)
-    rate_when_due(persona, llm)
     return nodes
 
 

@@ -105,7 +105,7 @@ class Simulation:
         try:
             if resume:
                 checkpoint.recover(storage)
-                used = checkpoint_check.usable_checkpoint(storage)
+                used = checkpoint_check.usable_checkpoint(storage, settings.paths.assets)
                 if used is not None:
                     print(used, file=sys.stderr)
             sim = cls(settings, storage)
@@ -149,6 +149,12 @@ class Simulation:
         from reverie.persona.persona import Persona
 
         env = self.storage.read_environment(self.step_no)
+        if env is None and not self.storage.environment_path(self.step_no).exists():
+            # A live run stopped before the browser reported where the last step's moves put
+            # everyone: its movement file says it.
+            env = checkpoint_check.environment_from_movement(self.storage, self.step_no, self.meta_dict())
+            if env is not None:
+                self.storage.write_environment(self.step_no, env)
         if env is None:
             raise UserError(f"{self.storage.environment_path(self.step_no)} is missing or unreadable — the simulation cannot start at step {self.step_no}")
         embedder = Embedder(self.settings)
@@ -168,7 +174,7 @@ class Simulation:
                     raise
                 raise DamagedFile(self.storage.persona_dir(name), f"{type(exc).__name__}: {exc}") from None
             self.personas[name] = persona
-            tile = (int(env[name]["x"]), int(env[name]["y"]))
+            tile = self._position(env, name)
             persona.scratch.move_to(tile)
             self.maze.add_event_to_tile(persona.current_event(), tile)
         attach_seeds(read_seeds(self.storage.dir), self.personas, force_plan=self.settings.simulation.force_seed_plan)
@@ -236,7 +242,7 @@ class Simulation:
 
         # Everyone's event onto the tile the environment reports.
         for name, persona in self.personas.items():
-            new_tile = (int(env[name]["x"]), int(env[name]["y"]))
+            new_tile = self._position(env, name)
             old_tile = persona.scratch.curr_tile
             self.maze.remove_subject_events_from_tile(name, old_tile)
             self.maze.add_event_to_tile(persona.current_event(), new_tile)
@@ -270,6 +276,23 @@ class Simulation:
         self.step_no += 1
         self.curr_time += timedelta(seconds=self.sec_per_step)
         return movement
+
+    def _position(self, env: dict, name: str) -> tuple[int, int]:
+        """``name``'s tile in ``environment/<step>.json``; one line when it is not on the map
+        (a negative index would wrap round it)."""
+        where = env[name]
+        try:
+            x, y = where["x"], where["y"]
+            ok = all(isinstance(v, (int, float)) and not isinstance(v, bool) and float(v).is_integer() for v in (x, y))
+            tile = (int(x), int(y)) if ok else None
+            ok = ok and self.maze.in_bounds(tile)
+        except (TypeError, KeyError):
+            ok = False
+        if not ok:
+            raise DamagedFile(self.storage.environment_path(self.step_no),
+                              f"the position of '{name}' is not a tile of the map "
+                              f"(0..{self.maze.width - 1}, 0..{self.maze.height - 1})")
+        return tile
 
     @property
     def cognition_workers(self) -> int:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from reverie.errors import UserError
 from reverie.jsonio import read_json, write_json_atomic
-from reverie.sim_layout import BASE_PREFIX, MAX_SIM_NAME, META, PER_RUN_EXTRAS, SimLayout, is_sim_name
+from reverie.sim_layout import BASE_PREFIX, MAX_SIM_NAME, META, PER_RUN_EXTRAS, RESERVED_NAMES, SimLayout, is_sim_name
 
 
 class DamagedFile(UserError):
@@ -34,9 +34,11 @@ def check_sim_name(name: str) -> str:
         if len(name) > MAX_SIM_NAME:
             raise UserError(f"the simulation name {name[:24]!r}... is too long ({len(name)} characters) — "
                             f"use a name of at most {MAX_SIM_NAME}")
-        raise UserError(
-            f"{name!r} is not a usable simulation name — use letters, digits, '.', '_' or '-' (no spaces or slashes)"
-        )
+        if RESERVED_NAMES.fullmatch(name):
+            raise UserError(f"{name!r} is a name Windows keeps for a device and cannot be a folder there — "
+                            "choose another simulation name")
+        raise UserError(f"{name!r} is not a usable simulation name — use letters, digits, '.', '_' or '-', "
+                        "starting with a letter or digit (no spaces or slashes)")
     return name
 
 

@@ -63,3 +63,6 @@ def test_a_repaired_call_and_a_missing_one(client, world):
     assert missing.status_code == 404 and "no traced call number 9" in missing.content.decode()
     untraced = client.get("/runs/nope/calls/")
     assert untraced.status_code == 404
+    for huge in ("9" * 19, "9" * 40):  # past what a file's lines can be counted to: still just not there
+        past = client.get(f"/runs/{SIM}/calls/{huge}/")
+        assert past.status_code == 404 and "no traced call number" in past.content.decode()

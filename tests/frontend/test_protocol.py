@@ -56,6 +56,24 @@ def test_process_environment_never_rewrites_a_simulated_step(client, running):
     assert (running / "storage" / SIM / "environment" / "3.json").read_text() == before
 
 
+@pytest.mark.parametrize("step", [synthetic.STEPS + 1, 999_999_998])
+def test_process_environment_refuses_a_step_that_is_not_the_next_one(client, running, step):
+    """The simulation waits for step STEPS (after its last movement file): positions for a later
+    step would be written where nothing reads them, and the page would wait for it forever."""
+    r = post(client, "/process_environment/", env_body(step))
+    assert r.status_code == 409 and f"step {synthetic.STEPS}," in r.json()["error"]
+    assert not (running / "storage" / SIM / "environment" / f"{step}.json").exists()
+
+
+def test_the_next_step_follows_the_checkpoint_when_nothing_moved_since(client, running):
+    """A run whose clock was moved forward (run --start) has no movement file at its step yet."""
+    sim = running / "storage" / SIM
+    meta = json.loads((sim / "reverie" / "meta.json").read_text())
+    (sim / "reverie" / "meta.json").write_text(json.dumps({**meta, "step": synthetic.STEPS + 5}))
+    assert post(client, "/process_environment/", env_body(synthetic.STEPS)).status_code == 409
+    assert post(client, "/process_environment/", env_body(synthetic.STEPS + 5)).status_code == 200
+
+
 @pytest.mark.parametrize("body", [
     "{not json",
     "[1, 2]",

@@ -163,6 +163,96 @@ def test_resume_falls_back_past_a_damaged_movement_file(tmp_path, capsys):
     assert not sim_storage.lock_path.exists()
 
 
+# A file that parses but has the wrong shape: the run goes back to the checkpoint before, in one line.
+def _replace(path: Path, text: str) -> None:
+    """A new file in place of ``path`` (an unchanged persona file is a hard link shared with the
+    checkpoint before: writing into it would damage both)."""
+    path.unlink()
+    path.write_text(text, encoding="utf-8")
+
+
+def _edit_json(path: Path, change) -> None:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    _replace(path, json.dumps(change(data)))
+
+
+NORA = "personas/Nora Bennett/bootstrap_memory"
+SHAPES = {
+    "nodes-a-list": (f"{NORA}/associative_memory/nodes.json", lambda data: [1, 2, 3]),
+    "node-not-a-node": (f"{NORA}/associative_memory/nodes.json", lambda data: {**data, "node_999": "text"}),
+    "embeddings-not-numbers": (f"{NORA}/associative_memory/embeddings.json", lambda data: {"tea": ["a", "b"]}),
+    "scratch-off-the-map": (f"{NORA}/scratch.json", lambda data: {**data, "curr_tile": [5000, 3]}),
+    "scratch-negative": (f"{NORA}/scratch.json", lambda data: {**data, "curr_tile": [-1, 3]}),
+    "scratch-a-list": (f"{NORA}/scratch.json", lambda data: [data]),
+    "spatial-wrong-tree": ("personas/Theo Alvarez/bootstrap_memory/spatial_memory.json", lambda data: {"w": 1}),
+    "environment-off-the-map": ("environment/4.json",
+                                lambda env: {**env, "Iris Novak": {**env["Iris Novak"], "x": 10_000}}),
+    "environment-negative": ("environment/4.json", lambda env: {**env, "Iris Novak": {**env["Iris Novak"], "y": -2}}),
+    "environment-someone-missing": ("environment/4.json", lambda env: {k: v for k, v in env.items() if k != "Iris Novak"}),
+    "movement-negative": ("movement/3.json",
+                          lambda m: {**m, "persona": {**m["persona"], "Theo Alvarez": {"movement": [-3, 4]}}}),
+    "meta-seconds-a-string": ("reverie/meta.json", lambda meta: {**meta, "sec_per_step": "ten"}),
+}
+
+
+@pytest.fixture(scope="module")
+def two_checkpoints(tmp_path_factory):
+    """A run saved at step 2 (autosave) and at step 4: the newest checkpoint and the one before."""
+    root = tmp_path_factory.mktemp("shapes")
+    config, storage = storage_with_base(root, autosave_every=2)
+    settings = load_settings(config)
+    sim_storage = town_fork(config, storage, "shaped")
+    sim = Simulation.open(settings, "shaped", llm=fuzz_llm(settings, sim_storage, 11))
+    assert sim.run(4) == 4
+    sim.save()
+    sim.close()
+    return config, storage
+
+
+@pytest.mark.slow  # about 30 s: the embedding model, a few steps, then a resume per case
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("case", list(SHAPES))
+def test_a_file_of_the_wrong_shape_sends_resume_to_the_checkpoint_before(two_checkpoints, tmp_path, capsys, case):
+    config, storage = two_checkpoints
+    mine = tmp_path / "storage"
+    shutil.copytree(storage, mine)  # each file its own copy (the run's files are links shared by checkpoints)
+    config_text = config.read_text(encoding="utf-8").replace(str(storage), str(mine))
+    (tmp_path / "config.toml").write_text(config_text, encoding="utf-8")
+    settings = load_settings(tmp_path / "config.toml")
+    sim_storage = SimStorage(mine, "shaped")
+    rel, change = SHAPES[case]
+    damaged = sim_storage.dir / rel
+    _edit_json(damaged, change)
+    capsys.readouterr()
+    resumed = Simulation.open(settings, "shaped", resume=True, llm=fuzz_llm(settings, sim_storage, 12))
+    try:
+        said = capsys.readouterr().err
+        assert resumed.step_no == 2, said
+        lines = [line for line in said.splitlines() if "damaged" in line]
+        assert len(lines) == 1 and damaged.name in lines[0] and "step 2" in lines[0], said
+        assert "Traceback" not in said
+        assert all(resumed.maze.in_bounds(p.scratch.curr_tile) for p in resumed.personas.values())
+        assert resumed.run(1) == 1
+    finally:
+        resumed.close()
+
+
+@pytest.mark.slow  # the embedding model and two steps
+@pytest.mark.timeout(300)
+def test_a_position_off_the_map_is_one_line_not_a_wrap(tmp_path):
+    """Python would read tile (-1, 5) as the last column: a position is checked before use."""
+    config, storage = storage_with_base(tmp_path)
+    settings = load_settings(config)
+    sim_storage = town_fork(config, storage, "offmap")
+    env = json.loads(sim_storage.environment_path(0).read_text(encoding="utf-8"))
+    env["Nora Bennett"]["x"] = -1
+    sim_storage.write_environment(0, env)
+    with pytest.raises(UserError) as refused:
+        Simulation.open(settings, "offmap", llm=fuzz_llm(settings, sim_storage, 13))
+    assert "environment/0.json" in str(refused.value) and "Nora Bennett" in str(refused.value)
+    assert "\n" not in str(refused.value) and not sim_storage.lock_path.exists()
+
+
 # -- 4 (the pages) is in test_fuzz_pages_guard.py ----------------------------------------------
 # -- 5. history CSVs -------------------------------------------------------------------------------
 BAD_HISTORIES = {
@@ -199,6 +289,101 @@ def test_a_history_that_matches_no_persona_loads_nothing_and_says_why(tmp_path):
         assert len(warned) == 1 and "line 2" in warned[0] and "Maria Lopez" in warned[0]
     finally:
         sim.close()
+
+
+class StoppedChat(FuzzChat):
+    """The fuzzing model, and Ctrl-C at its first call about ``stop_on`` (a user stopping a load
+    half-way, after the personas before it have had their whispers asked)."""
+
+    stop_on: str = ""
+
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs):
+        if any(self.stop_on in str(message.content) for message in messages):
+            raise KeyboardInterrupt
+        return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
+
+
+@pytest.fixture
+def history_sim(tmp_path):
+    config, storage = storage_with_base(tmp_path)
+    settings = load_settings(config)
+    sim_storage = town_fork(config, storage, "history")
+    sim = Simulation.open(settings, "history", llm=fuzz_llm(settings, sim_storage, 9))
+    try:
+        yield sim
+    finally:
+        sim.close()
+
+
+def memories(sim) -> dict[str, int]:
+    return {name: len(p.a_mem.nodes()) for name, p in sim.personas.items()}
+
+
+def test_a_history_with_a_byte_order_mark_loads(history_sim, tmp_path):
+    path = tmp_path / "bom.csv"
+    path.write_bytes("Name,Whisper\nNora Bennett,You like tea\n".encode("utf-8-sig"))  # as spreadsheets save it
+    assert load_history(history_sim, path) == {"Nora Bennett": 1}
+
+
+def test_rows_for_unknown_names_are_one_line_with_a_count(history_sim, tmp_path):
+    path = tmp_path / "many.csv"
+    unknown = "".join(f"Visitor {i},You like tea\n" for i in range(500))
+    path.write_text("Name,Whisper\n" + unknown + "Nora Bennett,You like tea\n", encoding="utf-8")
+    warned = []
+    assert load_history(history_sim, path, warn=warned.append) == {"Nora Bennett": 1}
+    assert len(warned) == 1 and "500 rows skipped" in warned[0] and "Visitor 0" in warned[0], warned[:3]
+    assert "(and 499 more)" in warned[0]
+
+
+def test_a_history_past_the_bounds_needs_the_flag(history_sim, tmp_path):
+    from reverie.console.commands import parse_command
+    from reverie.simulation.history import MAX_BYTES, MAX_ROWS
+
+    before = memories(history_sim)
+    rows = tmp_path / "rows.csv"
+    rows.write_text("Name,Whisper\n" + "".join(f"Visitor {i},hi\n" for i in range(MAX_ROWS))
+                    + "Nora Bennett,You like tea\n", encoding="utf-8")
+    big = tmp_path / "big.csv"
+    big.write_text("Name,Whisper\n" + "Visitor,hi\n" * (MAX_BYTES // 10), encoding="utf-8")
+    whispers = tmp_path / "whispers.csv"
+    whispers.write_text("Name,Whisper\nNora Bennett," + ";".join(["tea"] * (MAX_ROWS + 1)) + "\n", encoding="utf-8")
+    for path in (rows, big, whispers):
+        with pytest.raises(UserError) as refused:
+            load_history(history_sim, path)
+        line = str(refused.value)
+        assert str(path) in line and "--large" in line and "\n" not in line
+    assert memories(history_sim) == before
+    assert load_history(history_sim, rows, large=True) == {"Nora Bennett": 1}
+    command = parse_command(f"call -- load history {rows.name} --large")
+    assert (command.path, command.extra) == (rows.name, {"large": True})
+
+
+def test_a_long_history_load_shows_its_progress(history_sim, tmp_path, capsys):
+    path = tmp_path / "long.csv"
+    path.write_text("Name,Whisper\nNora Bennett," + ";".join(f"You like tea number {i}" for i in range(25)) + "\n",
+                    encoding="utf-8")
+    assert load_history(history_sim, path) == {"Nora Bennett": 25}
+    assert "25/25" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("stop_on", ["Theo Alvarez", "Iris Novak"])  # the second persona's rows, the third's
+def test_a_history_load_stopped_half_way_keeps_nothing(history_sim, tmp_path, stop_on):
+    sim = history_sim
+    path = tmp_path / "three.csv"
+    path.write_text("Name,Whisper\nNora Bennett,You like tea;You lost a key\nTheo Alvarez,You like maps;"
+                    "You owe Iris a book\nIris Novak,You sing\n", encoding="utf-8")
+    before, waiting = memories(sim), {n: dict(p.memory.unrated.texts) for n, p in sim.personas.items()}
+    model = StoppedChat(seed=4, stop_on=stop_on)
+    sim.llm = LLM(sim.settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model},
+                  ledger_path=sim.storage.ledger_path)
+    with pytest.raises(KeyboardInterrupt):
+        load_history(sim, path)
+    assert memories(sim) == before
+    assert {n: dict(p.memory.unrated.texts) for n, p in sim.personas.items()} == waiting
+    sim.save()  # what a `fin` after the stop keeps
+    saved = {n: json.loads((sim.storage.persona_dir(n) / "associative_memory" / "nodes.json")
+                           .read_text(encoding="utf-8")) for n in sim.personas}
+    assert {n: len(nodes) for n, nodes in saved.items()} == before
 
 
 # -- 5. every I/O error names the file and says what to do --------------------------------------

@@ -75,6 +75,20 @@ def test_resume_and_fork_take_only_a_name_inside_storage(town, tmp_path, name):
     assert snapshot(SHIPPED) == before and not (tmp_path / "storage" / "x").exists()
 
 
+def test_a_leading_dash_is_refused_by_the_rule_the_error_states(town, tmp_path):
+    line = one_line_error(reverie(town, "run", "--fork", BASE, "--sim=-x", "--steps", "1"))
+    assert "starting with a letter or digit" in line and not (tmp_path / "storage" / "-x").exists()
+    from reverie.simulation.storage import check_sim_name
+
+    assert check_sim_name("x-1") == "x-1"  # '-' inside a name stays allowed
+
+
+@pytest.mark.parametrize("name", ["CON", "nul", "Com1", "lpt9.txt", "aux.tar.gz"])
+def test_names_windows_keeps_for_devices_are_refused(town, tmp_path, name):
+    line = one_line_error(reverie(town, "run", "--fork", BASE, "--sim", name, "--steps", "1"))
+    assert "device" in line and name in line and not (tmp_path / "storage" / name).exists()
+
+
 def test_resuming_a_base_says_to_fork_it(town):
     line = one_line_error(reverie(town, "run", "--resume", BASE, "--steps", "1"))
     assert "base simulation" in line and f"--fork {BASE}" in line
@@ -232,3 +246,160 @@ def test_overwrite_never_replaces_a_simulation_in_use(town, tmp_path):
     assert "in use by process" in line
     after = snapshot(tmp_path / "storage" / "busy")
     assert {k: v for k, v in after.items() if k.name != ".lock"} == {k: v for k, v in before.items() if k.name != ".lock"}
+
+
+# -- stop signals: SIGTERM (docker stop, systemd, timeout) and SIGHUP save like Ctrl-C ------------
+# The runs answer from the scripted town model (rules, not a real model): what is tested is
+# what the process does with a signal.
+
+def saved_step(sim_dir: Path) -> int:
+    return json.loads((sim_dir / "reverie" / "meta.json").read_text(encoding="utf-8"))["step"]
+
+
+def moved_steps(sim_dir: Path) -> list[int]:
+    return sorted(int(p.stem) for p in (sim_dir / "movement").glob("*.json"))
+
+
+def wait_for(path: Path, proc: subprocess.Popen, seconds: float = 240) -> None:
+    deadline = time.monotonic() + seconds
+    while not path.exists():
+        assert proc.poll() is None, proc.stderr.read()[-2000:]
+        assert time.monotonic() < deadline, f"no {path} after {seconds} s"
+        time.sleep(0.02)
+
+
+@pytest.mark.slow  # a minute each: a run of the command line (its embedding model), stopped, then resumed
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=lambda s: s.name)
+@pytest.mark.timeout(400)
+def test_a_stop_signal_saves_the_steps_run(town, tmp_path, signum):
+    """Ctrl-C did this already (test_bundled_run.py); SIGTERM killed the run, losing its steps."""
+    sim = tmp_path / "storage" / "stopped"
+    proc = subprocess.Popen([sys.executable, "-m", "reverie", "--config", str(town), "run", "--fork", BASE,
+                             "--sim", "stopped", "--steps", "100000", "--model", "scripted", "--no-progress"],
+                            cwd=PROJECT_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for(sim / "movement" / "2.json", proc)
+        proc.send_signal(signum)
+        assert proc.wait(timeout=240) == 130, proc.stderr.read()[-2000:]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    step = saved_step(sim)
+    assert step >= 3 and moved_steps(sim) == list(range(step))  # every step run is in the checkpoint
+    assert (sim / "environment" / f"{step}.json").is_file()
+    leftovers = [p.name for p in (sim / "reverie").iterdir() if p.name.startswith(".")]
+    assert not leftovers and not (sim / ".personas.saving").exists()  # no lock, no half save
+    resumed = reverie(town, "run", "--resume", "stopped", "--steps", "1", "--model", "scripted", "--no-progress",
+                      timeout=300)
+    assert resumed.returncode == 0 and "damaged" not in resumed.stderr, resumed.stderr[-2000:]
+    assert saved_step(sim) == step + 1
+
+
+@pytest.mark.slow  # the interactive server on the scripted model: half a minute
+@pytest.mark.timeout(400)
+def test_sigterm_at_the_interactive_prompt_saves_and_finishes(town, tmp_path):
+    """Nobody is at the prompt to type `fin` when a service manager stops the server."""
+    sim = tmp_path / "storage" / "served"
+    with town.open("a", encoding="utf-8") as fh:
+        fh.write('[models.strong]\npath = "scripted"\nn_ctx = 65536\n[models.cheap]\npath = "scripted"\nn_ctx = 65536\n')
+    proc = subprocess.Popen([sys.executable, "-m", "reverie", "--config", str(town), "--fork", BASE, "--sim", "served",
+                             "--headless", "--command", "run 2"], cwd=PROJECT_ROOT, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for(sim / "movement" / "1.json", proc)
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=240)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err[-2000:]
+    assert "saved served at step 2" in out
+    assert saved_step(sim) == 2 and not (sim / "reverie" / ".lock").exists()
+
+
+def test_a_second_stop_signal_stops_at_once():
+    from reverie.simulation.stop_signals import stop_after_step
+
+    with stop_after_step() as should_stop:
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(0.05)  # the handler runs between two bytecodes of this thread
+        assert should_stop()
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGHUP)
+            time.sleep(1)
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # put back as it was
+
+
+@pytest.mark.slow  # a run in this process: the embedding model and two steps
+def test_ctrl_c_during_the_final_save_does_not_cut_it(town, tmp_path, monkeypatch, capsys):
+    """Ctrl-C arrives while the last checkpoint is being written (its personas are staged, its
+    meta.json not yet in place): the save completes and the steps run are kept."""
+    from reverie import cli
+    from reverie.simulation import checkpoint
+
+    write = checkpoint.write_json_atomic
+
+    def interrupted(path, data, **kw):
+        if isinstance(data, dict) and data.get("step") == 2:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)
+        return write(path, data, **kw)
+
+    monkeypatch.setattr(checkpoint, "write_json_atomic", interrupted)
+    code = cli.main(["--config", str(town), "run", "--fork", BASE, "--sim", "last", "--steps", "2",
+                     "--model", "scripted", "--no-progress"])
+    sim = tmp_path / "storage" / "last"
+    assert code == 130, capsys.readouterr().err[-2000:]
+    assert saved_step(sim) == 2 and moved_steps(sim) == [0, 1]
+    assert not (sim / ".personas.saving").exists() and not (sim / "reverie" / ".meta.pending.json").exists()
+
+
+# -- a live run (the browser reports positions) resumes where it stopped, in both modes -----------
+
+def feed_positions(sim: Path, stop) -> None:
+    """The browser's part: once movement/<k>.json is written, report environment/<k+1>.json."""
+    while not stop.is_set():
+        for k in moved_steps(sim) if (sim / "movement").is_dir() else []:
+            target = sim / "environment" / f"{k + 1}.json"
+            if target.exists():
+                continue
+            meta = json.loads((sim / "reverie" / "meta.json").read_text(encoding="utf-8"))
+            moves = json.loads((sim / "movement" / f"{k}.json").read_text(encoding="utf-8"))["persona"]
+            env = {n: {"maze": meta["maze_name"], "x": m["movement"][0], "y": m["movement"][1]} for n, m in moves.items()}
+            tmp = target.with_name(f".{target.name}.tmp")
+            tmp.write_text(json.dumps(env), encoding="utf-8")
+            os.replace(tmp, target)
+        stop.wait(0.02)
+
+
+@pytest.mark.slow  # three runs of the command line: about a minute and a half
+@pytest.mark.timeout(600)
+def test_a_finished_live_run_resumes_at_its_last_step(town, tmp_path):
+    import threading
+
+    sim = tmp_path / "storage" / "live"
+    stop = threading.Event()
+    feeder = threading.Thread(target=feed_positions, args=(sim, stop), daemon=True)
+    feeder.start()
+    try:
+        live = reverie(town, "run", "--live", "--fork", BASE, "--sim", "live", "--steps", "2", "--model", "scripted",
+                       "--no-progress", timeout=300)
+        assert live.returncode == 0, live.stderr[-2000:]
+        assert saved_step(sim) == 2
+        stop.set()
+        feeder.join()
+        # The browser has not reported the positions after the last step: the checkpoint is whole anyway.
+        (sim / "environment" / "2.json").unlink(missing_ok=True)
+        headless = reverie(town, "run", "--resume", "live", "--steps", "1", "--model", "scripted", "--no-progress",
+                           timeout=300)
+        assert headless.returncode == 0 and "damaged" not in headless.stderr, headless.stderr[-2000:]
+        assert "at step 2" in headless.stderr and saved_step(sim) == 3
+        stop.clear()
+        feeder = threading.Thread(target=feed_positions, args=(sim, stop), daemon=True)
+        feeder.start()
+        again = reverie(town, "run", "--resume", "live", "--live", "--steps", "2", "--model", "scripted",
+                        "--no-progress", timeout=300)
+        assert again.returncode == 0 and "damaged" not in again.stderr, again.stderr[-2000:]
+        assert "at step 3" in again.stderr and saved_step(sim) == 5 and moved_steps(sim) == list(range(5))
+    finally:
+        stop.set()

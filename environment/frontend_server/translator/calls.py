@@ -7,6 +7,7 @@ a row shows; a call's page parses its own line alone.
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass
 from datetime import time
 from itertools import islice
@@ -90,7 +91,7 @@ def listing(path: Path, filters: Filters, page: int = 1) -> dict:
 
 def call_at(path: Path, number: int) -> dict | None:
     """Call ``number`` (its line, from 1), or None."""
-    if number < 1:
+    if not 1 <= number <= sys.maxsize:  # past sys.maxsize no file has that many lines (and islice refuses it)
         return None
     try:
         with path.open(encoding="utf-8", errors="replace") as fh:

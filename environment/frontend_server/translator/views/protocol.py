@@ -1,7 +1,8 @@
 """The file protocol with the simulation server (the browser is the clock).
 
 `process_environment` writes storage/<sim>/environment/<step>.json for the running
-simulation only (never a base), atomically; `update_environment` answers movement/<step>.json or
+simulation only (never a base), atomically, and only for the step it waits for (a step far
+ahead would be waited for forever); `update_environment` answers movement/<step>.json or
 {"<step>": -1} while the simulation server is still working on it.
 """
 
@@ -34,8 +35,13 @@ def process_environment(request):
         return json_error(f"only the running simulation ({sim_code}) accepts positions", 403)
     if sim_code.startswith(BASE_PREFIX) or meta.get("base") is True:
         return json_error(f"{sim_code} is a base simulation and is never written; run a fork of it", 403)
-    if step in numbered_files(SimLayout(sim_path).movement_dir):
+    simulated = numbered_files(SimLayout(sim_path).movement_dir)
+    if step in simulated:
         return json_error(f"step {step} has already been simulated; its positions are fixed", 409)
+    expected = next_step(meta, simulated, current[1])
+    if step != expected:
+        return json_error(f"the simulation waits for the positions of step {expected}, not {step}; "
+                          "reload the simulator page", 409)
     folder = SimLayout(sim_path).environment_dir
     try:
         folder.mkdir(exist_ok=True)
@@ -43,6 +49,14 @@ def process_environment(request):
     except OSError as exc:
         return json_error(f"cannot write environment/{step}.json ({exc.strerror}); check the folder's permissions", 500)
     return HttpResponse("received", content_type="text/plain")
+
+
+def next_step(meta: dict, simulated: dict, announced: int) -> int:
+    """The step whose positions the simulation server waits for: the one after its last movement
+    file, or its checkpoint's (or announced start's) step when it has not moved since."""
+    saved = meta.get("step")
+    saved = saved if isinstance(saved, int) and not isinstance(saved, bool) else 0
+    return max(saved, announced, max(simulated, default=-1) + 1)
 
 
 @endpoint
