@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from reverie.errors import UserError, naming
-
 
 # Inside :func:`reusing_unchanged`: (the folder being written, the folder it replaces).
 _REUSE: ContextVar[tuple[Path, Path] | None] = ContextVar("reusing_unchanged", default=None)

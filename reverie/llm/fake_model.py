@@ -20,7 +20,8 @@ import json
 import threading
 import time
 from collections import Counter
-from typing import Any, Mapping, NamedTuple, Sequence, Union
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
@@ -31,7 +32,7 @@ from pydantic import BaseModel, Field, PrivateAttr
 NEVER_VALID = "I would rather not say."
 USAGE = {"input_tokens": 100, "output_tokens": 10, "total_tokens": 110}
 
-Reply = Union[str, dict, BaseModel, None]
+Reply = str | dict | BaseModel | None
 
 
 class FakeCall(NamedTuple):
@@ -73,7 +74,7 @@ class FakeChatModel(BaseChatModel):
 
     # Sequence[Reply] | Mapping[str, Reply | Sequence[Reply]] | Callable[[FakeCall], Reply] | None, kept as given
     replies: Any = None
-    usage: Union[dict, None] = Field(default_factory=lambda: dict(USAGE))  # None: replies carry no token counts
+    usage: dict | None = Field(default_factory=lambda: dict(USAGE))  # None: replies carry no token counts
     delay_s: float = 0.0  # each call takes this long (to watch calls overlap)
     calls: list[FakeCall] = Field(default_factory=list)
     peak_in_flight: int = 0

@@ -20,11 +20,11 @@ import re
 import socket
 import sys
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterator
 
 from reverie.errors import UserError
 
@@ -190,7 +190,7 @@ def capture_placement(asked: int) -> Iterator[Placement]:
     text: list[str] = []
 
     @llama_cpp.llama_log_callback
-    def keep(level, message, user_data):  # noqa: ARG001 — llama.cpp's callback signature
+    def keep(level, message, user_data):
         text.append(message.decode("utf-8", "replace"))
         _logger.llama_log_callback(level, message, user_data)  # llama-cpp-python's own (prints when verbose)
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import enum
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from langchain_core.messages import BaseMessage
 

@@ -56,7 +56,7 @@ class DayCache:
     poignancy: dict[str, int] = field(default_factory=dict)
     actions: dict[str, dict] = field(default_factory=dict)
 
-    def today(self, date: str) -> "DayCache":
+    def today(self, date: str) -> DayCache:
         """The cache for ``date``: emptied first when it holds another day's answers."""
         if date != self.date:
             self.date, self.poignancy, self.actions = date, {}, {}
@@ -75,7 +75,7 @@ class DayCache:
 
     # -- files ---------------------------------------------------------------------------
     @classmethod
-    def load(cls, path: Path) -> "DayCache":
+    def load(cls, path: Path) -> DayCache:
         """The saved cache, or an empty one (a missing or unreadable file only costs model calls)."""
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))

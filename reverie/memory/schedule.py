@@ -6,7 +6,8 @@
 
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple
+from collections.abc import Iterable
+from typing import NamedTuple
 
 
 class PlanItem(NamedTuple):

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import TYPE_CHECKING
 
-from reverie.address import Place
 from reverie.action_text import main_action
+from reverie.address import Place
 from reverie.clock import ceil_minute, minutes_of_day
 from reverie.memory.schedule import PlanItem
 from reverie.memory.scratch import NewAction
@@ -100,7 +100,7 @@ def determine_action(persona: Agent, maze: Maze, llm: LanguageModel) -> None:
     description, minutes = s.f_daily_schedule[i]
     block_end = s.schedule_start_minutes(i) + minutes
     # The action lasts until its schedule block ends (started mid-block, it does not overrun).
-    duration = max(1, int(round(block_end - minutes_of_day(ceil_minute(s.curr_time)))))
+    duration = max(1, round(block_end - minutes_of_day(ceil_minute(s.curr_time))))
 
     answer_together(persona, maze, i, llm)
     address, details = address_and_details(persona, maze, description, llm)

@@ -7,9 +7,9 @@ fallback, tokens, latency), so they measure exactly what a simulation run would.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
 
 from reverie.llm.language_model import LanguageModel
 from reverie.prompt_tools.fixtures import load_fixture

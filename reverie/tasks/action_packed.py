@@ -25,7 +25,6 @@ fail-safe can read it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-
 from typing import Annotated
 
 from pydantic import ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
@@ -123,7 +122,7 @@ class PackedActionFields(Reply):
 # One action's answer, checked against the call's places and activity.
 class PackedActionReply(PackedActionFields):
     @model_validator(mode="after")
-    def _consistent(self, info: ValidationInfo) -> "PackedActionReply":
+    def _consistent(self, info: ValidationInfo) -> PackedActionReply:
         inputs = inputs_of(info, PackedActionInputs)
         tree: PlaceTree = inputs.place_tree if inputs else {}
         name = inputs.name.strip() if inputs else ""

@@ -33,9 +33,19 @@ from pydantic import Field, ValidationInfo, model_validator
 from reverie.action_text import main_action, subtask
 from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import ITEMS_KEY, NotShown, Task
-from reverie.tasks.action_packed import (ACTION_PACKED, PackedAction, PackedActionFields, PackedActionInputs,
-                                         PackedActionReply, PlaceInputs, PlaceTree, allowed_places, as_action,
-                                         place_choices, place_inputs)
+from reverie.tasks.action_packed import (
+    ACTION_PACKED,
+    PackedAction,
+    PackedActionFields,
+    PackedActionInputs,
+    PackedActionReply,
+    PlaceInputs,
+    PlaceTree,
+    allowed_places,
+    as_action,
+    place_choices,
+    place_inputs,
+)
 from reverie.tasks.common import Reply, each_checked, even_parts, inputs_of, numbered
 
 log = logging.getLogger(__name__)
@@ -64,7 +74,7 @@ class ActionsPackedReply(Reply):
         description="one answer per numbered activity, in the order given")
 
     @model_validator(mode="after")
-    def _some_usable(self, info: ValidationInfo) -> "ActionsPackedReply":
+    def _some_usable(self, info: ValidationInfo) -> ActionsPackedReply:
         inputs = inputs_of(info, ActionsPackedInputs)
         if not self.actions or inputs is None:
             return self

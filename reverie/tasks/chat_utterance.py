@@ -15,8 +15,18 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs, memories, transcript_of
-from reverie.tasks.common import (Reply, bulleted, check_text, first_name, inputs_of, saying, sentences, transcript,
-                                  without_repeats, words_only)
+from reverie.tasks.common import (
+    Reply,
+    bulleted,
+    check_text,
+    first_name,
+    inputs_of,
+    saying,
+    sentences,
+    transcript,
+    without_repeats,
+    words_only,
+)
 from reverie.tasks.interview import strip_speaker
 
 # The conversation input when nobody has spoken yet.

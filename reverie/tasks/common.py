@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Annotated, Any, Callable, Iterable, Literal, TypeVar
+from collections.abc import Callable, Iterable
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, ValidationInfo
 
 from reverie.llm.safe_text import LETTERS, has_a_letter
 from reverie.llm.task import TaskInputs
 
-I = TypeVar("I", bound=TaskInputs)
+InputsT = TypeVar("InputsT", bound=TaskInputs)
 T = TypeVar("T")
 
 # One to ten, as an enum so a JSON-schema grammar enforces the range.
@@ -51,7 +52,7 @@ class Reply(BaseModel):
     )
 
 
-def inputs_of(info: ValidationInfo, model: type[I]) -> I | None:
+def inputs_of(info: ValidationInfo, model: type[InputsT]) -> InputsT | None:
     """The typed inputs of the call being validated (None when validated without them)."""
     found = (info.context or {}).get("inputs")
     if found is None:
@@ -66,7 +67,7 @@ def first_error(exc: ValidationError) -> str:
     return exc.errors(include_url=False)[0]["msg"].removeprefix("Value error, ")
 
 
-def Checked(model: type[I], check: Callable[[Any, I | None], Any]) -> AfterValidator:
+def Checked(model: type[InputsT], check: Callable[[Any, InputsT | None], Any]) -> AfterValidator:
     """Field metadata: ``check(value, <the call's typed inputs, or None>)`` after the field's own checks."""
     return AfterValidator(lambda value, info: check(value, inputs_of(info, model)))
 
@@ -227,7 +228,7 @@ def timed(steps: list[T]) -> list[T]:
     """``steps`` (each with ``minutes``) without those of no minutes while one with minutes stands:
     they would take no time once the minutes are scaled. All of them without: kept, for
     :func:`timed_step` to send back."""
-    kept = [step for step in steps if getattr(step, "minutes") > 0]
+    kept = [step for step in steps if step.minutes > 0]
     return kept or steps
 
 
@@ -308,7 +309,7 @@ _STOPWORDS = {
     "have", "having", "here", "into", "just", "like", "more", "most", "much", "only", "other", "over",
     "really", "should", "some", "such", "than", "that", "their", "them", "then", "there", "these", "they",
     "this", "those", "very", "want", "were", "what", "when", "where", "which", "while", "will", "with",
-    "would", "your", "yours", "having", "conversing", "conversation", "talking", "talk", "chatting",
+    "would", "your", "yours", "conversing", "conversation", "talking", "talk", "chatting",
 }
 
 

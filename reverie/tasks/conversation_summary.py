@@ -12,7 +12,6 @@ again in their ratings, retrievals, reflections and conversations.
 from __future__ import annotations
 
 import re
-
 from typing import Annotated
 
 from pydantic import Field

@@ -113,11 +113,11 @@ class ConvoNotesReply(Reply):
 
 
 def _planning_fail_safe(inputs: ConvoInputs, choices: dict) -> PlanningThoughtReply:
-    return PlanningThoughtReply(thought="{0} should keep the conversation with {1} in mind when planning.".format(*inputs.names()))
+    return PlanningThoughtReply(thought="{} should keep the conversation with {} in mind when planning.".format(*inputs.names()))
 
 
 def _memo_fail_safe(inputs: ConvoInputs, choices: dict) -> MemoReply:
-    return MemoReply(memo="{0} had a conversation with {1}.".format(*inputs.names()))
+    return MemoReply(memo="{} had a conversation with {}.".format(*inputs.names()))
 
 
 def _one_fail_safe(inputs: ConvoInputs) -> ConvoThoughtsReply:

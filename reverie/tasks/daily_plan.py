@@ -19,9 +19,20 @@ from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.clock import BED_WORDS, format_hour, hour_after, hour_of
 from reverie.tasks.common import Reply, check_text, inputs_of, loop_cut, one_line
-from reverie.tasks.day_rules import (MINUTES_PER_DAY, clock_minute, hours_taken, is_bed, is_sleeping, meridiem_fixed,
-                                    outside_day_problem, plan_order_problem, since_wake, span_hours, spans_cut,
-                                    without_clock)
+from reverie.tasks.day_rules import (
+    MINUTES_PER_DAY,
+    clock_minute,
+    hours_taken,
+    is_bed,
+    is_sleeping,
+    meridiem_fixed,
+    outside_day_problem,
+    plan_order_problem,
+    since_wake,
+    span_hours,
+    spans_cut,
+    without_clock,
+)
 
 MIN_ITEMS, MAX_ITEMS = 4, 10
 _WAKING = re.compile(r"\b(wak\w*|awake\w*|gets? up|getting up|rises?|morning routine)\b", re.IGNORECASE)
@@ -264,7 +275,7 @@ class DailyPlanReply(Reply):
         return value
 
     @model_validator(mode="after")
-    def _check(self, info: ValidationInfo) -> "DailyPlanReply":
+    def _check(self, info: ValidationInfo) -> DailyPlanReply:
         inputs = inputs_of(info, DailyPlanInputs)
         self.items = check_plan_items(self.items, inputs.wake_up_time if inputs else None,
                                       bed_hour=bed_hour_of(inputs.lifestyle) if inputs else None,

@@ -10,19 +10,25 @@ hours), and a schedule that fills the day.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
 
 from reverie.tasks.clock import format_hour
 from reverie.tasks.common import content_words
 from reverie.tasks.day_rules import (
-    MINUTES_PER_DAY, activity_clock_problem, clock_minute, is_bed, is_daytime, is_sleeping, plan_order_problem,
-    span_hours, without_clock,
+    MINUTES_PER_DAY,
+    activity_clock_problem,
+    clock_minute,
+    is_bed,
+    is_daytime,
+    is_sleeping,
+    plan_order_problem,
+    span_hours,
+    without_clock,
 )
 
 LONGEST_AWAKE_MINUTES = 4 * 60
-_PLAN_FILLER = {"wake", "complete", "morning", "routine", "go", "bed", "day", "time", "take", "have", "get", "go",
-                "spend", "work", "continue", "start", "finish"}
+_PLAN_FILLER = {"wake", "complete", "morning", "routine", "go", "bed", "day", "time", "take", "have", "get", "spend", "work", "continue", "start", "finish"}
 
 
 def plan_words(item: str) -> set[str]:
@@ -148,4 +154,4 @@ def coherence_line(days: Iterable[DayCoherence]) -> str:
     return f"day coherence: {clean}/{len(days)} days with no violation{share}, {count} violation(s)"
 
 
-__all__ = ["DayCoherence", "about", "span_hours", "day_coherence", "persona_day", "coherence_line", "wake_hour_of", "LONGEST_AWAKE_MINUTES"]
+__all__ = ["LONGEST_AWAKE_MINUTES", "DayCoherence", "about", "coherence_line", "day_coherence", "persona_day", "span_hours", "wake_hour_of"]

@@ -144,7 +144,6 @@ def plan_order_problem(items: list[str], wake_hour: int | None, bed_hour: int | 
             return (f'item {number} "{item}" comes before "{after}"; times must move forward and bed comes last')
     if wake_hour is None:
         return None
-    bed_offset = since_wake(bed_hour * 60, wake_hour) if bed_hour is not None else None
     previous: tuple[int, str, int] | None = None
     for number, item in enumerate(items, 1):
         minute = clock_minute(item)

@@ -54,7 +54,7 @@ class TripleFields(Reply):
 # One statement's triple, checked against its subject and statement.
 class TripleReply(TripleFields):
     @model_validator(mode="after")
-    def _check(self, info: ValidationInfo) -> "TripleReply":
+    def _check(self, info: ValidationInfo) -> TripleReply:
         inputs = inputs_of(info, TripleInputs)
         subject = inputs.subject.strip() if inputs else ""
         predicate = one_line(self.predicate)

@@ -27,8 +27,14 @@ from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import NotShown, Task, TaskInputs
 from reverie.tasks.clock import format_hour, hour_of
 from reverie.tasks.common import Checked, Reply, check_text, one_line, unlist, without_marker
-from reverie.tasks.day_rules import (awake_hours, clock_minute, clock_phrase, daytime_sleep_problem, span_hours,
-                                    without_clock)
+from reverie.tasks.day_rules import (
+    awake_hours,
+    clock_minute,
+    clock_phrase,
+    daytime_sleep_problem,
+    span_hours,
+    without_clock,
+)
 
 MAX_WORDS = 12
 NOTHING_YET = "(nothing decided yet)"

@@ -25,11 +25,25 @@ from pydantic import Field, ValidationInfo, field_validator
 from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import ITEMS_KEY, NotShown, Task, TaskInputs
 from reverie.tasks.clock import format_hour
-from reverie.tasks.common import Reply, content_words, inputs_of, unlist
-from reverie.tasks.day_rules import (awake_hours, clock_minute, clock_phrase, daytime_sleep_problem, is_bed,
-                                     span_hours, without_clock)
-from reverie.tasks.hourly_schedule import (FILLER, SLEEPING, check_activity, fallback_activity, format_plan, known_hour,
-                                          merge_hours)
+from reverie.tasks.common import Reply, inputs_of, unlist
+from reverie.tasks.day_rules import (
+    awake_hours,
+    clock_minute,
+    clock_phrase,
+    daytime_sleep_problem,
+    is_bed,
+    span_hours,
+    without_clock,
+)
+from reverie.tasks.hourly_schedule import (
+    FILLER,
+    SLEEPING,
+    check_activity,
+    fallback_activity,
+    format_plan,
+    known_hour,
+    merge_hours,
+)
 
 HOURS_IN_DAY = 24
 

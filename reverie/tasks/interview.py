@@ -7,7 +7,6 @@ answer), then the memories relevant to the line are summarized, then the persona
 from __future__ import annotations
 
 import re
-
 from typing import Annotated
 
 from pydantic import Field

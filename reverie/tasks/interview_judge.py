@@ -21,7 +21,6 @@ from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs
 from reverie.tasks.common import Reply, inputs_of, one_line
 
-
 _WORD = re.compile(r"[^\W_]+")
 MIN_QUOTED_WORDS = 3   # a quote cut shorter than this says too little to decide anything
 MIN_INNER_WORDS = 4    # the same for a run copied from inside a paraphrase

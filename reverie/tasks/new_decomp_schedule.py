@@ -47,7 +47,7 @@ class NewScheduleReply(Reply):
     items: list[PlanEntry] = Field(min_length=1, max_length=MAX_ITEMS, json_schema_extra={MOST_ITEMS_KEY: "slots"})
 
     @model_validator(mode="after")
-    def _check(self) -> "NewScheduleReply":
+    def _check(self) -> NewScheduleReply:
         self.items = timed(self.items)
         for number, item in enumerate(self.items, 1):
             item.activity = timed_step("item", number, item.activity.rstrip("."), item.minutes, like=30)

@@ -8,7 +8,6 @@ original returned None here and the caller crashed).
 from __future__ import annotations
 
 import re
-
 from collections.abc import Iterable
 from typing import Annotated
 

@@ -16,7 +16,6 @@ from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Task, TaskInputs, memories
 from reverie.tasks.common import Checked, Reply, Text, bulleted, first_name, names, unlist
 
-
 NO_MEMORIES = "- (no memories)"
 
 

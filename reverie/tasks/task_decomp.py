@@ -51,7 +51,7 @@ class TaskDecompReply(Reply):
     subtasks: list[Subtask] = Field(min_length=1, max_length=MAX_SUBTASKS, json_schema_extra={MOST_ITEMS_KEY: "slots"})
 
     @model_validator(mode="after")
-    def _check(self, info: ValidationInfo) -> "TaskDecompReply":
+    def _check(self, info: ValidationInfo) -> TaskDecompReply:
         inputs = inputs_of(info, TaskDecompInputs)
         first = inputs.first_name if inputs else ""
         self.subtasks = [sub._replace(action=timed_step("subtask", number, strip_subject(sub.action.strip(), first),

@@ -75,7 +75,7 @@ class ThoughtTriplesReply(Reply):
         description="one triple per numbered sentence, in the order given")
 
     @model_validator(mode="after")
-    def _some_usable(self, info: ValidationInfo) -> "ThoughtTriplesReply":
+    def _some_usable(self, info: ValidationInfo) -> ThoughtTriplesReply:
         inputs = inputs_of(info, ThoughtTriplesInputs)
         if not self.triples or inputs is None:
             return self

@@ -9,7 +9,6 @@ whisper's "you" and "your" back.
 from __future__ import annotations
 
 import re
-
 from typing import Annotated, Any
 
 from pydantic import Field, model_validator
