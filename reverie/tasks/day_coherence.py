@@ -137,7 +137,7 @@ def day_coherence(persona: str, daily_plan: Sequence[str], hourly: Sequence[Sequ
 
 def persona_day(persona) -> DayCoherence:
     """The coherence of a persona's current day, from its scratch."""
-    from reverie.tasks.daily_plan import bed_hour_of
+    from reverie.tasks.plan_check import bed_hour_of
 
     s = persona.scratch
     hourly = s.f_daily_schedule_hourly_org or s.f_daily_schedule or []

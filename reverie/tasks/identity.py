@@ -22,7 +22,7 @@ from reverie.llm.task import Task, TaskInputs, memories
 from reverie.tasks.clock import BED_WORDS, format_hour, hour_after, hour_of
 from reverie.tasks.common import Reply, Text, check_text, inputs_of, one_line
 from reverie.tasks.common import first_name as first_name_of
-from reverie.tasks.daily_plan import bed_hour_of, check_plan_items, is_waking_up, wake_up_line
+from reverie.tasks.plan_check import PlanRules, bed_hour_of, checked_plan, is_waking_up, wake_up_line
 
 NOTE_MAX = 500
 MIN_NOTE_WORDS = 5
@@ -100,10 +100,11 @@ class DailyReqReply(Reply):
     items: list[PlanItem] = Field(min_length=MIN_ITEMS, max_length=MAX_ITEMS, description="the day's plan, with clock times")
 
     @model_validator(mode="after")
-    def _check(self, info: ValidationInfo) -> DailyReqReply:
+    def _checked_then_repaired(self, info: ValidationInfo) -> DailyReqReply:
         inputs = inputs_of(info, DailyReqInputs)
         bed = bed_hour_of(_identity_line(inputs.identity, "Lifestyle")) if inputs else None
-        self.items = check_plan_items(self.items, inputs.wake_up_time if inputs else None, MIN_ITEMS, bed_hour=bed)
+        self.items = checked_plan(self.items, PlanRules.at(inputs.wake_up_time if inputs else None, bed=bed,
+                                                           min_items=MIN_ITEMS))
         return self
 
 
