@@ -121,7 +121,7 @@ def answered_without_model(persona: Agent, maze: Maze, description: str) -> tupl
         return planned
     cache = persona.memory.todays_answers()
     hit = cache.action(description, persona.s_mem.tree) if persona.options.reuse_answers else None
-    if hit and (hit["address"] in maze.address_tiles or "<" in hit["address"]):
+    if hit and (hit["address"] in maze.address_tiles or Place(hit["address"]).is_random):
         return Place(hit["address"]), ActionDetails(**hit["details"])
     return None
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import timedelta
 from itertools import accumulate
@@ -30,10 +31,10 @@ CHAT_EMOJI = "\U0001f4ac"
 WAIT_EMOJI = "\u231b"
 
 
-def choose_retrieved(persona: Agent, retrieved: dict, rng: random.Random) -> dict | None:
-    """The perceived event to focus on: another persona first, else anything not idle."""
+def choose_retrieved(persona: Agent, retrieved: dict, rng: random.Random, personas: Collection[str]) -> dict | None:
+    """The perceived event to focus on: another persona's (one of ``personas``) first, else anything not idle."""
     others = [r for r in retrieved.values() if r["curr_event"].subject != persona.name]
-    people = [r for r in others if ":" not in r["curr_event"].subject]
+    people = [r for r in others if r["curr_event"].subject in personas]
     if people:
         return rng.choice(people)
     busy = [r for r in others if "is idle" not in r["curr_event"].description]
@@ -77,7 +78,7 @@ def should_react(persona: Agent, focused: dict, personas: dict[str, Agent], llm:
         return None
     subject = focused["curr_event"].subject
     other = personas.get(subject)
-    if ":" in subject or other is None:
+    if other is None:  # a thing, not a persona
         return None
     if lets_talk(persona, other, focused, llm):
         return ChatWith(subject)
