@@ -32,7 +32,7 @@ from typing import Annotated
 from pydantic import ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import Task, TaskInputs, memories
+from reverie.llm.task import Choices, Task, TaskInputs, memories
 from reverie.tasks.common import Reply, bulleted, check_text, inputs_of, transcript, words_only
 from reverie.tasks.conversation_summary import topic_of
 from reverie.tasks.interview import strip_speaker
@@ -81,7 +81,8 @@ class ConversationReply(Reply):
             return values  # "no conversation": the line-by-line conversation follows
         inputs = inputs_of(info, ConversationInputs)
         speakers = (inputs.initiator, inputs.partner) if inputs else ()
-        lines, said = [], set()
+        lines: list[str] = []
+        said: set[str] = set()
         for number, value in enumerate(values, 1):
             line = check_text(strip_speaker(value, *speakers), f"line {number}")
             if line.lower() in said:
@@ -112,7 +113,7 @@ class ConversationReply(Reply):
         return self
 
 
-def _fail_safe(inputs: ConversationInputs, choices: dict) -> ConversationReply:
+def _fail_safe(inputs: ConversationInputs, choices: Choices) -> ConversationReply:
     """No conversation: the caller then asks for it line by line (the faithful mode's calls)."""
     log.info("conversation_packed: no conversation between %s and %s; asking line by line",
              inputs.initiator, inputs.partner)

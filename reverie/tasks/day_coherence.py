@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from reverie.tasks.clock import format_hour
 from reverie.tasks.common import content_words
@@ -55,9 +56,10 @@ class DayCoherence:
         return not self.violations
 
 
-def _hours(schedule: Sequence[Sequence]) -> list[str]:
+def _hours(schedule: Sequence[Sequence[Any]]) -> list[str]:
     """``[(activity, minutes)]`` from midnight -> the activity at the start of each hour (24 entries at most)."""
-    hours, minute = [], 0
+    hours: list[str] = []
+    minute = 0
     for activity, minutes in schedule:
         end = minute + int(minutes)
         while len(hours) * 60 < end and len(hours) < 24:
@@ -66,7 +68,7 @@ def _hours(schedule: Sequence[Sequence]) -> list[str]:
     return hours
 
 
-def wake_hour_of(daily_plan: Sequence[str], hourly: Sequence[Sequence]) -> int | None:
+def wake_hour_of(daily_plan: Sequence[str], hourly: Sequence[Sequence[Any]]) -> int | None:
     """The wake-up hour: the plan's first item's time, else the first hour not spent sleeping."""
     if daily_plan:
         minute = clock_minute(str(daily_plan[0]))
@@ -78,8 +80,8 @@ def wake_hour_of(daily_plan: Sequence[str], hourly: Sequence[Sequence]) -> int |
     return None
 
 
-def day_coherence(persona: str, daily_plan: Sequence[str], hourly: Sequence[Sequence],
-                  decomposed: Sequence[Sequence] = (), *, bed_hour: int | None = None) -> DayCoherence:
+def day_coherence(persona: str, daily_plan: Sequence[str], hourly: Sequence[Sequence[Any]],
+                  decomposed: Sequence[Sequence[Any]] = (), *, bed_hour: int | None = None) -> DayCoherence:
     """Every rule the day breaks, named; ``bed_hour`` is the lifestyle's bedtime when known."""
     result = DayCoherence(persona)
     out = result.violations
@@ -135,7 +137,7 @@ def day_coherence(persona: str, daily_plan: Sequence[str], hourly: Sequence[Sequ
     return result
 
 
-def persona_day(persona) -> DayCoherence:
+def persona_day(persona: Any) -> DayCoherence:
     """The coherence of a persona's current day, from its scratch."""
     from reverie.tasks.plan_check import bed_hour_of
 

@@ -18,7 +18,7 @@ from typing import Annotated
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import Task, TaskInputs, memories
+from reverie.llm.task import Choices, Task, TaskInputs, memories
 from reverie.tasks.clock import BED_WORDS, format_hour, hour_after, hour_of
 from reverie.tasks.common import Reply, Text, check_text, inputs_of, one_line
 from reverie.tasks.common import first_name as first_name_of
@@ -58,7 +58,7 @@ class DailyReqInputs(TaskInputs):
 
 
 class NoteReply(Reply):
-    note: Text("the note", NOTE_MAX, min_words=MIN_NOTE_WORDS) = Field(description="two or three sentences")
+    note: Text("the note", NOTE_MAX, min_words=MIN_NOTE_WORDS) = Field(description="two or three sentences")  # type: ignore[valid-type]  # a pydantic annotation made at run time
 
 
 class CurrentlyReply(Reply):
@@ -108,12 +108,12 @@ class DailyReqReply(Reply):
         return self
 
 
-def _note_fail_safe(inputs: PlanNoteInputs | ThoughtNoteInputs, choices: dict) -> NoteReply:
+def _note_fail_safe(inputs: PlanNoteInputs | ThoughtNoteInputs, choices: Choices) -> NoteReply:
     name = first_name_of(inputs.name) or "I"
     return NoteReply(note=f"Nothing stands out from the last few days; {name} will follow the usual routine today.")
 
 
-def _currently_fail_safe(inputs: CurrentlyInputs, choices: dict) -> CurrentlyReply:
+def _currently_fail_safe(inputs: CurrentlyInputs, choices: Choices) -> CurrentlyReply:
     old = one_line(inputs.currently)
     name = inputs.name or "The character"
     if len(old.split()) < MIN_NOTE_WORDS or first_name_of(name).lower() not in old.lower():
@@ -143,7 +143,7 @@ def _shorten(text: str, limit: int = ITEM_MAX) -> str:
     return text[: limit - 1].rsplit(" ", 1)[0].rstrip(",;") or text[:limit]
 
 
-def _daily_req_fail_safe(inputs: DailyReqInputs, choices: dict) -> DailyReqReply:
+def _daily_req_fail_safe(inputs: DailyReqInputs, choices: Choices) -> DailyReqReply:
     identity = inputs.identity
     old = split_numbered(_identity_line(identity, "Daily plan requirement"))
     items = [wake_up_line(hour_of(inputs.wake_up_time))]
@@ -185,12 +185,14 @@ def join_items(items: list[str]) -> str:
 
 def identity_plan_note(llm: LanguageModel, *, name: str, statements: str, date: str) -> str:
     inputs = PlanNoteInputs(name=name, statements=statements.strip() or "(no memories yet)", date=date)
-    return llm.ask(IDENTITY_PLAN_NOTE, inputs, persona=name).note
+    note: str = llm.ask(IDENTITY_PLAN_NOTE, inputs, persona=name).note
+    return note
 
 
 def identity_thought_note(llm: LanguageModel, *, name: str, statements: str) -> str:
     inputs = ThoughtNoteInputs(name=name, statements=statements.strip() or "(no memories yet)")
-    return llm.ask(IDENTITY_THOUGHT_NOTE, inputs, persona=name).note
+    note: str = llm.ask(IDENTITY_THOUGHT_NOTE, inputs, persona=name).note
+    return note
 
 
 def identity_new_currently(llm: LanguageModel, *,

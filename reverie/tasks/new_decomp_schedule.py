@@ -15,7 +15,7 @@ import re
 from pydantic import Field, model_validator
 
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import MOST_ITEMS_KEY, Task, TaskInputs
+from reverie.llm.task import MOST_ITEMS_KEY, Choices, Task, TaskInputs
 from reverie.tasks.clock import format_minute
 from reverie.tasks.common import Reply, check_text, one_line, timed, timed_step
 from reverie.tasks.task_decomp import fit_durations, slots
@@ -143,7 +143,7 @@ def resumed_schedule(*, main_act_dur: list[tuple[str, int]], truncated_act_dur: 
     return done + rest_of_plan(list(main_act_dur), total - remaining, remaining)
 
 
-def fail_safe(inputs: NewScheduleInputs, choices: dict) -> NewScheduleReply:
+def fail_safe(inputs: NewScheduleInputs, choices: Choices) -> NewScheduleReply:
     original = read_plan_lines(inputs.original_plan)
     try:
         remaining = int(inputs.remaining_minutes.strip() or 0)

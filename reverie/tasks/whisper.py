@@ -14,7 +14,7 @@ from typing import Annotated, Any
 from pydantic import Field, model_validator
 
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import NotShown, Task, TaskInputs
+from reverie.llm.task import Choices, NotShown, Task, TaskInputs
 from reverie.tasks.common import Checked, Reply, Text, first_name, mentions_second_person, names, one_line
 
 # Second-person phrases, longest first, and their third-person replacements ({n} = name).
@@ -70,11 +70,11 @@ def _about_the_persona(value: str, inputs: WhisperInputs | None) -> str:
 
 
 class WhisperReply(Reply):
-    thought: Annotated[Text("the statement", 300, min_words=3), Checked(WhisperInputs, _about_the_persona)] = Field(
+    thought: Annotated[Text("the statement", 300, min_words=3), Checked(WhisperInputs, _about_the_persona)] = Field(  # type: ignore[valid-type]  # a pydantic annotation made at run time
         description="the statement about the persona, in the third person")
 
 
-def _fail_safe(inputs: WhisperInputs, choices: dict) -> WhisperReply:
+def _fail_safe(inputs: WhisperInputs, choices: Choices) -> WhisperReply:
     return WhisperReply(thought=third_person(inputs.whisper, inputs.persona_name or "The persona")[:300])
 
 
@@ -85,4 +85,5 @@ WHISPER_INNER_THOUGHT = Task(name="whisper_inner_thought", inputs=WhisperInputs,
 def whisper_inner_thought(llm: LanguageModel, *, persona_name: str, whisper: str) -> str:
     """The whisper restated as a third-person statement about the persona."""
     inputs = WhisperInputs(persona_name=persona_name, whisper=whisper)
-    return llm.ask(WHISPER_INNER_THOUGHT, inputs, persona=persona_name).thought
+    thought: str = llm.ask(WHISPER_INNER_THOUGHT, inputs, persona=persona_name).thought
+    return thought
