@@ -9,8 +9,7 @@ speakers in turn, the initiator first, so the transcript has the faithful mode's
 Each line is checked as a faithful line is: a speaker's name the model put in front is
 dropped, an empty or placeholder line is sent back. A line said twice word for word ends the
 conversation before it when two lines or more come first (the model looped because the talk
-had run out: on the 25-person town, 4 of 9 calls fell back on such a loop); before that it is
-sent back. A conversation of one line is sent back (a conversation takes two).
+had run out; docs/SPEED.md, "Bounds that keep the answer"); before that it is sent back. A conversation of one line is sent back (a conversation takes two).
 
 After the lines, the reply says in a few words what the two talked about (``about``), the topic
 that :mod:`reverie.tasks.conversation_summary` asks for in a call of its own: the conversation's

@@ -50,11 +50,10 @@ class ReactInputs(_Meeting):
     target_act: str
 
 
-# One short sentence of reasoning; the answer's field name sorts after "reason", so the
-# reason comes first whatever the grammar builder does. Its bound keeps the whole reply inside
-# the prompts' max_tokens even when the reason is a loop (the bundled model's "Theo Alvare,"
-# over and over takes a token for every two characters): at 240 characters such a reason was
-# cut off before the answer, three times, and the fail-safe decided instead of the model.
+# One short sentence of reasoning, bounded so that the whole reply fits the prompts' max_tokens
+# even when the reason is a loop (a name repeated takes a token for every two characters), and
+# the answer is never cut off (docs/SPEED.md, "Bounds that keep the answer"). The answer's field
+# name sorts after "reason", so the reason comes first whatever the grammar builder does.
 Reason = Annotated[str, Field(max_length=160, description="one short sentence of reasoning")]
 
 
