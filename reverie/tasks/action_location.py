@@ -48,15 +48,15 @@ class ObjectInputs(TaskInputs):
 
 
 class SectorReply(Reply):
-    sector: Choice("sectors", "one of the listed areas, copied exactly")  # type: ignore[valid-type]  # a pydantic annotation made at run time
+    sector: Choice("sectors", "one of the listed areas, copied exactly")
 
 
 class ArenaReply(Reply):
-    arena: Choice("arenas", "one of the listed places, copied exactly")  # type: ignore[valid-type]  # a pydantic annotation made at run time
+    arena: Choice("arenas", "one of the listed places, copied exactly")
 
 
 class ObjectReply(Reply):
-    object: Choice("objects", "one of the listed objects, copied exactly")  # type: ignore[valid-type]  # a pydantic annotation made at run time
+    object: Choice("objects", "one of the listed objects, copied exactly")
 
 
 def _first_with(options: list[str], *wanted: str) -> str | None:

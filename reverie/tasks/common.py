@@ -48,7 +48,7 @@ def _scale_value(value: Any) -> Any:
 
 
 # A whole number from 1 to 10 (an enum in the JSON schema).
-Scale = Annotated[Literal[SCALE_1_TO_10], BeforeValidator(_scale_value)]  # type: ignore[valid-type]  # a pydantic annotation made at run time
+Scale = Annotated[Literal[SCALE_1_TO_10], BeforeValidator(_scale_value)]
 
 _PLACEHOLDERS = {"...", "…", "n/a", "na", "none", "null", "tbd", "todo", "<fill in>", "fill in", "blank", "text", "string"}
 

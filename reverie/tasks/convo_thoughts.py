@@ -51,11 +51,11 @@ class ConvoInputs(TaskInputs):
 
 
 class PlanningThoughtReply(Reply):
-    thought: Text("the thought", 300, min_words=3, once=True) = Field(description="what matters from the chat for the persona's plans")  # type: ignore[valid-type]  # a pydantic annotation made at run time
+    thought: Text("the thought", 300, min_words=3, once=True) = Field(description="what matters from the chat for the persona's plans")
 
 
 class MemoReply(Reply):
-    memo: Text("the note", 300, min_words=3, once=True) = Field(description="what the persona found noteworthy in the chat")  # type: ignore[valid-type]  # a pydantic annotation made at run time
+    memo: Text("the note", 300, min_words=3, once=True) = Field(description="what the persona found noteworthy in the chat")
 
 
 def planning_thought(persona_name: str, plan: str) -> str:
@@ -76,9 +76,9 @@ class ChatNotes:
 class ConvoThoughtsReply(Reply):
     """One participant's notes in the packed reply."""
 
-    plan: Text("the planning thought", 300, min_words=3, once=True) = Field(  # type: ignore[valid-type]  # a pydantic annotation made at run time
+    plan: Text("the planning thought", 300, min_words=3, once=True) = Field(
         description="what matters from the chat for the persona's plans")
-    memo: Text("the note", 300, min_words=3, once=True) = Field(description="what the persona found noteworthy in the chat")  # type: ignore[valid-type]  # a pydantic annotation made at run time
+    memo: Text("the note", 300, min_words=3, once=True) = Field(description="what the persona found noteworthy in the chat")
     # Asked for (the grammar writes two) but not required; each checked in :meth:`stored_triples`.
     triples: list[TripleFields] = Field(default_factory=list, max_length=2, json_schema_extra={"minItems": 2},
                                         description="the plan's triple, then the memo's")

@@ -58,7 +58,7 @@ class DailyReqInputs(TaskInputs):
 
 
 class NoteReply(Reply):
-    note: Text("the note", NOTE_MAX, min_words=MIN_NOTE_WORDS) = Field(description="two or three sentences")  # type: ignore[valid-type]  # a pydantic annotation made at run time
+    note: Text("the note", NOTE_MAX, min_words=MIN_NOTE_WORDS) = Field(description="two or three sentences")
 
 
 class CurrentlyReply(Reply):

@@ -54,7 +54,7 @@ class IdeasInputs(TaskInputs):
 
 
 class IdeasReply(Reply):
-    summary: Text("the summary", 400, min_words=3) = Field(description="what the persona remembers that bears on the line")  # type: ignore[valid-type]  # a pydantic annotation made at run time
+    summary: Text("the summary", 400, min_words=3) = Field(description="what the persona remembers that bears on the line")
 
 
 def _ideas_fail_safe(inputs: IdeasInputs, choices: Choices) -> IdeasReply:

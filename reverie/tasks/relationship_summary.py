@@ -46,7 +46,7 @@ def _about_the_listener(value: str, inputs: RelationshipInputs | None) -> str:
 
 
 class RelationshipReply(Reply):
-    summary: Annotated[Text("the summary", 300, min_words=4, once=True), Checked(RelationshipInputs, _about_the_listener)] = Field(  # type: ignore[valid-type]  # a pydantic annotation made at run time
+    summary: Annotated[Text("the summary", 300, min_words=4, once=True), Checked(RelationshipInputs, _about_the_listener)] = Field(
         description="how the two relate: feelings and what one knows of the other")
 
 

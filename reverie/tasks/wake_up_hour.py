@@ -54,7 +54,7 @@ class WakeUpInputs(TaskInputs):
 
 
 class WakeUpHourReply(Reply):
-    hour: Literal[HOURS] = Field(description="hour of waking up, 24-hour clock (0-23)",  # type: ignore[valid-type]  # a pydantic annotation made at run time
+    hour: Literal[HOURS] = Field(description="hour of waking up, 24-hour clock (0-23)",
                                  json_schema_extra={CHOICES_KEY: "hours"})
 
     @field_validator("hour", mode="before")

@@ -70,7 +70,7 @@ def _about_the_persona(value: str, inputs: WhisperInputs | None) -> str:
 
 
 class WhisperReply(Reply):
-    thought: Annotated[Text("the statement", 300, min_words=3), Checked(WhisperInputs, _about_the_persona)] = Field(  # type: ignore[valid-type]  # a pydantic annotation made at run time
+    thought: Annotated[Text("the statement", 300, min_words=3), Checked(WhisperInputs, _about_the_persona)] = Field(
         description="the statement about the persona, in the third person")
 
 
