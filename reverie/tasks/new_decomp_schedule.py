@@ -14,6 +14,7 @@ import re
 
 from pydantic import Field, model_validator
 
+from reverie.action_text import is_decomposed
 from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import MOST_ITEMS_KEY, Choices, Task, TaskInputs
 from reverie.tasks.clock import format_minute
@@ -106,7 +107,7 @@ def within(activity: str, limit: int = ACTIVITY_CHARS) -> str:
     (``reverie.action_text.subtask``); its plan item is shortened instead."""
     if len(activity) <= limit:
         return activity
-    if activity.endswith(")") and "(" in activity:
+    if activity.endswith(")") and is_decomposed(activity):
         item, step = activity[:-1].rsplit("(", 1)
         room = limit - len(step.strip()) - 3  # " (" and ")"
         if room >= 4 and item.strip():
