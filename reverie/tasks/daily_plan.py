@@ -25,9 +25,10 @@ from reverie.tasks.plan_check import (
     PlanRules,
     bed_hour_of,
     bed_line,
-    checked_plan,
     known_minute,
     meals_and_breaks,
+    plan_problem,
+    repaired_plan,
     wake_up_line,
 )
 
@@ -55,9 +56,17 @@ class DailyPlanReply(Reply):
         return value
 
     @model_validator(mode="after")
-    def _checked_then_repaired(self, info: ValidationInfo) -> DailyPlanReply:
-        """Validation, whose problem goes back to the model, then the code's repair (:func:`checked_plan`)."""
-        self.items = checked_plan(self.items, plan_rules(inputs_of(info, DailyPlanInputs)))
+    def _validated(self, info: ValidationInfo) -> DailyPlanReply:
+        """Validation: a problem in the plan goes back to the model as its correction."""
+        problem = plan_problem(self.items, plan_rules(inputs_of(info, DailyPlanInputs)))
+        if problem:
+            raise ValueError(problem)
+        return self
+
+    @model_validator(mode="after")
+    def _repaired(self, info: ValidationInfo) -> DailyPlanReply:
+        """Repair, the code's own step once validation passed: the plan the day is made from."""
+        self.items = repaired_plan(self.items, plan_rules(inputs_of(info, DailyPlanInputs)))
         return self
 
 

@@ -22,7 +22,7 @@ from reverie.llm.task import Choices, Task, TaskInputs, memories
 from reverie.tasks.clock import BED_WORDS, format_hour, hour_after, hour_of
 from reverie.tasks.common import Reply, Text, check_text, inputs_of, one_line
 from reverie.tasks.common import first_name as first_name_of
-from reverie.tasks.plan_check import PlanRules, bed_hour_of, checked_plan, is_waking_up, wake_up_line
+from reverie.tasks.plan_check import PlanRules, bed_hour_of, is_waking_up, plan_problem, repaired_plan, wake_up_line
 
 NOTE_MAX = 500
 MIN_NOTE_WORDS = 5
@@ -100,12 +100,24 @@ class DailyReqReply(Reply):
     items: list[PlanItem] = Field(min_length=MIN_ITEMS, max_length=MAX_ITEMS, description="the day's plan, with clock times")
 
     @model_validator(mode="after")
-    def _checked_then_repaired(self, info: ValidationInfo) -> DailyReqReply:
-        inputs = inputs_of(info, DailyReqInputs)
-        bed = bed_hour_of(_identity_line(inputs.identity, "Lifestyle")) if inputs else None
-        self.items = checked_plan(self.items, PlanRules.at(inputs.wake_up_time if inputs else None, bed=bed,
-                                                           min_items=MIN_ITEMS))
+    def _validated(self, info: ValidationInfo) -> DailyReqReply:
+        """Validation: a problem in the plan goes back to the model as its correction."""
+        problem = plan_problem(self.items, _req_rules(inputs_of(info, DailyReqInputs)))
+        if problem:
+            raise ValueError(problem)
         return self
+
+    @model_validator(mode="after")
+    def _repaired(self, info: ValidationInfo) -> DailyReqReply:
+        """Repair, the code's own step once validation passed (:func:`repaired_plan`)."""
+        self.items = repaired_plan(self.items, _req_rules(inputs_of(info, DailyReqInputs)))
+        return self
+
+
+def _req_rules(inputs: DailyReqInputs | None) -> PlanRules:
+    """The daily requirement's plan is held to the wake-up hour and the lifestyle's bedtime."""
+    bed = bed_hour_of(_identity_line(inputs.identity, "Lifestyle")) if inputs else None
+    return PlanRules.at(inputs.wake_up_time if inputs else None, bed=bed, min_items=MIN_ITEMS)
 
 
 def _note_fail_safe(inputs: PlanNoteInputs | ThoughtNoteInputs, choices: Choices) -> NoteReply:

@@ -5,7 +5,8 @@ worded as its correction. Repair (:func:`repaired_plan`) is the code's own step 
 passed: the model writes the activities, the code keeps the day's clock. It writes the first item
 itself at the wake-up hour, puts the items in the order of their times with going to bed last (at
 the lifestyle's bedtime when it is known), drops repeats, puts the persona's commitments in at
-their hours and keeps one activity an hour. :func:`checked_plan` is the two in order.
+their hours and keeps one activity an hour. A reply model runs the two as two validators, in
+that order (``DailyPlanReply``, ``DailyReqReply``).
 """
 
 from __future__ import annotations
@@ -183,15 +184,6 @@ def _too_few_hours(plan: list[str], wake: int, rules: PlanRules) -> str:
 
 
 # -- repair: the code's own step on a plan that passed ----------------------------------
-
-
-def checked_plan(items: Sequence[str], rules: PlanRules) -> list[str]:
-    """The plan the code keeps of a reply: :func:`plan_problem` raised as the model's correction
-    (ValueError), else :func:`repaired_plan`."""
-    problem = plan_problem(items, rules)
-    if problem:
-        raise ValueError(problem)
-    return repaired_plan(items, rules)
 
 
 def repaired_plan(items: Sequence[str], rules: PlanRules) -> list[str]:

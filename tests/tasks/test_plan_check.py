@@ -4,8 +4,11 @@ plan that passed; the two together are what a daily plan's reply becomes."""
 from __future__ import annotations
 
 import pytest
+from pydantic import ValidationError
 
-from reverie.tasks.plan_check import PlanRules, checked_plan, plan_problem, repaired_plan
+from reverie.prompt_tools.fixtures import inputs_with
+from reverie.tasks.daily_plan import DAILY_PLAN, DailyPlanReply
+from reverie.tasks.plan_check import PlanRules, plan_problem, repaired_plan
 
 DAY = ["open the cafe at 8:00 am", "wake up at 6:00 am", "have lunch at 12:00 pm", "open the cafe at 9:00 am",
        "read a book at 3:00 pm", "go to bed at 11:00 pm"]
@@ -34,7 +37,12 @@ def test_without_a_wake_up_hour_the_plan_is_kept_in_its_order_and_must_start_wit
     assert repaired_plan(DAY[1:], rules) == DAY[1:]  # no clock kept by the code: the reply's order stays
 
 
-def test_checked_plan_sends_the_problem_back_and_repairs_a_plan_that_passed():
-    with pytest.raises(ValueError, match=r"^list at least 6 different activities; yours has 5 \(1 repeated\)$"):
-        checked_plan(DAY, PlanRules.at("6:00 am", bed=23, min_items=6))
-    assert checked_plan(DAY, PlanRules.at("6:00 am", bed=23)) == repaired_plan(DAY, PlanRules.at("6:00 am", bed=23))
+def test_the_reply_sends_the_problem_back_or_keeps_the_repaired_plan():
+    context = {"inputs": inputs_with(DAILY_PLAN, wake_up_time="6:00 am", lifestyle="goes to bed around 11pm",
+                                     identity="Nora runs a cafe."), "choices": {}}
+    rules = PlanRules.at("6:00 am", bed=23, schedule=True)
+    assert DailyPlanReply.model_validate({"items": DAY}, context=context).items == repaired_plan(DAY, rules)
+    spoken = ["wake up at 6:00 am", "we paint the fence at 4:00 pm", "read at 2:00 pm", "walk at 5:00 pm"]
+    with pytest.raises(ValidationError) as caught:
+        DailyPlanReply.model_validate({"items": spoken}, context=context)
+    assert caught.value.errors()[0]["msg"] == "Value error, " + plan_problem(spoken, rules)
