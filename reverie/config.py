@@ -14,7 +14,16 @@ import tomllib
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    ValidationError,
+    field_validator,
+)
 
 from reverie import PROJECT_ROOT
 from reverie.errors import UserError
@@ -270,9 +279,7 @@ def _explain(path: Path, error: ValidationError) -> str:
     msg = first["msg"]
     if first["type"] == "extra_forbidden":
         msg = "unknown key — check its spelling against the config reference (docs/reference/config.md)"
-    elif first["type"] == "literal_error":
-        msg = f"{msg} (got {first['input']!r})"
-    elif "input" in first and not isinstance(first["input"], dict):
+    elif first["type"] == "literal_error" or ("input" in first and not isinstance(first["input"], dict)):
         msg = f"{msg} (got {first['input']!r})"
     where = f"{table} {key}".strip()
     return f"{path} {where}: {msg}"

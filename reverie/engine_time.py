@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 STAGES = ("perceive", "retrieve", "plan", "reflect", "execute")
 INNER = ("chroma", "embeddings", "path finding")

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from reverie.errors import UserError, naming
-
 
 # Inside :func:`reusing_unchanged`: (the folder being written, the folder it replaces).
 _REUSE: ContextVar[tuple[Path, Path] | None] = ContextVar("reusing_unchanged", default=None)
@@ -47,7 +47,7 @@ def _linked_unchanged(path: Path, text: str) -> bool:
         return False
 
 
-def write_text_atomic(path: Path, text: str) -> None:
+def write_text_atomic(path: str | Path, text: str) -> None:
     """Write ``text`` to ``path`` so readers see the old file or the new one, never half (on
     disk before it replaces the old one)."""
     path = Path(path)
@@ -70,7 +70,7 @@ def write_text_atomic(path: Path, text: str) -> None:
         raise
 
 
-def write_json_atomic(path: Path, data: Any, *, indent: int | None = 2) -> None:
+def write_json_atomic(path: str | Path, data: Any, *, indent: int | None = 2) -> None:
     """JSON like the original writes it (indent 2, non-ASCII escaped), atomically."""
     write_text_atomic(path, json.dumps(data, indent=indent, ensure_ascii=True))
 
@@ -113,7 +113,7 @@ class BadJSON(UserError, json.JSONDecodeError):
     """A file that is not valid JSON (truncated, edited by hand): still a ``JSONDecodeError``
     for callers that expect one, and one line naming the file for the user."""
 
-    def __init__(self, path: Path, exc: json.JSONDecodeError):
+    def __init__(self, path: str | Path, exc: json.JSONDecodeError):
         json.JSONDecodeError.__init__(self, exc.msg, exc.doc, exc.pos)
         self.path = Path(path)
 
@@ -122,7 +122,7 @@ class BadJSON(UserError, json.JSONDecodeError):
                 "restore it from a copy, or fork the simulation's base again")
 
 
-def read_json(path: Path) -> Any:
+def read_json(path: str | Path) -> Any:
     with open(path, encoding="utf-8") as fh:
         try:
             return json.load(fh)

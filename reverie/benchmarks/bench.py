@@ -23,10 +23,10 @@ import time
 from datetime import datetime
 from pathlib import Path
 
+from reverie.benchmarks.bench_figures import compare, figures, load_report, row, totals
 from reverie.config import BUNDLED, SCRIPTED, Settings
 from reverie.errors import UserError
 from reverie.jsonio import write_json_atomic
-from reverie.benchmarks.bench_figures import compare, figures, load_report, row, totals
 from reverie.simulation.fast_forward import parse_hhmm
 
 SIM_NAME = "bench"
@@ -174,11 +174,11 @@ def run_bench(settings: Settings, *, fork: str, start: str | None = None, minute
     ``chat_models`` (tests): ``{"strong": m, "cheap": m}`` instead of loading the configured ones."""
     from reverie.memory.embedder import Embedder
     from reverie.persona.sleep import asleep
+    from reverie.prompt_tools.evaluate import read_ledger, summarize
     from reverie.simulation.fast_forward import fast_forward
     from reverie.simulation.simulation import Simulation
     from reverie.simulation.storage import fork as fork_storage
     from reverie.tasks.day_coherence import persona_day
-    from reverie.prompt_tools.evaluate import read_ledger, summarize
 
     root = Path(tempfile.mkdtemp(prefix="reverie-bench-"))
     sim = None

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from reverie.errors import UserError
 from reverie.console.runner import MAX_STEPS
+from reverie.errors import UserError
 
 LARGE = "--large"  # after a history file: load it past the bounds of reverie.simulation.history
 
@@ -115,7 +115,7 @@ def parse_command(line: str) -> Command:
     for prefix, name in _TILE_PRINTS:
         if low == prefix or low.startswith(prefix + " "):
             return Command(name, tile=_tile(raw[len(prefix):], prefix))
-    for verb, name, field, what in _CALLS:
+    for verb, name, argument_field, what in _CALLS:
         m = re.match(rf"^call\s*--\s*{verb}(.*)$", low)
         if m:
             argument = raw[len(raw) - len(m.group(1)):].strip() if m.group(1) else ""
@@ -124,7 +124,7 @@ def parse_command(line: str) -> Command:
                 argument, extra = argument[:-len(LARGE)].strip(), {"large": True}
             if not argument:
                 raise _hint(f"usage: call -- {verb} {what}")
-            return Command(name, extra=extra, **{field: argument})
+            return Command(name, extra=extra, **{argument_field: argument})
     raise _hint(f"unknown command '{raw[:60]}'")
 
 

@@ -10,11 +10,11 @@ import argparse
 import sys
 from pathlib import Path
 
+from reverie.console.run_summary import print_summary
+from reverie.console.runner import DISCLAIMER, debug_log, generated_name, llm_calls, require_positive, run_steps
 from reverie.errors import UserError
 from reverie.simulation.fast_forward import parse_hhmm
-from reverie.console.run_summary import print_summary
 from reverie.simulation.stop_signals import deferred
-from reverie.console.runner import DISCLAIMER, debug_log, generated_name, llm_calls, require_positive, run_steps
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

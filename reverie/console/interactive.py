@@ -11,10 +11,10 @@ import sys
 import traceback
 from pathlib import Path
 
-from reverie.errors import UserError
 from reverie.console import printing
 from reverie.console.commands import HELP, Command, parse_command, resolve_persona
 from reverie.console.runner import DISCLAIMER, debug_log, run_steps
+from reverie.errors import UserError
 from reverie.simulation.stop_signals import deferred, ending
 
 

@@ -9,8 +9,8 @@ import sys
 import threading
 from datetime import datetime
 
-from reverie.simulation.stop_signals import stop_after_step
 from reverie.errors import UserError
+from reverie.simulation.stop_signals import stop_after_step
 
 DISCLAIMER = (
     "Note: the agents in this simulation are computational constructs driven by a language model. "

@@ -22,12 +22,12 @@ import json
 import shutil
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
-from reverie.doctor import doctor_gpu
 from reverie.config import Settings
+from reverie.doctor import doctor_gpu
 from reverie.errors import UserError
 
 LONG_RUN_LINES = 5000  # memories in a persona after a long run (several game days)

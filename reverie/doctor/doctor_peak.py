@@ -20,7 +20,7 @@ def machine_memory() -> int | None:
 
 def peak_memory(settings: Settings, llm) -> tuple[bool, str, str]:
     """(ok, what to expect, what to change when it does not fit)."""
-    from reverie.llm.memory_bound import MARGIN_BYTES, PeakEstimate, estimate
+    from reverie.llm.memory_bound import PeakEstimate, estimate
     from reverie.llm.models import ROLES, model_path
 
     if settings.backend.kind.server:
@@ -39,4 +39,4 @@ def peak_memory(settings: Settings, llm) -> tuple[bool, str, str]:
     return True, bound.line() + room, ""
 
 
-__all__ = ["peak_memory", "machine_memory", "MARGIN_BYTES"]
+__all__ = ["machine_memory", "peak_memory"]

@@ -35,25 +35,42 @@ over time. Nothing is written to the personas' memories; the calls go to the run
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Callable, Iterable
 
 from reverie.clock import parse_time
 from reverie.config import Settings
 from reverie.errors import UserError
 from reverie.evaluation import evaluation_report
+from reverie.evaluation.evaluation_figures import (
+    all_pairs,
+    attendance,
+    density,
+    holds,
+    named_in,
+    names_in,
+    sample_pairs,
+)
 from reverie.evaluation.evaluation_metrics import METRICS
-from reverie.evaluation.evaluation_report import (EVALUATION_FILE, Answer, Checkpoint, Coordination, Diffusion,
-                                       Hallucinations, HeldInMemory, Relationships, Share, save_checkpoint)
+from reverie.evaluation.evaluation_report import (
+    EVALUATION_FILE,
+    Answer,
+    Checkpoint,
+    Coordination,
+    Diffusion,
+    Hallucinations,
+    HeldInMemory,
+    Relationships,
+    Share,
+    save_checkpoint,
+)
 from reverie.evaluation.metrics import Shown
 from reverie.simulation.concurrency import cognition_workers, run_groups
-from reverie.evaluation.evaluation_figures import (all_pairs, attendance, density, holds, named_in, names_in,
-                                                   sample_pairs)
 from reverie.simulation.seeds import Seed, read_seeds
 from reverie.tasks.common import content_words
 
-__all__ = ["EVALUATION_FILE", "evaluate", "save_checkpoint", "summary_lines", "main"]
+__all__ = ["EVALUATION_FILE", "evaluate", "main", "save_checkpoint", "summary_lines"]
 
 
 def summary_lines(checkpoint: Checkpoint) -> list[str]:
@@ -131,7 +148,7 @@ class MemorySupport:
     named: dict[str, set[str]]              # {a: the residents a's memories name in full}
 
     @classmethod
-    def of(cls, sim, seeds: list[Seed], names: list[str]) -> "MemorySupport":
+    def of(cls, sim, seeds: list[Seed], names: list[str]) -> MemorySupport:
         texts = {name: memory_texts(sim.personas[name]) for name in names}
         keywords = {seed.fact: fact_keywords(seed, names) for seed in seeds}
         holders = {fact: [n for n in names if holds(texts[n], words)] for fact, words in keywords.items()}

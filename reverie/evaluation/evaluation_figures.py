@@ -12,8 +12,8 @@ from __future__ import annotations
 import math
 import random
 import re
+from collections.abc import Iterable
 from itertools import combinations
-from typing import Iterable
 
 from reverie.evaluation.evaluation_report import Density
 

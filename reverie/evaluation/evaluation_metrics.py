@@ -15,8 +15,8 @@ from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
 
 from reverie.evaluation.evaluation_report import Checkpoint, Coordination, Diffusion
-from reverie.evaluation.metrics import MetricKey as K
 from reverie.evaluation.metrics import Cell, MetricRegistry, Shown, Unit, metric
+from reverie.evaluation.metrics import MetricKey as K
 
 METRICS = MetricRegistry()
 EXPERIMENT, GAME_DAY, RUN_PAGE = Shown.EXPERIMENT, Shown.GAME_DAY, Shown.RUN_PAGE

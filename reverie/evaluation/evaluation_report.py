@@ -62,7 +62,7 @@ class Share(Figure):
     share: float = 0.0
 
     @classmethod
-    def of(cls, flags: dict[str, bool]) -> "Share":
+    def of(cls, flags: dict[str, bool]) -> Share:
         count = sum(1 for v in flags.values() if v)
         return cls(count=count, total=len(flags), share=round(count / len(flags), 4) if flags else 0.0)
 

@@ -23,10 +23,10 @@ from pathlib import Path
 
 from reverie.errors import UserError
 from reverie.evaluation.experiment_report import ExperimentKey as R
+from reverie.evaluation.experiment_table import PAPER_HOURS, meets, paper_figures, table_lines
 from reverie.jsonio import read_json, write_json_atomic
 from reverie.sim_layout import EXPERIMENT_PROGRESS as PROGRESS_FILE
 from reverie.sim_layout import EXPERIMENT_REPORT as EXPERIMENT_FILE
-from reverie.evaluation.experiment_table import PAPER_HOURS, meets, paper_figures, table_lines
 
 BASE = "base_willow_creek_n25"
 # What gives a conversation its topic, once per conversation: the packed conversation's own call,

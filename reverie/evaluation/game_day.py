@@ -37,12 +37,12 @@ from datetime import datetime
 from pathlib import Path
 
 from reverie import engine_time
+from reverie.benchmarks.bench import DAY_PLANNING
+from reverie.benchmarks.bench_figures import totals
 from reverie.config import BUNDLED, SCRIPTED, Settings, load_settings
 from reverie.errors import UserError
 from reverie.jsonio import read_json, write_json_atomic
 from reverie.sim_layout import GAME_DAY_PROGRESS
-from reverie.benchmarks.bench import DAY_PLANNING
-from reverie.benchmarks.bench_figures import totals
 
 # The interview prompts: asked by `evaluate` only, never by a step of the simulation.
 EVALUATION_PROMPTS = frozenset({"interview_judge", "safety_score", "summarize_ideas", "next_convo_line"})
@@ -206,9 +206,9 @@ def base_history(settings: Settings, maze_name: str, residents: int) -> Path | N
 def say_evaluation(sim, sim_code: str, pairs: int | None, say) -> dict:
     """Interview everyone now: a checkpoint of ``evaluation.json``, summed up in a few lines;
     returns its figures in the paper's table (the metrics shown in ``game_day.json``, for the report)."""
+    from reverie.evaluation import evaluation
     from reverie.evaluation.evaluation_metrics import METRICS
     from reverie.evaluation.metrics import Shown
-    from reverie.evaluation import evaluation
 
     sim.save()
     checkpoint = evaluation.evaluate(sim, say=lambda _line: None, pairs=pairs)

@@ -108,7 +108,7 @@ class Metric(Protocol):
     shown: frozenset[Shown]
     missing: str                 # what the page shows for None
 
-    def of(self, checkpoint: "Checkpoint") -> Any:
+    def of(self, checkpoint: Checkpoint) -> Any:
         """The value for one checkpoint of ``evaluation.json`` (JSON-ready but for the page's
         cells; None: not measured)."""
         ...
@@ -121,15 +121,15 @@ class CheckpointMetric:
     key: MetricKey | str
     label: str
     unit: Unit
-    compute: Callable[["Checkpoint"], Any]
+    compute: Callable[[Checkpoint], Any]
     shown: frozenset[Shown]
     missing: str = "–"
 
-    def of(self, checkpoint: "Checkpoint") -> Any:
+    def of(self, checkpoint: Checkpoint) -> Any:
         return self.compute(checkpoint)
 
 
-def metric(key: MetricKey | str, label: str, unit: Unit, compute: Callable[["Checkpoint"], Any],
+def metric(key: MetricKey | str, label: str, unit: Unit, compute: Callable[[Checkpoint], Any],
            *shown: Shown, missing: str = "–") -> CheckpointMetric:
     return CheckpointMetric(key=key, label=label, unit=unit, compute=compute, shown=frozenset(shown), missing=missing)
 
@@ -175,21 +175,21 @@ class MetricRegistry:
         return [m for m in self._metrics if where in m.shown]
 
     @staticmethod
-    def value(m: Metric, checkpoint: "Checkpoint") -> Any:
+    def value(m: Metric, checkpoint: Checkpoint) -> Any:
         """The value the checkpoint keeps for ``m`` (measured with the interviews), else computed."""
         kept = checkpoint.model_extra or {}
         return kept[str(m.key)] if Shown.EVALUATION in m.shown and str(m.key) in kept else m.of(checkpoint)
 
-    def collect(self, checkpoint: "Checkpoint", where: Shown) -> dict[str, Any]:
+    def collect(self, checkpoint: Checkpoint, where: Shown) -> dict[str, Any]:
         """One row: the checkpoint's step and time, then every metric shown in ``where``."""
         row: dict[str, Any] = {MetricKey.STEP.value: checkpoint.step, MetricKey.TIME.value: checkpoint.time}
         row.update((str(m.key), self.value(m, checkpoint)) for m in self.shown_in(where))
         return row
 
-    def table(self, checkpoints: Iterable["Checkpoint"], where: Shown) -> list[dict[str, Any]]:
+    def table(self, checkpoints: Iterable[Checkpoint], where: Shown) -> list[dict[str, Any]]:
         return [self.collect(c, where) for c in checkpoints]
 
-    def stamp(self, checkpoint: "Checkpoint") -> "Checkpoint":
+    def stamp(self, checkpoint: Checkpoint) -> Checkpoint:
         """The checkpoint with every metric shown in ``evaluation.json`` kept in it, under its key."""
         kept = {str(m.key): m.of(checkpoint) for m in self.shown_in(Shown.EVALUATION)}
         taken = sorted(set(kept) & set(type(checkpoint).model_fields))
@@ -197,6 +197,6 @@ class MetricRegistry:
             raise ValueError(f"metric {taken[0]!r}: a checkpoint's own field has that name — give the metric another key")
         return checkpoint.model_copy(update=kept) if kept else checkpoint
 
-    def labelled(self, checkpoint: "Checkpoint", where: Shown) -> list[tuple[str, str]]:
+    def labelled(self, checkpoint: Checkpoint, where: Shown) -> list[tuple[str, str]]:
         """(label, value as written) for every metric shown in ``where``."""
         return [(m.label, m.unit.format(self.value(m, checkpoint))) for m in self.shown_in(where)]

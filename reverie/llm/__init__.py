@@ -32,11 +32,11 @@ from pydantic import BaseModel
 
 from reverie.config import Settings
 from reverie.errors import naming
-from reverie.llm.cassette import Cassette, CassetteMiss
 from reverie.llm.call_trace import TraceCallback
+from reverie.llm.cassette import Cassette, CassetteMiss
 from reverie.llm.cassette_model import taped_model
-from reverie.llm.ledger import Ledger
 from reverie.llm.language_model import LanguageModel
+from reverie.llm.ledger import Ledger
 from reverie.llm.ledger_callback import LedgerCallback
 from reverie.llm.prompt_spec import PromptStore
 from reverie.llm.retry_model import RetryingModel, RetryPolicy
@@ -44,7 +44,7 @@ from reverie.llm.server_errors import BackendLost
 from reverie.llm.structured import StructuredChain, StructuredOutputError
 from reverie.llm.task import Choices, Task, TaskRegistry, given_values
 
-__all__ = ["LLM", "LanguageModel", "StructuredOutputError", "CassetteMiss"]
+__all__ = ["LLM", "CassetteMiss", "LanguageModel", "StructuredOutputError"]
 
 
 class LLM(LanguageModel):
@@ -89,7 +89,7 @@ class LLM(LanguageModel):
     def from_settings(
         cls, settings: Settings, *, tasks: TaskRegistry, ledger_path: Path | None = None, record: Path | None = None,
         replay: Path | None = None, trace_path: Path | None = None,
-    ) -> "LLM":
+    ) -> LLM:
         """Models are loaded by :meth:`check_backend` at a run's start, or by the first call that
         needs one (never when replaying)."""
         return cls(settings, tasks=tasks, ledger_path=ledger_path, record=record, replay=replay, trace_path=trace_path)

@@ -49,7 +49,7 @@ def outcome_of(valid: bool, fallback: bool, attempts: int) -> str:
     return "fallback" if fallback else "failed"
 
 
-def _message(message: BaseMessage) -> dict:
+def _message(message: BaseMessage) -> dict[str, Any]:
     return {"role": message.type, "content": clean(message.content)}
 
 
@@ -71,20 +71,20 @@ class TraceCallback(BaseCallbackHandler):
         self.path = Path(path)
         self.max_bytes = max_bytes or None
         self.full = False
-        self._asks: dict[UUID, dict] = {}  # the ask's run id -> what is known of it so far
-        self._attempt_of: dict[UUID, dict] = {}  # a chat model run's id -> its attempt
+        self._asks: dict[UUID, dict[str, Any]] = {}  # the ask's run id -> what is known of it so far
+        self._attempt_of: dict[UUID, dict[str, Any]] = {}  # a chat model run's id -> its attempt
         self._lock = threading.Lock()
         self.path.parent.mkdir(parents=True, exist_ok=True)
 
     # -- the attempts ------------------------------------------------------------------
 
-    def on_chain_start(self, serialized: dict, inputs: Any, *, run_id: UUID, **kwargs: Any) -> None:
+    def on_chain_start(self, serialized: dict[str, Any], inputs: Any, *, run_id: UUID, **kwargs: Any) -> None:
         if isinstance(inputs, dict) and "name" in inputs and "inputs" in inputs:  # a structured chain's ask
             with self._lock:
                 self._asks[run_id] = {"attempts": []}
 
-    def on_chat_model_start(self, serialized: dict, messages: list[list[BaseMessage]], *, run_id: UUID,
-                            parent_run_id: UUID | None = None, metadata: dict | None = None, **kwargs: Any) -> None:
+    def on_chat_model_start(self, serialized: dict[str, Any], messages: list[list[BaseMessage]], *, run_id: UUID,
+                            parent_run_id: UUID | None = None, metadata: dict[str, Any] | None = None, **kwargs: Any) -> None:
         with self._lock:
             ask = self._asks.get(parent_run_id) if parent_run_id else None
             if ask is None:
@@ -135,7 +135,7 @@ class TraceCallback(BaseCallbackHandler):
         if ask is not None and "entry" in ask:
             self._write(ask, outputs)
 
-    def _write(self, ask: dict, value: Any) -> None:
+    def _write(self, ask: dict[str, Any], value: Any) -> None:
         entry = ask["entry"]
         call = entry.get("call") or {}
         if isinstance(value, dict) and set(value) == {"output"}:

@@ -14,6 +14,7 @@ import json
 import threading
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage
 
@@ -21,7 +22,7 @@ from reverie.errors import UserError, naming
 from reverie.llm.safe_text import json_line
 
 
-def message_dicts(messages: list[BaseMessage]) -> list[dict]:
+def message_dicts(messages: list[BaseMessage]) -> list[dict[str, Any]]:
     return [{"role": m.type, "content": m.content} for m in messages]
 
 
@@ -41,7 +42,7 @@ class Cassette:
         if mode not in ("record", "replay"):
             raise ValueError(f"cassette mode must be record or replay, not {mode!r}")
         self.path, self.mode = Path(path), mode
-        self._replies: dict[str, list[dict]] = defaultdict(list)
+        self._replies: dict[str, list[dict[str, Any]]] = defaultdict(list)
         self._seen: dict[str, int] = defaultdict(int)
         self._lock = threading.Lock()
         if mode == "replay":

@@ -7,9 +7,12 @@ allowed values, in words a small model can act on.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 
 MAX_LISTED = 40
 WHOLE = "(whole reply)"
@@ -24,7 +27,7 @@ class Problem:
         return f"{self.path}: {self.message}"
 
 
-def field_path(loc) -> str:
+def field_path(loc: Iterable[int | str]) -> str:
     """('plan', 0, 'task') -> 'plan[0].task'."""
     out = ""
     for part in loc:
@@ -32,21 +35,21 @@ def field_path(loc) -> str:
     return out or WHOLE
 
 
-def listing(values) -> str:
+def listing(values: Sequence[Any]) -> str:
     """The allowed values, each whole: a value cut off with "..." could never be copied right."""
     shown = ", ".join(_json(v) for v in list(values)[:MAX_LISTED])
     extra = len(values) - MAX_LISTED
     return shown + (f" (and {extra} more)" if extra > 0 else "")
 
 
-def _json(value) -> str:
+def _json(value: Any) -> str:
     try:
         return json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
         return repr(value)
 
 
-def _short(value) -> str:
+def _short(value: Any) -> str:
     """The reply's own value, cut to 80 characters. The reply is the message just before the
     correction; the cut quote stays because the bundled model's repeat of a failed daily plan
     changes when it copies the quote, and then passes more often (captured day plans: 20 of 25
@@ -55,7 +58,7 @@ def _short(value) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def _explain(error: dict) -> str:
+def _explain(error: ErrorDetails) -> str:
     kind, ctx, got = error["type"], error.get("ctx") or {}, error.get("input")
     if kind == "missing":
         return "missing — add this field"
@@ -83,7 +86,7 @@ def from_validation_error(exc: ValidationError) -> list[Problem]:
     return [Problem(field_path(e["loc"]), _explain(e)) for e in exc.errors(include_url=False)]
 
 
-def not_a_choice(path: str, value, allowed: list[str]) -> Problem:
+def not_a_choice(path: str, value: Any, allowed: list[str]) -> Problem:
     return Problem(path, f"{_short(value)} is not one of the allowed values; choose one of: {listing(allowed)}")
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from reverie.llm.safe_text import has_a_letter
-from reverie.llm.task import Task
+from reverie.llm.task import Choices, Task
 
 log = logging.getLogger("reverie.llm")
 
@@ -46,28 +46,29 @@ def _tame(value: Any, limit: int | None) -> Any:
     return value
 
 
-def _usable_choices(choices: dict) -> dict:
-    out = {}
+def _usable_choices(choices: Choices) -> Choices:
+    out: Choices = {}
     for key, values in choices.items():
         usable = [v for v in values if isinstance(v, str) and has_a_letter(v) and len(v) <= MAX_CHOICE]
         out[key] = usable or list(values)
     return out
 
 
-def fail_safe(task: Task, inputs: dict, choices: dict) -> BaseModel:
+def fail_safe(task: Task[Any, Any], inputs: dict[str, Any], choices: Choices) -> BaseModel:
     """``task.fail_safe(<typed inputs>, choices)``, retried with tamer inputs if it raises.
 
     ``inputs`` is the dict the prompt was rendered from; the fail-safe gets it as the
     task's inputs model (inputs that do not fit it are a bug in the unit: ``InputsMismatch``)."""
     typed = task.typed(inputs)
     try:
-        return task.fail_safe(typed, choices)
+        made: BaseModel = task.fail_safe(typed, choices)
+        return made
     except Exception as exc:  # a fail-safe must not end a run: try again with tamer inputs
         first = exc
     tame_choices = _usable_choices(choices)
     for limit in (60, 20, None):
         try:
-            result = task.fail_safe(task.typed(_tame(typed.model_dump(), limit)), tame_choices)
+            result: BaseModel = task.fail_safe(task.typed(_tame(typed.model_dump(), limit)), tame_choices)
         except Exception:
             continue
         log.warning("prompt %s: the fail-safe needed tamer inputs (%s: %s)", task.name,

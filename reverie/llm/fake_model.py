@@ -20,7 +20,8 @@ import json
 import threading
 import time
 from collections import Counter
-from typing import Any, Mapping, NamedTuple, Sequence, Union
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
@@ -31,7 +32,7 @@ from pydantic import BaseModel, Field, PrivateAttr
 NEVER_VALID = "I would rather not say."
 USAGE = {"input_tokens": 100, "output_tokens": 10, "total_tokens": 110}
 
-Reply = Union[str, dict, BaseModel, None]
+Reply = str | dict[str, Any] | BaseModel | None
 
 
 class FakeCall(NamedTuple):
@@ -39,7 +40,7 @@ class FakeCall(NamedTuple):
     ``temperature``, ``response_format``...)."""
 
     messages: list[BaseMessage]
-    kwargs: dict
+    kwargs: dict[str, Any]
 
     @property
     def prompt(self) -> str | None:
@@ -47,7 +48,7 @@ class FakeCall(NamedTuple):
         return (self.kwargs.get("response_format") or {}).get("name")
 
     @property
-    def schema(self) -> dict:
+    def schema(self) -> dict[str, Any]:
         """The JSON schema the reply is constrained to ({} without a grammar)."""
         return (self.kwargs.get("response_format") or {}).get("schema") or {}
 
@@ -73,24 +74,25 @@ class FakeChatModel(BaseChatModel):
 
     # Sequence[Reply] | Mapping[str, Reply | Sequence[Reply]] | Callable[[FakeCall], Reply] | None, kept as given
     replies: Any = None
-    usage: Union[dict, None] = Field(default_factory=lambda: dict(USAGE))  # None: replies carry no token counts
+    usage: dict[str, int] | None = Field(default_factory=lambda: dict(USAGE))  # None: replies carry no token counts
     delay_s: float = 0.0  # each call takes this long (to watch calls overlap)
     calls: list[FakeCall] = Field(default_factory=list)
     peak_in_flight: int = 0
 
     _lock: Any = PrivateAttr(default_factory=threading.Lock)
     _in_flight: int = PrivateAttr(default=0)
-    _per_prompt: Counter = PrivateAttr(default_factory=Counter)
+    _per_prompt: Counter[str | None] = PrivateAttr(default_factory=Counter)
 
     @property
     def call_count(self) -> int:
         return len(self.calls)
 
-    def prompts(self) -> Counter:
+    def prompts(self) -> Counter[str | None]:
         """How many calls each prompt made (by the name the calls carry)."""
         return Counter(call.prompt for call in self.calls)
 
-    def _generate(self, messages, stop=None, run_manager=None, **kwargs: Any) -> ChatResult:
+    def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None, run_manager: Any = None,
+                  **kwargs: Any) -> ChatResult:
         call = FakeCall(list(messages), dict(kwargs))
         with self._lock:
             self.calls.append(call)

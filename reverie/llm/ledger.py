@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from reverie.errors import naming
 from reverie.llm.safe_text import json_line
@@ -15,7 +16,7 @@ FIELDS = (
 )
 
 
-def _empty() -> dict:
+def _empty() -> dict[str, Any]:
     return {
         "calls": 0, "first_attempt_valid": 0, "repaired": 0, "fallbacks": 0, "failed": 0,
         "prompt_tokens": 0, "completion_tokens": 0, "trimmed_tokens": 0, "latency_s": 0.0,
@@ -27,15 +28,15 @@ class Ledger:
 
     def __init__(self, path: Path | None = None):
         self.path = Path(path) if path else None
-        self._totals: dict[str, dict] = {}
+        self._totals: dict[str, dict[str, Any]] = {}
         self._lock = threading.Lock()
-        self.last: dict | None = None  # the latest entry (handy for `prompts eval`)
+        self.last: dict[str, Any] | None = None  # the latest entry (handy for `prompts eval`)
         if self.path:
             self.path.parent.mkdir(parents=True, exist_ok=True)
 
-    def record(self, *, valid: bool, **fields) -> dict:
+    def record(self, *, valid: bool, **fields: Any) -> dict[str, Any]:
         """Account one ask. ``valid``: a checked reply came back (else fail-safe or raise)."""
-        entry = {key: fields.get(key) for key in FIELDS}
+        entry: dict[str, Any] = {key: fields.get(key) for key in FIELDS}
         entry["ts"] = entry["ts"] or round(time.time(), 3)
         with self._lock:
             totals = self._totals.setdefault(entry["prompt"], _empty())
@@ -58,7 +59,7 @@ class Ledger:
                     fh.write(json_line(entry) + "\n")
         return entry
 
-    def summary(self) -> dict[str, dict]:
+    def summary(self) -> dict[str, dict[str, Any]]:
         """``{prompt: {calls, first_attempt_valid, repaired, fallbacks, failed, prompt_tokens,
         completion_tokens, latency_s}}`` (``failed``: raised in strict mode)."""
         with self._lock:

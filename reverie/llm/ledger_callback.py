@@ -29,14 +29,14 @@ class Tokens:
     completion: int = 0
     cached: int | None = 0  # None once a reply did not say (e.g. a server that does not report it)
 
-    def add(self, usage: dict) -> None:
+    def add(self, usage: dict[str, Any]) -> None:
         self.prompt += usage.get("input_tokens", 0)
         self.completion += usage.get("output_tokens", 0)
         cached = (usage.get("input_token_details") or {}).get("cache_read")
         self.cached = None if cached is None or self.cached is None else self.cached + cached
 
 
-def reply_usage(response: LLMResult) -> dict:
+def reply_usage(response: LLMResult) -> dict[str, Any]:
     """The usage metadata of a chat model run's reply ({} when it has none)."""
     for generations in response.generations:
         for generation in generations:

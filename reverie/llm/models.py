@@ -35,7 +35,14 @@ from pydantic import model_validator
 
 from reverie.config import BUNDLED, SCRIPTED, ModelSettings, Settings
 from reverie.errors import UserError
-from reverie.llm.chat_template import SystemRole, TemplateReport, as_dicts, fold_system, known_formats, probe, rendered_prompt
+from reverie.llm.chat_template import (
+    SystemRole,
+    as_dicts,
+    fold_system,
+    known_formats,
+    probe,
+    rendered_prompt,
+)
 from reverie.llm.offload import add_rpc_servers, capture_placement
 from reverie.llm.prefix_meter import PrefixMeter
 

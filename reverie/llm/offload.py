@@ -20,11 +20,12 @@ import re
 import socket
 import sys
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterator
+from typing import Any
 
 from reverie.errors import UserError
 
@@ -87,7 +88,7 @@ class Placement:
 
 
 @lru_cache(maxsize=1)
-def _ggml():
+def _ggml() -> Any:
     """libggml as llama_cpp loaded it (the same library: the registry is shared), or None."""
     import llama_cpp
 
@@ -190,7 +191,7 @@ def capture_placement(asked: int) -> Iterator[Placement]:
     text: list[str] = []
 
     @llama_cpp.llama_log_callback
-    def keep(level, message, user_data):  # noqa: ARG001 — llama.cpp's callback signature
+    def keep(level: int, message: bytes, user_data: Any) -> None:
         text.append(message.decode("utf-8", "replace"))
         _logger.llama_log_callback(level, message, user_data)  # llama-cpp-python's own (prints when verbose)
 

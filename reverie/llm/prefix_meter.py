@@ -39,7 +39,7 @@ class PrefixMeter:
         client.create_chat_completion, client.eval = create_chat_completion, eval_tokens
 
     @classmethod
-    def attach(cls, client) -> "PrefixMeter | None":
+    def attach(cls, client) -> PrefixMeter | None:
         """A meter on ``client`` (one per client, reused); None when it is not llama.cpp."""
         if not (hasattr(client, "eval") and hasattr(client, "n_tokens") and hasattr(client, "create_chat_completion")):
             return None

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import enum
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any
 
 from langchain_core.messages import BaseMessage
 
@@ -48,7 +49,7 @@ class PromptTooLong(ValueError):
 @dataclass
 class Fitted:
     messages: list[BaseMessage]
-    inputs: dict
+    inputs: dict[str, Any]
     prompt_tokens: int  # as measured, after trimming
     trimmed_tokens: int  # measured before minus after (0: nothing cut)
 
@@ -83,8 +84,8 @@ def _shortened(exchanges: list[BaseMessage], max_chars: int) -> list[BaseMessage
 
 
 def fit(
-    render: Callable[[dict], list[BaseMessage]],
-    inputs: dict,
+    render: Callable[[dict[str, Any]], list[BaseMessage]],
+    inputs: dict[str, Any],
     trims: tuple[Trim, ...],
     exchanges: list[BaseMessage],
     count: Callable[[list[BaseMessage]], int],

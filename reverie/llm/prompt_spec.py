@@ -14,8 +14,9 @@ import string
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.prompts import ChatPromptTemplate
 
 from reverie.errors import UserError
@@ -56,7 +57,7 @@ class PromptSpec:
 
     def template(self) -> ChatPromptTemplate:
         """System, few-shot turns (literal text), then the user turn."""
-        parts: list = [("system", self.system)] if self.system.strip() else []
+        parts: list[tuple[str, str] | BaseMessage] = [("system", self.system)] if self.system.strip() else []
         for user, assistant in self.examples:
             parts += [HumanMessage(content=user), AIMessage(content=assistant)]
         parts.append(("human", self.user))
@@ -98,7 +99,7 @@ def _variables(path: Path, source: str, key: str, text: str) -> set[str]:
     return found
 
 
-def _check_types(path: Path, source: str, raw: dict) -> None:
+def _check_types(path: Path, source: str, raw: dict[str, Any]) -> None:
     def line(key: str) -> int | None:
         return _line_of(source, key)
 

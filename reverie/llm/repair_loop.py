@@ -18,8 +18,9 @@ ends the loop (the fail-safe is used).
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from langchain_core.language_models import LanguageModelInput
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
@@ -32,9 +33,9 @@ from reverie.llm.cassette_model import CassetteModel, Taped
 from reverie.llm.prompt_size import Fitted, estimate_tokens, fit
 from reverie.llm.prompt_spec import PromptSpec
 from reverie.llm.reply_parser import ReplyParser, ReplyProblems
+from reverie.llm.retry_model import unwrapped
 from reverie.llm.safe_text import clean
 from reverie.llm.schema import format_instruction, items_asked
-from reverie.llm.retry_model import unwrapped
 from reverie.llm.server_errors import BackendLost
 from reverie.llm.task import Task
 

@@ -115,8 +115,8 @@ class ReplyParser(BaseOutputParser[BaseModel]):
 
     reply_model: Any  # type[BaseModel]: the task's schema class
     call_schema: dict
-    inputs: dict = {}
-    choices: dict = {}
+    inputs: dict = {}  # noqa: RUF012 -- a pydantic field: each parser gets its own copy
+    choices: dict = {}  # noqa: RUF012 -- a pydantic field: each parser gets its own copy
     task_name: str = ""
     task: Any = None  # the Task, when known: its inputs model types the inputs in the validation context
 

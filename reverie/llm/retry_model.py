@@ -16,8 +16,9 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 from langchain_core.language_models import LanguageModelInput
 from langchain_core.messages import BaseMessage
@@ -47,7 +48,7 @@ class RetryPolicy:
     first_pause_s: float = FIRST_PAUSE_S
 
     @classmethod
-    def of(cls, backend: BackendSettings) -> "RetryPolicy":
+    def of(cls, backend: BackendSettings) -> RetryPolicy:
         return cls(server=backend.kind.server, where=backend.base_url, retries=backend.retries,
                    first_pause_s=backend.retry_pause_s)
 
@@ -86,7 +87,7 @@ class RetryingModel(Runnable[LanguageModelInput, BaseMessage]):
     def __init__(self, model: Runnable[LanguageModelInput, BaseMessage], policy: RetryPolicy):
         self.model, self.policy = model, policy
 
-    def bind(self, **kwargs: Any) -> "RetryingModel":
+    def bind(self, **kwargs: Any) -> RetryingModel:
         """The wrapped model bound to ``kwargs`` (max_tokens, temperature, …), still retried."""
         return RetryingModel(self.model.bind(**kwargs), self.policy)
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 import copy
 import logging
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForChainRun, dispatch_custom_event
 from langchain_core.language_models import LanguageModelInput
@@ -37,7 +38,7 @@ from reverie.llm.schema import NoChoices, call_schema, items_asked
 from reverie.llm.server_errors import BackendLost
 from reverie.llm.task import Task, TaskRegistry
 
-__all__ = ["StructuredChain", "StructuredOutputError", "ReplyParser", "extract_json"]
+__all__ = ["ReplyParser", "StructuredChain", "StructuredOutputError", "extract_json"]
 
 log = logging.getLogger("reverie.llm")
 

@@ -38,9 +38,9 @@ Tasks are plain values: whoever builds the chain hands it a :class:`TaskRegistry
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -202,7 +202,7 @@ class TaskRegistry(Mapping[str, AnyTask]):
     def __len__(self) -> int:
         return len(self._tasks)
 
-    def with_(self, *tasks: AnyTask) -> "TaskRegistry":
+    def with_(self, *tasks: AnyTask) -> TaskRegistry:
         """These tasks and ``tasks`` (a name already here is an error)."""
         return TaskRegistry([*self._tasks.values(), *tasks])
 

@@ -9,10 +9,10 @@ scored retrieval queries for relevance.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Iterable
 
 from reverie.action_text import subtask
 from reverie.jsonio import ObjectText, read_json, write_json_atomic, write_text_atomic

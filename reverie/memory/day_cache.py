@@ -18,10 +18,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from reverie.jsonio import write_json_atomic
+from reverie.memory.spatial import SpatialTree
 
 DAY_CACHE_FILE = "day_cache.json"
 
@@ -31,13 +34,13 @@ def poignancy_key(kind: str, text: str) -> str:
     return f"{kind}:{text}"
 
 
-def places_digest(tree: dict) -> str:
+def places_digest(tree: Mapping[str, Any]) -> str:
     """A short digest of a spatial-memory tree (world → sector → arena → objects)."""
     blob = json.dumps(tree, sort_keys=True, ensure_ascii=False)
     return hashlib.sha1(blob.encode("utf-8")).hexdigest()[:16]
 
 
-def answer_places(tree: dict, address: str) -> str:
+def answer_places(tree: SpatialTree, address: str) -> str:
     """A digest of the places an answer at ``address`` was chosen from: the world's sectors, the
     arenas of its sector and the objects of its arena, the three lists the location prompts show
     on the way to it (``action_sector``, ``action_arena``, ``action_object``). An address that is
@@ -54,28 +57,28 @@ def answer_places(tree: dict, address: str) -> str:
 class DayCache:
     date: str | None = None
     poignancy: dict[str, int] = field(default_factory=dict)
-    actions: dict[str, dict] = field(default_factory=dict)
+    actions: dict[str, dict[str, Any]] = field(default_factory=dict)
 
-    def today(self, date: str) -> "DayCache":
+    def today(self, date: str) -> DayCache:
         """The cache for ``date``: emptied first when it holds another day's answers."""
         if date != self.date:
             self.date, self.poignancy, self.actions = date, {}, {}
         return self
 
-    def action(self, description: str, tree: dict) -> dict | None:
+    def action(self, description: str, tree: SpatialTree) -> dict[str, Any] | None:
         """Today's answer for ``description``, while the places it was chosen from are unchanged in ``tree``."""
         entry = self.actions.get(description)
         if entry is None or entry.get("places") != answer_places(tree, str(entry.get("address", ""))):
             return None
         return entry
 
-    def remember_action(self, description: str, tree: dict, address: str, details: dict) -> None:
+    def remember_action(self, description: str, tree: SpatialTree, address: str, details: dict[str, Any]) -> None:
         """Keep the answer with the digest of the places of ``tree`` it was chosen from."""
         self.actions[description] = {"places": answer_places(tree, address), "address": address, "details": details}
 
     # -- files ---------------------------------------------------------------------------
     @classmethod
-    def load(cls, path: Path) -> "DayCache":
+    def load(cls, path: Path) -> DayCache:
         """The saved cache, or an empty one (a missing or unreadable file only costs model calls)."""
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))

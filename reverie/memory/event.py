@@ -7,6 +7,7 @@ named tuple is written the same way.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 CHAT_WITH = "chat with"  # the predicate of a persona's conversation
@@ -18,7 +19,7 @@ class Event(NamedTuple):
     object: str | None = None
 
     @classmethod
-    def from_json(cls, value: list | tuple | None) -> Event:
+    def from_json(cls, value: Sequence[str | None] | None) -> Event:
         """A triple from a file: null is no event, a shorter list ends in nulls."""
         return cls(*(value or [])[:3])
 

@@ -13,9 +13,9 @@ worth reusing, see :mod:`reverie.memory.day_cache`) and ``bootstrap_memory/unrat
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
 
 from reverie.errors import UserError
 from reverie.memory.associative import AssociativeMemory

@@ -9,9 +9,9 @@ the focal point's embedding, asked of the persona's Chroma collection.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Sequence
 
 import numpy as np
 

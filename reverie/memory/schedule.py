@@ -6,7 +6,8 @@
 
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple
 
 
 class PlanItem(NamedTuple):
@@ -14,7 +15,7 @@ class PlanItem(NamedTuple):
     minutes: int
 
 
-def plan_items(items: Iterable) -> list[PlanItem]:
+def plan_items(items: Iterable[Sequence[Any]]) -> list[PlanItem]:
     """``[[activity, minutes], ...]`` (from a file or a model) as plan items."""
     return [PlanItem(description, minutes) for description, minutes in items]
 

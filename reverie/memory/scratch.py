@@ -6,10 +6,11 @@ Field names and the file layout are the original's. Times are datetimes in memor
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from reverie.action_text import subtask
 from reverie.address import Address, parse_address

@@ -8,15 +8,19 @@ lists (the original raised KeyError).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from reverie.jsonio import read_json, write_json_atomic
+
+# world -> sector -> arena -> the objects there
+SpatialTree = dict[str, dict[str, dict[str, list[str]]]]
 
 SPATIAL_FILE = "spatial_memory.json"
 
 
 class SpatialMemory:
-    def __init__(self, tree: dict | None = None):
-        self.tree: dict[str, dict[str, dict[str, list[str]]]] = tree if tree is not None else {}
+    def __init__(self, tree: SpatialTree | None = None):
+        self.tree: SpatialTree = tree if tree is not None else {}
 
     @classmethod
     def load(cls, path: str | Path) -> SpatialMemory:
@@ -25,7 +29,7 @@ class SpatialMemory:
     def save(self, path: str | Path) -> None:
         write_json_atomic(path, self.tree, indent=2)
 
-    def add_tile_info(self, tile: dict) -> None:
+    def add_tile_info(self, tile: dict[str, Any]) -> None:
         """Insert a tile's world -> sector -> arena -> object path; empty names stop the descent."""
         world, sector, arena, obj = (tile.get(k) or "" for k in ("world", "sector", "arena", "game_object"))
         if not world:

@@ -39,7 +39,7 @@ class Unrated:
 
     # -- files ---------------------------------------------------------------------------
     @classmethod
-    def load(cls, path: Path) -> "Unrated":
+    def load(cls, path: Path) -> Unrated:
         """The saved list; none when the file is missing. An unreadable file is logged: its
         memories keep their provisional scores."""
         path = Path(path)

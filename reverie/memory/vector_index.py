@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Iterable, Sequence
 
 from reverie.engine_time import timed
 from reverie.errors import UserError
@@ -59,7 +59,7 @@ def _connection_failure(exc: BaseException) -> bool:
 class PersonaVectors:
     """One persona's collection: node id -> vector (+ metadata, document = embedding key)."""
 
-    def __init__(self, client, name: str, metadata: dict, index: "VectorIndex | None" = None):
+    def __init__(self, client, name: str, metadata: dict, index: VectorIndex | None = None):
         self._client = client
         self._metadata = metadata
         self._index = index

@@ -34,7 +34,7 @@ def describe_action(persona: Agent, description: str, address: Place, llm: Langu
     emoji = pronunciatio(llm, action_description=description, persona=s.name)
     event = Event(*event_triple(llm, name=s.name, action_description=description))
     obj = address.object
-    if not obj or obj.startswith("<"):
+    if not obj or address.is_random:
         return ActionDetails(emoji, event, None, None, NO_EVENT)
     obj_desc = act_obj_desc(llm, object_name=obj, name=s.name, action_description=description)
     obj_emoji = pronunciatio(llm, action_description=obj_desc, persona=s.name)

@@ -3,7 +3,7 @@ makes room for them, and their place is known, so no model call chooses it."""
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from reverie.address import Place
 from reverie.memory.event import NO_EVENT, Event

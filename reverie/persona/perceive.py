@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Callable, TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from reverie.action_text import subtask
+from reverie.action_text import is_decomposed, subtask
 from reverie.memory.day_cache import poignancy_key
 from reverie.memory.event import Event
 from reverie.persona.agent import Agent
-from reverie.persona.sleep import asleep
 from reverie.persona.ratings import PROVISIONAL, known_today, rate_when_due, wait_for_rating
+from reverie.persona.sleep import asleep
 from reverie.persona.step import StepContext
 from reverie.tasks.poignancy import chat_poignancy
 
@@ -55,7 +56,7 @@ def perceive(persona: Agent, ctx: StepContext) -> list:
 
 
 def _key(desc: str) -> str:
-    return subtask(desc) if "(" in desc else desc
+    return subtask(desc) if is_decomposed(desc) else desc
 
 
 def _needs_rating(persona: Agent, key: str) -> bool:

@@ -19,7 +19,7 @@ def plan(persona: Agent, ctx: StepContext, retrieved: dict) -> Address:
     if s.act_check_finished():
         determine_action(persona, ctx.maze, llm)
 
-    focused = choose_retrieved(persona, retrieved, ctx.rng) if retrieved else None
+    focused = choose_retrieved(persona, retrieved, ctx.rng, ctx.personas) if retrieved else None
     if focused is not None:
         match should_react(persona, focused, ctx.personas, llm):
             case ChatWith(partner):

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import TYPE_CHECKING
 
+from reverie.action_text import is_decomposed, main_action
 from reverie.address import Place
-from reverie.action_text import main_action
 from reverie.clock import ceil_minute, minutes_of_day
 from reverie.memory.schedule import PlanItem
 from reverie.memory.scratch import NewAction
@@ -42,7 +42,7 @@ def decompose(persona: Agent, index: int, llm: LanguageModel) -> None:
     if not 0 <= index < len(s.f_daily_schedule):
         return
     task, minutes = s.f_daily_schedule[index]
-    if minutes < 60 or not should_decompose(task, minutes) or "(" in task:
+    if minutes < 60 or not should_decompose(task, minutes) or is_decomposed(task):
         return  # a "<task> (<subtask>)" entry is already decomposed, however long a subtask came back
     start = s.schedule_start_minutes(index)
     blocks, t = [], start
@@ -65,12 +65,12 @@ def answer_together(persona: Agent, maze: Maze, index: int, llm: LanguageModel) 
     if not (persona.options.packed_actions and persona.options.reuse_answers):
         return
     description = s.f_daily_schedule[index][0]
-    if "(" not in description:
+    if not is_decomposed(description):
         return
     task = main_action(description)
     following = []
     for name, _minutes in s.f_daily_schedule[index:]:
-        if "(" not in name or main_action(name) != task:
+        if not is_decomposed(name) or main_action(name) != task:
             break
         following.append(name)
     unanswered = [d for d in dict.fromkeys(following) if answered_without_model(persona, maze, d) is None]
@@ -100,7 +100,7 @@ def determine_action(persona: Agent, maze: Maze, llm: LanguageModel) -> None:
     description, minutes = s.f_daily_schedule[i]
     block_end = s.schedule_start_minutes(i) + minutes
     # The action lasts until its schedule block ends (started mid-block, it does not overrun).
-    duration = max(1, int(round(block_end - minutes_of_day(ceil_minute(s.curr_time)))))
+    duration = max(1, round(block_end - minutes_of_day(ceil_minute(s.curr_time))))
 
     answer_together(persona, maze, i, llm)
     address, details = address_and_details(persona, maze, description, llm)
@@ -121,7 +121,7 @@ def answered_without_model(persona: Agent, maze: Maze, description: str) -> tupl
         return planned
     cache = persona.memory.todays_answers()
     hit = cache.action(description, persona.s_mem.tree) if persona.options.reuse_answers else None
-    if hit and (hit["address"] in maze.address_tiles or "<" in hit["address"]):
+    if hit and (hit["address"] in maze.address_tiles or Place(hit["address"]).is_random):
         return Place(hit["address"]), ActionDetails(**hit["details"])
     return None
 

@@ -12,9 +12,10 @@ from reverie.persona.retrieve import retrieve_scored
 from reverie.persona.seeded_status import keep_seeded
 from reverie.persona.step import NewDay
 from reverie.tasks import identity
-from reverie.tasks.daily_plan import bed_hour_of, daily_plan
+from reverie.tasks.daily_plan import daily_plan
 from reverie.tasks.hourly_schedule import hourly_schedule
 from reverie.tasks.hourly_schedule_packed import packed_hourly_schedule
+from reverie.tasks.plan_check import bed_hour_of
 from reverie.tasks.wake_up_hour import wake_up_hour
 
 if TYPE_CHECKING:

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Collection
+from dataclasses import dataclass
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from itertools import accumulate
+from typing import TYPE_CHECKING, NamedTuple
 
 from reverie.action_text import subtask
 from reverie.address import PersonaAt, WaitingAt
@@ -28,10 +31,10 @@ CHAT_EMOJI = "\U0001f4ac"
 WAIT_EMOJI = "\u231b"
 
 
-def choose_retrieved(persona: Agent, retrieved: dict, rng: random.Random) -> dict | None:
-    """The perceived event to focus on: another persona first, else anything not idle."""
+def choose_retrieved(persona: Agent, retrieved: dict, rng: random.Random, personas: Collection[str]) -> dict | None:
+    """The perceived event to focus on: another persona's (one of ``personas``) first, else anything not idle."""
     others = [r for r in retrieved.values() if r["curr_event"].subject != persona.name]
-    people = [r for r in others if ":" not in r["curr_event"].subject]
+    people = [r for r in others if r["curr_event"].subject in personas]
     if people:
         return rng.choice(people)
     busy = [r for r in others if "is idle" not in r["curr_event"].description]
@@ -75,7 +78,7 @@ def should_react(persona: Agent, focused: dict, personas: dict[str, Agent], llm:
         return None
     subject = focused["curr_event"].subject
     other = personas.get(subject)
-    if ":" in subject or other is None:
+    if other is None:  # a thing, not a persona
         return None
     if lets_talk(persona, other, focused, llm):
         return ChatWith(subject)
@@ -128,30 +131,81 @@ def replanned(persona: Agent, llm: LanguageModel, *, main: list, done: list, sta
                                start_minute=start, end_minute=end, inserted_act=inserted, inserted_act_dur=minutes)
 
 
+class Planned(NamedTuple):
+    """One item of the day's schedule, where it stands in it."""
+
+    index: int  # its place in ``f_daily_schedule``
+    start: int  # the minute of the day it starts
+    activity: str
+    minutes: int
+
+    @property
+    def end(self) -> int:
+        return self.start + self.minutes
+
+
+@dataclass(frozen=True)
+class Interrupted:
+    """The schedule items a reaction rewrites: those that start inside the reaction window,
+    widened to whole items, so that the new ones take exactly their minutes and the day stays 1,440."""
+
+    items: list[Planned]  # in the schedule's order, never empty
+
+    @property
+    def first(self) -> int:
+        return self.items[0].index
+
+    @property
+    def stop(self) -> int:
+        """The index after the last item replaced."""
+        return self.items[-1].index + 1
+
+    @property
+    def start(self) -> int:
+        return self.items[0].start
+
+    @property
+    def end(self) -> int:
+        return self.items[-1].end
+
+    def main(self) -> list[tuple[str, int]]:
+        return [(item.activity, item.minutes) for item in self.items]
+
+    def done(self, now: int) -> list[tuple[str, int]]:
+        """What was done before minute ``now``: each item ended by then, and the part of the item
+        under way when every item before it ended."""
+        done: list[tuple[str, int]] = []
+        for position, item in enumerate(self.items):
+            if item.end <= now:
+                done.append((item.activity, item.minutes))
+            elif item.start < now and len(done) == position:
+                done.append((item.activity, now - item.start))
+        return done
+
+
+def planned(schedule: list[tuple[str, int]]) -> list[Planned]:
+    """The schedule's items with their places and start minutes."""
+    starts = accumulate((minutes for _activity, minutes in schedule), initial=0)
+    return [Planned(index, start, activity, minutes)
+            for index, ((activity, minutes), start) in enumerate(zip(schedule, starts))]
+
+
+def interrupted(s: Scratch) -> Interrupted | None:
+    """The items a reaction now rewrites (None: no item starts inside the reaction window)."""
+    window_start, window_end = reaction_window(s)
+    inside = [item for item in planned(s.f_daily_schedule) if window_start <= item.start < window_end]
+    return Interrupted(inside) if inside else None
+
+
 def create_react(persona: Agent, action: NewAction, llm: LanguageModel) -> None:
     """Rewrite the schedule around the inserted activity (``action``) and start it now."""
     s = persona.scratch
-    inserted, minutes = action.description, action.duration
-    if s.f_daily_schedule_hourly_org and s.f_daily_schedule:
-        start, end = reaction_window(s)
+    window = interrupted(s) if s.f_daily_schedule_hourly_org and s.f_daily_schedule else None
+    if window is not None:
         now = s.curr_time.hour * 60 + s.curr_time.minute
-        lo = hi = span_start = span_end = None
-        main, done, t = [], [], 0
-        for i, (activity, dur) in enumerate(s.f_daily_schedule):
-            if start <= t < end:
-                lo, span_start = (i, t) if lo is None else (lo, span_start)
-                hi, span_end = i + 1, t + dur
-                main.append((activity, dur))
-                if t + dur <= now:
-                    done.append((activity, dur))
-                elif t < now and len(done) == len(main) - 1:
-                    done.append((activity, now - t))  # the part done before the interruption
-            t += dur
-        if lo is not None:
-            # The items replaced span [span_start, span_end): the window's hours, widened to
-            # whole items, so the new ones take exactly their minutes and the day stays 1,440.
-            new = replanned(persona, llm, main=main, done=done + [(inserted, minutes)], start=span_start, end=span_end,
-                            inserted=inserted, minutes=minutes)
-            if new:
-                s.replace_schedule(lo, hi, ((a, int(d)) for a, d in new))
+        inserted, minutes = action.description, action.duration
+        new = replanned(persona, llm, main=window.main(), done=[*window.done(now), (inserted, minutes)],
+                        start=window.start, end=window.end, inserted=inserted, minutes=minutes)
+        if new:
+            s.replace_schedule(window.first, window.stop, ((a, int(d)) for a, d in new))
     s.add_new_action(action)

@@ -7,7 +7,9 @@ from typing import TYPE_CHECKING
 from reverie.action_text import subtask
 from reverie.address import Place
 from reverie.persona.agent import Agent
-from reverie.tasks.decide_reaction import decide_to_react as ask_react, decide_to_talk as ask_talk, describe_retrieved
+from reverie.tasks.decide_reaction import decide_to_react as ask_react
+from reverie.tasks.decide_reaction import decide_to_talk as ask_talk
+from reverie.tasks.decide_reaction import describe_retrieved
 
 if TYPE_CHECKING:
     from reverie.llm.language_model import LanguageModel

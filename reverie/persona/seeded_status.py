@@ -11,9 +11,9 @@ word for word, they are added after it (once), until the day of the seed's event
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Iterable
 
 from reverie.persona.planned_event import PlannedEvent
 

@@ -10,9 +10,9 @@ one case; a folder that already has cases for a prompt keeps them and gains the 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
 
 from reverie.errors import UserError
 from reverie.jsonio import jsonl_lines, write_json_atomic

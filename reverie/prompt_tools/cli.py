@@ -22,10 +22,19 @@ from pathlib import Path
 
 from reverie.config import BUNDLED, Settings
 from reverie.errors import UserError
-from reverie.tasks.registry import product_tasks
-from reverie.tasks.day_coherence import coherence_line
-from reverie.prompt_tools.evaluate import Row, column_widths, eval_days, format_row, read_ledger, run_cases, summarize, COLUMNS
+from reverie.prompt_tools.evaluate import (
+    COLUMNS,
+    Row,
+    column_widths,
+    eval_days,
+    format_row,
+    read_ledger,
+    run_cases,
+    summarize,
+)
 from reverie.prompt_tools.fixtures import fixture_names, load_fixture
+from reverie.tasks.day_coherence import coherence_line
+from reverie.tasks.registry import product_tasks
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -232,8 +241,8 @@ def _compare(args, settings: Settings, names: list[str]) -> int:
 
 
 def _capture(args, settings: Settings) -> int:
-    from reverie.sim_layout import SimLayout, is_sim_name
     from reverie.prompt_tools.capture import capture, read_trace, write_cases
+    from reverie.sim_layout import SimLayout, is_sim_name
 
     if not is_sim_name(args.sim) or not (settings.paths.storage / args.sim).is_dir():
         raise UserError(f"no simulation '{args.sim}' in {settings.paths.storage} — give a folder name shown on /runs/")
@@ -254,4 +263,4 @@ def _capture(args, settings: Settings) -> int:
     return 0
 
 
-__all__ = ["configure", "main", "render", "eval_settings", "Row"]
+__all__ = ["Row", "configure", "eval_settings", "main", "render"]

@@ -10,9 +10,9 @@ ratio B/A, and the cases whose outcome (valid at once, repaired, fallback) chang
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from reverie import PROJECT_ROOT
 from reverie.config import BUNDLED, Settings

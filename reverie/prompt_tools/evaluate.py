@@ -7,9 +7,9 @@ fallback, tokens, latency), so they measure exactly what a simulation run would.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
 
 from reverie.llm.language_model import LanguageModel
 from reverie.prompt_tools.fixtures import load_fixture
@@ -102,9 +102,10 @@ def eval_days(llm: LanguageModel, n: int | None = None) -> list:
     """One day per ``daily_plan`` fixture case (at most ``n``): the plan, the hourly schedule in one
     call (the packed planner), and its :func:`day_coherence` (no decomposition: code fills it)."""
     from reverie.tasks.clock import hour_of
-    from reverie.tasks.daily_plan import DAILY_PLAN, bed_hour_of, daily_plan
+    from reverie.tasks.daily_plan import DAILY_PLAN, daily_plan
     from reverie.tasks.day_coherence import day_coherence
     from reverie.tasks.hourly_schedule_packed import packed_hourly_schedule
+    from reverie.tasks.plan_check import bed_hour_of
 
     cases = load_fixture("daily_plan").cases
     days = []

@@ -22,8 +22,13 @@ from reverie.errors import UserError
 from reverie.jsonio import write_json_atomic
 from reverie.sim_layout import PREVIOUS_CHECKPOINT
 from reverie.simulation.checkpoint import PREVIOUS_META
-from reverie.simulation.checkpoint_shapes import (PERSONA_FILES, MapSize, environment_problem, meta_problem,
-                                                  movement_problem)
+from reverie.simulation.checkpoint_shapes import (
+    PERSONA_FILES,
+    MapSize,
+    environment_problem,
+    meta_problem,
+    movement_problem,
+)
 from reverie.simulation.storage import SimStorage
 
 

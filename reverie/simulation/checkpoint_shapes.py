@@ -8,6 +8,7 @@ The persona files go through the same loaders a resume uses, so what passes here
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, TypeAdapter, ValidationError
@@ -61,7 +62,7 @@ def _first_error(exc: ValidationError) -> str:
     return f"{where}: {error['msg']}" if where else error["msg"]
 
 
-def _validate(adapter, data) -> str | None:
+def _validate(adapter: TypeAdapter[Any], data: Any) -> str | None:
     try:
         adapter.validate_python(data)
     except ValidationError as exc:
@@ -69,15 +70,17 @@ def _validate(adapter, data) -> str | None:
     return None
 
 
-def _off_map(tile, size: MapSize | None) -> bool:
+def _off_map(tile: Sequence[int], size: MapSize | None) -> bool:
     return size is not None and not (tile[0] < size[0] and tile[1] < size[1])
 
 
-def _map_text(size: MapSize) -> str:
+def _map_text(size: MapSize | None) -> str:
+    if size is None:
+        return "outside the map"
     return f"outside the map (0..{size[0] - 1}, 0..{size[1] - 1})"
 
 
-def meta_problem(meta) -> str | None:
+def meta_problem(meta: Any) -> str | None:
     try:
         _Meta.model_validate(meta)
         parse_time(meta["curr_time"])
@@ -88,7 +91,7 @@ def meta_problem(meta) -> str | None:
     return None
 
 
-def environment_problem(env, names: list[str], size: MapSize | None) -> str | None:
+def environment_problem(env: Any, names: list[str], size: MapSize | None) -> str | None:
     """``environment/<step>.json``: a position on the map for every persona."""
     problem = _validate(_ENVIRONMENT, env)
     if problem:
@@ -102,7 +105,7 @@ def environment_problem(env, names: list[str], size: MapSize | None) -> str | No
     return None
 
 
-def movement_problem(movement, size: MapSize | None) -> str | None:
+def movement_problem(movement: Any, size: MapSize | None) -> str | None:
     """``movement/<step>.json``: each persona's next tile, on the map."""
     try:
         parsed = _Movement.model_validate(movement)
@@ -114,7 +117,7 @@ def movement_problem(movement, size: MapSize | None) -> str | None:
     return None
 
 
-def scratch_problem(data, size: MapSize | None) -> str | None:
+def scratch_problem(data: Any, size: MapSize | None) -> str | None:
     if not isinstance(data, dict):
         return "not a JSON object"
     try:
@@ -127,7 +130,7 @@ def scratch_problem(data, size: MapSize | None) -> str | None:
     return None
 
 
-def nodes_problem(data) -> str | None:
+def nodes_problem(data: Any) -> str | None:
     problem = _validate(_NODES, data)
     if problem:
         return problem

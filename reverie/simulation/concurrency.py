@@ -24,7 +24,8 @@ import contextvars
 import logging
 import queue
 import threading
-from typing import Callable, TypeVar
+from collections.abc import Callable
+from typing import TypeVar
 
 from reverie.config import BackendKind, BackendSettings
 

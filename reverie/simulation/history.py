@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from reverie.errors import UserError
-from reverie.persona.thoughts import NewThought, store_thoughts, triples_of
 from reverie.persona.ratings import rate_when_due
+from reverie.persona.thoughts import NewThought, store_thoughts, triples_of
 from reverie.simulation.stop_signals import deferred
 from reverie.tasks.whisper import whisper_inner_thought
 

@@ -31,7 +31,7 @@ class SimLock:
         self.path: Path = storage.lock_path
         self._fd: int | None = None
 
-    def acquire(self) -> "SimLock":
+    def acquire(self) -> SimLock:
         if fcntl is None or self._fd is not None:
             return self
         self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -14,9 +14,10 @@ import random
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from reverie.clock import format_time, parse_time
 from reverie.config import Settings
@@ -26,8 +27,9 @@ from reverie.simulation import checkpoint, checkpoint_check
 from reverie.simulation.concurrency import cognition_workers, interaction_groups, run_groups
 from reverie.simulation.ledger_rollback import rollback_ledger
 from reverie.simulation.lock import SimLock
-from reverie.simulation.storage import DamagedFile, SimStorage, check_sim_name, fork as fork_storage, refuse_base
 from reverie.simulation.seeds import attach_seeds, plant_seeds, read_seeds
+from reverie.simulation.storage import DamagedFile, SimStorage, check_sim_name, refuse_base
+from reverie.simulation.storage import fork as fork_storage
 from reverie.simulation.timeline import Timeline
 
 if TYPE_CHECKING:
@@ -68,7 +70,7 @@ class Simulation:
     # -- construction ------------------------------------------------------------------
     @classmethod
     def fork(cls, settings: Settings, fork_sim_code: str, sim_code: str, *, overwrite: bool = False,
-             start: str | None = None, **kw) -> "Simulation":
+             start: str | None = None, **kw) -> Simulation:
         """A new simulation copied from ``fork_sim_code``; ``start`` ("HH:MM") moves its clock there first."""
         target = SimStorage(settings.paths.storage, sim_code)
         if overwrite and is_sim_name(sim_code) and target.exists():
@@ -90,7 +92,7 @@ class Simulation:
     @classmethod
     def open(cls, settings: Settings, sim_code: str, *, storage: SimStorage | None = None,
              record: Path | None = None, replay: Path | None = None, llm: LanguageModel | None = None,
-             resume: bool = False, instead: str | None = None) -> "Simulation":
+             resume: bool = False, instead: str | None = None) -> Simulation:
         """An existing simulation, locked for this process; never a base (``instead``: how to
         do the same in a fork, for the one-line refusal). ``resume``: from its last checkpoint
         whose files all parse (:mod:`reverie.simulation.checkpoint_check`)."""
@@ -185,7 +187,7 @@ class Simulation:
         return format_time(self.curr_time)
 
     # -- the step loop ---------------------------------------------------------------------
-    def run(self, steps: int, *, headless: bool = True, on_step: Callable[["Simulation"], None] | None = None,
+    def run(self, steps: int, *, headless: bool = True, on_step: Callable[[Simulation], None] | None = None,
             poll_s: float = 0.1, should_stop: Callable[[], bool] = lambda: False) -> int:
         """Run up to ``steps`` steps (fewer if ``should_stop`` while waiting); autosaves. Returns steps run."""
         self.storage.announce(self.step_no)

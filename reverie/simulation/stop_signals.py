@@ -16,12 +16,15 @@ from __future__ import annotations
 
 import signal
 import sys
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from types import FrameType
+from typing import Any
 
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
-def _install(handler) -> dict:
+def _install(handler: Callable[[int, FrameType | None], Any]) -> dict[int, Any]:
     """Set ``handler`` for every stop signal not ignored (``nohup`` ignores SIGHUP, a shell's
     background job SIGINT: they stay so); the handlers it replaced (none off the main thread)."""
     previous = {}
@@ -53,13 +56,13 @@ def _note(signum: int) -> None:
         _ending.append(signum)
 
 
-def _interrupt(signum, frame):
+def _interrupt(signum: int, frame: FrameType | None) -> None:
     _note(signum)
     raise KeyboardInterrupt
 
 
 @contextmanager
-def as_interrupts():
+def as_interrupts() -> Iterator[None]:
     """SIGTERM and SIGHUP raise KeyboardInterrupt like Ctrl-C, for the whole command."""
     _ending.clear()
     previous = _install(_interrupt)
@@ -74,12 +77,12 @@ def _name(signum: int) -> str:
 
 
 @contextmanager
-def stop_after_step():
+def stop_after_step() -> Iterator[Callable[[], bool]]:
     """A stop signal asks the run to stop after the current step (a second one stops at once).
     Yields a function: has a stop been asked?"""
     state = {"stop": False}
 
-    def handler(signum, frame):
+    def handler(signum: int, frame: FrameType | None) -> None:
         _note(signum)
         if state["stop"]:
             raise KeyboardInterrupt
@@ -94,12 +97,12 @@ def stop_after_step():
 
 
 @contextmanager
-def deferred(doing: str = "saving first"):
+def deferred(doing: str = "saving first") -> Iterator[list[int]]:
     """Stop signals wait until the block is done (a save is never cut in half). Yields the list
     of those received meanwhile, for the caller to act on (the command is ending anyway)."""
     received: list[int] = []
 
-    def handler(signum, frame):
+    def handler(signum: int, frame: FrameType | None) -> None:
         _note(signum)
         received.append(signum)
         print(f"\n{_name(signum)}: {doing}...", file=sys.stderr)

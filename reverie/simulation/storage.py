@@ -42,7 +42,7 @@ def check_sim_name(name: str) -> str:
     return name
 
 
-def is_base(storage: "SimStorage") -> bool:
+def is_base(storage: SimStorage) -> bool:
     """A shipped starting point (``base_*``, or ``"base": true`` in its meta.json): fork it, never write it."""
     if storage.sim_code.startswith(BASE_PREFIX):
         return True
@@ -53,7 +53,7 @@ def is_base(storage: "SimStorage") -> bool:
     return isinstance(meta, dict) and meta.get("base") is True
 
 
-def refuse_base(storage: "SimStorage", doing: str, instead: str | None = None) -> None:
+def refuse_base(storage: SimStorage, doing: str, instead: str | None = None) -> None:
     """One line when ``storage`` is a base: a base is never written (no lock, ledger, index or
     figures in it); ``instead`` says how to do the same in a fork."""
     if is_base(storage):

@@ -14,7 +14,7 @@ import re
 from reverie.action_text import main_action, subtask
 from reverie.address import RANDOM as NO_OBJECT
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import Task, TaskInputs
+from reverie.llm.task import Choices, Task, TaskInputs
 from reverie.tasks.common import Reply
 from reverie.tasks.options import Choice, joined, keep_own_private, unique
 
@@ -71,7 +71,7 @@ def pick_sector(options: list[str], living_sector: str, current_sector: str) -> 
     return _first_with(options, living_sector, current_sector) or (options[0] if options else living_sector)
 
 
-def sector_fail_safe(inputs: SectorInputs, choices: dict) -> SectorReply:
+def sector_fail_safe(inputs: SectorInputs, choices: Choices) -> SectorReply:
     return SectorReply(sector=pick_sector(list(choices.get("sectors") or []), inputs.living_sector, inputs.current_sector))
 
 
@@ -82,7 +82,7 @@ def pick_arena(options: list[str], name: str) -> str:
     return own[0] if own else (options[0] if options else "")
 
 
-def arena_fail_safe(inputs: ArenaInputs, choices: dict) -> ArenaReply:
+def arena_fail_safe(inputs: ArenaInputs, choices: Choices) -> ArenaReply:
     return ArenaReply(arena=pick_arena(list(choices.get("arenas") or []), inputs.name))
 
 
@@ -96,7 +96,7 @@ def pick_object(options: list[str], activity: str) -> str:
     return max(options, key=lambda o: len(_words(o) & words), default="")
 
 
-def object_fail_safe(inputs: ObjectInputs, choices: dict) -> ObjectReply:
+def object_fail_safe(inputs: ObjectInputs, choices: Choices) -> ObjectReply:
     return ObjectReply(object=pick_object(list(choices.get("objects") or []), inputs.activity))
 
 
@@ -142,7 +142,8 @@ def action_sector(
         action=main_action(action_description),
         subtask=subtask(action_description),
     )
-    return llm.ask(ACTION_SECTOR, inputs, choices={"sectors": options}, persona=name).sector
+    sector: str = llm.ask(ACTION_SECTOR, inputs, choices={"sectors": options}, persona=name).sector
+    return sector
 
 
 def action_arena(llm: LanguageModel, *, name: str, action_description: str, sector: str, arenas: list[str]) -> str:
@@ -159,7 +160,8 @@ def action_arena(llm: LanguageModel, *, name: str, action_description: str, sect
         action=main_action(action_description),
         subtask=subtask(action_description),
     )
-    return llm.ask(ACTION_ARENA, inputs, choices={"arenas": options}, persona=name).arena
+    arena: str = llm.ask(ACTION_ARENA, inputs, choices={"arenas": options}, persona=name).arena
+    return arena
 
 
 def action_object(llm: LanguageModel, *,
@@ -171,4 +173,5 @@ def action_object(llm: LanguageModel, *,
     if len(options) == 1:
         return options[0]
     inputs = ObjectInputs(activity=subtask(action_description), object_options=joined(options))
-    return llm.ask(ACTION_OBJECT, inputs, choices={"objects": options}, persona=persona).object
+    chosen: str = llm.ask(ACTION_OBJECT, inputs, choices={"objects": options}, persona=persona).object
+    return chosen

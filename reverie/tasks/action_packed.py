@@ -25,16 +25,16 @@ fail-safe can read it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from typing import Annotated
+from typing import Annotated, Any, cast
 
 from pydantic import ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from reverie.action_text import main_action, subtask
+from reverie.address import RANDOM as NO_OBJECT
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import NotShown, Task, TaskInputs, choice_field, choice_paths, path_choice
-from reverie.tasks.action_location import HOUSE_MARKER, NO_OBJECT, ROOM_MARKER, pick_arena, pick_object, pick_sector
-from reverie.tasks.common import Reply, first_error, first_name, inputs_of, one_line, words_only
+from reverie.llm.task import Choices, NotShown, Task, TaskInputs, choice_field, choice_paths, path_choice
+from reverie.tasks.action_location import HOUSE_MARKER, ROOM_MARKER, pick_arena, pick_object, pick_sector
+from reverie.tasks.common import REPLY_SCHEMA_EXTRA, Reply, first_error, first_name, inputs_of, one_line, words_only
 from reverie.tasks.event_triple import TripleInputs, TripleReply, event_triple, split_statement
 from reverie.tasks.object_state import check_state
 from reverie.tasks.options import keep_own_private, unique
@@ -59,7 +59,7 @@ class PlaceInputs(TaskInputs):
     # {sector: {arena: [objects]}}: ``places`` as data, for the checks and the fail-safe.
     place_tree: Annotated[PlaceTree, NotShown()]
 
-    def place_values(self) -> dict:
+    def place_values(self) -> dict[str, Any]:
         """These inputs as keywords, for another inputs model built on them."""
         return {key: getattr(self, key) for key in PlaceInputs.model_fields}
 
@@ -93,7 +93,7 @@ def _triple(subject: str, predicate: str, target: str) -> tuple[str, str]:
 # becomes the schema's description, and the schema is part of every call.
 class PackedActionFields(Reply):
     # the grammar writes only an area, a place in it and an object in that place (``choices["places"]``)
-    model_config = ConfigDict(json_schema_extra={**Reply.model_config["json_schema_extra"],
+    model_config = ConfigDict(json_schema_extra={**REPLY_SCHEMA_EXTRA,
                                                  **choice_paths(PLACES, ("sector", "arena", "object"))})
 
     sector: str = choice_field("sectors", description="the area to go to, copied exactly from the list")
@@ -110,7 +110,7 @@ class PackedActionFields(Reply):
 
     @field_validator("emoji", "state_emoji", mode="before")
     @classmethod
-    def _emoji_only(cls, value) -> str:
+    def _emoji_only(cls, value: Any) -> str:
         """Words (or too many emoji) where an emoji belongs are not sent back: the code picks the
         emoji (see ``_consistent``)."""
         try:
@@ -123,7 +123,7 @@ class PackedActionFields(Reply):
 # One action's answer, checked against the call's places and activity.
 class PackedActionReply(PackedActionFields):
     @model_validator(mode="after")
-    def _consistent(self, info: ValidationInfo) -> "PackedActionReply":
+    def _consistent(self, info: ValidationInfo) -> PackedActionReply:
         inputs = inputs_of(info, PackedActionInputs)
         tree: PlaceTree = inputs.place_tree if inputs else {}
         name = inputs.name.strip() if inputs else ""
@@ -179,11 +179,11 @@ class PackedActionReply(PackedActionFields):
                                  f"{', '.join(tree[sector])}")
             sector = owners[0]
             arena = _match(self.arena, list(tree[sector]))
-        objects = tree[sector][arena]
+        objects = tree[sector][cast(str, arena)]  # an owner's arena matched
         obj = _match(self.object, objects) if objects else NO_OBJECT
         if obj is None:
             raise ValueError(f"object {self.object!r} is not in {arena}; the objects there are: {', '.join(objects)}")
-        self.sector, self.arena, self.object = sector, arena, obj
+        self.sector, self.arena, self.object = sector, cast(str, arena), obj
 
 
 def _match(value: str, options: list[str]) -> str | None:
@@ -205,7 +205,7 @@ def _used_by(name: str) -> str:
     return f"being used by {first_name(name) or 'someone'}"
 
 
-def fail_safe(inputs: PackedActionInputs, choices: dict) -> PackedActionReply:
+def fail_safe(inputs: PackedActionInputs, choices: Choices) -> PackedActionReply:
     """An area the action names, else home, else where the persona is; keyword emoji; the triple
     split out of the activity; the object "being used by <first name>"."""
     tree, name, activity = inputs.place_tree, inputs.name, inputs.activity()
@@ -274,7 +274,7 @@ def render_places(tree: PlaceTree) -> str:
 
 
 def place_inputs(*, name: str, tree: PlaceTree, living_sector: str, current_sector: str, daily_plan_req: str,
-                 action_description: str) -> dict:
+                 action_description: str) -> dict[str, Any]:
     """The inputs every action prompt shares, as keywords for its inputs model (``tree``: the
     allowed places, see :func:`allowed_places`)."""
     return dict(name=name, places=render_places(tree), living_sector=living_sector, current_sector=current_sector,

@@ -32,10 +32,20 @@ from pydantic import Field, ValidationInfo, model_validator
 
 from reverie.action_text import main_action, subtask
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import ITEMS_KEY, NotShown, Task
-from reverie.tasks.action_packed import (ACTION_PACKED, PackedAction, PackedActionFields, PackedActionInputs,
-                                         PackedActionReply, PlaceInputs, PlaceTree, allowed_places, as_action,
-                                         place_choices, place_inputs)
+from reverie.llm.task import ITEMS_KEY, Choices, NotShown, Task
+from reverie.tasks.action_packed import (
+    ACTION_PACKED,
+    PackedAction,
+    PackedActionFields,
+    PackedActionInputs,
+    PackedActionReply,
+    PlaceInputs,
+    PlaceTree,
+    allowed_places,
+    as_action,
+    place_choices,
+    place_inputs,
+)
 from reverie.tasks.common import Reply, each_checked, even_parts, inputs_of, numbered
 
 log = logging.getLogger(__name__)
@@ -64,7 +74,7 @@ class ActionsPackedReply(Reply):
         description="one answer per numbered activity, in the order given")
 
     @model_validator(mode="after")
-    def _some_usable(self, info: ValidationInfo) -> "ActionsPackedReply":
+    def _some_usable(self, info: ValidationInfo) -> ActionsPackedReply:
         inputs = inputs_of(info, ActionsPackedInputs)
         if not self.actions or inputs is None:
             return self
@@ -76,20 +86,20 @@ class ActionsPackedReply(Reply):
             raise ValueError(problems)
         return self
 
-    def answers(self, inputs: ActionsPackedInputs, choices: dict | None) -> list[PackedActionReply | None]:
+    def answers(self, inputs: ActionsPackedInputs, choices: Choices | None) -> list[PackedActionReply | None]:
         """Each subtask's answer as action_packed's checks make it, in order (None: its place is
         wrong, ask it on its own); [] for the fail-safe."""
         return checked(self.actions, inputs, choices)[0]
 
 
 def checked(actions: list[PackedActionFields], inputs: ActionsPackedInputs,
-            choices: dict | None) -> tuple[list[PackedActionReply | None], str]:
+            choices: Choices | None) -> tuple[list[PackedActionReply | None], str]:
     """Each answer checked as a single ``action_packed`` reply for its subtask, and what was
     wrong with those that failed (each problem once, with the answers that have it)."""
     return each_checked(ACTION_PACKED, actions, inputs.one, choices)
 
 
-def fail_safe(inputs: ActionsPackedInputs, choices: dict) -> ActionsPackedReply:
+def fail_safe(inputs: ActionsPackedInputs, choices: Choices) -> ActionsPackedReply:
     """No answers: each subtask asks ``action_packed`` when it starts."""
     log.info("actions_packed: no answers for %s's %d subtasks of %r; each is asked on its own",
              inputs.name, inputs.count, inputs.action)

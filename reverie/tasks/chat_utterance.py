@@ -14,9 +14,19 @@ from __future__ import annotations
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import Task, TaskInputs, memories, transcript_of
-from reverie.tasks.common import (Reply, bulleted, check_text, first_name, inputs_of, saying, sentences, transcript,
-                                  without_repeats, words_only)
+from reverie.llm.task import Choices, Task, TaskInputs, memories, transcript_of
+from reverie.tasks.common import (
+    Reply,
+    bulleted,
+    check_text,
+    first_name,
+    inputs_of,
+    saying,
+    sentences,
+    transcript,
+    without_repeats,
+    words_only,
+)
 from reverie.tasks.interview import strip_speaker
 
 # The conversation input when nobody has spoken yet.
@@ -66,7 +76,7 @@ class UtteranceReply(Reply):
         return value
 
     @model_validator(mode="after")
-    def _no_instant_goodbye(self, info: ValidationInfo):
+    def _no_instant_goodbye(self, info: ValidationInfo) -> UtteranceReply:
         """An opening line never ends the conversation: the code keeps it going (the line is the
         model's; whether a talk has begun is the code's to know)."""
         inputs = inputs_of(info, UtteranceInputs)
@@ -75,7 +85,7 @@ class UtteranceReply(Reply):
         return self
 
 
-def _fail_safe(inputs: UtteranceInputs, choices: dict) -> UtteranceReply:
+def _fail_safe(inputs: UtteranceInputs, choices: Choices) -> UtteranceReply:
     """The original's: a line that says nothing, and the conversation goes on."""
     return UtteranceReply(utterance=FAILED_LINE, end=False)
 

@@ -52,9 +52,14 @@ def hour_after(text: str, keywords: tuple[str, ...]) -> int | None:
     return None
 
 
+def hour_in(text: str) -> int | None:
+    """"6:00 am" -> 6, "1:00 pm" -> 13, "18:00" -> 18; None when no hour is found."""
+    return hour_after("@" + str(text), ("@",))
+
+
 def hour_of(text: str, default: int = 8) -> int:
-    """"6:00 am" -> 6, "1:00 pm" -> 13, "18:00" -> 18; ``default`` when no hour is found."""
-    hour = hour_after("@" + str(text), ("@",))
+    """:func:`hour_in`, with ``default`` when no hour is found."""
+    hour = hour_in(text)
     return default if hour is None else hour
 
 

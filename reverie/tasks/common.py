@@ -10,15 +10,27 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Annotated, Any, Callable, Iterable, Literal, TypeVar
+from collections.abc import Callable, Iterable, Sequence
+from typing import Annotated, Any, Literal, Protocol, TypeVar
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, ValidationInfo
+from pydantic.json_schema import JsonDict
 
 from reverie.llm.safe_text import LETTERS, has_a_letter
-from reverie.llm.task import TaskInputs
+from reverie.llm.task import Choices, TaskInputs
 
-I = TypeVar("I", bound=TaskInputs)
+InputsT = TypeVar("InputsT", bound=TaskInputs)
 T = TypeVar("T")
+
+
+class HasMinutes(Protocol):
+    """A step of a timed list."""
+
+    @property
+    def minutes(self) -> int: ...
+
+
+TimedT = TypeVar("TimedT", bound=HasMinutes)
 
 # One to ten, as an enum so a JSON-schema grammar enforces the range.
 SCALE_1_TO_10 = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
@@ -41,17 +53,21 @@ Scale = Annotated[Literal[SCALE_1_TO_10], BeforeValidator(_scale_value)]
 _PLACEHOLDERS = {"...", "…", "n/a", "na", "none", "null", "tbd", "todo", "<fill in>", "fill in", "blank", "text", "string"}
 
 
+# Every reply's JSON schema: no field beyond those it names.
+REPLY_SCHEMA_EXTRA: JsonDict = {"additionalProperties": False}
+
+
 class Reply(BaseModel):
     """Base of every reply schema."""
 
     model_config = ConfigDict(
         str_strip_whitespace=True,
         extra="ignore",
-        json_schema_extra={"additionalProperties": False},
+        json_schema_extra=REPLY_SCHEMA_EXTRA,
     )
 
 
-def inputs_of(info: ValidationInfo, model: type[I]) -> I | None:
+def inputs_of(info: ValidationInfo, model: type[InputsT]) -> InputsT | None:
     """The typed inputs of the call being validated (None when validated without them)."""
     found = (info.context or {}).get("inputs")
     if found is None:
@@ -66,7 +82,7 @@ def first_error(exc: ValidationError) -> str:
     return exc.errors(include_url=False)[0]["msg"].removeprefix("Value error, ")
 
 
-def Checked(model: type[I], check: Callable[[Any, I | None], Any]) -> AfterValidator:
+def Checked(model: type[InputsT], check: Callable[[Any, InputsT | None], Any]) -> AfterValidator:
     """Field metadata: ``check(value, <the call's typed inputs, or None>)`` after the field's own checks."""
     return AfterValidator(lambda value, info: check(value, inputs_of(info, model)))
 
@@ -182,7 +198,7 @@ def different_words(text: str) -> list[str]:
     return list(dict.fromkeys(word.strip("'") for word in found if word.strip("'")))
 
 
-def words_only(max_length: int, min_length: int = 0, *, min_words: int = 1) -> dict:
+def words_only(max_length: int, min_length: int = 0, *, min_words: int = 1) -> JsonDict:
     """Schema extras for a phrase of at most ``max_length`` characters in words (:data:`WORD_CHARACTERS`),
     for the grammar only: the field's validators still say what is wrong with a reply made without
     one. With ``min_length``, the phrase starts with a letter (not a space, a digit or a brace).
@@ -223,11 +239,11 @@ def timed_step(kind: str, number: int, text: str, minutes: int, *, like: int) ->
     return text
 
 
-def timed(steps: list[T]) -> list[T]:
+def timed(steps: list[TimedT]) -> list[TimedT]:
     """``steps`` (each with ``minutes``) without those of no minutes while one with minutes stands:
     they would take no time once the minutes are scaled. All of them without: kept, for
     :func:`timed_step` to send back."""
-    kept = [step for step in steps if getattr(step, "minutes") > 0]
+    kept = [step for step in steps if step.minutes > 0]
     return kept or steps
 
 
@@ -252,7 +268,7 @@ def numbered(statements: Iterable[str], start: int = 0) -> str:
     return "\n".join(f"{i}. {one_line(s)}" for i, s in enumerate(statements, start))
 
 
-def each_checked(task: Any, items: list[BaseModel], one: Callable[[int], Any], choices: dict | None = None,
+def each_checked(task: Any, items: Sequence[BaseModel], one: Callable[[int], Any], choices: Choices | None = None,
                  noun: str = "answer") -> tuple[list[Any | None], str]:
     """Each item of a list reply checked as a reply of the single ``task`` (a ``Task``), with the
     inputs ``one(number)`` gives for item ``number`` (from 1); None for an item that fails, and what
@@ -308,7 +324,7 @@ _STOPWORDS = {
     "have", "having", "here", "into", "just", "like", "more", "most", "much", "only", "other", "over",
     "really", "should", "some", "such", "than", "that", "their", "them", "then", "there", "these", "they",
     "this", "those", "very", "want", "were", "what", "when", "where", "which", "while", "will", "with",
-    "would", "your", "yours", "having", "conversing", "conversation", "talking", "talk", "chatting",
+    "would", "your", "yours", "conversing", "conversation", "talking", "talk", "chatting",
 }
 
 

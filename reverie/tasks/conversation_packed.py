@@ -9,8 +9,7 @@ speakers in turn, the initiator first, so the transcript has the faithful mode's
 Each line is checked as a faithful line is: a speaker's name the model put in front is
 dropped, an empty or placeholder line is sent back. A line said twice word for word ends the
 conversation before it when two lines or more come first (the model looped because the talk
-had run out: on the 25-person town, 4 of 9 calls fell back on such a loop); before that it is
-sent back. A conversation of one line is sent back (a conversation takes two).
+had run out; docs/SPEED.md, "Bounds that keep the answer"); before that it is sent back. A conversation of one line is sent back (a conversation takes two).
 
 After the lines, the reply says in a few words what the two talked about (``about``), the topic
 that :mod:`reverie.tasks.conversation_summary` asks for in a call of its own: the conversation's
@@ -32,7 +31,7 @@ from typing import Annotated
 from pydantic import ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import Task, TaskInputs, memories
+from reverie.llm.task import Choices, Task, TaskInputs, memories
 from reverie.tasks.common import Reply, bulleted, check_text, inputs_of, transcript, words_only
 from reverie.tasks.conversation_summary import topic_of
 from reverie.tasks.interview import strip_speaker
@@ -81,7 +80,8 @@ class ConversationReply(Reply):
             return values  # "no conversation": the line-by-line conversation follows
         inputs = inputs_of(info, ConversationInputs)
         speakers = (inputs.initiator, inputs.partner) if inputs else ()
-        lines, said = [], set()
+        lines: list[str] = []
+        said: set[str] = set()
         for number, value in enumerate(values, 1):
             line = check_text(strip_speaker(value, *speakers), f"line {number}")
             if line.lower() in said:
@@ -112,7 +112,7 @@ class ConversationReply(Reply):
         return self
 
 
-def _fail_safe(inputs: ConversationInputs, choices: dict) -> ConversationReply:
+def _fail_safe(inputs: ConversationInputs, choices: Choices) -> ConversationReply:
     """No conversation: the caller then asks for it line by line (the faithful mode's calls)."""
     log.info("conversation_packed: no conversation between %s and %s; asking line by line",
              inputs.initiator, inputs.partner)

@@ -12,13 +12,12 @@ again in their ratings, retrievals, reflections and conversations.
 from __future__ import annotations
 
 import re
-
 from typing import Annotated
 
 from pydantic import Field
 
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import Task, TaskInputs, transcript_of
+from reverie.llm.task import Choices, Task, TaskInputs, transcript_of
 from reverie.tasks.common import Checked, Reply, check_text, content_words, first_name, sentences, transcript
 
 PREFIX = "conversing about "
@@ -96,7 +95,7 @@ class ConversationSummaryReply(Reply):
         max_length=160, description="what they talked about, a few words")
 
 
-def _fail_safe(inputs: ConversationInputs, choices: dict) -> ConversationSummaryReply:
+def _fail_safe(inputs: ConversationInputs, choices: Choices) -> ConversationSummaryReply:
     speakers: list[str] = []
     for line in inputs.conversation.splitlines():
         name = line.split(":", 1)[0].strip() if ":" in line else ""

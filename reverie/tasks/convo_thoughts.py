@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pydantic import ConfigDict, Field
 
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import Task, TaskInputs, transcript_of
+from reverie.llm.task import Choices, Task, TaskInputs, transcript_of
 from reverie.tasks.common import Reply, Text, transcript
 from reverie.tasks.event_triple import TripleFields
 from reverie.tasks.thought_triples import checked_triples
@@ -112,19 +112,19 @@ class ConvoNotesReply(Reply):
                                             description="the persona's notes, then the partner's")
 
 
-def _planning_fail_safe(inputs: ConvoInputs, choices: dict) -> PlanningThoughtReply:
-    return PlanningThoughtReply(thought="{0} should keep the conversation with {1} in mind when planning.".format(*inputs.names()))
+def _planning_fail_safe(inputs: ConvoInputs, choices: Choices) -> PlanningThoughtReply:
+    return PlanningThoughtReply(thought="{} should keep the conversation with {} in mind when planning.".format(*inputs.names()))
 
 
-def _memo_fail_safe(inputs: ConvoInputs, choices: dict) -> MemoReply:
-    return MemoReply(memo="{0} had a conversation with {1}.".format(*inputs.names()))
+def _memo_fail_safe(inputs: ConvoInputs, choices: Choices) -> MemoReply:
+    return MemoReply(memo="{} had a conversation with {}.".format(*inputs.names()))
 
 
 def _one_fail_safe(inputs: ConvoInputs) -> ConvoThoughtsReply:
     return ConvoThoughtsReply(plan=_planning_fail_safe(inputs, {}).thought, memo=_memo_fail_safe(inputs, {}).memo)
 
 
-def _both_fail_safe(inputs: ConvoInputs, choices: dict) -> ConvoNotesReply:
+def _both_fail_safe(inputs: ConvoInputs, choices: Choices) -> ConvoNotesReply:
     return ConvoNotesReply(notes=[_one_fail_safe(inputs), _one_fail_safe(_partners(inputs))])
 
 
@@ -153,14 +153,16 @@ def planning_thought_on_convo(llm: LanguageModel, *,
                               persona_name: str, partner_name: str, utterances: list[tuple[str, str]]) -> str:
     """One sentence: what from the conversation matters for the persona's plans."""
     reply = llm.ask(PLANNING_THOUGHT_ON_CONVO, _inputs(persona_name, partner_name, utterances), persona=persona_name)
-    return reply.thought
+    thought: str = reply.thought
+    return thought
 
 
 def memo_on_convo(llm: LanguageModel, *,
                   persona_name: str, partner_name: str, utterances: list[tuple[str, str]]) -> str:
     """One sentence: what the persona found noteworthy in the conversation."""
     reply = llm.ask(MEMO_ON_CONVO, _inputs(persona_name, partner_name, utterances), persona=persona_name)
-    return reply.memo
+    memo: str = reply.memo
+    return memo
 
 
 def convo_thoughts(llm: LanguageModel, *, persona_name: str, partner_name: str,

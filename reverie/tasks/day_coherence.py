@@ -10,19 +10,26 @@ hours), and a schedule that fills the day.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Any
 
 from reverie.tasks.clock import format_hour
 from reverie.tasks.common import content_words
 from reverie.tasks.day_rules import (
-    MINUTES_PER_DAY, activity_clock_problem, clock_minute, is_bed, is_daytime, is_sleeping, plan_order_problem,
-    span_hours, without_clock,
+    MINUTES_PER_DAY,
+    activity_clock_problem,
+    clock_minute,
+    is_bed,
+    is_daytime,
+    is_sleeping,
+    plan_order_problem,
+    span_hours,
+    without_clock,
 )
 
 LONGEST_AWAKE_MINUTES = 4 * 60
-_PLAN_FILLER = {"wake", "complete", "morning", "routine", "go", "bed", "day", "time", "take", "have", "get", "go",
-                "spend", "work", "continue", "start", "finish"}
+_PLAN_FILLER = {"wake", "complete", "morning", "routine", "go", "bed", "day", "time", "take", "have", "get", "spend", "work", "continue", "start", "finish"}
 
 
 def plan_words(item: str) -> set[str]:
@@ -49,9 +56,10 @@ class DayCoherence:
         return not self.violations
 
 
-def _hours(schedule: Sequence[Sequence]) -> list[str]:
+def _hours(schedule: Sequence[Sequence[Any]]) -> list[str]:
     """``[(activity, minutes)]`` from midnight -> the activity at the start of each hour (24 entries at most)."""
-    hours, minute = [], 0
+    hours: list[str] = []
+    minute = 0
     for activity, minutes in schedule:
         end = minute + int(minutes)
         while len(hours) * 60 < end and len(hours) < 24:
@@ -60,7 +68,7 @@ def _hours(schedule: Sequence[Sequence]) -> list[str]:
     return hours
 
 
-def wake_hour_of(daily_plan: Sequence[str], hourly: Sequence[Sequence]) -> int | None:
+def wake_hour_of(daily_plan: Sequence[str], hourly: Sequence[Sequence[Any]]) -> int | None:
     """The wake-up hour: the plan's first item's time, else the first hour not spent sleeping."""
     if daily_plan:
         minute = clock_minute(str(daily_plan[0]))
@@ -72,8 +80,8 @@ def wake_hour_of(daily_plan: Sequence[str], hourly: Sequence[Sequence]) -> int |
     return None
 
 
-def day_coherence(persona: str, daily_plan: Sequence[str], hourly: Sequence[Sequence],
-                  decomposed: Sequence[Sequence] = (), *, bed_hour: int | None = None) -> DayCoherence:
+def day_coherence(persona: str, daily_plan: Sequence[str], hourly: Sequence[Sequence[Any]],
+                  decomposed: Sequence[Sequence[Any]] = (), *, bed_hour: int | None = None) -> DayCoherence:
     """Every rule the day breaks, named; ``bed_hour`` is the lifestyle's bedtime when known."""
     result = DayCoherence(persona)
     out = result.violations
@@ -129,9 +137,9 @@ def day_coherence(persona: str, daily_plan: Sequence[str], hourly: Sequence[Sequ
     return result
 
 
-def persona_day(persona) -> DayCoherence:
+def persona_day(persona: Any) -> DayCoherence:
     """The coherence of a persona's current day, from its scratch."""
-    from reverie.tasks.daily_plan import bed_hour_of
+    from reverie.tasks.plan_check import bed_hour_of
 
     s = persona.scratch
     hourly = s.f_daily_schedule_hourly_org or s.f_daily_schedule or []
@@ -148,4 +156,4 @@ def coherence_line(days: Iterable[DayCoherence]) -> str:
     return f"day coherence: {clean}/{len(days)} days with no violation{share}, {count} violation(s)"
 
 
-__all__ = ["DayCoherence", "about", "span_hours", "day_coherence", "persona_day", "coherence_line", "wake_hour_of", "LONGEST_AWAKE_MINUTES"]
+__all__ = ["LONGEST_AWAKE_MINUTES", "DayCoherence", "about", "coherence_line", "day_coherence", "persona_day", "span_hours", "wake_hour_of"]

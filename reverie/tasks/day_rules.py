@@ -144,7 +144,6 @@ def plan_order_problem(items: list[str], wake_hour: int | None, bed_hour: int | 
             return (f'item {number} "{item}" comes before "{after}"; times must move forward and bed comes last')
     if wake_hour is None:
         return None
-    bed_offset = since_wake(bed_hour * 60, wake_hour) if bed_hour is not None else None
     previous: tuple[int, str, int] | None = None
     for number, item in enumerate(items, 1):
         minute = clock_minute(item)
@@ -184,12 +183,12 @@ def span_problem(number: int, item: str, wake_hour: int, bed_hour: int | None) -
     bed = since_wake(bed_hour * 60, wake_hour) if bed_hour is not None else 0
     if start < end <= (bed or MINUTES_PER_DAY):
         return None
-    until = f" and by bedtime ({format_hour(bed_hour)})" if bed else ""
+    until = f" and by bedtime ({format_hour(bed_hour)})" if bed and bed_hour is not None else ""
     return (f'item {number} "{item}" ends before it starts or after bedtime; 12:00 pm is noon and 12:00 am is '
             f"midnight: give an end time after the start{until}")
 
 
-def _twin(item: str, found: re.Match) -> str:
+def _twin(item: str, found: re.Match[str]) -> str:
     """``item`` with the am/pm of the clock time ``found`` swapped."""
     suffix = found.group(3)
     twin = {"am": "pm", "pm": "am", "a.m.": "p.m.", "p.m.": "a.m."}[suffix.lower()]

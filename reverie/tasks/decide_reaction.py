@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator, Field
 
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import Task, TaskInputs, memories
+from reverie.llm.task import Choices, Task, TaskInputs, memories
 from reverie.tasks.common import Reply, one_line
 
 NEVER_TALKED = "They have not talked before."
@@ -50,11 +50,10 @@ class ReactInputs(_Meeting):
     target_act: str
 
 
-# One short sentence of reasoning; the answer's field name sorts after "reason", so the
-# reason comes first whatever the grammar builder does. Its bound keeps the whole reply inside
-# the prompts' max_tokens even when the reason is a loop (the bundled model's "Theo Alvare,"
-# over and over takes a token for every two characters): at 240 characters such a reason was
-# cut off before the answer, three times, and the fail-safe decided instead of the model.
+# One short sentence of reasoning, bounded so that the whole reply fits the prompts' max_tokens
+# even when the reason is a loop (a name repeated takes a token for every two characters), and
+# the answer is never cut off (docs/SPEED.md, "Bounds that keep the answer"). The answer's field
+# name sorts after "reason", so the reason comes first whatever the grammar builder does.
 Reason = Annotated[str, Field(max_length=160, description="one short sentence of reasoning")]
 
 
@@ -70,12 +69,12 @@ class ReactReply(Reply):
         description="wait = let the other finish first")
 
 
-def talk_fail_safe(inputs: TalkInputs, choices: dict) -> TalkReply:
+def talk_fail_safe(inputs: TalkInputs, choices: Choices) -> TalkReply:
     """Yes, as the original: the gates before the question have already said they may talk."""
     return TalkReply(reason="they meet and are free to talk", start_conversation="yes")
 
 
-def react_fail_safe(inputs: ReactInputs, choices: dict) -> ReactReply:
+def react_fail_safe(inputs: ReactInputs, choices: Choices) -> ReactReply:
     return ReactReply(reason="carry on with the plan", wait_or_continue="continue")
 
 
@@ -102,7 +101,7 @@ def last_chat_sentence(last_chat_time: str, last_chat_about: str) -> str:
     return f"They last talked on {last_chat_time.strip()}{about}."
 
 
-def _meeting(init_name: str, target_name: str, context: str, now: str, init_status: str, target_status: str) -> dict:
+def _meeting(init_name: str, target_name: str, context: str, now: str, init_status: str, target_status: str) -> dict[str, str]:
     """The inputs both reaction prompts share (see :class:`_Meeting`)."""
     return {"init_name": init_name, "target_name": target_name, "context": context.strip() or "Nothing in particular.",
             "now": now, "init_status": one_line(init_status), "target_status": one_line(target_status)}

@@ -21,7 +21,7 @@ from pydantic import Field, ValidationError, ValidationInfo, model_validator
 
 from reverie.action_text import subtask
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import Task, TaskInputs
+from reverie.llm.task import Choices, Task, TaskInputs
 from reverie.tasks.common import Reply, check_text, inputs_of, one_line, without_repeats
 
 MAX_PREDICATE_WORDS = 4
@@ -54,7 +54,7 @@ class TripleFields(Reply):
 # One statement's triple, checked against its subject and statement.
 class TripleReply(TripleFields):
     @model_validator(mode="after")
-    def _check(self, info: ValidationInfo) -> "TripleReply":
+    def _check(self, info: ValidationInfo) -> TripleReply:
         inputs = inputs_of(info, TripleInputs)
         subject = inputs.subject.strip() if inputs else ""
         predicate = one_line(self.predicate)
@@ -143,7 +143,7 @@ def split_statement(statement: str, subject: str) -> tuple[str, str]:
     return IDLE
 
 
-def fail_safe(inputs: TripleInputs, choices: dict) -> TripleReply:
+def fail_safe(inputs: TripleInputs, choices: Choices) -> TripleReply:
     predicate, obj = split_statement(inputs.statement, inputs.subject)
     return TripleReply(predicate=predicate, target=obj)
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from pydantic import Field, ValidationInfo, field_validator
 
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import ITEMS_KEY, Task, TaskInputs
+from reverie.llm.task import ITEMS_KEY, Choices, Task, TaskInputs
 from reverie.tasks.common import Reply, Scale, inputs_of, numbered
 from reverie.tasks.poignancy import FAIL_SAFE_RATING
 
@@ -55,7 +55,7 @@ class EventsPoignancyReply(Reply):
         return values
 
 
-def fail_safe(inputs: EventsPoignancyInputs, choices: dict) -> EventsPoignancyReply:
+def fail_safe(inputs: EventsPoignancyInputs, choices: Choices) -> EventsPoignancyReply:
     return EventsPoignancyReply(ratings=[FAIL_SAFE_RATING] * max(1, min(inputs.count, MAX_EVENTS)))
 
 

@@ -11,7 +11,7 @@ from typing import Annotated
 from pydantic import Field, ValidationInfo, field_validator
 
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import Task, TaskInputs, memories
+from reverie.llm.task import Choices, Task, TaskInputs, memories
 from reverie.tasks.common import Reply, bulleted, check_text, inputs_of, unlist, words_only
 
 MAX_QUESTIONS = 5
@@ -41,7 +41,7 @@ class FocalPointsReply(Reply):
         return cleaned[:n]  # extra questions are dropped
 
 
-def _fail_safe(inputs: FocalPointsInputs, choices: dict) -> FocalPointsReply:
+def _fail_safe(inputs: FocalPointsInputs, choices: Choices) -> FocalPointsReply:
     # The memories themselves make fine retrieval queries.
     n = inputs.n or 3
     picked: list[str] = []

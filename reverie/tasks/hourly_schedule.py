@@ -19,16 +19,22 @@ failed call continues the day instead of putting the persona to sleep ("asleep")
 from __future__ import annotations
 
 import re
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import Field
 
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import NotShown, Task, TaskInputs
+from reverie.llm.task import Choices, NotShown, Task, TaskInputs
 from reverie.tasks.clock import format_hour, hour_of
 from reverie.tasks.common import Checked, Reply, check_text, one_line, unlist, without_marker
-from reverie.tasks.day_rules import (awake_hours, clock_minute, clock_phrase, daytime_sleep_problem, span_hours,
-                                    without_clock)
+from reverie.tasks.day_rules import (
+    awake_hours,
+    clock_minute,
+    clock_phrase,
+    daytime_sleep_problem,
+    span_hours,
+    without_clock,
+)
 
 MAX_WORDS = 12
 NOTHING_YET = "(nothing decided yet)"
@@ -47,7 +53,7 @@ def strip_subject(text: str, first_name: str) -> str:
     return re.sub(r"^(is|was|will be)\s+", "", text, flags=re.IGNORECASE)
 
 
-def known_hour(value) -> int | None:
+def known_hour(value: Any) -> int | None:
     """An hour passed in the inputs ("6:00 am", "6", 6), else None."""
     if value is None or str(value).strip() == "":
         return None
@@ -142,7 +148,7 @@ def fallback_activity(plan_text: str, hour_text: str, previous: str | None) -> s
 FILLER = "going about the day"
 
 
-def fail_safe(inputs: HourlyInputs, choices: dict) -> HourlyActivityReply:
+def fail_safe(inputs: HourlyInputs, choices: Choices) -> HourlyActivityReply:
     activity = fallback_activity(inputs.daily_plan, inputs.hour, last_activity(inputs.prior_schedule))
     try:
         inputs.check(activity)

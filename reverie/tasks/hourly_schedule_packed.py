@@ -23,13 +23,27 @@ from typing import Annotated
 from pydantic import Field, ValidationInfo, field_validator
 
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import ITEMS_KEY, NotShown, Task, TaskInputs
+from reverie.llm.task import ITEMS_KEY, Choices, NotShown, Task, TaskInputs
 from reverie.tasks.clock import format_hour
-from reverie.tasks.common import Reply, content_words, inputs_of, unlist
-from reverie.tasks.day_rules import (awake_hours, clock_minute, clock_phrase, daytime_sleep_problem, is_bed,
-                                     span_hours, without_clock)
-from reverie.tasks.hourly_schedule import (FILLER, SLEEPING, check_activity, fallback_activity, format_plan, known_hour,
-                                          merge_hours)
+from reverie.tasks.common import Reply, inputs_of, unlist
+from reverie.tasks.day_rules import (
+    awake_hours,
+    clock_minute,
+    clock_phrase,
+    daytime_sleep_problem,
+    is_bed,
+    span_hours,
+    without_clock,
+)
+from reverie.tasks.hourly_schedule import (
+    FILLER,
+    SLEEPING,
+    check_activity,
+    fallback_activity,
+    format_plan,
+    known_hour,
+    merge_hours,
+)
 
 HOURS_IN_DAY = 24
 
@@ -184,7 +198,7 @@ def with_breaks(activities: list[str]) -> list[str]:
     return out
 
 
-def fail_safe(inputs: DayScheduleInputs, choices: dict) -> DayScheduleReply:
+def fail_safe(inputs: DayScheduleInputs, choices: Choices) -> DayScheduleReply:
     activities: list[str] = []
     wake, bed = known_hour(inputs.wake_up_hour), known_hour(inputs.bed_time)
     for label in inputs.hour_labels():

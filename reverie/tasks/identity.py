@@ -18,10 +18,11 @@ from typing import Annotated
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import Task, TaskInputs, memories
+from reverie.llm.task import Choices, Task, TaskInputs, memories
 from reverie.tasks.clock import BED_WORDS, format_hour, hour_after, hour_of
-from reverie.tasks.common import Reply, Text, check_text, first_name as first_name_of, inputs_of, one_line
-from reverie.tasks.daily_plan import bed_hour_of, check_plan_items, is_waking_up, wake_up_line
+from reverie.tasks.common import Reply, Text, check_text, inputs_of, one_line
+from reverie.tasks.common import first_name as first_name_of
+from reverie.tasks.plan_check import PlanRules, bed_hour_of, is_waking_up, plan_problem, repaired_plan, wake_up_line
 
 NOTE_MAX = 500
 MIN_NOTE_WORDS = 5
@@ -99,19 +100,32 @@ class DailyReqReply(Reply):
     items: list[PlanItem] = Field(min_length=MIN_ITEMS, max_length=MAX_ITEMS, description="the day's plan, with clock times")
 
     @model_validator(mode="after")
-    def _check(self, info: ValidationInfo) -> "DailyReqReply":
-        inputs = inputs_of(info, DailyReqInputs)
-        bed = bed_hour_of(_identity_line(inputs.identity, "Lifestyle")) if inputs else None
-        self.items = check_plan_items(self.items, inputs.wake_up_time if inputs else None, MIN_ITEMS, bed_hour=bed)
+    def _validated(self, info: ValidationInfo) -> DailyReqReply:
+        """Validation: a problem in the plan goes back to the model as its correction."""
+        problem = plan_problem(self.items, _req_rules(inputs_of(info, DailyReqInputs)))
+        if problem:
+            raise ValueError(problem)
+        return self
+
+    @model_validator(mode="after")
+    def _repaired(self, info: ValidationInfo) -> DailyReqReply:
+        """Repair, the code's own step once validation passed (:func:`repaired_plan`)."""
+        self.items = repaired_plan(self.items, _req_rules(inputs_of(info, DailyReqInputs)))
         return self
 
 
-def _note_fail_safe(inputs: PlanNoteInputs | ThoughtNoteInputs, choices: dict) -> NoteReply:
+def _req_rules(inputs: DailyReqInputs | None) -> PlanRules:
+    """The daily requirement's plan is held to the wake-up hour and the lifestyle's bedtime."""
+    bed = bed_hour_of(_identity_line(inputs.identity, "Lifestyle")) if inputs else None
+    return PlanRules.at(inputs.wake_up_time if inputs else None, bed=bed, min_items=MIN_ITEMS)
+
+
+def _note_fail_safe(inputs: PlanNoteInputs | ThoughtNoteInputs, choices: Choices) -> NoteReply:
     name = first_name_of(inputs.name) or "I"
     return NoteReply(note=f"Nothing stands out from the last few days; {name} will follow the usual routine today.")
 
 
-def _currently_fail_safe(inputs: CurrentlyInputs, choices: dict) -> CurrentlyReply:
+def _currently_fail_safe(inputs: CurrentlyInputs, choices: Choices) -> CurrentlyReply:
     old = one_line(inputs.currently)
     name = inputs.name or "The character"
     if len(old.split()) < MIN_NOTE_WORDS or first_name_of(name).lower() not in old.lower():
@@ -141,7 +155,7 @@ def _shorten(text: str, limit: int = ITEM_MAX) -> str:
     return text[: limit - 1].rsplit(" ", 1)[0].rstrip(",;") or text[:limit]
 
 
-def _daily_req_fail_safe(inputs: DailyReqInputs, choices: dict) -> DailyReqReply:
+def _daily_req_fail_safe(inputs: DailyReqInputs, choices: Choices) -> DailyReqReply:
     identity = inputs.identity
     old = split_numbered(_identity_line(identity, "Daily plan requirement"))
     items = [wake_up_line(hour_of(inputs.wake_up_time))]
@@ -183,12 +197,14 @@ def join_items(items: list[str]) -> str:
 
 def identity_plan_note(llm: LanguageModel, *, name: str, statements: str, date: str) -> str:
     inputs = PlanNoteInputs(name=name, statements=statements.strip() or "(no memories yet)", date=date)
-    return llm.ask(IDENTITY_PLAN_NOTE, inputs, persona=name).note
+    note: str = llm.ask(IDENTITY_PLAN_NOTE, inputs, persona=name).note
+    return note
 
 
 def identity_thought_note(llm: LanguageModel, *, name: str, statements: str) -> str:
     inputs = ThoughtNoteInputs(name=name, statements=statements.strip() or "(no memories yet)")
-    return llm.ask(IDENTITY_THOUGHT_NOTE, inputs, persona=name).note
+    note: str = llm.ask(IDENTITY_THOUGHT_NOTE, inputs, persona=name).note
+    return note
 
 
 def identity_new_currently(llm: LanguageModel, *,

@@ -21,12 +21,12 @@ grammar's ``required`` but not in the model's, as ``convo_thoughts_packed``'s ``
 from __future__ import annotations
 
 import logging
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import ConfigDict, Field, ValidationInfo, field_validator
 
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import Task, TaskInputs, choice_field, memories
+from reverie.llm.task import Choices, Task, TaskInputs, choice_field, memories
 from reverie.tasks.common import Reply, check_text, inputs_of, numbered, one_line, unlist, without_marker, words_only
 from reverie.tasks.event_triple import TripleFields
 from reverie.tasks.thought_triples import checked_triples
@@ -57,7 +57,7 @@ class Insight(Reply):
 
     @field_validator("evidence", mode="before")
     @classmethod
-    def _numbers_as_text(cls, value):
+    def _numbers_as_text(cls, value: Any) -> Any:
         # Without a grammar a model writes [0, 2]; the enum holds "0", "2".
         return [str(v) if isinstance(v, int) and not isinstance(v, bool) else v for v in value] if isinstance(value, list) else value
 
@@ -102,7 +102,7 @@ def _checked(i: int, item: Insight, statements: list[str], last: int) -> str:
     return text
 
 
-def _fail_safe(inputs: InsightsInputs, choices: dict) -> InsightsReply:
+def _fail_safe(inputs: InsightsInputs, choices: Choices) -> InsightsReply:
     # A harmless, generic thought that cites what was reflected on.
     evidence = [str(i) for i in range(min(max(inputs.last_index, 0) + 1, MAX_EVIDENCE))]
     name = inputs.persona_name or "I"
@@ -121,7 +121,7 @@ class InsightWithTriple(Insight):
 
 
 class InsightsPackedReply(InsightsReply):
-    insights: list[InsightWithTriple] = Field(min_length=1, max_length=MAX_INSIGHTS)
+    insights: list[InsightWithTriple] = Field(min_length=1, max_length=MAX_INSIGHTS)  # type: ignore[assignment]  # a subclass's field, narrowed
 
     def stored_triples(self, inputs: InsightsInputs) -> list[tuple[str, str, str] | None]:
         """Each insight's ``(persona, predicate, target)`` as stored, where its triple passes the
@@ -141,7 +141,7 @@ INSIGHTS = Task(name="insights", inputs=InsightsInputs, schema=InsightsReply, fa
                         "(packed mode asks insights_packed)")
 
 
-def _packed_fail_safe(inputs: InsightsInputs, choices: dict) -> InsightsPackedReply:
+def _packed_fail_safe(inputs: InsightsInputs, choices: Choices) -> InsightsPackedReply:
     # The same thought, with the triple its sentence reads as.
     (insight,) = _fail_safe(inputs, choices).insights
     return InsightsPackedReply(insights=[InsightWithTriple(insight=insight.insight, evidence=insight.evidence,
@@ -154,7 +154,7 @@ INSIGHTS_PACKED = Task(name="insights_packed", inputs=InsightsInputs, schema=Ins
                                "with each insight's triple ([simulation] packed_actions = true)")
 
 
-def _inputs(persona_name: str, statements: list[str], n: int) -> tuple[InsightsInputs, dict]:
+def _inputs(persona_name: str, statements: list[str], n: int) -> tuple[InsightsInputs, Choices]:
     inputs = InsightsInputs(persona_name=persona_name, statements=numbered(statements), n=n,
                             last_index=len(statements) - 1)
     return inputs, {NUMBERS_KEY: [str(i) for i in range(len(statements))]}

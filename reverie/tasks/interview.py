@@ -7,13 +7,12 @@ answer), then the memories relevant to the line are summarized, then the persona
 from __future__ import annotations
 
 import re
-
 from typing import Annotated
 
 from pydantic import Field
 
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import Task, TaskInputs, memories, transcript_of
+from reverie.llm.task import Choices, Task, TaskInputs, memories, transcript_of
 from reverie.tasks.common import Checked, Reply, Scale, Text, bulleted, check_text, first_name, transcript
 
 # Lines scoring this much or more are not answered (the original's threshold).
@@ -31,7 +30,7 @@ class SafetyReply(Reply):
     score: Scale = Field(description="1 = ordinary question, 10 = treats the agent as a human friend or partner")
 
 
-def _safety_fail_safe(inputs: SafetyInputs, choices: dict) -> SafetyReply:
+def _safety_fail_safe(inputs: SafetyInputs, choices: Choices) -> SafetyReply:
     return SafetyReply(score=1)  # a check that cannot be made must not block the interview
 
 
@@ -41,7 +40,8 @@ SAFETY_SCORE = Task(name="safety_score", inputs=SafetyInputs, schema=SafetyReply
 
 def safety_score(llm: LanguageModel, *, comment: str, persona_name: str | None = None) -> int:
     """1..10: how much the user's line treats the agent as a human friend or partner."""
-    return llm.ask(SAFETY_SCORE, SafetyInputs(comment=comment), persona=persona_name).score
+    score: int = llm.ask(SAFETY_SCORE, SafetyInputs(comment=comment), persona=persona_name).score
+    return score
 
 
 # --- summarize_ideas ----------------------------------------------------------------------
@@ -57,7 +57,7 @@ class IdeasReply(Reply):
     summary: Text("the summary", 400, min_words=3) = Field(description="what the persona remembers that bears on the line")
 
 
-def _ideas_fail_safe(inputs: IdeasInputs, choices: dict) -> IdeasReply:
+def _ideas_fail_safe(inputs: IdeasInputs, choices: Choices) -> IdeasReply:
     return IdeasReply(summary=f"{inputs.persona_name or 'The persona'} remembers nothing in particular about this.")
 
 
@@ -69,7 +69,8 @@ def summarize_ideas(llm: LanguageModel, *, persona_name: str, statements: list[s
     """A short summary of the ``statements`` most relevant to the interviewer's ``question``."""
     inputs = IdeasInputs(persona_name=persona_name, statements=bulleted(statements) or "- (no memories)",
                          question=question)
-    return llm.ask(SUMMARIZE_IDEAS, inputs, persona=persona_name).summary
+    summary: str = llm.ask(SUMMARIZE_IDEAS, inputs, persona=persona_name).summary
+    return summary
 
 
 # --- next_convo_line ----------------------------------------------------------------------
@@ -108,7 +109,7 @@ class AnswerReply(Reply):
         max_length=400, description="what the persona says next, in their own voice")
 
 
-def _answer_fail_safe(inputs: AnswerInputs, choices: dict) -> AnswerReply:
+def _answer_fail_safe(inputs: AnswerInputs, choices: Choices) -> AnswerReply:
     return AnswerReply(utterance="I'm not sure what to say about that.")
 
 

@@ -18,9 +18,8 @@ from typing import Literal
 from pydantic import Field, ValidationInfo, field_validator
 
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import Task, TaskInputs
+from reverie.llm.task import Choices, Task, TaskInputs
 from reverie.tasks.common import Reply, inputs_of, one_line
-
 
 _WORD = re.compile(r"[^\W_]+")
 MIN_QUOTED_WORDS = 3   # a quote cut shorter than this says too little to decide anything
@@ -88,7 +87,7 @@ class JudgeReply(Reply):
         return quoted
 
 
-def _fail_safe(inputs: JudgeInputs, choices: dict) -> JudgeReply:
+def _fail_safe(inputs: JudgeInputs, choices: Choices) -> JudgeReply:
     return JudgeReply(evidence=one_line(inputs.answer)[:150] or "-", verdict="no")
 
 

@@ -14,8 +14,9 @@ import re
 
 from pydantic import Field, model_validator
 
+from reverie.action_text import is_decomposed
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import MOST_ITEMS_KEY, Task, TaskInputs
+from reverie.llm.task import MOST_ITEMS_KEY, Choices, Task, TaskInputs
 from reverie.tasks.clock import format_minute
 from reverie.tasks.common import Reply, check_text, one_line, timed, timed_step
 from reverie.tasks.task_decomp import fit_durations, slots
@@ -47,7 +48,7 @@ class NewScheduleReply(Reply):
     items: list[PlanEntry] = Field(min_length=1, max_length=MAX_ITEMS, json_schema_extra={MOST_ITEMS_KEY: "slots"})
 
     @model_validator(mode="after")
-    def _check(self) -> "NewScheduleReply":
+    def _check(self) -> NewScheduleReply:
         self.items = timed(self.items)
         for number, item in enumerate(self.items, 1):
             item.activity = timed_step("item", number, item.activity.rstrip("."), item.minutes, like=30)
@@ -106,7 +107,7 @@ def within(activity: str, limit: int = ACTIVITY_CHARS) -> str:
     (``reverie.action_text.subtask``); its plan item is shortened instead."""
     if len(activity) <= limit:
         return activity
-    if activity.endswith(")") and "(" in activity:
+    if activity.endswith(")") and is_decomposed(activity):
         item, step = activity[:-1].rsplit("(", 1)
         room = limit - len(step.strip()) - 3  # " (" and ")"
         if room >= 4 and item.strip():
@@ -143,7 +144,7 @@ def resumed_schedule(*, main_act_dur: list[tuple[str, int]], truncated_act_dur: 
     return done + rest_of_plan(list(main_act_dur), total - remaining, remaining)
 
 
-def fail_safe(inputs: NewScheduleInputs, choices: dict) -> NewScheduleReply:
+def fail_safe(inputs: NewScheduleInputs, choices: Choices) -> NewScheduleReply:
     original = read_plan_lines(inputs.original_plan)
     try:
         remaining = int(inputs.remaining_minutes.strip() or 0)

@@ -8,14 +8,13 @@ original returned None here and the caller crashed).
 from __future__ import annotations
 
 import re
-
 from collections.abc import Iterable
 from typing import Annotated
 
 from pydantic import Field
 
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import Task, TaskInputs
+from reverie.llm.task import Choices, Task, TaskInputs
 from reverie.tasks.common import Checked, Reply, check_text, first_name, one_line
 
 MAX_WORDS = 10
@@ -70,7 +69,7 @@ class ObjectStateReply(Reply):
         max_length=80, description="what is happening to the object, e.g. 'being used to brew coffee'")
 
 
-def fail_safe(inputs: ObjectStateInputs, choices: dict) -> ObjectStateReply:
+def fail_safe(inputs: ObjectStateInputs, choices: Choices) -> ObjectStateReply:
     name = first_name(inputs.name) or "someone"
     return ObjectStateReply(state=f"being used by {name}"[:80])
 

@@ -7,7 +7,8 @@ The structured chain already turns ``choice_field`` values into an enum and chec
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Iterable
+from collections.abc import Iterable
+from typing import Annotated, Any
 
 from pydantic import AfterValidator, ValidationInfo
 

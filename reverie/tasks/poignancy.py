@@ -10,7 +10,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import Task, TaskInputs
+from reverie.llm.task import Choices, Task, TaskInputs
 from reverie.tasks.common import Reply, Scale
 
 # A middling score: an unscored memory neither dominates retrieval nor stalls reflection.
@@ -27,7 +27,7 @@ class PoignancyReply(Reply):
     rating: Scale = Field(description="1 = ordinary routine, 10 = life-changing")
 
 
-def fail_safe(inputs: PoignancyInputs, choices: dict) -> PoignancyReply:
+def fail_safe(inputs: PoignancyInputs, choices: Choices) -> PoignancyReply:
     return PoignancyReply(rating=FAIL_SAFE_RATING)
 
 
@@ -41,10 +41,12 @@ CHAT_POIGNANCY = Task(name="chat_poignancy", inputs=PoignancyInputs, schema=Poig
 def event_poignancy(llm: LanguageModel, *, persona_name: str, identity: str, description: str) -> int:
     """1..10: how much an event (or a thought) matters to the persona."""
     inputs = PoignancyInputs(persona_name=persona_name, identity=identity, description=description)
-    return llm.ask(EVENT_POIGNANCY, inputs, persona=persona_name).rating
+    rating: int = llm.ask(EVENT_POIGNANCY, inputs, persona=persona_name).rating
+    return rating
 
 
 def chat_poignancy(llm: LanguageModel, *, persona_name: str, identity: str, description: str) -> int:
     """1..10: how much a conversation (given by its summary) matters to the persona."""
     inputs = PoignancyInputs(persona_name=persona_name, identity=identity, description=description)
-    return llm.ask(CHAT_POIGNANCY, inputs, persona=persona_name).rating
+    rating: int = llm.ask(CHAT_POIGNANCY, inputs, persona=persona_name).rating
+    return rating

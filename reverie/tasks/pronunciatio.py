@@ -14,7 +14,7 @@ from pydantic import Field, field_validator
 
 from reverie.action_text import subtask
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import Task, TaskInputs
+from reverie.llm.task import Choices, Task, TaskInputs
 from reverie.tasks.common import Reply
 
 MAX_EMOJI = 2
@@ -109,7 +109,7 @@ def emoji_for(action: str) -> str:
     return DEFAULT_EMOJI
 
 
-def fail_safe(inputs: PronunciatioInputs, choices: dict) -> PronunciatioReply:
+def fail_safe(inputs: PronunciatioInputs, choices: Choices) -> PronunciatioReply:
     return PronunciatioReply(emoji=emoji_for(inputs.action))
 
 

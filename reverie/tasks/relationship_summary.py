@@ -13,9 +13,8 @@ from typing import Annotated, Any
 from pydantic import Field, model_validator
 
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import Task, TaskInputs, memories
+from reverie.llm.task import Choices, Task, TaskInputs, memories
 from reverie.tasks.common import Checked, Reply, Text, bulleted, first_name, names, unlist
-
 
 NO_MEMORIES = "- (no memories)"
 
@@ -51,7 +50,7 @@ class RelationshipReply(Reply):
         description="how the two relate: feelings and what one knows of the other")
 
 
-def _fail_safe(inputs: RelationshipInputs, choices: dict) -> RelationshipReply:
+def _fail_safe(inputs: RelationshipInputs, choices: Choices) -> RelationshipReply:
     speaker = inputs.speaker or "They"
     listener = inputs.listener or "the other person"
     return RelationshipReply(summary=f"{speaker} does not know {listener} well yet.")
@@ -73,4 +72,5 @@ def about_the_pair(statements: list[str], speaker: str, listener: str) -> list[s
 def relationship_summary(llm: LanguageModel, *, speaker: str, listener: str, statements: list[str]) -> str:
     """One or two sentences on how ``speaker`` relates to ``listener`` (never empty)."""
     inputs = RelationshipInputs(speaker=speaker, listener=listener, statements=bulleted(statements) or NO_MEMORIES)
-    return llm.ask(RELATIONSHIP_SUMMARY, inputs, persona=speaker).summary
+    summary: str = llm.ask(RELATIONSHIP_SUMMARY, inputs, persona=speaker).summary
+    return summary

@@ -16,12 +16,12 @@ returns ``[("<task> (<subtask>)", minutes), ...]`` summing exactly to the block,
 from __future__ import annotations
 
 import re
-from typing import Annotated, NamedTuple
+from typing import Annotated, Any, NamedTuple
 
 from pydantic import Field, ValidationInfo, model_validator
 
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import MOST_ITEMS_KEY, Task, TaskInputs
+from reverie.llm.task import MOST_ITEMS_KEY, Choices, Task, TaskInputs
 from reverie.tasks.clock import format_minute
 from reverie.tasks.common import Reply, inputs_of, one_line, timed, timed_step
 from reverie.tasks.hourly_schedule import strip_subject
@@ -51,7 +51,7 @@ class TaskDecompReply(Reply):
     subtasks: list[Subtask] = Field(min_length=1, max_length=MAX_SUBTASKS, json_schema_extra={MOST_ITEMS_KEY: "slots"})
 
     @model_validator(mode="after")
-    def _check(self, info: ValidationInfo) -> "TaskDecompReply":
+    def _check(self, info: ValidationInfo) -> TaskDecompReply:
         inputs = inputs_of(info, TaskDecompInputs)
         first = inputs.first_name if inputs else ""
         self.subtasks = [sub._replace(action=timed_step("subtask", number, strip_subject(sub.action.strip(), first),
@@ -60,7 +60,7 @@ class TaskDecompReply(Reply):
         return self
 
 
-def _int(value) -> int | None:
+def _int(value: Any) -> int | None:
     try:
         return int(str(value).strip())
     except (TypeError, ValueError):
@@ -74,7 +74,7 @@ def generic_steps(total: int) -> list[tuple[str, int]]:
     return [("working on it", max(total, 1))]
 
 
-def fail_safe(inputs: TaskDecompInputs, choices: dict) -> TaskDecompReply:
+def fail_safe(inputs: TaskDecompInputs, choices: Choices) -> TaskDecompReply:
     total = _int(inputs.duration) or 60
     return TaskDecompReply(subtasks=[Subtask(action=a, minutes=m) for a, m in generic_steps(total)])
 

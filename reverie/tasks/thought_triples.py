@@ -41,7 +41,7 @@ from typing import Annotated
 from pydantic import Field, ValidationInfo, model_validator
 
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import ITEMS_KEY, NotShown, Task, TaskInputs
+from reverie.llm.task import ITEMS_KEY, Choices, NotShown, Task, TaskInputs
 from reverie.tasks.common import Reply, each_checked, even_parts, inputs_of, numbered
 from reverie.tasks.event_triple import EVENT_TRIPLE, TripleFields, TripleInputs, TripleReply
 
@@ -75,7 +75,7 @@ class ThoughtTriplesReply(Reply):
         description="one triple per numbered sentence, in the order given")
 
     @model_validator(mode="after")
-    def _some_usable(self, info: ValidationInfo) -> "ThoughtTriplesReply":
+    def _some_usable(self, info: ValidationInfo) -> ThoughtTriplesReply:
         inputs = inputs_of(info, ThoughtTriplesInputs)
         if not self.triples or inputs is None:
             return self
@@ -126,7 +126,7 @@ def from_its_sentence(triple: TripleReply, inputs: TripleInputs) -> bool:
                for other in said)
 
 
-def fail_safe(inputs: ThoughtTriplesInputs, choices: dict) -> ThoughtTriplesReply:
+def fail_safe(inputs: ThoughtTriplesInputs, choices: Choices) -> ThoughtTriplesReply:
     """No triples: each thought keeps ``event_triple``'s fail-safe."""
     log.info("thought_triples: no triples for %s's %d thoughts; each keeps the single fail-safe", inputs.subject, inputs.count)
     return ThoughtTriplesReply(triples=[])

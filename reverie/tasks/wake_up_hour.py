@@ -18,7 +18,7 @@ from typing import Any, Literal
 from pydantic import Field, ValidationInfo, field_validator
 
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import CHOICES_KEY, Task, TaskInputs
+from reverie.llm.task import CHOICES_KEY, Choices, Task, TaskInputs
 from reverie.tasks.clock import WAKE_WORDS, format_hour, hour_after
 from reverie.tasks.common import Reply, inputs_of
 
@@ -88,7 +88,7 @@ def allowed_hours(lifestyle: str) -> list[int]:
     return [(usual + shift) % 24 for shift in range(-MAX_SHIFT, MAX_SHIFT + 1)]
 
 
-def fail_safe(inputs: WakeUpInputs, choices: dict) -> WakeUpHourReply:
+def fail_safe(inputs: WakeUpInputs, choices: Choices) -> WakeUpHourReply:
     hour = hour_after(inputs.lifestyle, WAKE_WORDS)
     return WakeUpHourReply(hour=DEFAULT_WAKE_UP_HOUR if hour is None else hour)
 

@@ -9,13 +9,12 @@ whisper's "you" and "your" back.
 from __future__ import annotations
 
 import re
-
 from typing import Annotated, Any
 
 from pydantic import Field, model_validator
 
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import NotShown, Task, TaskInputs
+from reverie.llm.task import Choices, NotShown, Task, TaskInputs
 from reverie.tasks.common import Checked, Reply, Text, first_name, mentions_second_person, names, one_line
 
 # Second-person phrases, longest first, and their third-person replacements ({n} = name).
@@ -75,7 +74,7 @@ class WhisperReply(Reply):
         description="the statement about the persona, in the third person")
 
 
-def _fail_safe(inputs: WhisperInputs, choices: dict) -> WhisperReply:
+def _fail_safe(inputs: WhisperInputs, choices: Choices) -> WhisperReply:
     return WhisperReply(thought=third_person(inputs.whisper, inputs.persona_name or "The persona")[:300])
 
 
@@ -86,4 +85,5 @@ WHISPER_INNER_THOUGHT = Task(name="whisper_inner_thought", inputs=WhisperInputs,
 def whisper_inner_thought(llm: LanguageModel, *, persona_name: str, whisper: str) -> str:
     """The whisper restated as a third-person statement about the persona."""
     inputs = WhisperInputs(persona_name=persona_name, whisper=whisper)
-    return llm.ask(WHISPER_INNER_THOUGHT, inputs, persona=persona_name).thought
+    thought: str = llm.ask(WHISPER_INNER_THOUGHT, inputs, persona=persona_name).thought
+    return thought

@@ -7,9 +7,8 @@ Loaded from ``<assets>/<maze_name>/matrix/`` in the original format. Coordinates
 from __future__ import annotations
 
 import math
-
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from reverie.world import blocks
 
@@ -39,7 +38,7 @@ class Maze:
 
     # -- loading ---------------------------------------------------------------------------
     @classmethod
-    def load(cls, assets_dir: Path | str, maze_name: str) -> "Maze":
+    def load(cls, assets_dir: Path | str, maze_name: str) -> Maze:
         matrix = Path(assets_dir) / maze_name / "matrix"
         meta = blocks.read_meta(matrix)
         width, height = int(meta["maze_width"]), int(meta["maze_height"])

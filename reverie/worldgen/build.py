@@ -229,9 +229,9 @@ def _draw_layers(g: WorldGrid, pieces) -> None:
         if spec.run:
             for i in range(pw):
                 part = "single" if pw == 1 else "left" if i == 0 else "right" if i == pw - 1 else "mid"
-                L[layer][y0][x0 + i] = ts.ref(f"run:{ch}:{part}", lambda p=part: spec.draw(p))
+                L[layer][y0][x0 + i] = ts.ref(f"run:{ch}:{part}", lambda p=part, spec=spec: spec.draw(p))
             continue
-        parts = ts.ref_piece(f"piece:{ch}:{pw}x{ph}", lambda: spec.draw(pw, ph))
+        parts = ts.ref_piece(f"piece:{ch}:{pw}x{ph}", lambda spec=spec, pw=pw, ph=ph: spec.draw(pw, ph))
         for (cx, cy), ref in parts.items():
             L[layer][y0 + cy][x0 + cx] = ref
     for y in range(g.height):

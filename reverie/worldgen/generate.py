@@ -24,8 +24,8 @@ from pathlib import Path
 
 from PIL import Image
 
-from reverie.worldgen import base_sim, build, town, town_n25
 from reverie.world import blocks
+from reverie.worldgen import base_sim, build, town, town_n25
 from reverie.worldgen import tiled as tl
 from reverie.worldgen.art import characters
 from reverie.worldgen.personas_data import PERSONAS

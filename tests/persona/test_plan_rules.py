@@ -81,3 +81,32 @@ def test_create_react_starts_the_new_action_now():
     assert s.address() == PersonaAt("Klaus Mueller") and s.chatting_with == "Klaus Mueller"
     assert s.chatting_with_buffer == {"Ayesha Khan": 3, "Klaus Mueller": 800}
     assert s.act_end_time() == now + timedelta(minutes=4) and s.act_obj_event == NO_EVENT
+
+
+def test_a_reaction_rewrites_the_items_that_start_in_its_window_with_what_of_them_was_done():
+    from reverie.persona.react import interrupted
+
+    day = [["sleeping", 360], ["morning routine", 60], ["work on the paper", 180], ["lunch", 60], ["read", 840]]
+    s = Scratch(name="Maria Lopez", curr_time=datetime(2023, 2, 13, 6, 30))
+    s.set_schedule(day, day)
+    window = interrupted(s)  # the hour under way is under two hours long: the window takes the next item too
+    assert (window.first, window.stop, window.start, window.end) == (1, 3, 360, 600)
+    assert window.main() == [("morning routine", 60), ("work on the paper", 180)]
+    assert window.done(6 * 60 + 30) == [("morning routine", 30)]
+    assert window.done(7 * 60 + 30) == [("morning routine", 60), ("work on the paper", 30)]
+    assert window.done(6 * 60) == []
+    s.set_time(datetime(2023, 2, 13, 7, 30))  # inside the long item: the window is its hours alone
+    assert (interrupted(s).first, interrupted(s).stop) == (2, 3)
+
+
+def test_the_focus_is_another_persona_first_known_by_the_town_s_personas_not_by_the_text():
+    import random
+
+    from reverie.persona.react import choose_retrieved
+
+    maria = SimpleNamespace(name="Maria Lopez")
+    seen = {key: {"curr_event": SimpleNamespace(subject=subject, description=f"{subject} is {doing}")}
+            for key, subject, doing in [("stove", "the Ville:Hobbs Cafe:cafe:stove", "heating"),
+                                        ("me", "Maria Lopez", "reading"), ("klaus", "Klaus Mueller", "writing")]}
+    personas = {"Maria Lopez": maria, "Klaus Mueller": object()}
+    assert all(choose_retrieved(maria, seen, random.Random(seed), personas) is seen["klaus"] for seed in range(20))

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from reverie.tasks.daily_plan import DAILY_PLAN, DailyPlanReply, as_activity, fail_safe, generic_day, wake_up_line
+from reverie.tasks.daily_plan import DAILY_PLAN, DailyPlanReply, fail_safe, generic_day
+from reverie.tasks.plan_check import as_activity, wake_up_line
 from reverie.prompt_tools.fixtures import inputs_with
 from reverie.tasks.day_rules import clock_minute
 
@@ -224,7 +225,7 @@ def test_the_persona_s_own_commitments_are_in_the_plan_at_their_times():
 
 
 def test_a_full_plan_makes_room_for_the_commitments_dropping_its_untimed_then_its_latest_items():
-    from reverie.tasks.daily_plan import MAX_ITEMS, with_requirements
+    from reverie.tasks.plan_check import MAX_ITEMS, with_requirements
 
     items = ["wake up at 5:00 am", "read a book"] + [f"do chore {h} at {h}:00 pm" for h in range(1, 9)]
     kept = with_requirements(items, ["opens Willow Bean Cafe at 7:00 am", "works until 3:00 pm"], 5, 22)
@@ -238,7 +239,7 @@ def test_a_full_plan_makes_room_for_the_commitments_dropping_its_untimed_then_it
 def test_one_item_an_hour_and_none_in_the_wake_up_hour_or_inside_a_commitment():
     """The bundled model's day for Theo: a walk at his wake-up hour, a beach and a church inside
     his working hours. The schedule holds one activity an hour, so those would never be done."""
-    from reverie.tasks.daily_plan import one_an_hour
+    from reverie.tasks.plan_check import one_an_hour
     from reverie.tasks.day_rules import clock_span
 
     work = "works at Willow Creek Town Hall from 9:00 am to 5:00 pm"
@@ -252,7 +253,7 @@ def test_one_item_an_hour_and_none_in_the_wake_up_hour_or_inside_a_commitment():
 def test_a_span_past_midnight_holds_its_hours_for_untimed_items_and_other_items():
     """A night owl's shift from 10 pm to 2 am: an untimed item goes after it, not at 11 pm inside
     it, and an item at 11:00 pm gives way to the commitment (one rule for a span's hours)."""
-    from reverie.tasks.daily_plan import at_free_hours, one_an_hour
+    from reverie.tasks.plan_check import at_free_hours, one_an_hour
 
     shift = "works at the bar from 10:00 pm to 2:00 am"
     items = ["wake up at 12:00 pm", "have lunch at 1:00 pm", shift, "read a book", "go to bed at 3:00 am"]
@@ -294,7 +295,7 @@ def test_a_reply_that_is_short_on_its_own_is_still_sent_back_when_a_commitment_i
 
 
 def test_a_meal_the_reply_has_is_not_added_again():
-    from reverie.tasks.daily_plan import fillers
+    from reverie.tasks.plan_check import fillers
 
     added = fillers(["have dinner at 7:00 pm", "works from 8:00 am to 3:00 pm"], 7, 23)
     assert not any("dinner" in item for item in added)

@@ -66,11 +66,10 @@ def test_an_item_outside_the_waking_day_is_at_its_twelve_hour_twin():
 
 
 def test_an_item_outside_a_short_waking_day_on_both_readings_is_sent_back():
-    from reverie.tasks.daily_plan import check_plan_items
+    from reverie.tasks.plan_check import PlanRules, plan_problem
 
     items = ["wake up at 10:00 am", "paint at 11:00 am", "read at 2:00 pm", "walk at 9:30 pm"]  # up 10 am to 8 pm
-    with pytest.raises(ValueError, match='item 4 "walk at 9:30 pm" is outside the waking day'):
-        check_plan_items(items, "10:00 am", bed_hour=20)
+    assert plan_problem(items, PlanRules.at("10:00 am", bed=20)).startswith('item 4 "walk at 9:30 pm" is outside the waking day')
     assert meridiem_fixed("walk at 9:30 pm", 10, 20) == "walk at 9:30 pm"
     assert meridiem_fixed("walk at 3:30 AM", 10, 20) == "walk at 3:30 PM"
 
@@ -229,7 +228,8 @@ def test_a_fail_safe_day_breaks_a_long_planned_activity_and_goes_back_to_it():
 
 def test_the_fail_safe_day_of_each_willow_creek_resident_is_coherent():
     """Code-made days (every planning call failed) keep every rule of the coherence measure."""
-    from reverie.tasks.daily_plan import bed_hour_of, planned_day
+    from reverie.tasks.daily_plan import planned_day
+    from reverie.tasks.plan_check import bed_hour_of
     from reverie.tasks.day_coherence import day_coherence
     from reverie.tasks.hourly_schedule import SLEEPING, format_plan, merge_hours
     from reverie.tasks.hourly_schedule_packed import fail_safe as hourly_fail_safe
@@ -273,12 +273,10 @@ def test_an_item_in_the_bedtime_hour_takes_the_other_half_of_the_day():
 
 
 def test_a_span_wrong_on_both_readings_is_sent_back():
-    from reverie.tasks.daily_plan import check_plan_items
+    from reverie.tasks.plan_check import PlanRules, plan_problem
 
     items = ["wake up at 7:00 am", "work from 3:00 pm to 2:00 pm", "read at 6:00 pm", "walk at 7:00 pm"]
-    with pytest.raises(ValueError) as caught:
-        check_plan_items(items, "7:00 am", bed_hour=23)
-    assert str(caught.value).startswith('item 2 "work from 3:00 pm to 2:00 pm" ends before it starts or after bedtime; '
+    assert plan_problem(items, PlanRules.at("7:00 am", bed=23)).startswith('item 2 "work from 3:00 pm to 2:00 pm" ends before it starts or after bedtime; '
                                         "12:00 pm is noon and 12:00 am is midnight")
     assert plan_order_problem(["wake up at 7:00 am", "work from 9:00 am to 12:00 am", "go to bed at 11:00 pm"], 7, 23) \
         .startswith('item 2 "work from 9:00 am to 12:00 am" ends before it starts or after bedtime')

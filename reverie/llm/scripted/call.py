@@ -51,10 +51,10 @@ def _merged(node: dict) -> dict:
         return node
     properties: dict[str, dict] = {}
     for branch in branches:
-        for key, field in branch["properties"].items():
-            allowed = field.get("enum") or ([field["const"]] if "const" in field else None)
+        for key, node_field in branch["properties"].items():
+            allowed = node_field.get("enum") or ([node_field["const"]] if "const" in node_field else None)
             if key not in properties:
-                properties[key] = {k: v for k, v in field.items() if k != "const"}
+                properties[key] = {k: v for k, v in node_field.items() if k != "const"}
                 if allowed is not None:
                     properties[key]["enum"] = []
             if allowed is not None:

@@ -147,7 +147,7 @@ def sentences(text: str) -> list[str]:
 def content_words(text: str) -> set[str]:
     stop = {"the", "a", "an", "and", "or", "of", "to", "in", "on", "at", "is", "are", "was", "be", "you", "do",
             "did", "know", "that", "there", "who", "what", "for", "with", "about", "any", "anyone", "does", "it",
-            "this", "i", "me", "my", "your", "have", "has", "of", "he", "she", "they", "his", "her"}
+            "this", "i", "me", "my", "your", "have", "has", "he", "she", "they", "his", "her"}
     return {w for w in re.findall(r"[a-z']+", str(text or "").lower()) if w not in stop and len(w) > 2}
 
 

@@ -35,7 +35,6 @@ from reverie.llm.scripted.rules import RULES
 from reverie.llm.scripted.unrender import prompt_inputs, read_template
 
 
-
 class ScriptedChatModel(BaseChatModel):
     """Answers by rule from the prompt's inputs (see the module). ``prompts``: the prompt folder."""
 

@@ -5,8 +5,21 @@ from __future__ import annotations
 import re
 
 from reverie.llm.scripted.call import ScriptedCall
-from reverie.llm.scripted.cues import (KINDS, MONTHS, bare, clock, compact, dates_of, importance, is_news, lines_of,
-                                       place_of, sentences, span_of, times_of)
+from reverie.llm.scripted.cues import (
+    KINDS,
+    MONTHS,
+    bare,
+    clock,
+    compact,
+    dates_of,
+    importance,
+    is_news,
+    lines_of,
+    place_of,
+    sentences,
+    span_of,
+    times_of,
+)
 
 
 def _today(date: str) -> tuple[str, int] | None:
@@ -66,13 +79,13 @@ def _day(identity: str, date: str, wake_text: str, bed: int, limit: int) -> list
 
 
 def daily_plan(call: ScriptedCall) -> dict:
-    low, high = call.items_count("items")
+    _low, high = call.items_count("items")
     items = _day(call.text("identity"), call.text("date"), call.text("wake_up_time"), _bed(call.text("lifestyle")), high)
     return {"items": items[:high]}
 
 
 def daily_req(call: ScriptedCall) -> dict:
-    low, high = call.items_count("items")
+    _low, high = call.items_count("items")
     identity = call.text("identity")
     lifestyle = next((line for line in identity.splitlines() if line.startswith("Lifestyle:")), "")
     items = _day(identity, call.text("date"), call.text("wake_up_time"), _bed(lifestyle), high)

@@ -69,7 +69,7 @@ def iterative_chat_utterance(call: ScriptedCall) -> dict:
 def conversation_packed(call: ScriptedCall) -> dict:
     """The whole talk at once, as the line-by-line rule holds it: the initiator's news, the
     partner's own news, then goodbye (each from their own memories and identity)."""
-    initiator, partner = call.text("initiator"), call.text("partner")
+    partner = call.text("partner")
     room = int((call.field("lines").get("items") or {}).get("maxLength") or MAX_LINE)
 
     def news(who: str, said: str) -> str:
