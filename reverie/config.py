@@ -154,6 +154,13 @@ class ChromaSettings(_Section):
     port: StrictInt = Field(default=8000, ge=1, le=65535)
 
 
+class Scheduler(enum.StrEnum):
+    """How residents' steps are ordered ([simulation] scheduler)."""
+
+    LOCKSTEP = "lockstep"          # every resident finishes a step before anyone starts the next
+    OUT_OF_ORDER = "out_of_order"  # residents who cannot meet run ahead of each other (headless, multi-slot server)
+
+
 class SimulationSettings(_Section):
     default_fork: str = "base_willow_creek"
     autosave_every: StrictInt = Field(default=30, ge=0)
@@ -168,6 +175,9 @@ class SimulationSettings(_Section):
     defer_ratings: StrictBool = True
     # Put a seed's event into its persona's plan by code (off: the plan comes from the identity).
     force_seed_plan: StrictBool = False
+    # Residents who cannot meet run ahead of each other on a multi-slot server, with the same
+    # files as "lockstep" (reverie/simulation/run_ahead.py).
+    scheduler: Scheduler = Scheduler.LOCKSTEP
 
 
 class FrontendSettings(_Section):
