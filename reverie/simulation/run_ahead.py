@@ -4,9 +4,10 @@ The step loop (docs/LOOP.md §2) waits for every resident at every step. Here ea
 keeps its own clock and runs its next step as soon as nobody behind it could still change what
 it sees, and nothing it does could change what they see (docs/LOOP.md §2a):
 
-- at step ``s``, residents within ``vision + MARGIN`` tiles of each other (the larger of the
-  two radii), or linked (talking to each other, or one walking to the other), form a group that
-  runs its members one after another in persona order, as the step loop does;
+- at step ``s``, residents of whom either perceives the other then (its tile at ``s``, or at
+  ``s - 1`` where its events stay until its step starts, lies in the perceiver's arena view), or
+  linked (talking to each other, or one walking to the other), form a group that runs its
+  members one after another in persona order, as the step loop does;
 - a group may run step ``s`` only if every resident behind it, at step ``c < s`` on tile ``p``,
   could not have come near any member by then: one tile a step, so for every ``u`` in
   ``[c, s]`` the member's tile at ``u`` lies more than ``vision + MARGIN + (u - c)`` tiles from
@@ -33,13 +34,10 @@ from __future__ import annotations
 import contextvars
 import threading
 from datetime import timedelta
-from typing import TYPE_CHECKING, Callable
+from typing import Any, Callable
 
 from reverie.address import PersonaAt, parse_address
 from reverie.clock import format_time
-
-if TYPE_CHECKING:
-    from reverie.simulation.simulation import Simulation
 
 # Tiles added to the vision radius: a step's own move and the last step's object tile stay clear too.
 MARGIN = 2
@@ -54,7 +52,7 @@ def chebyshev(a: Tile, b: Tile) -> int:
 class RunAhead:
     """One run ahead of ``sim``: :meth:`run` takes every resident from ``sim.step_no`` to a common step."""
 
-    def __init__(self, sim: Simulation, workers: int):
+    def __init__(self, sim: Any, workers: int):  # a reverie.simulation.simulation.Simulation
         self.sim = sim
         self.names = list(sim.personas)
         self.order = {name: i for i, name in enumerate(self.names)}
@@ -66,16 +64,19 @@ class RunAhead:
         self.running: set[str] = set()
         self.failure: BaseException | None = None
         self.context = contextvars.copy_context()
+        self._views: dict[tuple, frozenset] = {}
 
     # -- the loop ---------------------------------------------------------------------------
-    def run(self, steps: int, env: dict, *, on_step: Callable[[Simulation], None] | None = None) -> int:
+    def run(self, steps: int, env: dict, *, on_step: Callable[[Any], None] | None = None) -> int:
         """Run ``steps`` steps from ``env`` (the environment of ``sim.step_no``); returns the steps written."""
         sim, start = self.sim, self.sim.step_no
         end = start + steps
         self.start, self.start_time = start, sim.curr_time
         for name in self.names:
             self.clock[name] = start
-            self.pos[name] = {start: (int(env[name]["x"]), int(env[name]["y"]))}
+            tile = (int(env[name]["x"]), int(env[name]["y"]))
+            before = sim.personas[name].scratch.curr_tile  # where its events are until its step starts
+            self.pos[name] = {start: tile, start - 1: tuple(before) if before else tile}
         written = start
         try:
             while written < end:
@@ -139,12 +140,21 @@ class RunAhead:
 
         for i, a in enumerate(cohort):
             for b in cohort[i + 1:]:
-                if self._linked(a, b) or chebyshev(self.pos[a][step], self.pos[b][step]) <= self._reach(a, b):
+                if self._linked(a, b) or self._sees(a, b, step) or self._sees(b, a, step):
                     root[find(b)] = find(a)
         groups: dict[str, set[str]] = {}
         for name in cohort:
             groups.setdefault(find(name), set()).add(name)
         return list(groups.values())
+
+    def _sees(self, a: str, b: str, step: int) -> bool:
+        """Whether ``a`` perceives at ``step`` the tile ``b`` stands on then or stood on the step before
+        (where ``b``'s events are until its step starts): the tiles of its arena within its vision."""
+        key = (self.pos[a][step], self._vision[a])
+        view = self._views.get(key)
+        if view is None:
+            view = self._views[key] = frozenset(t for t, _ in self.sim.maze.arena_view(*key))
+        return self.pos[b][step] in view or self.pos[b].get(step - 1) in view
 
     def _reach(self, a: str, b: str) -> int:
         return max(self._vision[a], self._vision[b]) + MARGIN

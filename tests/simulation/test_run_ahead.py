@@ -11,6 +11,7 @@ personas' files (scratch, spatial and associative memory with its embeddings).
 from __future__ import annotations
 
 import json
+import shutil
 import time
 from pathlib import Path
 
@@ -66,19 +67,114 @@ def what_happened(sim_dir: Path) -> tuple[int, int]:
     return chats, waits
 
 
-@pytest.mark.parametrize("fork,minutes", [("base_willow_creek", 120), ("base_willow_creek_n25", 120)])
-def test_out_of_order_writes_the_lockstep_runs_files(base_settings, server, fork, minutes):
+def waits(call) -> dict:
+    """decide_to_react, answered "wait": the scripted town model always goes on with its own plan,
+    so this stand-in rule (a test's, not the model's) makes the waiting reaction happen."""
+    return {"reason": f"{call.text('init_name')} waits.", "wait_or_continue": "wait"}
+
+
+def party_town(root: Path):
+    """Our 3-resident town with a party at the cafe from 9 am (its host and a guest seeded, as in
+    test_scripted_town), so people gather: (settings, base to fork)."""
+    from tests.fuzz.test_fuzz_runs import town
+    from tests.simulation.test_scripted_town import GUEST, PARTY, _seed
+
+    config, base = town(root, "party_base", packed_actions="true")
+    base.write_meta({**base.read_meta(), "sec_per_step": 10})   # people walk a tile a step
+    (base.dir / "reverie" / "seeds.json").write_text(json.dumps([_seed("Nora Bennett", PARTY, True),
+                                                                 _seed("Iris Novak", GUEST, True)]))
+    return load_settings(config), "party_base"
+
+
+@pytest.mark.parametrize("town,minutes", [("party", 120), pytest.param("n25", 120, marks=pytest.mark.slow)])
+def test_out_of_order_writes_the_lockstep_runs_files(base_settings, server, tmp_path, town, minutes, monkeypatch):
+    """3 residents gathering for a party from 08:00 (conversations), and our 25 from 07:00 (conversations
+    and waiting)."""
+    from reverie.llm.scripted.rules import RULES
+
+    monkeypatch.setitem(RULES, "decide_to_react", waits)
+    if town == "party":
+        (settings, fork), start = party_town(tmp_path), "08:00"
+    else:
+        settings, fork, start = base_settings, "base_willow_creek_n25", "07:00"
     started = time.perf_counter()
-    lock_dir, lock = run(base_settings, server.url, fork=fork, scheduler=Scheduler.LOCKSTEP, slots=1, minutes=minutes)
+    lock_dir, lock = run(settings, server.url, fork=fork, scheduler=Scheduler.LOCKSTEP, slots=1, minutes=minutes,
+                         start=start)
     lock_s = time.perf_counter() - started
-    ahead_dir, ahead = run(base_settings, server.url, fork=fork, scheduler=Scheduler.OUT_OF_ORDER, slots=16,
-                           minutes=minutes)
+    ahead_dir, ahead = run(settings, server.url, fork=fork, scheduler=Scheduler.OUT_OF_ORDER, slots=16,
+                           minutes=minutes, start=start)
     print(f"{fork}: lockstep {lock_s:.0f} s, out of order {time.perf_counter() - started - lock_s:.0f} s")
+    try:
+        compare(lock_dir, lock, ahead_dir, ahead, minutes, waiting=town == "n25")
+    finally:
+        for sim_dir in (lock_dir, ahead_dir):
+            shutil.rmtree(sim_dir.parents[1], ignore_errors=True)   # the bench's temporary folder
+
+
+def compare(lock_dir: Path, lock: dict, ahead_dir: Path, ahead: dict, minutes: int, *, waiting: bool) -> None:
     chats, waits = what_happened(lock_dir)
-    assert chats and waits, f"the run must hold a conversation and a reaction ({chats} chat steps, {waits} waiting)"
+    # A conversation is a reaction (decide_to_talk); the 3 residents never come to wait for each other
+    # in two hours (decide_to_react is asked only of one walking to where another is busy).
+    assert chats and (waits or not waiting), f"the run must hold a conversation and a reaction ({chats} chat steps, {waits} waiting)"
     assert lock["steps"] == ahead["steps"] == minutes * 6
     a, b = files(lock_dir), files(ahead_dir)
     assert sorted(a) == sorted(b)
     differ = [path for path in a if a[path] != b[path]]
     assert not differ, f"{len(differ)} files differ, first {differ[:5]}"
     assert lock["totals"]["calls"] == ahead["totals"]["calls"]
+
+
+def test_a_run_killed_while_residents_run_ahead_resumes_with_whole_steps(base_settings, server, tmp_path):
+    """kill -9 during an out-of-order run, then --resume: every file parses, every step is whole."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from reverie.simulation.storage import SimStorage
+    from tests.fuzz.test_fuzz_runs import check_files
+
+    storage = tmp_path / "storage"
+    storage.mkdir()
+    (storage / "base_willow_creek").symlink_to(base_settings.paths.storage / "base_willow_creek", target_is_directory=True)
+    config = tmp_path / "config.toml"
+    config.write_text(f'[paths]\nstorage = "{storage}"\ntemp_storage = "{tmp_path / "temp"}"\n'
+                      f'[backend]\nkind = "openai"\nbase_url = "{server.url}"\nparallel_slots = 16\n'
+                      '[simulation]\nscheduler = "out_of_order"\nautosave_every = 12\nschedule_passes = 1\n'
+                      'packed_actions = true\n', encoding="utf-8")
+    env = {**os.environ, "REVERIE_CONFIG": str(config)}
+    command = [sys.executable, "-m", "reverie", "run", "--no-progress"]
+    sim = SimStorage(storage, "killed")
+    proc = subprocess.Popen([*command, "--fork", "base_willow_creek", "--sim", "killed", "--start", "07:00",
+                             "--steps", "2000"], env=env, cwd=PROJECT_ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and proc.poll() is None:
+            written = len(list((sim.dir / "movement").glob("*.json"))) if (sim.dir / "movement").is_dir() else 0
+            if written >= 40:   # past three checkpoints, with residents between steps
+                break
+            time.sleep(0.2)
+        assert proc.poll() is None, "the run ended before it could be killed"
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.kill()
+        proc.wait()
+    killed_at = sorted(int(p.stem) for p in (sim.dir / "movement").glob("*.json"))[-1]
+
+    done = subprocess.run([*command, "--resume", "killed", "--steps", "30"], env=env, cwd=PROJECT_ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert check_files(sim) > 0
+    meta = sim.read_meta()
+    steps = sorted(int(p.stem) for p in (sim.dir / "movement").glob("*.json"))
+    assert steps == list(range(steps[0], meta["step"])), "movement files are one per step, none missing"
+    assert meta["step"] > killed_at - 12   # resumed from the last checkpoint before the kill, then 30 steps
+    for step in steps:
+        assert set(json.loads((sim.dir / "movement" / f"{step}.json").read_text())["persona"]) == set(meta["persona_names"])
+    env_next = sim.read_environment(meta["step"])
+    assert env_next is not None and set(env_next) >= set(meta["persona_names"])
+    for name in meta["persona_names"]:
+        scratch = json.loads((sim.personas_dir / name / "bootstrap_memory" / "scratch.json").read_text())
+        last = json.loads((sim.dir / "movement" / f"{meta['step'] - 1}.json").read_text())["meta"]["curr_time"]
+        assert scratch["curr_time"] == last, f"{name} stands at another step than the checkpoint"
