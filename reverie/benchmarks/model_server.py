@@ -15,7 +15,8 @@ tokens/s, 80 reply tokens/s a slot.
 
 ``GET /bench/stats`` gives the figures since the start or the last ``POST /bench/reset``: calls,
 model time (the delays added up), wall time, mean calls in flight (time-weighted, over the wall
-time), the same while any call was in flight, and the most at once. ``bench`` and ``game_day``
+time), the same while any call was in flight, the most at once, and the share of the wall time
+with no call in flight (the client's own work: its engine). ``bench`` and ``game_day``
 read them at their end (:func:`server_stats`) and print them.
 """
 
@@ -93,6 +94,8 @@ class Meter:
                 "mean_in_flight": round(self.area / wall, 3) if wall else 0.0,
                 "mean_in_flight_while_busy": round(self.area / self.busy_s, 3) if self.busy_s else 0.0,
                 "peak_in_flight": self.peak, "in_flight_now": self.now,
+                # the share of the wall time with no call in flight: the client's own work (its engine)
+                "idle_share": round(1 - self.busy_s / wall, 4) if wall else 0.0,
             }
 
 
@@ -239,7 +242,8 @@ def _ask(method: str, url: str) -> dict | None:
 def stats_line(stats: dict) -> str:
     return (f"bench server: {stats['calls']} calls, model time {stats['model_s']:.1f} s, wall {stats['wall_s']:.1f} s, "
             f"mean calls in flight {stats['mean_in_flight']:.2f} of {stats['slots']} slots "
-            f"({stats['mean_in_flight_while_busy']:.2f} while any was in flight, at most {stats['peak_in_flight']})")
+            f"({stats['mean_in_flight_while_busy']:.2f} while any was in flight, at most {stats['peak_in_flight']}); "
+            f"no call in flight {stats['idle_share']:.0%} of the time")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -64,6 +64,7 @@ def test_the_meter_weights_calls_in_flight_by_time():
     assert stats["mean_in_flight_while_busy"] == pytest.approx(3.0, rel=0.01)
     assert stats["mean_in_flight"] == pytest.approx(3 * 0.3 / stats["wall_s"], rel=0.05)
     assert stats["model_s"] == pytest.approx(0.9)
+    assert stats["idle_share"] == pytest.approx(0.5, abs=0.05)
 
 
 def test_a_prompt_of_ours_gets_the_scripted_models_answer_and_usage():
