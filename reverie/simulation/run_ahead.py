@@ -33,8 +33,9 @@ from __future__ import annotations
 
 import contextvars
 import threading
+from collections.abc import Callable
 from datetime import timedelta
-from typing import Any, Callable
+from typing import Any
 
 from reverie.address import PersonaAt, parse_address
 from reverie.clock import format_time
@@ -205,12 +206,11 @@ class RunAhead:
         if sim.llm is not None:
             sim.llm.set_clock(step, format_time(when))
         sim.place(group, {name: self.pos[name][step] for name in group})
-        occupied = lambda tile: self._occupied(tile, step)  # noqa: E731
         for name in group:
             with self.cond:
                 if self.failure is not None:
                     return
-            moved[name] = sim._move(name, step=step, when=when, occupied=occupied)
+            moved[name] = sim._move(name, step=step, when=when, occupied=lambda tile: self._occupied(tile, step))
 
     def _occupied(self, tile: Tile, step: int) -> bool:
         """Whether a resident stands on ``tile`` at ``step``; waits for one behind that could be there."""

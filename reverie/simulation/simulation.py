@@ -344,9 +344,10 @@ class Simulation:
 
     def save(self) -> None:
         """Persona files and meta.json as one checkpoint (a kill -9 leaves the old or the new)."""
-        if self.torn:
-            raise UserError(f"the run of {self.storage.sim_code} stopped while its residents stood at different "
-                            f"steps; nothing is saved — continue from its last checkpoint with --resume")
+        if self.torn:  # the last checkpoint stays the run's; a resume starts there
+            log.warning("%s stopped while its residents stood at different steps: not saved; --resume continues "
+                        "from its checkpoint at step %d", self.storage.sim_code, self.last_save_step)
+            return
         checkpoint.save(self.storage, self.personas, self.meta_dict())
         self.last_save_step = self.step_no
 

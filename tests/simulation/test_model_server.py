@@ -9,7 +9,14 @@ import time
 import httpx
 import pytest
 
-from reverie.benchmarks.model_server import BenchServer, Delays, Meter, reset_stats, server_stats, stats_line
+from reverie.benchmarks.model_server import (
+    BenchServer,
+    Delays,
+    Meter,
+    reset_stats,
+    server_stats,
+    stats_line,
+)
 
 
 def ask(url: str, content: str = "Say something.") -> dict:

@@ -21,7 +21,6 @@ from reverie import PROJECT_ROOT
 from reverie.benchmarks.bench import run_bench
 from reverie.benchmarks.model_server import BenchServer, Delays
 from reverie.config import Scheduler, load_settings
-from reverie.simulation.run_ahead import RunAhead
 
 FAST = Delays(slots=16, base_s=0.0, prefill_tok_per_s=1e12, decode_tok_per_s=1e12)
 
@@ -160,10 +159,10 @@ def test_a_run_killed_while_residents_run_ahead_resumes_with_whole_steps(base_se
     finally:
         proc.kill()
         proc.wait()
-    killed_at = sorted(int(p.stem) for p in (sim.dir / "movement").glob("*.json"))[-1]
+    killed_at = max(int(p.stem) for p in (sim.dir / "movement").glob("*.json"))
 
     done = subprocess.run([*command, "--resume", "killed", "--steps", "30"], env=env, cwd=PROJECT_ROOT,
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     assert check_files(sim) > 0
     meta = sim.read_meta()
@@ -178,3 +177,65 @@ def test_a_run_killed_while_residents_run_ahead_resumes_with_whole_steps(base_se
         scratch = json.loads((sim.personas_dir / name / "bootstrap_memory" / "scratch.json").read_text())
         last = json.loads((sim.dir / "movement" / f"{meta['step'] - 1}.json").read_text())["meta"]["curr_time"]
         assert scratch["curr_time"] == last, f"{name} stands at another step than the checkpoint"
+
+
+class Walker:
+    """A persona stand-in that stands still and fails at one step (no model, no memory)."""
+
+    def __init__(self, name: str, tile: tuple[int, int], fail_at: int | None):
+        from reverie.memory import Scratch
+
+        self.name, self.fail_at = name, fail_at
+        self.scratch = Scratch(name=name, curr_tile=tile)
+
+    def current_event(self):
+        return (self.name, None, None, None)
+
+    def move(self, maze, personas, tile, curr_time, *, rng, llm, occupied=None):
+        self.scratch.set_time(curr_time)
+        if self.fail_at is not None and curr_time >= self.fail_at:
+            raise RuntimeError(f"{self.name} fails")
+        return tile, "x", f"standing @ {self.name}"
+
+
+def test_a_run_ahead_that_fails_midway_saves_nothing(base_settings, tmp_path):
+    """Residents far apart run ahead; one fails at its third step: the error reaches the caller,
+    the steps everyone passed are written, and no checkpoint holds residents at different steps."""
+    from datetime import timedelta
+
+    from reverie.simulation.simulation import Simulation
+    from reverie.simulation.storage import fork
+    from reverie.world.maze import Maze
+
+    s = base_settings.model_copy(deep=True)
+    s.paths.storage, s.paths.temp_storage = tmp_path / "storage", tmp_path / "temp"
+    s.paths.storage.mkdir()
+    (s.paths.storage / "base_willow_creek").symlink_to(base_settings.paths.storage / "base_willow_creek",
+                                                      target_is_directory=True)
+    s.backend.kind, s.backend.parallel_slots, s.simulation.scheduler = "openai", 3, Scheduler.OUT_OF_ORDER
+    storage = fork(s.paths.storage, "base_willow_creek", "walkers")
+    meta = storage.read_meta()
+    start = datetime_of(meta["curr_time"])
+    tiles = [(5, 5), (30, 5), (55, 40)]
+    names = list(meta["persona_names"])
+    walkers = {n: Walker(n, t, start + timedelta(seconds=20) if i == 1 else None)
+               for i, (n, t) in enumerate(zip(names, tiles))}
+    for name, tile in zip(names, tiles):
+        walkers[name].scratch.set_time(start - timedelta(seconds=10))   # not a first step: no seeds planted
+    sim = Simulation(s, storage, world=Maze.load(s.paths.assets, meta["maze_name"]), personas=walkers)
+    storage.write_environment(sim.step_no, {n: {"maze": meta["maze_name"], "x": t[0], "y": t[1]}
+                                            for n, t in zip(names, tiles)})
+    assert sim.runs_ahead(headless=True)
+    first = sim.step_no
+    with pytest.raises(RuntimeError, match=f"{names[1]} fails"):
+        sim.run(10)
+    assert sim.torn and sim.step_no == first + 2   # steps 0 and 1 were passed by everyone and written
+    assert storage.steps_in("movement") == [first, first + 1]
+    sim.save()
+    assert storage.read_meta()["step"] == first, "the checkpoint is the one before the run"
+
+
+def datetime_of(text: str):
+    from reverie.clock import parse_time
+
+    return parse_time(text)
