@@ -208,6 +208,13 @@ class ChromaSettings(_Section):
     """The Chroma server's port (mode = "server")."""
 
 
+class Scheduler(enum.StrEnum):
+    """How residents' steps are ordered ([simulation] scheduler)."""
+
+    LOCKSTEP = "lockstep"          # every resident finishes a step before anyone starts the next
+    OUT_OF_ORDER = "out_of_order"  # residents who cannot meet run ahead of each other (headless, multi-slot server)
+
+
 class SimulationSettings(_Section):
     """How the simulation runs and asks the model."""
 
@@ -228,6 +235,10 @@ class SimulationSettings(_Section):
     step that stored it)."""
     force_seed_plan: StrictBool = False
     """Put a seed's event (the party) into its host's plan by code (false: her identity plans it)."""
+    scheduler: Scheduler = Scheduler.LOCKSTEP
+    """"lockstep" (every resident finishes a step before anyone starts the next) or "out_of_order"
+    (on a multi-slot server, residents who cannot meet run ahead of each other, with the same files;
+    reverie/simulation/run_ahead.py)."""
 
 
 class FrontendSettings(_Section):

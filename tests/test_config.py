@@ -75,6 +75,7 @@ def test_the_environment_variable_selects_the_file(write_config, monkeypatch):
         ('[repair]\nmax_attempts = "three"\n', "[repair] max_attempts: Input should be a valid integer"),
         ("[repair]\nmax_attempts = 0\n", "[repair] max_attempts: Input should be greater than or equal to 1"),
         ('[backend]\nkind = "ollama"\n', "[backend] kind: Input should be 'llama_cpp' or 'openai'"),
+        ('[simulation]\nscheduler = "fast"\n', "[simulation] scheduler: Input should be 'lockstep' or 'out_of_order'"),
         ("[models.strong]\npath = 'models/zephyr.gguf'\n", "[models.strong] path: no such file"),
         ("[embeddings]\nmodel = 'nowhere'\n", "[embeddings] model: no such folder"),
         ("[repair\nstrict = true\n", "not valid TOML"),

@@ -38,6 +38,7 @@ _importable()
 SCRIPTS = (
     "reverie.evaluation.game_day",
     "reverie.benchmarks.memory_bench",
+    "reverie.benchmarks.model_server",
     "reverie.worldgen.generate",
     "reverie.worldgen.preview",
     "reverie.world.checks",

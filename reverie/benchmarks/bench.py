@@ -24,6 +24,7 @@ from datetime import datetime
 from pathlib import Path
 
 from reverie.benchmarks.bench_figures import compare, figures, load_report, row, totals
+from reverie.benchmarks.model_server import reset_stats, server_stats, stats_line
 from reverie.config import BUNDLED, SCRIPTED, Settings
 from reverie.errors import UserError
 from reverie.jsonio import write_json_atomic
@@ -54,6 +55,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--server", metavar="URL", help="run the same game time twice against this OpenAI-compatible "
                         "server: lock-step (parallel_slots = 1) and --slots, side by side (see bench_server.py)")
     parser.add_argument("--slots", type=int, default=4, help="with --server: parallel_slots of the second run (default 4)")
+    parser.add_argument("--out-of-order", action="store_true", help="with --server: both runs on --slots, the "
+                        "lockstep and the out-of-order scheduler ([simulation] scheduler)")
     parser.add_argument("--pinning", action="store_true", help="with --server: a third run without slot pinning "
                         "([backend] slot_pinning), to compare cache hit rates")
     modes = parser.add_subparsers(dest="bench_mode", metavar="compare")
@@ -101,6 +104,8 @@ def main(args, settings: Settings) -> int:
             for violation in violations:
                 print(f"  {name}: {violation}")
         print(f"day coherence: {coherence['clean']}/{coherence['days']} days with no violation")
+    if report.get("bench_server"):
+        print(stats_line(report["bench_server"]))
     print(row(report["figures"]))
     return 0
 
@@ -202,9 +207,11 @@ def run_bench(settings: Settings, *, fork: str, start: str | None = None, minute
                 print(f"\rbench: step {_sim.step_no - first_step}/{steps} ({_sim.curr_time_str})",
                       end="", file=sys.stderr, flush=True)
 
+        on_bench_server = s.backend.kind == "openai" and reset_stats(s.backend.base_url)
         started = time.perf_counter()
         done = sim.run(steps, headless=True, on_step=on_step)
         wall_s = time.perf_counter() - started
+        served = server_stats(s.backend.base_url) if on_bench_server else None
         if progress:
             print(file=sys.stderr)
         if keep:
@@ -228,7 +235,7 @@ def run_bench(settings: Settings, *, fork: str, start: str | None = None, minute
             "settings": {
                 "model": "replay" if replay else (model or s.models.cheap.path),
                 "backend": s.backend.kind, "parallel_slots": s.backend.parallel_slots,
-                "slot_pinning": s.backend.slot_pinning, "packed": packed, "prompt_cache": cache, "reuse_answers": cache,
+                "slot_pinning": s.backend.slot_pinning, "scheduler": str(s.simulation.scheduler), "packed": packed, "prompt_cache": cache, "reuse_answers": cache,
                 "grammar": grammar,
                 "cassette": "replay" if replay else "record" if record else None,
             },
@@ -243,6 +250,8 @@ def run_bench(settings: Settings, *, fork: str, start: str | None = None, minute
             "per_prompt": {r.prompt: {k: v for k, v in vars(r).items() if k != "prompt"} for r in per_prompt},
             "fast_forward": {"step": start_step, "time": start_time.isoformat() if start_time else None},
         }
+        if served is not None:
+            report["bench_server"] = served
         if packed and "action_packed" not in report["per_prompt"] and "action_sector" in report["per_prompt"]:
             report["warning"] = ("--packed had no effect: the engine asked the faithful action prompts "
                                  "([simulation] packed_actions is not wired into the plan step)")

@@ -1,11 +1,14 @@
 """`bench --server URL`: the same game hour against one model server, lock-step and multi-slot, side by side.
 
-    python -m reverie bench --server http://127.0.0.1:8080/v1 [--slots 4] [--pinning] [--start 08:00] [--minutes 60]
+    python -m reverie bench --server http://127.0.0.1:8080/v1 [--slots 4] [--pinning] [--out-of-order]
+                            [--start 08:00] [--minutes 60]
 
 Runs the bench twice on the same server, one run after the other: ``parallel_slots = 1``
 (lock-step: one call in flight) and ``parallel_slots = N``; with ``--pinning``, a third run
 with N slots and ``slot_pinning = false``, to show what keeping each persona on its slot
-does to the prompt-cache hit rate. Prints one row per run (wall time, calls/s, prompt and
+does to the prompt-cache hit rate. With ``--out-of-order``, the two runs are both on N slots:
+today's step-synchronous scheduler and residents running ahead of each other
+(``[simulation] scheduler``). Prints one row per run (wall time, calls/s, prompt and
 completion tokens/s, cache hit rate, fail-safes) and the ratio N-slot / lock-step.
 
 Against llama.cpp's ``llama-server`` it also measures the machine's own rates (prefill
@@ -21,9 +24,11 @@ import threading
 import time
 from dataclasses import dataclass
 
-from reverie.config import Settings
+from reverie.benchmarks.model_server import stats_line
+from reverie.config import Scheduler, Settings
 from reverie.errors import UserError
 
+LOCKSTEP, OUT_OF_ORDER = Scheduler.LOCKSTEP, Scheduler.OUT_OF_ORDER
 ROW = ("wall_s", "calls", "calls_per_s", "prompt_tok_per_s", "completion_tok_per_s", "cache_hit", "fallbacks")
 
 
@@ -130,23 +135,34 @@ def main(args, settings: Settings, run_bench) -> int:
     fork = args.fork or settings.simulation.default_fork
     found = identify(url, settings.backend.server, timeout_s=10)
     print(found.line(), file=sys.stderr)
-    plan = [("lock-step (parallel_slots = 1)", 1, True), (f"{args.slots} slots (parallel_slots = {args.slots})", args.slots, True)]
+    plan = [("lock-step (parallel_slots = 1)", 1, True, LOCKSTEP),
+            (f"{args.slots} slots (parallel_slots = {args.slots})", args.slots, True, LOCKSTEP)]
+    if args.out_of_order:  # today's scheduler and the out-of-order one, both on N slots
+        plan = [(f"{args.slots} slots, lockstep", args.slots, True, LOCKSTEP),
+                (f"{args.slots} slots, out of order", args.slots, True, OUT_OF_ORDER)]
     if args.pinning:
-        plan.append((f"{args.slots} slots, no slot pinning", args.slots, False))
+        plan.append((f"{args.slots} slots, no slot pinning", args.slots, False, LOCKSTEP))
     runs: list[Run] = []
-    for label, slots, pinning in plan:
+    for label, slots, pinning, scheduler in plan:
         if found.server is Server.LLAMA_CPP and not forget_slots(url, found.slots or args.slots):
             print("note: the server's slots were not emptied between runs (start llama-server with "
                   "--slot-save-path DIR); a later run may start on an earlier run's cache", file=sys.stderr)
         print(f"bench: {label}", file=sys.stderr)
         s = server_settings(settings, url, slots=slots, pinning=pinning)
+        s.simulation.scheduler = scheduler
         report = run_bench(s, fork=fork, start=args.start, minutes=args.minutes, model=None, packed=args.packed,
                            cache=not args.no_cache, grammar=not args.no_grammar, progress=True)
         runs.append(Run(label, slots, pinning, report))
         print(row(label, runs[-1].figures()), flush=True)  # each row as soon as its run ends
+        if report.get("bench_server"):
+            print(f"  {stats_line(report['bench_server'])}", flush=True)
     figs = [run.figures() for run in runs]
     ratio = ratios(figs[0], figs[1])
-    print(row(f"ratio {args.slots} slots / lock-step", ratio))
+    print(row(f"ratio {runs[1].label} / {runs[0].label}", ratio))
+    served = [run.report.get("bench_server") for run in runs[:2]]
+    if all(served):
+        print(f"mean calls in flight: {served[0]['mean_in_flight']:.2f} -> {served[1]['mean_in_flight']:.2f} of "
+              f"{served[1]['slots']} slots; wall {runs[0].figures()['wall_s']:.1f} s -> {runs[1].figures()['wall_s']:.1f} s")
     if args.pinning:
         print(f"cache hit: pinned {_cell(figs[1]['cache_hit'])}, not pinned {_cell(figs[2]['cache_hit'])}")
     if found.server is Server.LLAMA_CPP:

@@ -67,14 +67,23 @@ def run_steps(sim, steps: int, *, headless: bool, progress: bool = True) -> int:
         if progress:
             ticker.start()
         try:
-            for _ in range(steps):
+            # Residents who run ahead of each other stop together at a whole step: each run of
+            # them is as long as the autosave's (a first Ctrl-C stops at its end).
+            ahead = sim.runs_ahead(headless) if hasattr(sim, "runs_ahead") else False
+            chunk = (sim.settings.simulation.autosave_every or 30) if ahead else 1
+            while done < steps:
                 if should_stop():
                     break
-                if not sim.run(1, headless=headless, should_stop=should_stop):
+                if ahead:
+                    ran = sim.run(min(chunk, steps - done), headless=headless, should_stop=should_stop,
+                                  on_step=lambda _sim: (bar.update(1), describe()))
+                else:
+                    ran = sim.run(1, headless=headless, should_stop=should_stop)
+                    bar.update(ran)
+                    describe()
+                if not ran:
                     break
-                done += 1
-                bar.update(1)
-                describe()
+                done += ran
         except KeyboardInterrupt:
             print("\ninterrupted mid-step: the last checkpoint is kept (continue with --resume)", file=sys.stderr)
             raise

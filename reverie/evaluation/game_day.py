@@ -39,6 +39,7 @@ from pathlib import Path
 from reverie import engine_time
 from reverie.benchmarks.bench import DAY_PLANNING
 from reverie.benchmarks.bench_figures import totals
+from reverie.benchmarks.model_server import reset_stats, server_stats, stats_line
 from reverie.config import BUNDLED, SCRIPTED, Settings, load_settings
 from reverie.errors import UserError
 from reverie.jsonio import read_json, write_json_atomic
@@ -267,15 +268,21 @@ def run_day(settings: Settings, *, base: str, sim_code: str, hours: int, evaluat
                 awake += sum(not asleep(p.scratch) for p in s.personas.values())
 
             clock_hour = sim.curr_time.hour   # the row is labelled with the game hour it covers
+            on_bench_server = settings.backend.kind == "openai" and reset_stats(settings.backend.base_url)
             started, parts_before = time.perf_counter(), engine_time.totals()
             done = sim.run(steps_per_hour, headless=True, on_step=count)
             wall = time.perf_counter() - started
             lines = run_lines(ledger)
             row = hour_row(clock_hour, lines[seen:], steps=done, wall_s=wall,
                            awake_agent_hours=awake * sim.sec_per_step / 3600, parts_s=engine_time.since(parts_before))
+            served = server_stats(settings.backend.base_url) if on_bench_server else None
+            if served is not None:
+                row["bench_server"] = served
             seen = len(lines)
             rows.append(row)
             say(format_row(row))
+            if served is not None:
+                say(f"  {stats_line(served)}")
             spent = time.perf_counter() - day_started
             if max_wall_s is not None and spent >= max_wall_s and hour < hours - 1:
                 stopped = (f"stopped after {hour + 1} of {hours} game hours: {spent / 60:.0f} min of wall time "

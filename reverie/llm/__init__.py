@@ -19,6 +19,7 @@ server failures another (:mod:`reverie.llm.retry_model`).
 
 from __future__ import annotations
 
+import contextvars
 import json
 import sys
 import threading
@@ -73,6 +74,9 @@ class LLM(LanguageModel):
         self._models = dict(chat_models) if chat_models else None
         self._models_lock = threading.Lock()
         self._metadata: dict = {}  # merged into every ask's metadata (the clock)
+        # The clock of the thread that asks, when it set its own (residents who run ahead of
+        # each other think at different steps at once); else the shared one above.
+        self._clock: contextvars.ContextVar[dict | None] = contextvars.ContextVar(f"llm_clock_{id(self)}", default=None)
         self.cassette = Cassette(record, "record") if record else Cassette(replay, "replay") if replay else None
         self._taped: dict[str, BaseChatModel] = {}
         self.chain = StructuredChain(
@@ -82,7 +86,7 @@ class LLM(LanguageModel):
             replaying=self.replaying,
             tasks=tasks,
             defaults=lambda: {"callbacks": [self._ledger_handler, *([self.trace] if self.trace else [])],
-                              "metadata": self._metadata},
+                              "metadata": self._clock.get() or self._metadata},
         )
 
     @classmethod
@@ -190,3 +194,4 @@ class LLM(LanguageModel):
         """The simulation step and game time of the following asks: merged into their
         metadata (``"step"``, ``"game_time"``), so the ledger lines and callbacks see them."""
         self._metadata = {"step": step, "game_time": game_time}
+        self._clock.set(self._metadata)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from reverie.address import Address, PersonaAt, Place, WaitingAt
@@ -23,7 +24,8 @@ def execute(persona: Agent, ctx: StepContext, plan_address: Address) -> tuple[Ti
 
     if not s.act_path_set:
         targets = target_tiles(persona, ctx, plan_address)
-        s.set_path(shortest_path_to_any(ctx.maze, s.curr_tile, targets, ctx.personas, ctx.rng))
+        taken = ctx.occupied or (lambda tile: occupied(ctx.maze, tile, ctx.personas))
+        s.set_path(shortest_path_to_any(ctx.maze, s.curr_tile, targets, taken, ctx.rng))
 
     next_tile = s.next_tile()
     description = f"{s.act_description} @ {s.act_address}"
@@ -74,13 +76,14 @@ def occupied(maze: Maze, tile: Tile, personas: dict) -> bool:
     return any(event[0] in personas for event in maze.tiles[y][x]["events"])
 
 
-def shortest_path_to_any(maze: Maze, start: Tile, targets: list[Tile], personas: dict,
+def shortest_path_to_any(maze: Maze, start: Tile, targets: list[Tile], taken: Callable[[Tile], bool],
                          rng: random.Random) -> list[Tile]:
-    """Path (without the start tile) to the nearest of up to 4 sampled, preferably free, targets."""
+    """Path (without the start tile) to the nearest of up to 4 sampled targets, preferably
+    free ones (``taken``: whether a persona stands on a tile now)."""
     if not targets:
         return []
     sample = rng.sample(targets, min(4, len(targets)))
-    free = [t for t in sample if not occupied(maze, t, personas)]
+    free = [t for t in sample if not taken(t)]
     best = None
     for target in free or sample:
         path = find_path(maze, start, target)

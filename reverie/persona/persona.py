@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -68,11 +69,13 @@ class Persona:
         return self.scratch.curr_obj_event()
 
     def move(self, maze: Maze, personas: dict[str, Persona], tile: Tile, curr_time: datetime, *,
-             rng: random.Random, llm: LanguageModel) -> tuple[Tile, str | None, str]:
-        """One step of cognition: perceive → retrieve → plan → reflect → execute."""
+             rng: random.Random, llm: LanguageModel,
+             occupied: Callable[[Tile], bool] | None = None) -> tuple[Tile, str | None, str]:
+        """One step of cognition: perceive → retrieve → plan → reflect → execute. ``occupied``:
+        whether a persona stands on a tile at this step (default: read from the maze)."""
         s = self.scratch
         s.move_to(tile)
-        ctx = StepContext(maze=maze, llm=llm, rng=rng, personas=personas,
+        ctx = StepContext(maze=maze, llm=llm, rng=rng, personas=personas, occupied=occupied,
                           new_day=NewDay.between(s.curr_time, curr_time), previous_time=s.curr_time)
         s.set_time(curr_time)
 

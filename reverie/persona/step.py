@@ -4,6 +4,7 @@ and whether a new game day began (docs/LOOP.md §3)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import Enum
@@ -43,3 +44,6 @@ class StepContext:
     personas: dict[str, Agent] = field(default_factory=dict)  # by name, the persona itself included
     new_day: NewDay = NewDay.SAME
     previous_time: datetime | None = None  # the persona's clock before this step
+    # Whether a persona stands on a tile at this step; None: read from the maze. A scheduler
+    # that lets residents run ahead answers it from their positions at this step.
+    occupied: Callable[[tuple[int, int]], bool] | None = None

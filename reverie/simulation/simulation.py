@@ -15,18 +15,19 @@ import shutil
 import sys
 import time
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reverie.clock import format_time, parse_time
-from reverie.config import Settings
+from reverie.config import Scheduler, Settings
 from reverie.errors import UserError
 from reverie.sim_layout import is_sim_name
 from reverie.simulation import checkpoint, checkpoint_check
 from reverie.simulation.concurrency import cognition_workers, interaction_groups, run_groups
 from reverie.simulation.ledger_rollback import rollback_ledger
 from reverie.simulation.lock import SimLock
+from reverie.simulation.run_ahead import RunAhead
 from reverie.simulation.seeds import attach_seeds, plant_seeds, read_seeds
 from reverie.simulation.storage import DamagedFile, SimStorage, check_sim_name, refuse_base
 from reverie.simulation.storage import fork as fork_storage
@@ -61,11 +62,13 @@ class Simulation:
         self.maze = world
         self.personas = personas or {}
         self.vector_index = None  # the personas' Chroma store (checked after each step)
-        self.game_obj_cleanup: dict[tuple, tuple[int, int]] = {}
+        # Each persona's object event of the last step and its tile, set back to blank next step.
+        self.game_obj_cleanup: dict[str, tuple[tuple, tuple[int, int]]] = {}
         self.timeline = Timeline(storage.timeline_path)
         self.last_save_step = self.step_no
         self.fresh_fork = False  # made by Simulation.fork in this process (removed if its start fails)
         self._lock: SimLock | None = None
+        self.torn = False  # a run ahead stopped midway: the residents are not at one step
 
     # -- construction ------------------------------------------------------------------
     @classmethod
@@ -198,6 +201,8 @@ class Simulation:
         if steps > 0 and not any(p.scratch.curr_time for p in self.personas.values()):
             plant_seeds(self)  # before anyone's first step, at step 0 or after `--start` moved the clock
         every = self.settings.simulation.autosave_every
+        if self.runs_ahead(headless):
+            return self._run_ahead(steps, every, on_step)
         done = 0
         for _ in range(steps):
             env = self._wait_environment(headless, poll_s, should_stop)
@@ -220,6 +225,32 @@ class Simulation:
                 on_step(self)
         return done
 
+    def runs_ahead(self, headless: bool) -> bool:
+        """Residents who cannot meet run ahead of each other (:mod:`reverie.simulation.run_ahead`):
+        headless, with the out-of-order scheduler and a server that answers several calls at once."""
+        return (headless and self.settings.simulation.scheduler == Scheduler.OUT_OF_ORDER
+                and self.cognition_workers > 1)
+
+    def _run_ahead(self, steps: int, every: int, on_step) -> int:
+        """``steps`` steps out of order, in runs that end where everyone stands at one step: the
+        next autosave, so a checkpoint holds whole steps."""
+        done = 0
+        while done < steps:
+            chunk = steps - done
+            if every:
+                chunk = min(chunk, max(1, every - (self.step_no - self.last_save_step)))
+            env = self._wait_environment(True, 0.0, lambda: False)
+            done += RunAhead(self, self.cognition_workers).run(chunk, env, on_step=on_step)
+            lost = self.llm.backend_lost if self.llm is not None else None
+            index = getattr(self, "vector_index", None)
+            gone = lost or (index.check() if index is not None else None)
+            if gone is not None:  # the run ended on fail-safes or memory's own vectors: keep it, then stop
+                self.save()
+                raise gone
+            if every and self.step_no - self.last_save_step >= every:
+                self.save()
+        return done
+
     def _wait_environment(self, headless: bool, poll_s: float, should_stop: Callable[[], bool]) -> dict | None:
         path = self.storage.environment_path(self.step_no)
         while True:
@@ -236,25 +267,7 @@ class Simulation:
         """Process one environment frame and write ``movement/<step>.json``."""
         if self.llm is not None:
             self.llm.set_clock(self.step_no, self.curr_time_str)
-
-        # Object events set last step go back to blank.
-        for event, tile in self.game_obj_cleanup.items():
-            self.maze.turn_event_from_tile_idle(event, tile)
-        self.game_obj_cleanup = {}
-
-        # Everyone's event onto the tile the environment reports.
-        for name, persona in self.personas.items():
-            new_tile = self._position(env, name)
-            old_tile = persona.scratch.curr_tile
-            self.maze.remove_subject_events_from_tile(name, old_tile)
-            self.maze.add_event_to_tile(persona.current_event(), new_tile)
-            if not persona.scratch.planned_path and persona.scratch.act_address:
-                obj_event = persona.object_event()
-                self.maze.add_event_to_tile(obj_event, new_tile)
-                blank = (persona.scratch.act_address, None, None, None)
-                self.maze.remove_event_from_tile(blank, new_tile)
-                self.game_obj_cleanup[obj_event] = new_tile
-            persona.scratch.move_to(new_tile)
+        self.place(list(self.personas), {name: self._position(env, name) for name in self.personas})
 
         # Cognition, persona by persona (later ones see earlier ones' changes); with a
         # multi-slot server, groups of personas that cannot meet this step run side by side.
@@ -263,7 +276,31 @@ class Simulation:
             moved = {name: self._move(name) for name in self.personas}
         else:
             moved = run_groups(interaction_groups(self.personas, self.maze), self._move, workers)
-        movements = {name: moved[name] for name in self.personas}
+        movement = self.finish_step({name: moved[name] for name in self.personas}, headless=headless)
+        return movement
+
+    def place(self, names: list[str], tiles: dict[str, tuple[int, int]]) -> None:
+        """The start of a step for ``names`` (in persona order): their object events of the last
+        step go back to blank, then each one's event goes onto the tile the environment reports,
+        with its object's event there when it has arrived."""
+        for name in names:
+            done = self.game_obj_cleanup.pop(name, None)
+            if done is not None:
+                self.maze.turn_event_from_tile_idle(*done)
+        for name in names:
+            persona, new_tile = self.personas[name], tiles[name]
+            self.maze.remove_subject_events_from_tile(name, persona.scratch.curr_tile)
+            self.maze.add_event_to_tile(persona.current_event(), new_tile)
+            if not persona.scratch.planned_path and persona.scratch.act_address:
+                obj_event = persona.object_event()
+                self.maze.add_event_to_tile(obj_event, new_tile)
+                blank = (persona.scratch.act_address, None, None, None)
+                self.maze.remove_event_from_tile(blank, new_tile)
+                self.game_obj_cleanup[name] = (obj_event, new_tile)
+            persona.scratch.move_to(new_tile)
+
+    def finish_step(self, movements: dict[str, dict], *, headless: bool) -> dict:
+        """Write the step's ``movement/<step>.json`` (and, headless, the next environment), advance the clock."""
         movement = {"persona": movements, "meta": {"curr_time": self.curr_time_str}}
         self.storage.write_movement(self.step_no, movement)
         if headless:
@@ -301,12 +338,15 @@ class Simulation:
         """Groups of personas that may think at once: the server's slots, else 1."""
         return cognition_workers(self.settings.backend, replaying=self.llm is not None and self.llm.replaying)
 
-    def _move(self, name: str) -> dict:
-        """One persona's cognition for this step, as its entry of ``movement/<step>.json``."""
+    def _move(self, name: str, *, step: int | None = None, when: datetime | None = None, occupied=None) -> dict:
+        """One persona's cognition for ``step`` at ``when`` (default: this step), as its entry of
+        ``movement/<step>.json``. ``occupied``: whether a tile holds a persona at that step
+        (default: read from the maze)."""
         persona = self.personas[name]
-        rng = random.Random(f"{self.step_no}:{name}")
+        step = self.step_no if step is None else step
+        rng = random.Random(f"{step}:{name}")
         next_tile, emoji, description = persona.move(self.maze, self.personas, persona.scratch.curr_tile,
-                                                     self.curr_time, rng=rng, llm=self.llm)
+                                                     when or self.curr_time, rng=rng, llm=self.llm, occupied=occupied)
         return {
             "movement": [int(next_tile[0]), int(next_tile[1])],
             "pronunciatio": emoji,
@@ -329,6 +369,10 @@ class Simulation:
 
     def save(self) -> None:
         """Persona files and meta.json as one checkpoint (a kill -9 leaves the old or the new)."""
+        if self.torn:  # the last checkpoint stays the run's; a resume starts there
+            log.warning("%s stopped while its residents stood at different steps: not saved; --resume continues "
+                        "from its checkpoint at step %d", self.storage.sim_code, self.last_save_step)
+            return
         checkpoint.save(self.storage, self.personas, self.meta_dict())
         self.last_save_step = self.step_no
 

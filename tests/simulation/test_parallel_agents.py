@@ -186,7 +186,7 @@ class StandIn:
     def current_event(self):
         return (self.name, None, None, None)
 
-    def move(self, maze, personas, tile, curr_time, *, rng, llm):
+    def move(self, maze, personas, tile, curr_time, *, rng, llm, occupied=None):
         with self.meter:
             time.sleep(0.03)
         return tile, "x", f"standing @ {self.name}"

@@ -1,0 +1,248 @@
+"""Residents who cannot meet run ahead of each other ([simulation] scheduler = "out_of_order").
+
+The step loop (docs/LOOP.md §2) waits for every resident at every step. Here each resident
+keeps its own clock and runs its next step as soon as nobody behind it could still change what
+it sees, and nothing it does could change what they see (docs/LOOP.md §2a):
+
+- at step ``s``, residents of whom either perceives the other then (its tile at ``s``, or at
+  ``s - 1`` where its events stay until its step starts, lies in the perceiver's arena view), or
+  linked (talking to each other, or one walking to the other), form a group that runs its
+  members one after another in persona order, as the step loop does;
+- a group may run step ``s`` only if every resident behind it, at step ``c < s`` on tile ``p``,
+  could not have come near any member by then: one tile a step, so for every ``u`` in
+  ``[c, s]`` the member's tile at ``u`` lies more than ``vision + MARGIN + (u - c)`` tiles from
+  ``p``, and the two are not linked. The same bound keeps a resident ahead out of sight of
+  those behind, whose events (its own and its object's) it has moved on the map;
+- the one read that reaches beyond sight, whether a target tile is ``occupied``
+  (``reverie/persona/execute.py``), is answered from the residents' positions at the asking
+  step; a resident behind that could stand on that tile by then is waited for;
+- object states live on the tiles of their users, so they are read within sight only.
+
+Every resident's choices (its dice are seeded by step and name) and every model call are then
+those of the step loop, so the same replies give the same files. ``movement/<step>.json``, the
+next environment file and the timeline are written in step order once every resident has passed
+the step. A run ahead ends at a barrier where everyone stands at one step (the next autosave
+or the end of the run), so a checkpoint only ever saves whole steps.
+
+A group's thread holds one of ``workers`` turns while it thinks (the server's slots) and gives
+it back while it waits for a resident behind it; the residents furthest behind never wait,
+so the run always goes on.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import threading
+from collections.abc import Callable
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from reverie.address import PersonaAt, parse_address
+from reverie.clock import format_time
+
+if TYPE_CHECKING:
+    from reverie.memory.scratch import Scratch
+
+# Tiles added to the vision radius: a step's own move and the last step's object tile stay clear too.
+MARGIN = 2
+
+Tile = tuple[int, int]
+
+
+def chebyshev(a: Tile, b: Tile) -> int:
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+class RunAhead:
+    """One run ahead of ``sim``: :meth:`run` takes every resident from ``sim.step_no`` to a common step."""
+
+    def __init__(self, sim: Any, workers: int):  # a reverie.simulation.simulation.Simulation
+        self.sim = sim
+        self.names = list(sim.personas)
+        self.order = {name: i for i, name in enumerate(self.names)}
+        self.turns = threading.Semaphore(max(1, workers))
+        self.cond = threading.Condition()
+        self.clock: dict[str, int] = {}
+        self.pos: dict[str, dict[int, Tile]] = {}
+        self.moves: dict[int, dict[str, dict]] = {}
+        self.running: set[str] = set()
+        self.failure: BaseException | None = None
+        self.context = contextvars.copy_context()
+        self._views: dict[tuple, frozenset] = {}
+
+    # -- the loop ---------------------------------------------------------------------------
+    def run(self, steps: int, env: dict, *, on_step: Callable[[Any], None] | None = None) -> int:
+        """Run ``steps`` steps from ``env`` (the environment of ``sim.step_no``); returns the steps written."""
+        sim, start = self.sim, self.sim.step_no
+        end = start + steps
+        self.start, self.start_time = start, sim.curr_time
+        for name in self.names:
+            self.clock[name] = start
+            tile = (int(env[name]["x"]), int(env[name]["y"]))
+            before = sim.personas[name].scratch.curr_tile  # where its events are until its step starts
+            self.pos[name] = {start: tile, start - 1: tuple(before) if before else tile}
+        written = start
+        try:
+            while written < end:
+                with self.cond:
+                    if self.failure is None:
+                        for group in self._ready_groups(end):
+                            self.running.update(group)
+                            threading.Thread(target=self._run_group, args=(self.clock[group[0]], group),
+                                             name=f"run-ahead-{group[0]}", daemon=True).start()
+                    if self.running:
+                        self.cond.wait()
+                    elif self.failure is not None:
+                        raise self.failure
+                    complete = self._complete_steps(written)
+                    if not complete and not self.running and self.failure is None:
+                        raise RuntimeError("run ahead: no group may run and none is running")
+                for step in complete:  # files in step order, outside the lock
+                    sim.finish_step({name: self.moves[step].pop(name) for name in self.names}, headless=True)
+                    written += 1
+                    if on_step:
+                        on_step(sim)
+        except BaseException:
+            with self.cond:
+                self.failure = self.failure or KeyboardInterrupt()  # no group starts any more
+            sim.torn = True  # residents stand at different steps: only the last checkpoint is whole
+            raise
+        return written - start
+
+    def _complete_steps(self, written: int) -> list[int]:
+        done, step = [], written
+        while len(self.moves.get(step, ())) == len(self.names) and all(self.clock[n] > step for n in self.names):
+            done.append(step)
+            step += 1
+        return done
+
+    # -- who may run --------------------------------------------------------------------------
+    def _ready_groups(self, end: int) -> list[list[str]]:
+        """The groups that may start now, each in persona order."""
+        self._links = {name: _partners(self.sim.personas[name].scratch) for name in self.names}
+        self._vision = {name: int(self.sim.personas[name].scratch.vision_r) for name in self.names}
+        by_step: dict[int, list[str]] = {}
+        for name in self.names:
+            if self.clock[name] < end:
+                by_step.setdefault(self.clock[name], []).append(name)
+        groups = []
+        for step, cohort in by_step.items():
+            for group in self._groups(cohort, step):
+                if not any(n in self.running for n in group) and self._may_run(group, step):
+                    groups.append(sorted(group, key=self.order.__getitem__))
+        return groups
+
+    def _groups(self, cohort: list[str], step: int) -> list[set[str]]:
+        """The residents at ``step`` that may meet there, joined transitively (running ones included)."""
+        root = {name: name for name in cohort}
+
+        def find(name: str) -> str:
+            while root[name] != name:
+                root[name] = root[root[name]]
+                name = root[name]
+            return name
+
+        for i, a in enumerate(cohort):
+            for b in cohort[i + 1:]:
+                if self._linked(a, b) or self._sees(a, b, step) or self._sees(b, a, step):
+                    root[find(b)] = find(a)
+        groups: dict[str, set[str]] = {}
+        for name in cohort:
+            groups.setdefault(find(name), set()).add(name)
+        return list(groups.values())
+
+    def _sees(self, a: str, b: str, step: int) -> bool:
+        """Whether ``a`` perceives at ``step`` the tile ``b`` stands on then or stood on the step before
+        (where ``b``'s events are until its step starts): the tiles of its arena within its vision."""
+        key = (self.pos[a][step], self._vision[a])
+        view = self._views.get(key)
+        if view is None:
+            view = self._views[key] = frozenset(t for t, _ in self.sim.maze.arena_view(*key))
+        return self.pos[b][step] in view or self.pos[b].get(step - 1) in view
+
+    def _reach(self, a: str, b: str) -> int:
+        return max(self._vision[a], self._vision[b]) + MARGIN
+
+    def _linked(self, a: str, b: str) -> bool:
+        return b in self._links[a] or a in self._links[b]
+
+    def _may_run(self, group: set[str], step: int) -> bool:
+        for member in group:
+            for other in self.names:
+                behind = self.clock[other]
+                if other in group or behind >= step:
+                    continue
+                if self._linked(member, other):
+                    return False
+                reach, at = self._reach(member, other), self.pos[other][behind]
+                gap = step - behind
+                far = chebyshev(self.pos[member][step], at)
+                if far > reach + 2 * gap:  # clear whatever the member's path since then
+                    continue
+                if far <= reach + gap:
+                    return False
+                if any(chebyshev(self.pos[member][u], at) <= reach + (u - behind) for u in range(behind, step)):
+                    return False
+        return True
+
+    # -- a group's step -------------------------------------------------------------------------
+    def _run_group(self, step: int, group: list[str]) -> None:
+        moved: dict[str, dict] = {}
+        try:
+            with self.turns:
+                self.context.copy().run(self._think, step, group, moved)
+        except BaseException as exc:  # handed to the loop's thread
+            with self.cond:
+                self.failure = self.failure or exc
+        finally:
+            with self.cond:
+                for name, entry in moved.items():
+                    self.moves.setdefault(step, {})[name] = entry
+                    self.pos[name][step + 1] = (entry["movement"][0], entry["movement"][1])
+                    self.clock[name] = step + 1
+                self.running.difference_update(group)
+                self.cond.notify_all()
+
+    def _think(self, step: int, group: list[str], moved: dict) -> None:
+        sim = self.sim
+        when = self.start_time + timedelta(seconds=sim.sec_per_step * (step - self.start))
+        if sim.llm is not None:
+            sim.llm.set_clock(step, format_time(when))
+        sim.place(group, {name: self.pos[name][step] for name in group})
+        for name in group:
+            with self.cond:
+                if self.failure is not None:
+                    return
+            moved[name] = sim._move(name, step=step, when=when, occupied=lambda tile: self._occupied(tile, step))
+
+    def _occupied(self, tile: Tile, step: int) -> bool:
+        """Whether a resident stands on ``tile`` at ``step``; waits for one behind that could be there."""
+        tile = (int(tile[0]), int(tile[1]))
+        for name in self.names:
+            with self.cond:
+                known = self.pos[name].get(step)
+                if known is None and chebyshev(self.pos[name][self.clock[name]], tile) > step - self.clock[name]:
+                    continue  # too far behind to stand there by then
+            if known is None:
+                self.turns.release()  # another group thinks while this one waits
+                try:
+                    with self.cond:
+                        while step not in self.pos[name] and self.failure is None:
+                            self.cond.wait()
+                        if self.failure is not None:
+                            raise RuntimeError("run ahead stopped")
+                        known = self.pos[name][step]
+                finally:
+                    self.turns.acquire()
+            if known == tile:
+                return True
+        return False
+
+
+def _partners(scratch: Scratch) -> set[str]:
+    """The residents this one is bound to: its conversation partner, the one it walks to."""
+    partners = {scratch.chatting_with} if scratch.chatting_with else set()
+    address = parse_address(scratch.act_address) if scratch.act_address else None
+    if isinstance(address, PersonaAt):
+        partners.add(address.name)
+    return partners
