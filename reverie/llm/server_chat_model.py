@@ -55,6 +55,8 @@ class ServerChatModel(ChatOpenAI):
     def _server_count(self, text: str) -> int | None:
         import httpx
 
+        from reverie.llm.deadline import deadline_client
+
         base = str(self.openai_api_base or "").rstrip("/")
         root = base.removesuffix("/v1")
         # llama.cpp's server and vLLM: /tokenize at the root; llama-cpp-python's: /extras/tokenize.
@@ -62,7 +64,8 @@ class ServerChatModel(ChatOpenAI):
         for url in filter(None, candidates):
             body = {"content": text, "input": text, "prompt": text, "model": self.model_name}
             try:
-                reply = httpx.post(url, json=body, timeout=10.0)
+                with deadline_client(10.0) as client:
+                    reply = client.post(url, json=body)
                 tokens = reply.json().get("tokens") if reply.status_code == 200 else None
             except (httpx.HTTPError, ValueError, AttributeError):
                 tokens = None
@@ -115,12 +118,15 @@ class ServerChatModel(ChatOpenAI):
 
 def server_models(settings: Settings, roles: tuple[str, ...]) -> dict[str, BaseChatModel]:
     """One :class:`ServerChatModel` per role, sharing one session with the server."""
+    from reverie.llm.deadline import deadline_client
     from reverie.llm.server_probe import ServerSession
 
     backend = settings.backend
     session = ServerSession(backend, {role: getattr(settings.models, role).server_model for role in roles},
                             pin_slots=backend.slot_pinning)
     models: dict[str, BaseChatModel] = {}
+    # One client for both roles: each request ends within [backend] timeout_s, its whole reply read.
+    http_client = deadline_client(backend.timeout_s)
     for role in roles:
         model: ModelSettings = getattr(settings.models, role)
         models[role] = ServerChatModel(
@@ -134,6 +140,7 @@ def server_models(settings: Settings, roles: tuple[str, ...]) -> dict[str, BaseC
             max_tokens=model.max_tokens,
             seed=model.seed,
             timeout=backend.timeout_s,
+            http_client=http_client,
             max_retries=0,  # retries are reverie.llm.retry_model's ([backend] retries)
             exact_above=model.n_ctx - model.max_tokens,
         )

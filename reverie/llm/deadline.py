@@ -1,0 +1,96 @@
+"""One deadline for a whole HTTP request to a model server: connect, send, first byte and last byte.
+
+httpx's timeouts bound each socket operation, not the request: a server that sends one byte
+a second never trips a 5-second read timeout, and holds the call as long as it likes. Here
+every socket operation of a request gets the time left before its deadline as its timeout,
+so the request as a whole ends by then with ``httpx`` timing out (``ReadTimeout``,
+``ConnectTimeout``, …), which the OpenAI client reports as ``APITimeoutError``.
+
+The deadline is set per request by :class:`DeadlineTransport` and kept per thread, since a
+request and the reading of its body happen in the thread that made it (the client's
+connections are shared, but each serves one request at a time).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import httpcore
+import httpx
+
+_state = threading.local()
+
+
+def _left(timeout: float | None, error: type[Exception]) -> float | None:
+    """``timeout`` cut to the time left before this thread's deadline (the error once it has passed)."""
+    deadline = getattr(_state, "deadline", None)
+    if deadline is None:
+        return timeout
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise error(f"the request's deadline of {_state.seconds:g} s passed")
+    return left if timeout is None else min(timeout, left)
+
+
+class _Stream(httpcore.NetworkStream):
+    """A connection whose every read and write ends by the request's deadline."""
+
+    def __init__(self, stream: httpcore.NetworkStream):
+        self._stream = stream
+
+    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        return self._stream.read(max_bytes, _left(timeout, httpcore.ReadTimeout))
+
+    def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        self._stream.write(buffer, _left(timeout, httpcore.WriteTimeout))
+
+    def close(self) -> None:
+        self._stream.close()
+
+    def start_tls(self, ssl_context, server_hostname=None, timeout=None) -> httpcore.NetworkStream:
+        return _Stream(self._stream.start_tls(ssl_context, server_hostname, _left(timeout, httpcore.ConnectTimeout)))
+
+    def get_extra_info(self, info: str) -> Any:
+        return self._stream.get_extra_info(info)
+
+
+class _Backend(httpcore.NetworkBackend):
+    """httpcore's own network backend, its connections made and used within the deadline."""
+
+    def __init__(self, backend: httpcore.NetworkBackend):
+        self._backend = backend
+
+    def connect_tcp(self, host, port, timeout=None, local_address=None, socket_options=None) -> httpcore.NetworkStream:
+        return _Stream(self._backend.connect_tcp(host, port, _left(timeout, httpcore.ConnectTimeout),
+                                                 local_address, socket_options))
+
+    def connect_unix_socket(self, path, timeout=None, socket_options=None) -> httpcore.NetworkStream:
+        return _Stream(self._backend.connect_unix_socket(path, _left(timeout, httpcore.ConnectTimeout), socket_options))
+
+    def sleep(self, seconds: float) -> None:
+        self._backend.sleep(seconds)
+
+
+class DeadlineTransport(httpx.HTTPTransport):
+    """httpx's transport, each request bounded as a whole by ``seconds`` (see the module)."""
+
+    def __init__(self, seconds: float, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.seconds = float(seconds)
+        pool = getattr(self, "_pool", None)
+        backend = getattr(pool, "_network_backend", None)
+        if backend is None:  # an httpx or httpcore whose transport is built otherwise: say so, never run unbounded
+            raise RuntimeError("httpx's transport has no httpcore network backend to bound; pin httpx and httpcore "
+                               "to the versions in requirements.txt")
+        pool._network_backend = _Backend(backend)
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        _state.deadline, _state.seconds = time.monotonic() + self.seconds, self.seconds
+        return super().handle_request(request)
+
+
+def deadline_client(seconds: float, **kwargs: Any) -> httpx.Client:
+    """An ``httpx.Client`` each of whose requests ends within ``seconds``, its body read included."""
+    return httpx.Client(transport=DeadlineTransport(seconds), timeout=seconds, **kwargs)
