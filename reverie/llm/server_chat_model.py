@@ -17,6 +17,7 @@ from langchain_openai import ChatOpenAI
 
 from reverie.config import ModelSettings, Settings
 from reverie.llm.prompt_size import PER_MESSAGE_TOKENS, estimate_tokens
+from reverie.llm.server_errors import NotACompletionReply, completion_problem
 from reverie.llm.servers import cached_tokens, persona_of
 
 log = logging.getLogger(__name__)
@@ -105,6 +106,9 @@ class ServerChatModel(ChatOpenAI):
         return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
 
     def _create_chat_result(self, response, generation_info=None) -> ChatResult:
+        problem = completion_problem(response)
+        if problem is not None:  # a web page, an empty choices list: the server's failure, not the model's answer
+            raise NotACompletionReply(f"not a chat completion: {problem}")
         result = super()._create_chat_result(response, generation_info)
         reply = response if isinstance(response, dict) else response.model_dump()
         cached = cached_tokens(reply)  # usage.prompt_tokens_details, or llama-server's timings

@@ -90,6 +90,25 @@ class Failure(enum.Enum):
         return self in (Failure.BUSY, Failure.UNREACHABLE, Failure.DROPPED, Failure.NOT_A_COMPLETION)
 
 
+class NotACompletionReply(Exception):
+    """One reply that is not a chat completion (raised by the server's chat model; retried)."""
+
+
+def completion_problem(body: object) -> str | None:
+    """What keeps a 200's parsed body from being a chat completion (None: it is one)."""
+    if hasattr(body, "model_dump"):
+        body = body.model_dump()
+    if not isinstance(body, dict):
+        return f"a {type(body).__name__} body: {' '.join(str(body).split())[:100]!r}"
+    choices = body.get("choices")
+    if not isinstance(choices, list) or not choices:
+        error = body.get("error")
+        return f"choices {choices!r}" + (f", error {' '.join(str(error).split())[:100]!r}" if error else "")
+    if not isinstance(choices[0], dict) or not isinstance(choices[0].get("message"), dict):
+        return f"a choice without a message: {' '.join(str(choices[0]).split())[:100]!r}"
+    return None
+
+
 # What a client raises on a 200 whose body is not a chat completion (no or null "choices",
 # a body that is not JSON): only a remote server's reply is taken for that.
 NOT_A_COMPLETION_ERRORS = (IndexError, KeyError, TypeError, AttributeError, json.JSONDecodeError)
@@ -119,7 +138,7 @@ def classify(exc: BaseException, *, server: bool = True) -> Failure | None:
         if status == 429 or status >= 500 or status in (408, 409):
             return Failure.BUSY
         return Failure.REFUSED
-    if isinstance(exc, openai.APIResponseValidationError):
+    if isinstance(exc, (openai.APIResponseValidationError, NotACompletionReply)):
         return Failure.NOT_A_COMPLETION
     if server and isinstance(exc, NOT_A_COMPLETION_ERRORS):
         return Failure.NOT_A_COMPLETION

@@ -167,6 +167,10 @@ def check_schema(found: Found, model: str, *, api_key: str | None, timeout_s: fl
             f"completion (HTTP 200, {reply.headers.get('content-type', 'no content type')}: "
             f"{' '.join(reply.text.split())[:120]!r}) — set [backend] base_url to the server's OpenAI API "
             "(it usually ends in /v1)")
+    if reply.status_code in (404, 405) and "model" not in reply.text.lower():
+        raise BackendLost(f"[backend] the server at {found.url} has no chat API at {found.url}/chat/completions "
+                          f"(HTTP {reply.status_code}: {' '.join(reply.text.split())[:120]}) — set [backend] base_url "
+                          "to the server's OpenAI API (it usually ends in /v1)")
     if reply.status_code == 404:
         raise ModelMissing(f"[backend] {found.server.label} at {found.url} has no model '{model}' "
                            f"(HTTP 404: {' '.join(reply.text.split())[:160]}) — set [models.*] server_model to a model it serves")

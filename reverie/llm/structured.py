@@ -3,7 +3,9 @@
 ``chain.invoke({"name", "inputs", "choices"?}, config)`` runs one ask as a LangChain run:
 the :class:`~reverie.llm.repair_loop.RepairLoop` (prompt | model | parser, again with the
 corrections) under the caller's ``RunnableConfig``. Out of attempts: the task's
-fail-safe (logged), or :class:`StructuredOutputError` with ``[repair] strict``. The run's
+fail-safe (logged), or :class:`StructuredOutputError` with ``[repair] strict``. A model server
+that fails for good raises :class:`~reverie.llm.server_errors.BackendLost` instead: no fail-safe
+stands in for an answer the server never gave, and every later ask raises it too. The run's
 metadata says whose ask it is (``"persona"``) and when (``"step"``, ``"game_time"``).
 When the ask is over the chain dispatches the custom event
 :data:`~reverie.llm.ledger_callback.ASKED`, which the ledger's callback handler writes down
