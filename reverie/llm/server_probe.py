@@ -90,12 +90,12 @@ def identify(base_url: str, configured: str = "auto", *, timeout_s: float = 10.0
         raise BackendLost(
             f"[backend] the model server at {base} accepted the connection but sent no complete reply to "
             f"GET {base}/models within {timeout_s:g} s ({exc.__class__.__name__}) — check that it is running "
-            "and not stuck ([backend] probe_timeout_s), then continue with --resume"
+            "and not stuck ([backend] probe_timeout_s)"
         ) from None
     except httpx.TransportError as exc:
         raise BackendLost(
             f"[backend] no model server answers at {base} ({exc.__class__.__name__}) — "
-            "start it or fix [backend] base_url, then continue with --resume"
+            "start it or fix [backend] base_url"
         ) from None
     if found.server is Server.LLAMA_CPP and isinstance(props, dict):
         slots = props.get("total_slots")
