@@ -91,6 +91,23 @@ class DeadlineTransport(httpx.HTTPTransport):
         return super().handle_request(request)
 
 
-def deadline_client(seconds: float, **kwargs: Any) -> httpx.Client:
-    """An ``httpx.Client`` each of whose requests ends within ``seconds``, its body read included."""
-    return httpx.Client(transport=DeadlineTransport(seconds), timeout=seconds, **kwargs)
+def environment_proxy(url: str) -> str | None:
+    """The HTTP proxy the environment names for ``url`` (``HTTP_PROXY``, ``HTTPS_PROXY``, ``ALL_PROXY``,
+    less ``NO_PROXY``), as httpx's own transport would use it; None for none. A transport given to
+    a client turns httpx's reading of the environment off, so it is read here."""
+    from urllib.parse import urlsplit
+    from urllib.request import getproxies, proxy_bypass
+
+    parts = urlsplit(url)
+    proxies = getproxies()
+    proxy = proxies.get(parts.scheme) or proxies.get("all")
+    if not proxy or not parts.hostname or proxy_bypass(parts.hostname):
+        return None
+    return proxy if "://" in proxy else f"http://{proxy}"
+
+
+def deadline_client(seconds: float, url: str | None = None, **kwargs: Any) -> httpx.Client:
+    """An ``httpx.Client`` each of whose requests ends within ``seconds``, its body read included
+    (``url``: the server it talks to, sent through the environment's proxy for it, if any)."""
+    proxy = environment_proxy(url) if url else None
+    return httpx.Client(transport=DeadlineTransport(seconds, proxy=proxy), timeout=seconds, **kwargs)

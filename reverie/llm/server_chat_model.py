@@ -65,7 +65,7 @@ class ServerChatModel(ChatOpenAI):
         for url in filter(None, candidates):
             body = {"content": text, "input": text, "prompt": text, "model": self.model_name}
             try:
-                with deadline_client(10.0) as client:
+                with deadline_client(10.0, url) as client:
                     reply = client.post(url, json=body)
                 tokens = reply.json().get("tokens") if reply.status_code == 200 else None
             except (httpx.HTTPError, ValueError, AttributeError):
@@ -130,7 +130,7 @@ def server_models(settings: Settings, roles: tuple[str, ...]) -> dict[str, BaseC
                             pin_slots=backend.slot_pinning)
     models: dict[str, BaseChatModel] = {}
     # One client for both roles: each request ends within [backend] timeout_s, its whole reply read.
-    http_client = deadline_client(backend.timeout_s)
+    http_client = deadline_client(backend.timeout_s, backend.base_url)
     for role in roles:
         model: ModelSettings = getattr(settings.models, role)
         models[role] = ServerChatModel(

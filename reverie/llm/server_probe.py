@@ -79,7 +79,7 @@ def identify(base_url: str, configured: str = "auto", *, timeout_s: float = 10.0
     root = root_of(base)
     headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
     try:
-        with deadline_client(timeout_s, headers=headers) as client:
+        with deadline_client(timeout_s, base, headers=headers) as client:
             models = _model_ids(_json(client, f"{base}/models", first=True))
             props = _json(client, f"{root}/props")
             if configured != "auto":
@@ -153,7 +153,7 @@ def check_schema(found: Found, model: str, *, api_key: str | None, timeout_s: fl
             "temperature": 0, "response_format": found.server.response_format(PROBE_SCHEMA, "probe")}
     headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
     try:
-        with deadline_client(timeout_s, headers=headers) as client:
+        with deadline_client(timeout_s, found.url, headers=headers) as client:
             reply = client.post(f"{found.url}/chat/completions", json=body)
     except httpx.HTTPError:
         return  # a model still loading, or a drop: left to the run's first call, its deadline and retries

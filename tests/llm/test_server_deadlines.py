@@ -250,3 +250,20 @@ def test_a_huge_refused_reply_goes_back_cut_to_what_max_tokens_could_hold(settin
     limit = llm.chain._loop(TASK, {}, CHOICES).max_tokens() * ECHO_CHARS_PER_TOKEN
     assert echoed.startswith('{"hour": 8, "place": "xxx') and len(echoed) <= limit + 2 < 100_000 // 20
     assert sum(len(str(m.content)) for m in repair) < 1024 * 3, "the repair turn fits the window"
+
+
+def test_the_environments_proxy_still_carries_the_requests(monkeypatch):
+    """A transport of our own turns httpx's reading of HTTP_PROXY off: it is read for it. The fake
+    proxy on loopback answers as the server would."""
+    from reverie.llm.deadline import environment_proxy
+
+    with broken_servers.fixed(200, broken_servers.MODELS, reason="OK") as proxy:
+        monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{proxy.port}")
+        monkeypatch.delenv("NO_PROXY", raising=False)
+        monkeypatch.delenv("no_proxy", raising=False)
+        url = "http://models.example.org:8080/v1"
+        with deadline_client(5, url) as client:
+            assert client.get(f"{url}/models").json() == broken_servers.MODELS
+        assert proxy.requests == [f"GET {url}/models HTTP/1.1"]
+        monkeypatch.setenv("NO_PROXY", "models.example.org")
+        assert environment_proxy(url) is None
