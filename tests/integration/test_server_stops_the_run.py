@@ -26,7 +26,7 @@ WILLOW = "base_willow_creek"
 
 
 def with_backend(config: Path, base_url: str, **keys) -> Path:
-    lines = [f'kind = "openai"', f'base_url = "{base_url}"', "retry_pause_s = 0.05",
+    lines = ['kind = "openai"', f'base_url = "{base_url}"', "retry_pause_s = 0.05",
              *(f"{key} = {value}" for key, value in keys.items())]
     with config.open("a", encoding="utf-8") as fh:
         fh.write("[backend]\n" + "\n".join(lines) + "\n")
