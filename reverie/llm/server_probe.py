@@ -16,8 +16,8 @@
   The tiny request gets the probe's deadline too; one that takes longer (a model still
   loading) is left to the run's first call and its deadline.
 
-Each stops the run before its first step, with one line naming ``[backend]`` and what to fix. The line saying what was found is
-printed once, on stderr.
+Each stops the run before its first step, with one line naming ``[backend]`` and what to fix.
+The line saying what was found is printed once, on stderr.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from typing import Any
 
 from reverie.llm.deadline import deadline_client
 from reverie.llm.server_errors import (AuthRefused, BackendLost, ModelMissing, NotAChatCompletion, SchemaRefused,
-                                      refuses_schema)
+                                      completion_problem, refuses_schema)
 from reverie.llm.servers import Found, Server, SlotPins
 
 log = logging.getLogger("reverie.llm")
@@ -188,9 +188,7 @@ def is_chat_completion(reply) -> bool:
         body = reply.json()
     except ValueError:
         return False
-    choices = body.get("choices") if isinstance(body, dict) else None
-    return isinstance(choices, list) and bool(choices) and isinstance(choices[0], dict) \
-        and isinstance(choices[0].get("message"), dict)
+    return completion_problem(body) is None
 
 
 class ServerSession:
