@@ -150,8 +150,12 @@ class BackendSettings(_Section):
     already picks the idle slot that shares the longest prefix, and measured no better pinned."""
     api_key: str = "not-needed"
     """The key sent to the server (a local server needs none)."""
-    timeout_s: Number = Field(default=600.0, gt=0)
-    """Seconds to wait for one reply from the server."""
+    timeout_s: Number = Field(default=180.0, gt=0)
+    """One deadline per request, for the connection, the first byte and the whole reply, in seconds:
+    a server silent or dripping past it is lost and the run stops (reverie/llm/server_errors.py)."""
+    probe_timeout_s: Number = Field(default=10.0, gt=0)
+    """The deadline of each request of the start's probe (what answers, its models, one tiny
+    structured request), in seconds; never longer than timeout_s."""
     parallel_slots: StrictInt = Field(default=1, ge=1)
     """Concurrent requests to a multi-slot server (llama.cpp's -np N, vLLM); 1 = sequential.
     Personas out of each other's sight then think side by side."""
@@ -163,6 +167,28 @@ class BackendSettings(_Section):
     saves and stops (see reverie/llm/retry_model.py)."""
     retry_pause_s: Number = Field(default=0.5, ge=0, le=60)
     """The first pause before a retry, in seconds (doubled each time)."""
+
+    @field_validator("base_url")
+    @classmethod
+    def _http_url(cls, value: str) -> str:
+        from urllib.parse import urlsplit
+
+        example = 'write e.g. "http://127.0.0.1:8080/v1"'
+        try:
+            parts = urlsplit(value.strip())
+            port = parts.port  # a port that is not a number in range raises here
+        except ValueError:
+            raise ValueError(f"not a URL — {example}") from None
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"not an http:// or https:// URL with a host — {example}")
+        if port == 0 or any(c.isspace() for c in value.strip()):
+            raise ValueError(f"not a usable URL — {example}")
+        return value.strip()
+
+    @property
+    def probe_deadline_s(self) -> float:
+        """The deadline of each request of the start's probe (never longer than a call's)."""
+        return min(self.probe_timeout_s, self.timeout_s)
 
 
 class RepairSettings(_Section):

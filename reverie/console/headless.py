@@ -82,6 +82,8 @@ def main(args, settings) -> int:
         sim.close()
         if sim.fresh_fork and sim.last_save_step == start and sim.step_no == start:
             sim.delete()  # e.g. the model failed to load: no half-made fork is left behind
+            print(f"removed {sim.storage.sim_code}: it made no step, so there is nothing to resume — run the same "
+                  "command again", file=sys.stderr)
         raise
     with deferred() as stopped:  # a stop signal now waits for the save: the steps run are kept
         sim.save()

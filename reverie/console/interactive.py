@@ -15,6 +15,7 @@ from reverie.console import printing
 from reverie.console.commands import HELP, Command, parse_command, resolve_persona
 from reverie.console.runner import DISCLAIMER, debug_log, run_steps
 from reverie.errors import UserError
+from reverie.llm.server_errors import BackendLost
 from reverie.simulation.stop_signals import deferred, ending
 
 
@@ -127,7 +128,11 @@ class Server:
         elif c.name == "run":
             if not self.headless:
                 self.say(f"waiting for the browser at step {sim.step_no} (open the simulator page)...")
-            run_steps(sim, c.number, headless=self.headless)
+            try:
+                run_steps(sim, c.number, headless=self.headless)
+            except BackendLost:
+                self.back_to_checkpoint()  # the step the server failed is not kept, in memory either
+                raise
         elif c.name == "print_time":
             self.say(sim.curr_time_str)
             self.say(f"steps: {sim.step_no}")
@@ -167,6 +172,15 @@ class Server:
         elif c.name == "path_tester":
             return self.path_tester()
         return None
+
+    def back_to_checkpoint(self) -> None:
+        """The simulation as its last checkpoint has it (a step cut short left it half-way)."""
+        from reverie.simulation.simulation import Simulation
+
+        sim = self.sim
+        sim.close()
+        self.sim = Simulation.open(self.settings, sim.storage.sim_code, storage=sim.storage, llm=sim.llm, resume=True)
+        self.say(f"back at the last checkpoint, step {self.sim.step_no}: `run` asks the model server again")
 
     def path_tester(self) -> int:
         from reverie.console.path_tester import path_tester_loop

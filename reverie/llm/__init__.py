@@ -40,7 +40,7 @@ from reverie.llm.language_model import LanguageModel
 from reverie.llm.ledger import Ledger
 from reverie.llm.ledger_callback import LedgerCallback
 from reverie.llm.prompt_spec import PromptStore
-from reverie.llm.retry_model import RetryingModel, RetryPolicy
+from reverie.llm.retry_model import RetryingModel, RetryPolicy, ServerHealth
 from reverie.llm.server_errors import BackendLost
 from reverie.llm.structured import StructuredChain, StructuredOutputError
 from reverie.llm.task import Choices, Task, TaskRegistry, given_values
@@ -79,6 +79,7 @@ class LLM(LanguageModel):
         self._clock: contextvars.ContextVar[dict | None] = contextvars.ContextVar(f"llm_clock_{id(self)}", default=None)
         self.cassette = Cassette(record, "record") if record else Cassette(replay, "replay") if replay else None
         self._taped: dict[str, BaseChatModel] = {}
+        self._health = ServerHealth()  # the server's failures in a row, across roles and threads
         self.chain = StructuredChain(
             settings,
             models=self._chat_model,
@@ -112,7 +113,7 @@ class LLM(LanguageModel):
         one, its calls retried on server failures unless they are replayed."""
         if self.replaying:
             return self._taped_model(role)
-        return RetryingModel(self._taped_model(role), RetryPolicy.of(self.settings.backend))
+        return RetryingModel(self._taped_model(role), RetryPolicy.of(self.settings.backend, self._health))
 
     def _taped_model(self, role: str) -> BaseChatModel:
         if self.cassette is None:
@@ -157,33 +158,27 @@ class LLM(LanguageModel):
 
     @property
     def backend_lost(self) -> BackendLost | None:
-        """The :class:`~reverie.llm.server_errors.BackendLost` once the model server is unreachable, else None."""
+        """The :class:`~reverie.llm.server_errors.BackendLost` once the model server is lost, else None."""
         return self.chain.backend_lost
 
     def check_backend(self) -> None:
-        """A model server is identified and checked now, before a run's first step: a wrong
-        model name or a refused schema stops the run at once (see reverie.llm.server_probe).
-        An unreachable server is left to the first call, which saves and stops the run. An
-        in-process model is loaded now, so a model that cannot load stops the run before its
-        first step rather than at its first call (after the embedding model has loaded)."""
-        from reverie.llm.server_errors import ModelMissing, SchemaRefused
-
+        """A model server is identified and checked now, before a run's first step: a server
+        that cannot be reached or says nothing within the probe's deadline, a refused API key,
+        a wrong model name or a refused schema stops the run at once (see
+        reverie.llm.server_probe), before anything is asked or saved. An in-process model is
+        loaded now, so a model that cannot load stops the run before its first step rather
+        than at its first call (after the embedding model has loaded)."""
         if self.replaying:
             return
         # Builds both roles' models (build_chat_models): an in-process model loads here, and has no session.
         session = getattr(self._model("strong"), "session", None)
-        if session is None:
-            return
-        try:
+        if session is not None:
             session.check()
-        except (ModelMissing, SchemaRefused):
-            raise
-        except BackendLost:
-            pass
 
     def reconnect(self) -> None:
-        """Ask the model server again after it was found unreachable (a new ``run``)."""
+        """Ask the model server again after it was lost (a new ``run``)."""
         self.chain.backend_lost = None
+        self._health.answered()
 
     @property
     def replaying(self) -> bool:

@@ -50,7 +50,7 @@ class LanguageModel(Protocol):
 
     @property
     def backend_lost(self) -> BackendLost | None:
-        """Set once the model server cannot be reached (the run saves and stops); else None."""
+        """Set once the model server is lost or refuses for good (the run stops, its step not saved); else None."""
         return None
 
     @property

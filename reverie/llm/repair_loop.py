@@ -36,13 +36,16 @@ from reverie.llm.reply_parser import ReplyParser, ReplyProblems
 from reverie.llm.retry_model import unwrapped
 from reverie.llm.safe_text import clean
 from reverie.llm.schema import format_instruction, items_asked
-from reverie.llm.server_errors import BackendLost
 from reverie.llm.task import Task
 
 log = logging.getLogger("reverie.llm")
 
 # Temperature added per retry (capped at 1.2).
 RETRY_WARMING = 0.3
+# A refused reply goes back to the model cut to what its max_tokens could hold, at this many
+# characters a token (generous: English runs about 4): a server that ignores max_tokens must not
+# push the repair turn past the context window with a reply of 100 KB.
+ECHO_CHARS_PER_TOKEN = 6
 
 
 def render_messages(spec: PromptSpec, inputs: dict, schema: dict, *, grammar: bool = False) -> list[BaseMessage]:
@@ -62,7 +65,6 @@ class Outcome:
     attempts: int = 0
     errors: list[str] = field(default_factory=list)
     trimmed_tokens: int = 0  # prompt tokens cut so that the prompt fits the context window
-    lost: BackendLost | None = None  # the model server could not be reached
 
 
 class RepairLoop(Runnable[dict, Outcome]):
@@ -72,10 +74,9 @@ class RepairLoop(Runnable[dict, Outcome]):
     whatever run ``config`` belongs to (the structured chain's ask)."""
 
     def __init__(self, settings: Settings, *, task: Task, spec: PromptSpec, schema: dict, choices: dict,
-                 model: Callable[[], Runnable[LanguageModelInput, BaseMessage]], replaying: bool = False,
-                 backend_lost: Callable[[], BackendLost | None] = lambda: None):
+                 model: Callable[[], Runnable[LanguageModelInput, BaseMessage]], replaying: bool = False):
         self.settings, self.task, self.spec, self.schema, self.choices = settings, task, spec, schema, choices
-        self.model, self.replaying, self.backend_lost = model, replaying, backend_lost
+        self.model, self.replaying = model, replaying
 
     def invoke(self, input: dict, config: RunnableConfig | None = None, **kwargs: Any) -> Outcome:
         config = ensure_config(config)
@@ -85,9 +86,6 @@ class RepairLoop(Runnable[dict, Outcome]):
         replies: list[str] = []
         resampled = False  # a repeated reply was answered by asking afresh
         for attempt in range(1, self.settings.repair.max_attempts + 1):
-            if self.backend_lost() is not None:
-                outcome.errors.append(f"attempt {attempt}: not asked, the model server is unreachable")
-                return outcome
             outcome.attempts = attempt
             conversation = [*base, *exchanges]  # what a cassette keys on, trimmed or not
             attempt_config = self._attempt_config(config, attempt)
@@ -95,10 +93,6 @@ class RepairLoop(Runnable[dict, Outcome]):
                 sent, shown = self._fit(input, exchanges, outcome)
                 reply = self._call(sent, conversation, attempt, attempt_config, afresh=resampled and not exchanges)
             except ValueError as exc:  # e.g. instructions alone longer than the context window, a server's 400
-                outcome.errors.append(f"attempt {attempt}: model call failed: {exc}")
-                return outcome
-            except BackendLost as exc:
-                outcome.lost = exc
                 outcome.errors.append(f"attempt {attempt}: model call failed: {exc}")
                 return outcome
             parser = ReplyParser(reply_model=self.task.schema, call_schema=self.schema, inputs=shown,
@@ -121,7 +115,8 @@ class RepairLoop(Runnable[dict, Outcome]):
                     resampled, exchanges = True, []
                     continue
                 replies.append(text)
-                exchanges = [*exchanges, AIMessage(content=clean(reply.content)), HumanMessage(content=problems.observation)]
+                exchanges = [*exchanges, AIMessage(content=self.echoed(reply.content)),
+                             HumanMessage(content=problems.observation)]
                 continue
             log.debug("prompt %s attempt %d: %r -> valid", self.spec.name, attempt, reply.content)
             return outcome
@@ -166,6 +161,12 @@ class RepairLoop(Runnable[dict, Outcome]):
         budget = getattr(self.settings.models, self.spec.role).n_ctx - self.params()["max_tokens"]
         return fit(self.render, inputs, self.task.trim,
                    exchanges, count, budget)
+
+    def echoed(self, content) -> str:
+        """A refused reply as the repair turn shows it: cleaned, and cut to what ``max_tokens`` could hold."""
+        text = clean(content if isinstance(content, str) else str(content))
+        limit = self.max_tokens() * ECHO_CHARS_PER_TOKEN
+        return text if len(text) <= limit else text[:limit] + " …"
 
     def max_tokens(self) -> int:
         return self.spec.reply_tokens(getattr(self.settings.models, self.spec.role).max_tokens, items_asked(self.schema))

@@ -17,6 +17,7 @@ from langchain_openai import ChatOpenAI
 
 from reverie.config import ModelSettings, Settings
 from reverie.llm.prompt_size import PER_MESSAGE_TOKENS, estimate_tokens
+from reverie.llm.server_errors import NotACompletionReply, completion_problem
 from reverie.llm.servers import cached_tokens, persona_of
 
 log = logging.getLogger(__name__)
@@ -55,6 +56,8 @@ class ServerChatModel(ChatOpenAI):
     def _server_count(self, text: str) -> int | None:
         import httpx
 
+        from reverie.llm.deadline import deadline_client
+
         base = str(self.openai_api_base or "").rstrip("/")
         root = base.removesuffix("/v1")
         # llama.cpp's server and vLLM: /tokenize at the root; llama-cpp-python's: /extras/tokenize.
@@ -62,7 +65,8 @@ class ServerChatModel(ChatOpenAI):
         for url in filter(None, candidates):
             body = {"content": text, "input": text, "prompt": text, "model": self.model_name}
             try:
-                reply = httpx.post(url, json=body, timeout=10.0)
+                with deadline_client(10.0, url) as client:
+                    reply = client.post(url, json=body)
                 tokens = reply.json().get("tokens") if reply.status_code == 200 else None
             except (httpx.HTTPError, ValueError, AttributeError):
                 tokens = None
@@ -102,6 +106,9 @@ class ServerChatModel(ChatOpenAI):
         return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
 
     def _create_chat_result(self, response, generation_info=None) -> ChatResult:
+        problem = completion_problem(response)
+        if problem is not None:  # a web page, an empty choices list: the server's failure, not the model's answer
+            raise NotACompletionReply(f"not a chat completion: {problem}")
         result = super()._create_chat_result(response, generation_info)
         reply = response if isinstance(response, dict) else response.model_dump()
         cached = cached_tokens(reply)  # usage.prompt_tokens_details, or llama-server's timings
@@ -115,12 +122,15 @@ class ServerChatModel(ChatOpenAI):
 
 def server_models(settings: Settings, roles: tuple[str, ...]) -> dict[str, BaseChatModel]:
     """One :class:`ServerChatModel` per role, sharing one session with the server."""
+    from reverie.llm.deadline import deadline_client
     from reverie.llm.server_probe import ServerSession
 
     backend = settings.backend
     session = ServerSession(backend, {role: getattr(settings.models, role).server_model for role in roles},
                             pin_slots=backend.slot_pinning)
     models: dict[str, BaseChatModel] = {}
+    # One client for both roles: each request ends within [backend] timeout_s, its whole reply read.
+    http_client = deadline_client(backend.timeout_s, backend.base_url)
     for role in roles:
         model: ModelSettings = getattr(settings.models, role)
         models[role] = ServerChatModel(
@@ -134,6 +144,7 @@ def server_models(settings: Settings, roles: tuple[str, ...]) -> dict[str, BaseC
             max_tokens=model.max_tokens,
             seed=model.seed,
             timeout=backend.timeout_s,
+            http_client=http_client,
             max_retries=0,  # retries are reverie.llm.retry_model's ([backend] retries)
             exact_above=model.n_ctx - model.max_tokens,
         )

@@ -4,15 +4,20 @@
   ``GET /props`` (``total_slots``), Ollama's ``GET /api/version``, LM Studio's
   ``GET /api/v0/models``, vLLM's ``GET /version``, llama-cpp-python's OpenAPI title. A server
   none of these match gets OpenAI's ``json_schema`` request, and the start line says so.
-- Nothing answers: :class:`~reverie.llm.server_errors.BackendLost` (the run saves and stops).
+- Nothing answers, or the server says nothing within the probe's deadline (``[backend]
+  probe_timeout_s``, each request whole): :class:`~reverie.llm.server_errors.BackendLost`.
+- The server refuses the API key (401, 403): :class:`~reverie.llm.server_errors.AuthRefused`.
 - A server that serves several models and not the configured ``server_model``:
   :class:`~reverie.llm.server_errors.ModelMissing`.
 - A server that refuses the structured-output request (checked with one tiny request
   before a run's first step, and on any later refusal):
-  :class:`~reverie.llm.server_errors.SchemaRefused`.
+  :class:`~reverie.llm.server_errors.SchemaRefused`; one whose answer to it is not a chat
+  completion (a web page, no ``choices``): :class:`~reverie.llm.server_errors.NotAChatCompletion`.
+  The tiny request gets the probe's deadline too; one that takes longer (a model still
+  loading) is left to the run's first call and its deadline.
 
-Each is one line naming ``[backend]`` and what to fix. The line saying what was found is
-printed once, on stderr.
+Each stops the run before its first step, with one line naming ``[backend]`` and what to fix.
+The line saying what was found is printed once, on stderr.
 """
 
 from __future__ import annotations
@@ -22,7 +27,16 @@ import sys
 import threading
 from typing import Any
 
-from reverie.llm.server_errors import BackendLost, ModelMissing, SchemaRefused, refuses_schema
+from reverie.llm.deadline import deadline_client
+from reverie.llm.server_errors import (
+    AuthRefused,
+    BackendLost,
+    ModelMissing,
+    NotAChatCompletion,
+    SchemaRefused,
+    completion_problem,
+    refuses_schema,
+)
 from reverie.llm.servers import Found, Server, SlotPins
 
 log = logging.getLogger("reverie.llm")
@@ -36,17 +50,20 @@ def root_of(base_url: str) -> str:
 
 def _json(client, url: str, *, first: bool = False) -> Any:
     """The JSON of a 200 reply to ``GET url``, else None. ``first``: the first request, whose
-    refused connection propagates (nothing answers at all)."""
+    failure to answer propagates (nothing answers at all, or it says nothing in time), as
+    does its refusal of the API key."""
     import httpx
 
     try:
         reply = client.get(url)
-    except httpx.TimeoutException:
-        return None
     except httpx.TransportError:
         if first:
             raise
         return None
+    if first and reply.status_code in (401, 403):
+        raise AuthRefused(f"[backend] the model server at {url.rsplit('/', 1)[0]} refused the API key "
+                          f"(HTTP {reply.status_code} on GET {url}: {' '.join(reply.text.split())[:120]}) — "
+                          "set [backend] api_key to a key it accepts")
     if reply.status_code != 200:
         return None
     try:
@@ -69,17 +86,23 @@ def identify(base_url: str, configured: str = "auto", *, timeout_s: float = 10.0
     root = root_of(base)
     headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
     try:
-        with httpx.Client(timeout=timeout_s, headers=headers) as client:
+        with deadline_client(timeout_s, base, headers=headers) as client:
             models = _model_ids(_json(client, f"{base}/models", first=True))
             props = _json(client, f"{root}/props")
             if configured != "auto":
                 found = Found(Server(configured), base, "as set in [backend] server", models=models)
             else:
                 found = _recognise(client, root, base, props, models)
+    except httpx.TimeoutException as exc:
+        raise BackendLost(
+            f"[backend] the model server at {base} accepted the connection but sent no complete reply to "
+            f"GET {base}/models within {timeout_s:g} s ({exc.__class__.__name__}) — check that it is running "
+            "and not stuck ([backend] probe_timeout_s)"
+        ) from None
     except httpx.TransportError as exc:
         raise BackendLost(
             f"[backend] no model server answers at {base} ({exc.__class__.__name__}) — "
-            "start it or fix [backend] base_url, then continue with --resume"
+            "start it or fix [backend] base_url"
         ) from None
     if found.server is Server.LLAMA_CPP and isinstance(props, dict):
         slots = props.get("total_slots")
@@ -137,9 +160,24 @@ def check_schema(found: Found, model: str, *, api_key: str | None, timeout_s: fl
             "temperature": 0, "response_format": found.server.response_format(PROBE_SCHEMA, "probe")}
     headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
     try:
-        reply = httpx.post(f"{found.url}/chat/completions", json=body, headers=headers, timeout=timeout_s)
+        with deadline_client(timeout_s, found.url, headers=headers) as client:
+            reply = client.post(f"{found.url}/chat/completions", json=body)
     except httpx.HTTPError:
-        return  # a drop or a timeout here is left to the run's retries
+        return  # a model still loading, or a drop: left to the run's first call, its deadline and retries
+    if reply.status_code in (401, 403):
+        raise AuthRefused(f"[backend] {found.server.label} at {found.url} refused the API key "
+                          f"(HTTP {reply.status_code}: {' '.join(reply.text.split())[:160]}) — "
+                          "set [backend] api_key to a key it accepts")
+    if reply.status_code == 200 and not is_chat_completion(reply):
+        raise NotAChatCompletion(
+            f"[backend] the server at {found.url} answered a chat request with something that is not a chat "
+            f"completion (HTTP 200, {reply.headers.get('content-type', 'no content type')}: "
+            f"{' '.join(reply.text.split())[:120]!r}) — set [backend] base_url to the server's OpenAI API "
+            "(it usually ends in /v1)")
+    if reply.status_code in (404, 405) and "model" not in reply.text.lower():
+        raise BackendLost(f"[backend] the server at {found.url} has no chat API at {found.url}/chat/completions "
+                          f"(HTTP {reply.status_code}: {' '.join(reply.text.split())[:120]}) — set [backend] base_url "
+                          "to the server's OpenAI API (it usually ends in /v1)")
     if reply.status_code == 404:
         raise ModelMissing(f"[backend] {found.server.label} at {found.url} has no model '{model}' "
                            f"(HTTP 404: {' '.join(reply.text.split())[:160]}) — set [models.*] server_model to a model it serves")
@@ -149,6 +187,15 @@ def check_schema(found: Found, model: str, *, api_key: str | None, timeout_s: fl
             f"(HTTP {reply.status_code}: {' '.join(reply.text.split())[:160]}) — set [backend] server to the server "
             "you run, or [repair] grammar = false"
         )
+
+
+def is_chat_completion(reply) -> bool:
+    """A 200 whose body is a chat completion: JSON with a non-empty list of ``choices`` holding a message."""
+    try:
+        body = reply.json()
+    except ValueError:
+        return False
+    return completion_problem(body) is None
 
 
 class ServerSession:
@@ -171,7 +218,7 @@ class ServerSession:
 
     def _start(self) -> Found:
         b = self.backend
-        found = identify(b.base_url, b.server, timeout_s=min(10.0, b.timeout_s), api_key=b.api_key)
+        found = identify(b.base_url, b.server, timeout_s=b.probe_deadline_s, api_key=b.api_key)
         check_models(found, self.names)
         if b.parallel_slots > 1 and found.slots is not None and found.slots < b.parallel_slots:
             found.facts.append(f"[backend] parallel_slots = {b.parallel_slots} but the server has {found.slots}: "
@@ -191,6 +238,6 @@ class ServerSession:
             if not self._schema_checked:
                 b = self.backend
                 for model in dict.fromkeys(self.names.values()):
-                    check_schema(found, model, api_key=b.api_key, timeout_s=max(30.0, min(120.0, b.timeout_s)))
+                    check_schema(found, model, api_key=b.api_key, timeout_s=b.probe_deadline_s)
                 self._schema_checked = True
         return found

@@ -3,7 +3,9 @@
 ``chain.invoke({"name", "inputs", "choices"?}, config)`` runs one ask as a LangChain run:
 the :class:`~reverie.llm.repair_loop.RepairLoop` (prompt | model | parser, again with the
 corrections) under the caller's ``RunnableConfig``. Out of attempts: the task's
-fail-safe (logged), or :class:`StructuredOutputError` with ``[repair] strict``. The run's
+fail-safe (logged), or :class:`StructuredOutputError` with ``[repair] strict``. A model server
+that fails for good raises :class:`~reverie.llm.server_errors.BackendLost` instead: no fail-safe
+stands in for an answer the server never gave, and every later ask raises it too. The run's
 metadata says whose ask it is (``"persona"``) and when (``"step"``, ``"game_time"``).
 When the ask is over the chain dispatches the custom event
 :data:`~reverie.llm.ledger_callback.ASKED`, which the ledger's callback handler writes down
@@ -67,8 +69,9 @@ class StructuredChain(Runnable[dict, BaseModel]):
         self.settings, self.models, self.prompts, self.tasks = settings, models, prompts, tasks
         self.replaying, self.defaults = replaying, defaults
         self._checked: dict[str, PromptSpec] = {}  # the prompt files checked against their task's inputs
-        # Set once the model server cannot be reached: later asks use their fail-safe at once
-        # and the run saves and stops after the step (see reverie.llm.server_errors).
+        # Set once the model server is lost (or refuses for good): this ask and every later one
+        # raise it, no fail-safe is used, and the run stops without saving the step
+        # (see reverie.llm.server_errors).
         self.backend_lost: BackendLost | None = None
 
     def task(self, name: str) -> Task:
@@ -132,8 +135,7 @@ class StructuredChain(Runnable[dict, BaseModel]):
     def _loop(self, name: str, schema: dict, choices: dict) -> RepairLoop:
         spec = self.prompts.get(name)
         return RepairLoop(self.settings, task=self.task(name), spec=spec, schema=schema, choices=choices,
-                          model=lambda: self.models(spec.role), replaying=self.replaying,
-                          backend_lost=lambda: self.backend_lost)
+                          model=lambda: self.models(spec.role), replaying=self.replaying)
 
     def _ask(self, input: dict, run_manager: CallbackManagerForChainRun, config: RunnableConfig) -> BaseModel:
         name = input["name"]
@@ -150,10 +152,14 @@ class StructuredChain(Runnable[dict, BaseModel]):
         except NoChoices as exc:
             result, attempts, errors, trimmed = None, 0, [str(exc)], 0
         else:
-            with model_call():
-                outcome = self._loop(name, schema, choices).invoke(inputs, config)
-            if outcome.lost is not None:
-                self.backend_lost = outcome.lost
+            if self.backend_lost is not None:  # another ask (another thread) lost the server
+                raise type(self.backend_lost)(str(self.backend_lost))
+            try:
+                with model_call():
+                    outcome = self._loop(name, schema, choices).invoke(inputs, config)
+            except BackendLost as exc:
+                self.backend_lost = exc
+                raise
             result, attempts, errors, trimmed = outcome.result, outcome.attempts, outcome.errors, outcome.trimmed_tokens
         metadata = config.get("metadata") or {}
         entry = dict(

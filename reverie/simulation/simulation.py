@@ -211,8 +211,7 @@ class Simulation:
             self.step(env, headless=headless)
             done += 1
             lost = self.llm.backend_lost if self.llm is not None else None
-            if lost is not None:  # the step finished on fail-safes: keep it, then stop with one line
-                self.save()
+            if lost is not None:  # a server failure is never kept: the step is not saved, resume asks again
                 raise lost
             index = getattr(self, "vector_index", None)
             gone = index.check() if index is not None else None

@@ -124,24 +124,25 @@ def test_odd_numbers_and_types_are_corrections(settings, scripted, reply):
 
 def server_llm(settings, server: FakeServer, tmp_path, **backend) -> LLM:
     settings.backend.kind, settings.backend.base_url = "openai", server.base_url
-    settings.backend.retry_pause_s, settings.backend.timeout_s = 0.01, 0.5
+    settings.backend.retry_pause_s, settings.backend.timeout_s = 0.01, 2.0
     for key, value in backend.items():
         setattr(settings.backend, key, value)
     return LLM(settings, tasks=TASKS, ledger_path=tmp_path / "calls.jsonl")
 
 
 @pytest.mark.parametrize("failure", ["http_500", "http_503", "http_429", "no_choices", "null_choices", "not_json"])
-def test_a_failing_server_is_retried_then_the_fail_safe_is_used(settings, tmp_path, failure):
-    """Fake server: every request fails the same way."""
+def test_a_failing_server_is_retried_then_the_run_stops(settings, tmp_path, failure):
+    """Fake server: every request fails the same way. No fail-safe is used: it would be kept."""
     server = FakeServer(failures={failure: 1.0}).up()
     try:
         llm = server_llm(settings, server, tmp_path, retries=2)
-        assert llm.ask(TASK, INPUTS, choices=CHOICES) == FAIL_SAFE
+        with pytest.raises(BackendLost) as stop:
+            llm.ask(TASK, INPUTS, choices=CHOICES)
     finally:
         server.down()
-    assert sum(server.counts.values()) == 3  # the first try and two retries, then the fail-safe
-    (line,) = ledger_lines(tmp_path / "calls.jsonl")
-    assert line["fallback"] is True and "after 3 tries" in line["errors"][0]
+    assert sum(server.counts.values()) == 3  # the first try and two retries, then the stop
+    assert str(stop.value).startswith("[backend]") and "\n" not in str(stop.value)
+    assert not (tmp_path / "calls.jsonl").exists() or ledger_lines(tmp_path / "calls.jsonl") == []
 
 
 def test_a_context_overflow_is_not_retried(settings, tmp_path):
@@ -167,22 +168,24 @@ def test_a_server_that_recovers_gives_the_real_answer(settings, tmp_path):
 
 
 @pytest.mark.parametrize("failure", ["drop", "slow", "refused"])
-def test_an_unreachable_server_stops_the_run_after_the_ask(settings, tmp_path, failure):
-    """Fake server: connections dropped, answers slower than the timeout, or nothing listening."""
-    server = FakeServer(failures={failure: 1.0} if failure != "refused" else {}, slow_s=1.0)
+def test_an_unreachable_server_stops_the_run_at_the_ask(settings, tmp_path, failure):
+    """Fake server: connections dropped, answers slower than the deadline, or nothing listening."""
+    server = FakeServer(failures={failure: 1.0} if failure != "refused" else {}, slow_s=4.0)
     if failure != "refused":
         server.up()
     try:
         llm = server_llm(settings, server, tmp_path, retries=1)
-        assert llm.ask(TASK, INPUTS, choices=CHOICES) == FAIL_SAFE  # the ask ends, no exception
+        with pytest.raises(BackendLost) as stop:
+            llm.ask(TASK, INPUTS, choices=CHOICES)
         lost = llm.backend_lost
-        assert isinstance(lost, BackendLost)
+        assert isinstance(lost, BackendLost) and lost is stop.value
         assert str(lost).startswith("[backend]") and "\n" not in str(lost) and server.base_url in str(lost)
-        assert llm.ask(TASK, INPUTS, choices=CHOICES) == FAIL_SAFE  # later asks do not call the server again
+        with pytest.raises(BackendLost):
+            llm.ask(TASK, INPUTS, choices=CHOICES)  # later asks do not call the server again
     finally:
         server.down()
     if failure != "refused":
-        assert sum(server.counts.values()) == 2
+        assert sum(server.counts.values()) == (1 if failure == "slow" else 2)  # past the deadline: lost at once
 
 
 def test_after_reconnect_the_server_is_asked_again(settings, tmp_path):
@@ -190,7 +193,9 @@ def test_after_reconnect_the_server_is_asked_again(settings, tmp_path):
     server = FakeServer(failures={}, script=["drop", "drop"]).up()
     try:
         llm = server_llm(settings, server, tmp_path, retries=1)
-        assert llm.ask(TASK, INPUTS, choices=CHOICES) == FAIL_SAFE and llm.backend_lost is not None
+        with pytest.raises(BackendLost):
+            llm.ask(TASK, INPUTS, choices=CHOICES)
+        assert llm.backend_lost is not None
         llm.reconnect()
         assert isinstance(llm.ask(TASK, INPUTS, choices=CHOICES), WakeUp) and llm.backend_lost is None
     finally:
