@@ -44,7 +44,10 @@ def test_a_call_cut_to_the_context_window_replays_from_its_untrimmed_conversatio
 
     first = LLM(settings, tasks=TASKS).chain.render(TASK, INPUTS, choices=CHOICES)
     for role in (settings.models.strong, settings.models.cheap):
-        role.n_ctx = estimate_tokens(first) + role.max_tokens + 240
+        # Room for the first prompt and some 170 tokens more: the repair exchange (the refused reply,
+        # echoed cut to what max_tokens could hold, and its correction) needs a little more, so
+        # the second attempt fits only once its growing inputs are cut.
+        role.n_ctx = estimate_tokens(first) + role.max_tokens + 170
     model = scripted('{"hour": 4, "place": "attic"} ' + "and so on " * 60, '{"hour": 9, "place": "bathroom"}')
     tape = tmp_path / "calls.tape.jsonl"
     recorder = LLM(settings, tasks=TASKS, chat_models={"strong": model, "cheap": model}, record=tape)
