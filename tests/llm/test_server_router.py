@@ -120,3 +120,14 @@ def test_a_dead_server_at_start_is_left_out_in_one_line_and_none_left_stops_the_
 ])
 def test_a_hosted_server_is_not_offline(url, offline):
     assert is_offline(url) is offline
+
+
+def test_the_start_line_says_not_offline_for_a_hosted_server(settings, tmp_path, capsys, monkeypatch):
+    with server_fakes.vllm() as fake:
+        settings.backend.kind, settings.backend.base_url = "openai", fake.base_url
+        settings.models.strong.server_model = settings.models.cheap.server_model = "Qwen/Qwen2.5-7B-Instruct"
+        LLM(settings, tasks=TASKS, ledger_path=tmp_path / "local.jsonl").check_backend()
+        monkeypatch.setattr("reverie.llm.server_probe.is_offline", lambda url: url != fake.base_url)  # as if hosted
+        LLM(settings, tasks=TASKS, ledger_path=tmp_path / "hosted.jsonl").check_backend()
+    local, hosted = [line for line in capsys.readouterr().err.splitlines() if line.startswith("[backend]")]
+    assert "NOT OFFLINE" not in local and "NOT OFFLINE" in hosted and fake.base_url in hosted
