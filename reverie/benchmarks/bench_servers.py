@@ -16,7 +16,7 @@ import sys
 
 from reverie.benchmarks.bench import run_bench
 from reverie.benchmarks.model_server import BenchServer, Delays, reset_stats, server_stats
-from reverie.config import Scheduler, Settings, load_settings
+from reverie.config import BackendKind, Scheduler, ServerSettings, Settings, load_settings
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -32,8 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _one_run(settings: Settings, urls: list[str], slots: int, args: argparse.Namespace) -> tuple[float, list[dict], float]:
     s = settings.model_copy(deep=True)
-    s.backend.kind = "openai"
-    s.backend.servers = [{"base_url": url, "server": "llama.cpp", "parallel_slots": slots} for url in urls]
+    s.backend.kind = BackendKind.OPENAI
+    s.backend.servers = [ServerSettings(base_url=url, server="llama.cpp", parallel_slots=slots) for url in urls]
     s.simulation.scheduler = Scheduler.OUT_OF_ORDER
     for url in urls:
         reset_stats(url)

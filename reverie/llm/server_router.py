@@ -88,6 +88,11 @@ class Router:
         print(line, file=sys.stderr)
         log.warning("%s", line)
 
+    def revive(self) -> None:
+        """Ask every server again (a new run after they were lost)."""
+        with self._lock:
+            self.down.clear()
+
     def none_left(self) -> ServerFailing:
         lost = "; ".join(f"{self.urls[i]}: {why}" for i, why in sorted(self.down.items()))
         return ServerFailing(f"[backend] every model server is lost ({lost}) — start them again "

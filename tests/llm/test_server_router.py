@@ -131,3 +131,16 @@ def test_the_start_line_says_not_offline_for_a_hosted_server(settings, tmp_path,
         LLM(settings, tasks=TASKS, ledger_path=tmp_path / "hosted.jsonl").check_backend()
     local, hosted = [line for line in capsys.readouterr().err.splitlines() if line.startswith("[backend]")]
     assert "NOT OFFLINE" not in local and "NOT OFFLINE" in hosted and fake.base_url in hosted
+
+
+def test_a_new_run_asks_the_lost_servers_again():
+    from reverie.llm import LLM as Facade
+
+    r = router(1, 1)
+    r.lose(0, "gone")
+    r.lose(1, "gone")
+    llm = Facade.__new__(Facade)
+    llm._models = {"strong": SimpleNamespace(router=r)}
+    llm.chain, llm._health = SimpleNamespace(backend_lost=object()), SimpleNamespace(answered=lambda: None)
+    llm.reconnect()
+    assert r.down == {} and llm.chain.backend_lost is None
