@@ -144,3 +144,38 @@ def test_a_new_run_asks_the_lost_servers_again():
     llm.chain, llm._health = SimpleNamespace(backend_lost=object()), SimpleNamespace(answered=lambda: None)
     llm.reconnect()
     assert r.down == {} and llm.chain.backend_lost is None
+
+
+def _two_fakes(settings, a, b) -> None:
+    settings.backend.kind, settings.backend.retry_pause_s, settings.backend.timeout_s = "openai", 0.01, 5.0
+    settings.backend.probe_timeout_s = 2.0
+    settings.backend.servers = [{"base_url": a.base_url, "server": "llama.cpp"},
+                                {"base_url": b.base_url, "server": "llama.cpp"}]
+
+
+def test_a_run_over_two_servers_is_recorded_and_replayed_without_them(settings, tmp_path):
+    tape = tmp_path / "tape.jsonl"
+    with server_fakes.llama_server() as a, server_fakes.llama_server() as b:
+        _two_fakes(settings, a, b)
+        recorder = LLM(settings, tasks=TASKS, record=tape, ledger_path=tmp_path / "rec.jsonl")
+        recorder.check_backend()
+        recorded = [recorder.ask(TASK, INPUTS, choices=CHOICES, persona=f"R{n}") for n in range(4)]
+        sent = len(a.requests) + len(b.requests)
+    assert a.requests[1:] and b.requests[1:], "both servers answered"
+    player = LLM.from_settings(settings, tasks=TASKS, replay=tape)  # the servers are gone
+    assert [player.ask(TASK, INPUTS, choices=CHOICES, persona=f"R{n}") for n in range(4)] == recorded
+    assert len(a.requests) + len(b.requests) == sent
+
+
+def test_every_server_lost_mid_run_stops_the_ask_with_one_line(settings, tmp_path, capsys):
+    with server_fakes.llama_server() as a, server_fakes.llama_server() as b:
+        _two_fakes(settings, a, b)
+        llm = LLM(settings, tasks=TASKS, ledger_path=tmp_path / "calls.jsonl")
+        llm.check_backend()
+        assert llm.ask(TASK, INPUTS, choices=CHOICES, persona="Ann") == WakeUp(hour=8, place="kitchen")
+    with pytest.raises(ServerFailing) as raised:  # both stopped: the next ask has nowhere to go
+        llm.ask(TASK, INPUTS, choices=CHOICES, persona="Ann")
+    assert "\n" not in str(raised.value) and a.base_url in str(raised.value) and b.base_url in str(raised.value)
+    assert llm.backend_lost is raised.value
+    lost = [line for line in capsys.readouterr().err.splitlines() if " lost (" in line]
+    assert len(lost) == 2
