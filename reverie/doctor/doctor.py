@@ -94,7 +94,8 @@ class Doctor:
                 said.append(session.check().line().removeprefix("[backend] "))
             except UserError as exc:
                 text = str(exc)
-                return Check("model", False, f"model server {url}: {text.split(' — ', 1)[0]}",
+                what = text.split(" — ", 1)[0]
+                return Check("model", False, what if url in what else f"model server {url}: {what}",
                              text.split(" — ", 1)[1] if " — " in text else "start it, or remove it from [[backend.servers]]")
         return Check("model", True, f"{len(said)} servers, {self.settings.backend.total_slots} slots: " + "; ".join(said))
 
