@@ -96,7 +96,8 @@ class Doctor:
                 text = str(exc)
                 what = text.split(" — ", 1)[0]
                 return Check("model", False, what if url in what else f"model server {url}: {what}",
-                             text.split(" — ", 1)[1] if " — " in text else "start it, or remove it from [[backend.servers]]")
+                             "start it, or remove it from [[backend.servers]]" if type(exc) is BackendLost
+                             else text.split(" — ", 1)[-1])
         return Check("model", True, f"{len(said)} servers, {self.settings.backend.total_slots} slots: " + "; ".join(said))
 
     def gpu(self) -> Check:
