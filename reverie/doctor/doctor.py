@@ -88,6 +88,8 @@ class Doctor:
     def servers(self, model) -> Check:
         """Every server of [[backend.servers]]: what answers, its model and slots, the structured-output
         probe; a server that fails is named in one line."""
+        from reverie.llm.server_errors import BackendLost
+
         said = []
         for url, session in zip(model.router.urls, model.router.sessions):
             try:
