@@ -21,11 +21,14 @@ def free_port() -> int:
 
 @contextmanager
 def loopback_server(command: Callable[[int], list[str]], probe: Callable[[int], str], log_path: Path, *,
-                    what: str, wait_s: float, **popen) -> Iterator[int]:
-    """Run ``command(port)``; yield the port once ``probe(port)`` answers 200; then stop it."""
+                    what: str, wait_s: float, started: list | None = None, **popen) -> Iterator[int]:
+    """Run ``command(port)``; yield the port once ``probe(port)`` answers 200; then stop it
+    (``started``: the process is appended to it, for a test that kills it)."""
     port = free_port()
     log = log_path.open("w")
     proc = subprocess.Popen(command(port), stdout=log, stderr=subprocess.STDOUT, **popen)
+    if started is not None:
+        started.append(proc)
     try:
         deadline = time.monotonic() + wait_s
         while True:
@@ -47,6 +50,8 @@ def loopback_server(command: Callable[[int], list[str]], probe: Callable[[int], 
 
 
 def stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is not None:
+        return
     proc.terminate()
     try:
         proc.wait(timeout=15)
@@ -109,7 +114,8 @@ def rpc_server(log_path: Path, *, wait_s: float = 60) -> Iterator[str]:
 
 
 @contextmanager
-def llama_server(log_path: Path, *, slots: int, n_ctx: int, extra: tuple[str, ...] = ()) -> Iterator[str]:
+def llama_server(log_path: Path, *, slots: int, n_ctx: int, extra: tuple[str, ...] = (),
+                 started: list | None = None) -> Iterator[str]:
     """The bundled model on a real ``llama-server`` with ``slots`` slots of ``n_ctx`` tokens each; yields its /v1 URL."""
     from reverie.llm.models import bundled_model_path
 
@@ -117,5 +123,5 @@ def llama_server(log_path: Path, *, slots: int, n_ctx: int, extra: tuple[str, ..
     command = lambda port: [str(binary), "-m", str(bundled_model_path()), "--host", "127.0.0.1", "--port", str(port),  # noqa: E731
                             "-np", str(slots), "-c", str(n_ctx * slots), "-t", "2", "--no-webui", *extra]
     with loopback_server(command, lambda port: f"http://127.0.0.1:{port}/health", log_path,
-                         what="llama-server", wait_s=120) as port:
+                         what="llama-server", wait_s=120, started=started) as port:
         yield f"http://127.0.0.1:{port}/v1"

@@ -39,6 +39,7 @@ SCRIPTS = (
     "reverie.evaluation.game_day",
     "reverie.benchmarks.memory_bench",
     "reverie.benchmarks.model_server",
+    "reverie.benchmarks.bench_servers",
     "reverie.worldgen.generate",
     "reverie.worldgen.preview",
     "reverie.world.checks",

@@ -74,6 +74,8 @@ class Doctor:
             text = str(exc)
             fix = text.split(" — ", 1)[1] if " — " in text else "see the message"
             return Check("model", False, text.split(" — ", 1)[0], doctor_gpu.fit_hint(self.settings) or fix)
+        if self.settings.backend.kind.server and len(self.settings.backend.endpoints()) > 1:
+            return self.servers(models["strong"])
         if self.settings.backend.kind.server:
             return Check("model", True, f"the server at {self.settings.backend.base_url} is configured "
                                         f"(model {self.settings.models.strong.server_model!r})")
@@ -82,6 +84,23 @@ class Doctor:
             settings = getattr(self.settings.models, role)
             parts.append(f"{role} {model_path(settings).name} ({model.placement.summary()}, n_ctx {settings.n_ctx})")
         return Check("model", True, "; ".join(dict.fromkeys(parts)))
+
+    def servers(self, model) -> Check:
+        """Every server of [[backend.servers]]: what answers, its model and slots, the structured-output
+        probe; a server that fails is named in one line."""
+        from reverie.llm.server_errors import BackendLost
+
+        said = []
+        for url, session in zip(model.router.urls, model.router.sessions):
+            try:
+                said.append(session.check().line().removeprefix("[backend] "))
+            except UserError as exc:
+                text = str(exc)
+                what = text.split(" — ", 1)[0]
+                return Check("model", False, what if url in what else f"model server {url}: {what}",
+                             "start it, or remove it from [[backend.servers]]" if type(exc) is BackendLost
+                             else text.split(" — ", 1)[-1])
+        return Check("model", True, f"{len(said)} servers, {self.settings.backend.total_slots} slots: " + "; ".join(said))
 
     def gpu(self) -> Check:
         if self.settings.backend.kind.server:

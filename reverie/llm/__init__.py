@@ -179,6 +179,8 @@ class LLM(LanguageModel):
         """Ask the model server again after it was lost (a new ``run``)."""
         self.chain.backend_lost = None
         self._health.answered()
+        for model in (self._models or {}).values():
+            getattr(getattr(model, "router", None), "revive", lambda: None)()  # several servers: all asked again
 
     @property
     def replaying(self) -> bool:

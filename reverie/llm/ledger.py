@@ -13,6 +13,7 @@ from reverie.llm.safe_text import json_line
 FIELDS = (
     "prompt", "role", "persona", "step", "game_time", "attempts", "errors",
     "prompt_tokens", "completion_tokens", "cached_tokens", "trimmed_tokens", "latency_s", "fallback", "ts",
+    "server",  # the base_url of the server(s) that answered (a run over a server; None in process)
 )
 
 

@@ -10,7 +10,7 @@ handler then writes the line with the tokens it summed, in :class:`Ledger`'s for
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
@@ -28,12 +28,23 @@ class Tokens:
     prompt: int = 0
     completion: int = 0
     cached: int | None = 0  # None once a reply did not say (e.g. a server that does not report it)
+    servers: list[str] = field(default_factory=list)  # the servers that answered, in order, once each
 
     def add(self, usage: dict[str, Any]) -> None:
         self.prompt += usage.get("input_tokens", 0)
         self.completion += usage.get("output_tokens", 0)
         cached = (usage.get("input_token_details") or {}).get("cache_read")
         self.cached = None if cached is None or self.cached is None else self.cached + cached
+
+
+def reply_server(response: LLMResult) -> str | None:
+    """The server that answered a chat model run (its reply's ``response_metadata["server"]``)."""
+    for generations in response.generations:
+        for generation in generations:
+            server = (getattr(getattr(generation, "message", None), "response_metadata", None) or {}).get("server")
+            if isinstance(server, str) and server:
+                return server
+    return None
 
 
 def reply_usage(response: LLMResult) -> dict[str, Any]:
@@ -60,9 +71,12 @@ class LedgerCallback(BaseCallbackHandler):
     def on_llm_end(self, response: LLMResult, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: Any) -> None:
         if parent_run_id is None:
             return
-        usage = reply_usage(response)
+        usage, server = reply_usage(response), reply_server(response)
         with self._lock:
-            self._tokens.setdefault(parent_run_id, Tokens()).add(usage)
+            tokens = self._tokens.setdefault(parent_run_id, Tokens())
+            tokens.add(usage)
+            if server is not None and server not in tokens.servers:
+                tokens.servers.append(server)
 
     def on_custom_event(self, name: str, data: Any, *, run_id: UUID, **kwargs: Any) -> None:
         if name != ASKED:
@@ -72,6 +86,7 @@ class LedgerCallback(BaseCallbackHandler):
         self.ledger.record(
             **data, prompt_tokens=tokens.prompt, completion_tokens=tokens.completion,
             cached_tokens=tokens.cached if data.get("attempts") else None,
+            server=", ".join(tokens.servers) or None,
         )
 
     def on_chain_end(self, outputs: Any, *, run_id: UUID, **kwargs: Any) -> None:

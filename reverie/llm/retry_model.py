@@ -90,7 +90,7 @@ class RetryPolicy:
 
     @classmethod
     def of(cls, backend: BackendSettings, health: ServerHealth | None = None) -> RetryPolicy:
-        return cls(server=backend.kind.server, where=backend.base_url, retries=backend.retries,
+        return cls(server=backend.kind.server, where=", ".join(e.base_url for e in backend.endpoints()), retries=backend.retries,
                    first_pause_s=backend.retry_pause_s, deadline_s=backend.timeout_s,
                    health=health or ServerHealth())
 

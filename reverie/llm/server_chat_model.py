@@ -15,7 +15,7 @@ from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatResult
 from langchain_openai import ChatOpenAI
 
-from reverie.config import ModelSettings, Settings
+from reverie.config import ModelSettings, ServerSettings, Settings
 from reverie.llm.prompt_size import PER_MESSAGE_TOKENS, estimate_tokens
 from reverie.llm.server_errors import NotACompletionReply, completion_problem
 from reverie.llm.servers import cached_tokens, persona_of
@@ -110,6 +110,8 @@ class ServerChatModel(ChatOpenAI):
         if problem is not None:  # a web page, an empty choices list: the server's failure, not the model's answer
             raise NotACompletionReply(f"not a chat completion: {problem}")
         result = super()._create_chat_result(response, generation_info)
+        for generation in result.generations:  # which server answered (the ledger's "server")
+            generation.message.response_metadata["server"] = str(self.openai_api_base or "")
         reply = response if isinstance(response, dict) else response.model_dump()
         cached = cached_tokens(reply)  # usage.prompt_tokens_details, or llama-server's timings
         for generation in result.generations:
@@ -121,24 +123,42 @@ class ServerChatModel(ChatOpenAI):
 
 
 def server_models(settings: Settings, roles: tuple[str, ...]) -> dict[str, BaseChatModel]:
-    """One :class:`ServerChatModel` per role, sharing one session with the server."""
+    """One chat model per role: a :class:`ServerChatModel` for one server, or for several
+    (``[[backend.servers]]``) a :class:`~reverie.llm.server_router.RoutedChatModel` over one
+    :class:`ServerChatModel` per server and role."""
+    backend = settings.backend
+    per_server = [_server_models(settings, roles, entry) for entry in backend.endpoints()]
+    if len(per_server) == 1:
+        return dict(per_server[0])
+    from reverie.llm.server_router import RoutedChatModel, Router
+
+    router = Router([entry.parallel_slots for entry in backend.endpoints()],
+                    [models[roles[0]].session for models in per_server])
+    return {role: RoutedChatModel(routes=[models[role] for models in per_server], router=router) for role in roles}
+
+
+def _server_models(settings: Settings, roles: tuple[str, ...], entry: ServerSettings) -> dict[str, ServerChatModel]:
+    """One :class:`ServerChatModel` per role on the server ``entry``, sharing one session with it."""
     from reverie.llm.deadline import deadline_client
     from reverie.llm.server_probe import ServerSession
 
     backend = settings.backend
-    session = ServerSession(backend, {role: getattr(settings.models, role).server_model for role in roles},
-                            pin_slots=backend.slot_pinning)
-    models: dict[str, BaseChatModel] = {}
+    key = backend.key_for(entry)  # from the environment when named; never printed
+    here = backend.model_copy(update={"base_url": entry.base_url, "server": entry.server, "servers": [],
+                                      "parallel_slots": entry.parallel_slots, "api_key": key, "api_key_env": ""})
+    names = {role: entry.server_model or getattr(settings.models, role).server_model for role in roles}
+    session = ServerSession(here, names, pin_slots=backend.slot_pinning)
+    models: dict[str, ServerChatModel] = {}
     # One client for both roles: each request ends within [backend] timeout_s, its whole reply read.
-    http_client = deadline_client(backend.timeout_s, backend.base_url)
+    http_client = deadline_client(backend.timeout_s, entry.base_url)
     for role in roles:
         model: ModelSettings = getattr(settings.models, role)
         models[role] = ServerChatModel(
             session=session,
             prompt_cache=backend.prompt_cache,
-            base_url=backend.base_url,
-            api_key=backend.api_key,
-            model=model.server_model,
+            base_url=entry.base_url,
+            api_key=key,
+            model=names[role],
             temperature=model.temperature,
             top_p=model.top_p,
             max_tokens=model.max_tokens,

@@ -37,7 +37,7 @@ from reverie.llm.server_errors import (
     completion_problem,
     refuses_schema,
 )
-from reverie.llm.servers import Found, Server, SlotPins
+from reverie.llm.servers import Found, Server, SlotPins, is_offline
 
 log = logging.getLogger("reverie.llm")
 
@@ -223,6 +223,8 @@ class ServerSession:
         if b.parallel_slots > 1 and found.slots is not None and found.slots < b.parallel_slots:
             found.facts.append(f"[backend] parallel_slots = {b.parallel_slots} but the server has {found.slots}: "
                                f"start it with -np {b.parallel_slots}")
+        if not is_offline(b.base_url):
+            found.facts.append("NOT OFFLINE: every prompt and reply goes over the internet to this host")
         if found.server.has_slots and self.pin_slots and found.slots:
             self.pins = SlotPins(found.slots)
             found.facts.append("each persona keeps its own slot")

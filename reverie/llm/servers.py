@@ -157,6 +157,20 @@ class Found:
         return f"[backend] {self.label or self.server.label} at {self.url} ({self.how}{'; ' + facts if facts else ''})"
 
 
+def is_offline(url: str) -> bool:
+    """The server is on this machine or its network (loopback, a private or link-local address,
+    a name without a dot or under ``.local``): prompts do not leave for the internet."""
+    import ipaddress
+    from urllib.parse import urlsplit
+
+    host = (urlsplit(url).hostname or "").lower()
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host == "localhost" or "." not in host or host.endswith((".local", ".lan", ".internal"))
+    return address.is_loopback or address.is_private or address.is_link_local
+
+
 def persona_of(run_manager: Any) -> str | None:
     """The persona a chat model call is made for: its run's metadata ``"persona"``."""
     metadata = getattr(run_manager, "metadata", None) or {}

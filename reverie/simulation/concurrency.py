@@ -42,7 +42,7 @@ def cognition_workers(backend: BackendSettings, *, replaying: bool = False) -> i
     """
     if backend.kind != BackendKind.OPENAI or replaying:
         return 1
-    return max(1, int(backend.parallel_slots))
+    return max(1, int(backend.total_slots))  # several servers: their slots together
 
 
 def in_reach(persona, maze, personas: dict) -> set[str]:

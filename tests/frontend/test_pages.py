@@ -171,6 +171,19 @@ def test_runs_index_and_detail(client):
     assert "<script>alert(1)</script>" not in html and "&lt;script&gt;" in html
 
 
+def test_a_run_on_a_hosted_api_is_flagged_not_offline(client, world):
+    ledger = world / "storage" / SIM / "reverie" / "llm_calls.jsonl"
+    lines = [json.loads(line) for line in ledger.read_text().splitlines() if line.startswith("{")]
+    for i, line in enumerate(lines):
+        line["server"] = "https://openrouter.ai/api/v1" if i % 4 == 0 else "http://127.0.0.1:8080/v1"
+    ledger.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    html = client.get(f"/runs/{SIM}/").content.decode()
+    servers = re.search(r'<p id="model-servers">(.*?)</p>', html, re.S).group(1)
+    hosted = -(-len(lines) // 4)
+    assert f"https://openrouter.ai/api/v1 ({hosted} calls, <strong class=\"not-offline\">not offline" in servers
+    assert f"http://127.0.0.1:8080/v1 ({len(lines) - hosted} calls)" in servers
+
+
 def test_run_without_ledger_or_timeline(client, world):
     sim = world / "storage" / SIM
     (sim / "reverie" / "llm_calls.jsonl").unlink()

@@ -126,7 +126,20 @@ def summary(path: Path) -> dict | None:
               ("calls", "prompt_tokens", "completion_tokens", "tokens", "latency_total", "repairs", "fallbacks",
                "trimmed_tokens", "trimmed_calls")}
     return {"rows": rows, "bins": bins, "bin_unit": unit, "totals": totals, "bad_lines": bad,
-            "templates": chat_templates(path.with_name("chat_templates.json"))}
+            "templates": chat_templates(path.with_name("chat_templates.json")), "servers": servers(records)}
+
+
+def servers(records: list[dict]) -> list[dict]:
+    """The model servers that answered (the ledger's ``server``), their calls, and whether each
+    is offline (on this machine or its network) or a hosted API the prompts went to."""
+    from reverie.llm.servers import is_offline
+
+    calls: dict[str, int] = defaultdict(int)
+    for rec in records:
+        for url in str(rec.get("server") or "").split(", "):
+            if url:
+                calls[url] += 1
+    return [{"url": url, "calls": n, "offline": is_offline(url)} for url, n in sorted(calls.items())]
 
 
 def chat_templates(path: Path) -> list[str]:

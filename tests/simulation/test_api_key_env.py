@@ -1,0 +1,109 @@
+"""A key named by ``api_key_env`` reaches the server and no file the run writes.
+
+The server is the bench server (the scripted town model over HTTP) behind a loopback gate that
+answers 401 to any request without the right ``Authorization`` header, as a hosted API does."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import httpx
+import pytest
+
+from reverie import PROJECT_ROOT
+from reverie.benchmarks.model_server import BenchServer, Delays
+from reverie.config import load_settings
+from reverie.errors import UserError
+from reverie.simulation.simulation import Simulation
+from tests.simulation.test_parallel_agents import BASE, sim_settings
+
+FAST = Delays(slots=4, base_s=0.0, prefill_tok_per_s=1e12, decode_tok_per_s=1e12)
+VARIABLE = "REVERIE_TEST_SERVER_KEY"
+
+
+@contextmanager
+def gate(upstream: str, key: str) -> Iterator[tuple[str, dict]]:
+    """A loopback server that passes a request on to ``upstream`` only with ``Bearer <key>``."""
+    seen = {"with_key": 0, "refused": 0}
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args):
+            pass
+
+        def _relay(self, method: str) -> None:
+            body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            if self.headers.get("Authorization") != f"Bearer {key}":
+                seen["refused"] += 1
+                status, data = 401, json.dumps({"error": {"message": "invalid api key"}}).encode()
+            else:
+                seen["with_key"] += 1
+                reply = httpx.request(method, upstream.removesuffix("/v1") + self.path, content=body,
+                                      headers={"Content-Type": "application/json"}, timeout=60)
+                status, data = reply.status_code, reply.content
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_GET(self):
+            self._relay("GET")
+
+        def do_POST(self):
+            self._relay("POST")
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    httpd.daemon_threads = True
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/v1", seen
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+@pytest.mark.parametrize("form", ["backend", "servers"])
+def test_the_key_from_the_environment_reaches_the_server_and_no_file(form, tmp_path, monkeypatch, capsys, caplog):
+    key = "sk-or-v1-" + secrets.token_hex(24)
+    monkeypatch.setenv(VARIABLE, key)
+    settings = load_settings(PROJECT_ROOT / "config.toml")
+    with BenchServer(FAST) as bench, gate(bench.url, key) as (url, seen):
+        s = sim_settings(settings, tmp_path / "run", kind="openai", slots=4)
+        if form == "backend":
+            s.backend.base_url, s.backend.api_key_env = url, VARIABLE
+        else:
+            s.backend.servers = [{"base_url": url, "parallel_slots": 4, "api_key_env": VARIABLE}]
+        sim = Simulation.fork(s, BASE, f"keyed_{form}")
+        try:
+            assert sim.run(1) == 1
+            sim.save()
+        finally:
+            sim.close()
+        assert httpx.get(f"{url}/models").status_code == 401, "the gate refuses a request without the key"
+    assert seen["with_key"] > 5 and seen["refused"] == 1
+    written = [p for p in (tmp_path / "run").rglob("*") if p.is_file() and not p.is_symlink()]
+    assert any(p.name == "llm_calls.jsonl" for p in written) and any(p.name == "llm_trace.jsonl" for p in written)
+    holding = [str(p) for p in written if key.encode() in p.read_bytes()]
+    assert not holding, f"the key was written to {holding}"
+    said = capsys.readouterr()
+    assert key not in said.out + said.err and key not in caplog.text
+
+
+def test_an_unset_variable_is_one_line_naming_it(tmp_path, monkeypatch):
+    from reverie.llm.models import build_chat_models
+
+    monkeypatch.delenv(VARIABLE, raising=False)
+    settings = load_settings(PROJECT_ROOT / "config.toml").model_copy(deep=True)
+    settings.backend.kind, settings.backend.api_key_env = "openai", VARIABLE
+    for role in ("strong", "cheap"):
+        getattr(settings.models, role).path = "bundled"
+    with pytest.raises(UserError) as raised:
+        build_chat_models(settings)
+    assert VARIABLE in str(raised.value) and "\n" not in str(raised.value)
