@@ -108,6 +108,44 @@ def test_an_interview_says_yes_only_when_the_memories_bear_on_it(llm):
     assert "Bo Li" not in none
 
 
+def test_an_interview_about_someone_finds_them_in_the_memories_that_name_them(llm):
+    """The memories that name another resident are the reported ones ("A heard from B that ...",
+    "A is conversing about ..."): matched as retrieved, they let A know of B."""
+    heard = ask(llm, "summarize_ideas", persona_name="Ana Ruiz", question="Do you know of Bo Li?",
+                statements="- Ana Ruiz heard from Bo Li that the library opens late\n- Ana Ruiz is idle").summary
+    assert "Bo Li" in heard
+    reply = ask(llm, "next_convo_line", persona_name="Ana Ruiz", summary=heard,
+                conversation="Interviewer: Do you know of Bo Li?", identity="Name: Ana Ruiz\nCurrently: Ana is reading.")
+    assert reply.utterance.startswith("Yes")
+    chatted = ask(llm, "summarize_ideas", persona_name="Ana Ruiz", question="Do you know of Cy Moss?",
+                  statements="- Ana Ruiz is conversing about the fair with Cy Moss").summary
+    assert "Cy Moss" in chatted
+
+
+def test_an_interview_about_someone_needs_their_full_name(llm):
+    """One word of a name may be someone else's: "Zara Okafor" is not "Ben Okafor"."""
+    summary = ask(llm, "summarize_ideas", persona_name="Ana Ruiz", question="Do you know of Ben Okafor?",
+                  statements="- Ana Ruiz heard from Zara Okafor that Ben is away\n- Ana Ruiz is idle").summary
+    assert "Okafor" not in summary
+    reply = ask(llm, "next_convo_line", persona_name="Ana Ruiz", summary=summary,
+                conversation="Interviewer: Do you know of Ben Okafor?",
+                identity="Name: Ana Ruiz\nCurrently: Ana Ruiz often chats with Zara Okafor.")
+    assert not reply.utterance.startswith("Yes")
+
+
+def test_a_diffusion_question_keeps_its_keywords_and_needs_a_memory(llm):
+    heard = ask(llm, "summarize_ideas", persona_name="Ana Ruiz", question="Did you know there is a party?",
+                statements="- Ana Ruiz heard from Bo Li that there is a party at Elm Hall on May 2").summary
+    assert "party at Elm Hall" in heard
+    none = ask(llm, "summarize_ideas", persona_name="Ana Ruiz", question="Did you know there is a party?",
+               statements="- Ana Ruiz heard from Bo Li that the library opens late").summary
+    assert "library" not in none
+    reply = ask(llm, "next_convo_line", persona_name="Ana Ruiz", summary=none,
+                conversation="Interviewer: Did you know there is a party?",
+                identity="Name: Ana Ruiz\nCurrently: Ana Ruiz is reading.")
+    assert not reply.utterance.startswith("Yes")
+
+
 def test_a_long_event_keeps_its_time_when_it_must_be_shortened(llm):
     statement = ("Cy is getting the hall ready for it and asks everyone she meets to come to the dance at Elm Town Hall "
                  "on May 2, 2023, from 8 pm to 10 pm, and she hopes it will be the best evening of the spring.")
