@@ -115,7 +115,7 @@ def _clauses(text: str) -> list[list[str]]:
             continue   # an announced event is planned as an event, not as a habit
         parts: list[str] = []
         for part in _CLAUSES.split(sentence.rstrip(".!?")):
-            part = part.strip()
+            part = re.sub(r"^\d+[.)]\s*", "", part.strip())   # an item of a numbered list
             if part and parts and _CONTINUES.match(part):
                 parts[-1] = f"{parts[-1]}, {part}"
             elif part:

@@ -164,7 +164,7 @@ def daily_req(call: ScriptedCall) -> dict:
 
 
 def wake_up_hour(call: ScriptedCall) -> dict:
-    after = re.search(r"\b(?:wakes|gets) up\b(.{0,20})", call.text("lifestyle"), re.IGNORECASE)
+    after = re.search(r"\b(?:a?wakes?|gets?|rises)(?: up)?\b(.{0,20})", call.text("lifestyle"), re.IGNORECASE)
     hour = _hour(after.group(1), 7) if after else 7
     allowed = call.choices("hour")
     return {"hour": hour if not allowed or hour in allowed else allowed[0]}
@@ -240,7 +240,8 @@ def new_currently(call: ScriptedCall) -> dict:
     """The status carried over, with what the notes say to keep in mind, in the third person."""
     name = call.text("name")
     notes = f"{call.text('plan_note')} {call.text('thought_note')}"   # the prompt shows them side by side
-    kept = list(dict.fromkeys(re.findall(r"I should keep in mind that ([^.]+)\.", notes)))
+    # Each fact whole, up to the next note or the end: it may hold "Feb. 14" or "5 p.m.".
+    kept = list(dict.fromkeys(re.findall(r"I should keep in mind that (.+?)\.(?=\s+I (?:should|have)\b|\s*$)", notes)))
     status = call.text("currently") or f"{name} is going about the usual routine."
     for fact in kept:
         added = f"{status.rstrip('.')}. {name} knows that {fact}."
