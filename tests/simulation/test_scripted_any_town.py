@@ -109,3 +109,39 @@ def test_invited_residents_reach_the_party_in_its_window(tmp_path):
     finally:
         sim.close()
     assert set(guests) <= set(came), f"not every guest reached the cafe between 5 and 7 pm: {came}"
+
+
+@pytest.mark.slow
+def test_a_conversation_passes_the_news_on_and_the_two_know_each_other(tmp_path):
+    """At the cafe in the morning (the host works there from 7, the other buys a coffee at 8):
+    they talk, the news goes into the listener's memory with who told it, and the interview
+    says yes to the news and to knowing the host, each from a memory that holds it."""
+    import json
+
+    from reverie.config import SCRIPTED, load_settings
+    from reverie.evaluation.evaluation import ask, know_question
+    from reverie.evaluation.game_day import run_day
+    from reverie.simulation.simulation import Simulation
+    from tests.fuzz.test_fuzz_runs import town
+
+    config, base = town(tmp_path, "talk_base", packed_actions="true")
+    base.write_meta({**base.read_meta(), "sec_per_step": 10})
+    seed = {"persona": HOST, "currently": PARTY, "keywords": ["party"], "question": "Did you know there is a party?",
+            "fact": "there is a party at Willow Bean Cafe"}
+    (base.dir / "reverie" / "seeds.json").write_text(json.dumps([seed]))
+    settings = load_settings(config)
+    settings.models.strong.path = settings.models.cheap.path = SCRIPTED
+    run_day(settings, base="talk_base", sim_code="talk", hours=1, evaluate_every=-1, say=lambda _l: None,
+            start="07:50", history=None)
+
+    sim = Simulation.open(settings, "talk")
+    try:
+        theo = sim.personas["Theo Alvarez"]
+        memos = [n.description for n in theo.a_mem.seq_thought if f"from {HOST}" in n.description]
+        assert any("party" in memo for memo in memos), f"no memory of the party told by {HOST}: {memos}"
+        party = ask(sim, theo, seed["question"], supported=True)
+        knows = ask(sim, theo, know_question(HOST), supported=True)
+    finally:
+        sim.close()
+    assert party.verdict == "yes", party
+    assert knows.verdict == "yes" and HOST in knows.answer, knows
