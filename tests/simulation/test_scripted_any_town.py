@@ -47,6 +47,26 @@ def test_smallville_residents_leave_home_for_the_places_their_descriptions_name(
     assert "Hobbs Cafe" in seen["Isabella Rodriguez"], seen["Isabella Rodriguez"]
 
 
+@pytest.mark.slow
+def test_alder_bay_residents_go_where_their_prose_says(tmp_path):
+    """The second generated town, written the original's way (few clock times): the same rules,
+    no word of theirs names its places."""
+    from reverie.config import SCRIPTED
+    from reverie.evaluation.game_day import run_day
+    from tests.forked_base import fork_base
+
+    settings, _storage = fork_base(tmp_path, "base_alder_bay", "unused")
+    settings.models.strong.path = settings.models.cheap.path = SCRIPTED
+    run_day(settings, base="base_alder_bay", sim_code="morning", hours=2, evaluate_every=-1, say=lambda _l: None,
+            start="07:30", history=None)
+
+    seen = _sectors_visited(settings, "morning")
+    # "walks to the Alder Bay Harbour Office early in the morning"
+    assert "Alder Bay Harbour Office" in seen["Edwin Marsh"], seen["Edwin Marsh"]
+    # "looks after Alder Bay Library, and eats lunch at Driftwood Bakery"
+    assert "Alder Bay Library" in seen["Mira Haddon"], seen["Mira Haddon"]
+
+
 PARTY_DAY = "February 14, 2023"
 HOST = "Nora Bennett"
 PARTY = ("Nora Bennett is throwing a Valentine's Day party at Willow Bean Cafe on February 14, 2023, from 5 pm to 7 pm. "

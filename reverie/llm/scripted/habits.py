@@ -24,22 +24,25 @@ class Kind(str, Enum):
 
 
 _KINDS = {
-    Kind.MEAL: re.compile(r"(?<!before )(?<!after )\b(eat|eats|eating|breakfast|lunch|dinner|meals?|brunch|"
-                          r"din(?:e|es|ing))\b", re.I),
+    # Eating, not a meal others have ("what the fishermen like for breakfast").
+    Kind.MEAL: re.compile(r"\b(eat|eats|eating|din(?:e|es|ing)|(?:ha(?:s|ve|ving)|takes?|grabs?|buys?)\s+(?:a |an |her |"
+                          r"his |their |some )?(?:breakfast|lunch|dinner|meals?|brunch|coffee|tea))\b", re.I),
     Kind.WORK: re.compile(
         r"\b(work\w*|job|opens?|manag\w*|shifts?|teach\w*|writ(?:e|es|ing)|research\w*|stud(?:y|ies|ying|ent)|"
-        r"class(?:es)?|lectur\w*|paint\w*|practi[cs]\w*|volunteer\w*|garden(?:s|ing)|bak(?:e|es|ing)|"
+        r"class(?:es)?|pupil|lectur\w*|paint\w*|practi[cs]\w*|volunteer\w*|garden(?:s|ing)|bak(?:e|es|ing)|"
         r"cook(?:s|ing)?|serv(?:e|es|ing)|sell\w*|owner|owns|runs (?:the|a|an|his|her|their))\b", re.I),
     Kind.LEISURE: re.compile(
         r"\b(hang\w* out|visit\w*|likes? to|loves? to|enjoy\w*|relax\w*|walk(?:s|ing)?|jog\w*|play\w*|stream\w*|"
-        r"gam(?:e|es|ing)|read(?:s|ing)?|spend\w* time)\b", re.I),
+        r"gam(?:e|es|ing)|read(?:s|ing)?|spend\w* time)\b(?!\s+to\b)", re.I),   # "walks to <place>": going there
 }
 # Clauses about sleep or about where one lives are no habit of the waking day.
 _SLEEP = re.compile(r"\b(bed|sleep\w*|wak\w*|awake\w*|gets? up|morning routine|li(?:ve|ves|ved|ving)|grew up|born)\b",
                     re.I)
 _NAME = r"[A-Z][\w'&-]*(?:\s+(?:of|the|and|for|[A-Z][\w'&-]*))*"
-_NAMED_PLACE = re.compile(rf"\b(?:at|in|to|of|near|visit(?:s|ing)?|opens?|runs?|manag(?:es|ing)|owns?)\s+(?:the\s+)?"
-                          rf"({_NAME})")
+_NAMED_PLACE = re.compile(rf"\b(at|in|on|to|of|near|around|across|along|inside|visit(?:s|ing)?|opens?|runs?|"
+                          rf"manag(?:es|ing)|owns?)\s+(?:the\s+)?({_NAME})")
+# After these a name of one word is seldom a place ("streams on Twitch"): two words or more.
+_LOOSE = ("on", "around", "across", "along")
 _COMMON_PLACE = re.compile(r"\b(?:at|in)\s+(the\s+[a-z][\w'-]*)")
 _NOT_PLACES = re.compile(r"\b(morning|afternoon|evening|night|day|days|week|weekend|moment|end|time|world|life)\b")
 _DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -96,9 +99,11 @@ def place_in(clause: str, own_name: str = "") -> str:
     weekday), else "the <noun>" after "at" or "in"; "" when none."""
     skip = {w.lower() for w in own_name.split()} | set(MONTHS) | set(_DAYS)
     for found in _NAMED_PLACE.finditer(clause):
-        words = found.group(1).split()
+        words = found.group(2).split()
         while words and words[-1].lower() in ("of", "the", "and", "for"):
             words.pop()
+        if found.group(1).lower() in _LOOSE and len(words) < 2:
+            continue
         if words and words[0].lower() not in skip:
             return " ".join(words)
     for found in _COMMON_PLACE.finditer(clause):
@@ -131,7 +136,7 @@ def _activity(clause: str, kinds: frozenset[Kind], place: str) -> str:
     if not words:
         return clause
     if words[0].lower() in ("is", "are", "was") and place:
-        verb = "study" if re.search(r"\bstud", clause, re.I) else "work"
+        verb = "study" if re.search(r"\b(?:stud|pupil|class)", clause, re.I) else "work"
         return f"{verb} at {place}"
     return " ".join([_base_form(words[0]), *words[1:]])
 

@@ -102,7 +102,7 @@ def _pick(habits: list[Habit], kind: Kind, *, skip: tuple[Habit, ...] = ()) -> H
     """The first habit of ``kind`` that names a place and no hour of its own, the one that is
     the fewest other kinds first (the most to the point)."""
     found = [h for h in habits if kind in h.kinds and h not in skip and h.place and h.start is None]
-    return min(found, key=lambda h: len(h.kinds)) if found else None
+    return min(found, key=lambda h: (not h.early, len(h.kinds))) if found else None
 
 
 def _day(identity: str, date: str, wake_text: str, bed: int, limit: int, lifestyle: str = "") -> list[str]:
