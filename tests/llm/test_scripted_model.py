@@ -137,9 +137,9 @@ def test_a_diffusion_question_keeps_its_keywords_and_needs_a_memory(llm):
     heard = ask(llm, "summarize_ideas", persona_name="Ana Ruiz", question="Did you know there is a party?",
                 statements="- Ana Ruiz heard from Bo Li that there is a party at Elm Hall on May 2").summary
     assert "party at Elm Hall" in heard
-    none = ask(llm, "summarize_ideas", persona_name="Ana Ruiz", question="Did you know there is a party?",
-               statements="- Ana Ruiz heard from Bo Li that the library opens late").summary
-    assert "library" not in none
+    none = ask(llm, "summarize_ideas", persona_name="Ana Ruiz", question="Did you know there is a Valentine's Day party?",
+               statements="- Ana Ruiz heard from Bo Li that the library opens late every day").summary
+    assert "library" not in none   # "day" is no party: the head of what is asked must be named
     reply = ask(llm, "next_convo_line", persona_name="Ana Ruiz", summary=none,
                 conversation="Interviewer: Did you know there is a party?",
                 identity="Name: Ana Ruiz\nCurrently: Ana Ruiz is reading.")

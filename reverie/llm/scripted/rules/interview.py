@@ -3,7 +3,8 @@
 The memories are matched as retrieved: "<A> heard from <B> that ..." and "<A> is conversing
 about ..." are the statements that name the other resident, so nothing is stripped from them.
 A question about someone ("Do you know of <Full Name>?") needs the full name in a statement
-(one word of it may belong to someone else); any other question needs one of its own words.
+(one word of it may belong to someone else); any other question needs the head of what it
+asks about, its last content word ("party", "council"): "day" alone is no Valentine's Day party.
 """
 
 from __future__ import annotations
@@ -38,8 +39,21 @@ def relevant(statements: list[str], question: str, about: str = "") -> list[str]
         pattern = re.compile(rf"\b{re.escape(name)}\b", re.IGNORECASE)
         return [s for s in statements if pattern.search(s)]
     wanted = content_words(question) - content_words(about)
-    scored = [(len(content_words(s) & wanted), i, s) for i, s in enumerate(statements)]
+    head = _head(question, wanted)
+    scored = [(len(words & wanted), i, s) for i, s in enumerate(statements)
+              if head is None or _holds(words := content_words(s), head)]
     return [s for n, _i, s in sorted(scored, key=lambda t: (-t[0], t[1])) if n > 0]
+
+
+def _head(question: str, wanted: set[str]) -> str | None:
+    """The question's last content word, the head of what it asks about ("... a Valentine's Day
+    party?" -> "party", "... for the town council?" -> "council"): a statement must name it."""
+    words = [w for w in re.findall(r"[a-z']+", str(question or "").lower()) if w in wanted]
+    return words[-1] if words else None
+
+
+def _holds(words: set[str], head: str) -> bool:
+    return head in words or f"{head}s" in words or (head.endswith("y") and f"{head[:-1]}ies" in words)
 
 
 def summarize_ideas(call: ScriptedCall) -> dict:
