@@ -146,6 +146,17 @@ def test_a_diffusion_question_keeps_its_keywords_and_needs_a_memory(llm):
     assert not reply.utterance.startswith("Yes")
 
 
+def test_a_talk_about_an_event_keeps_its_hours_in_the_topic(llm):
+    """The topic becomes "<name> is conversing about <topic>", a memory cut to a few words: an
+    announced event is told in a phrase short enough to keep its place, date and hours."""
+    from reverie.llm.scripted.cues import span_of
+
+    said = ("Ana Ruiz: Did you hear? Cy Moss is throwing a spring party at the Elm Town Hall on May 2, 2023, from 8 pm "
+            "to 10 pm, and she hopes everyone comes.\nBo Li: Good to know!")
+    topic = ask(llm, "summarize_conversation", conversation=said).conversing_about
+    assert "Elm Town Hall" in topic and "May 2" in topic and span_of(topic) == (20 * 60, 22 * 60), topic
+
+
 def test_a_long_event_keeps_its_time_when_it_must_be_shortened(llm):
     statement = ("Cy is getting the hall ready for it and asks everyone she meets to come to the dance at Elm Town Hall "
                  "on May 2, 2023, from 8 pm to 10 pm, and she hopes it will be the best evening of the spring.")
