@@ -1,9 +1,12 @@
 """`python -m reverie experiment`: the paper's information-diffusion experiment, two game days.
 
-    python -m reverie experiment [--model bundled|scripted|PATH] [--server URL] [--hours 48]
-        [--evaluate-every 6] [--sim NAME] [--resume] [--pairs K] [--max-wall-minutes M]
+    python -m reverie experiment [--base NAME] [--seeds FILE] [--model bundled|scripted|PATH]
+        [--server URL] [--hours 48] [--evaluate-every 6] [--sim NAME] [--resume] [--pairs K]
+        [--max-wall-minutes M]
 
-Forks the 25-person town (``base_willow_creek_n25``) at the start of February 13, loads its
+Forks a base (default the 25-person town, ``base_willow_creek_n25``; any base, an imported
+original too) at the start of its first day, with the seeds of its ``reverie/seeds.json`` or of
+``--seeds FILE`` (a seed its persona's ``currently`` already tells is not added again), loads its
 history, interviews everyone before the first hour, then runs ``--hours`` game hours
 (default 48: the paper's two days) with `game_day`'s machinery, interviewing everyone every
 ``--evaluate-every`` game hours and at the end. After every hour the progress is kept, so
@@ -36,6 +39,8 @@ PACKED_CONVERSATION, CONVERSATION_SUMMARY = "conversation_packed", "summarize_co
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--base", default=BASE, help=f"base simulation to fork (default {BASE})")
+    parser.add_argument("--seeds", metavar="FILE", type=Path,
+                        help="the seeds to plant (a JSON list, as a base's reverie/seeds.json), in place of the base's")
     parser.add_argument("--sim", help="name of the run (default: experiment_<date-time>)")
     parser.add_argument("--hours", type=int, default=PAPER_HOURS,
                         help="game hours to run (default 48, the paper's two days; a shorter run says so)")
@@ -128,6 +133,7 @@ def main(args, settings) -> int:
         if not path.is_file():
             raise UserError(f"--resume: {sim_code} has no {PROGRESS_FILE} — start it without --resume")
         previous = read_json(path)
+    seeds = None if args.resume else _seeds_for(settings, args.base, getattr(args, "seeds", None))
     done = len((previous or {}).get("hours") or [])
     left = args.hours - done
     model = args.model or Path(settings.models.cheap.path).name
@@ -140,7 +146,8 @@ def main(args, settings) -> int:
         print(f"experiment {sim_code}: {args.hours} game hours asked, {done} done, running {left}")
         run_day(settings, base=args.base, sim_code=sim_code, hours=left, evaluate_every=args.evaluate_every,
                 pairs=args.pairs, history=history, evaluate_start=previous is None, previous=previous,
-                max_wall_s=None if args.max_wall_minutes is None else args.max_wall_minutes * 60, on_hour=keeper)
+                max_wall_s=None if args.max_wall_minutes is None else args.max_wall_minutes * 60, on_hour=keeper,
+                seeds=seeds)
     report = build_report(sim_dir, sim_code=sim_code, model=model, hours_asked=args.hours,
                           progress=keeper.progress, residents=keeper.residents or _residents(sim_dir),
                           conversations_held=conversations(sim_dir / "reverie" / "llm_calls.jsonl"),
@@ -158,6 +165,22 @@ def main(args, settings) -> int:
         print("the scripted model answers by rule: these figures show the town's plumbing, not agents' behaviour")
     print(f"report: {sim_dir / EXPERIMENT_FILE}")
     return 0
+
+
+def _seeds_for(settings, base: str, seeds: Path | None) -> Path | None:
+    """The seeds file to give the fork (None: the base's own); the experiment needs seeds."""
+    from reverie.simulation.seeds import read_seeds, read_seeds_file
+
+    if seeds is not None:
+        if not read_seeds_file(seeds):
+            raise UserError(f"--seeds {seeds}: the file has no seeds — give the facts to spread")
+        return seeds
+    if not (settings.paths.storage / base).is_dir():
+        raise UserError(f"--base {base}: no such simulation in {settings.paths.storage} — import or generate it first")
+    if not read_seeds(settings.paths.storage / base):
+        raise UserError(f"--base {base} has no reverie/seeds.json: give --seeds FILE with the facts to spread "
+                        "(see docs/EXPERIMENT.md)")
+    return None
 
 
 def _residents(sim_dir: Path) -> int:

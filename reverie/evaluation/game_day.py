@@ -222,7 +222,8 @@ def say_evaluation(sim, sim_code: str, pairs: int | None, say) -> dict:
 def run_day(settings: Settings, *, base: str, sim_code: str, hours: int, evaluate_every: int,
             say=print, llm=None, start: str | None = None, pairs: int | None = None,
             max_wall_s: float | None = None, history: Path | str | None = "base",
-            evaluate_start: bool = False, previous: dict | None = None, on_hour=None) -> dict:
+            evaluate_start: bool = False, previous: dict | None = None, on_hour=None,
+            seeds: Path | None = None) -> dict:
     """Fork ``base`` and run it ``hours`` game hours. ``history``: a CSV of whispers loaded
     first (as `call -- load history` does), "base" for the base's own (:func:`base_history`),
     None for none; its calls are not the day's. ``evaluate_start``: interview everyone
@@ -230,14 +231,15 @@ def run_day(settings: Settings, *, base: str, sim_code: str, hours: int, evaluat
     of an earlier run of ``sim_code`` to go on from (its last checkpoint): ``hours`` more game
     hours are run and added to its rows; no history and no start evaluation then. ``on_hour(sim,
     progress)``: called after every game hour (and its evaluation) with ``{"hours": rows so far,
-    "history": ...}``, the form ``previous`` takes (a caller keeps it to resume from)."""
+    "history": ...}``, the form ``previous`` takes (a caller keeps it to resume from). ``seeds``: a
+    seeds file the fork takes in place of the base's."""
     from reverie.persona.sleep import asleep
     from reverie.simulation.history import load_history
     from reverie.simulation.simulation import Simulation
     from reverie.tasks.day_coherence import coherence_line, persona_day
 
     if previous is None:
-        sim = Simulation.fork(settings, base, sim_code, llm=llm, start=start)
+        sim = Simulation.fork(settings, base, sim_code, llm=llm, start=start, seeds=seeds)
     else:
         sim = Simulation.open(settings, sim_code, llm=llm, resume=True)
     rows, report = list(previous["hours"]) if previous else [], {}

@@ -26,7 +26,14 @@ SHORT_IDENTITY = ("Name", "Age", "Innate traits", "Learned traits", "Currently")
 
 
 def _keys(retrieved: dict) -> list[str]:
+    """The memories by embedding key, as the relationship summary reads them (the original's way)."""
     return list(dict.fromkeys(node.embedding_key for nodes in retrieved.values() for node in nodes))
+
+
+def _descriptions(retrieved: dict) -> list[str]:
+    """The memories by description ("Maria Lopez is eating cereal", not the key "eating cereal"),
+    as the original's chat prompts show them: who did it stays in the text."""
+    return list(dict.fromkeys(node.description for nodes in retrieved.values() for node in nodes))
 
 
 def past_context(speaker: Agent, listener: Agent) -> str:
@@ -47,9 +54,11 @@ def location_of(persona: Agent, maze: Maze) -> str:
     return f"{tile['arena'] or 'outside'} in {tile['sector'] or tile['world']}"
 
 
-def memories_about(speaker: Agent, listener: Agent, llm: LanguageModel) -> list[str]:
-    """The speaker's 50 memories most about the listener (what a relationship summary reads)."""
-    return _keys(retrieve_scored(speaker, llm, [listener.name], 50))
+def memories_about(speaker: Agent, listener: Agent, llm: LanguageModel, *, described: bool = False) -> list[str]:
+    """The speaker's 50 memories most about the listener (what a relationship summary reads, by
+    embedding key; ``described``: by description, as a chat prompt shows them)."""
+    retrieved = retrieve_scored(speaker, llm, [listener.name], 50)
+    return _descriptions(retrieved) if described else _keys(retrieved)
 
 
 def relationship(speaker: Agent, listener: Agent, llm: LanguageModel) -> str:
@@ -84,7 +93,7 @@ def one_utterance(scene: ChatScene, speaker: Agent, listener: Agent, convo: list
     focal = [relationship_text, f"{listener.name} is {listener.scratch.act_description}"]
     if convo:
         focal.append("\n".join(f"{name}: {line}" for name, line in convo[-4:]))
-    memories = _keys(retrieve_scored(speaker, llm, focal, 15))
+    memories = _descriptions(retrieve_scored(speaker, llm, focal, 15))
     return iterative_chat_utterance(
         llm, identity=speaker.identity(), speaker=speaker.name, listener=listener.name, memories=memories,
         past_context=past_context(speaker, listener), location=location_of(speaker, scene.maze),
@@ -105,9 +114,10 @@ def one_call_convo(scene: ChatScene) -> tuple[list[list[str]], str]:
     initiator, partner, llm = scene.initiator, scene.partner, scene.llm
     memories = {}
     for speaker, listener in ((initiator, partner), (partner, initiator)):
-        about = memories_about(speaker, listener, llm)[:ABOUT_LISTENER]
+        about = memories_about(speaker, listener, llm, described=True)[:ABOUT_LISTENER]
         focal = [listener.name, f"{listener.name} is {listener.scratch.act_description}"]
-        memories[speaker.name] = list(dict.fromkeys(about + _keys(retrieve_scored(speaker, llm, focal, PACKED_MEMORIES))))
+        memories[speaker.name] = list(dict.fromkeys(
+            about + _descriptions(retrieve_scored(speaker, llm, focal, PACKED_MEMORIES))))
     lines, topic = packed_conversation(
         llm, initiator=initiator.name, partner=partner.name,
         initiator_identity=_short_identity(initiator), partner_identity=_short_identity(partner),

@@ -11,6 +11,7 @@ word for word, they are added after it (once), until the day of the seed's event
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -33,6 +34,28 @@ class Seeds:
 
     status: tuple[SeededStatus, ...] = ()
     events: tuple[PlannedEvent, ...] = ()
+
+
+# A sentence is already in a status when this share of its words are, and all its numbers
+# (the same fact, told with a word changed: "is planning on having" for "is throwing").
+SAME_FACT_SHARE = 0.8
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z0-9']+", text.lower()) if len(w) > 2}
+
+
+def holds(currently: str, text: str) -> bool:
+    """Does ``currently`` already tell ``text``: word for word, or each of its sentences with
+    nearly all its words and every number (a date, an hour)?"""
+    currently, text = currently.strip(), text.strip()
+    if not text or text in currently:
+        return True
+    if not set(re.findall(r"\d+", text)) <= set(re.findall(r"\d+", currently)):
+        return False
+    have = _words(currently)
+    said = [_words(s) for s in re.split(r"(?<=[.!?])\s+", text) if _words(s)]
+    return bool(said) and all(len(words & have) >= SAME_FACT_SHARE * len(words) for words in said)
 
 
 def with_status(currently: str, text: str) -> str:

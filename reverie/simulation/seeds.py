@@ -27,7 +27,7 @@ from pathlib import Path
 
 from reverie.errors import UserError
 from reverie.persona.events import PlannedEvent
-from reverie.persona.seeded_status import SeededStatus, Seeds, with_status
+from reverie.persona.seeded_status import SeededStatus, Seeds, holds, with_status
 
 SEEDS_FILE = "seeds.json"
 
@@ -52,16 +52,28 @@ def _minutes(text: str, path: Path) -> int:
     return h * 60 + m
 
 
+def seeds_path(sim_dir: Path) -> Path:
+    return Path(sim_dir) / "reverie" / SEEDS_FILE
+
+
 def read_seeds(sim_dir: Path) -> list[Seed]:
     """The seeds of a simulation folder ([] when it has none)."""
-    path = Path(sim_dir) / "reverie" / SEEDS_FILE
+    path = seeds_path(sim_dir)
+    return read_seeds_file(path) if path.is_file() else []
+
+
+def read_seeds_file(path: Path) -> list[Seed]:
+    """The seeds of a seeds file (a clear error naming what to fix when it is not one)."""
+    path = Path(path)
     if not path.is_file():
-        return []
+        raise UserError(f"{path}: no such seeds file — give a JSON list of seeds (see docs/EXPERIMENT.md)")
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         raise UserError(f"{path} is not valid JSON ({exc})") from None
-    entries = data["seeds"] if isinstance(data, dict) else data
+    entries = data.get("seeds") if isinstance(data, dict) else data
+    if not isinstance(entries, list):
+        raise UserError(f"{path}: give a list of seeds (or {{\"seeds\": [...]}})")
     seeds = []
     for i, item in enumerate(entries):
         if not isinstance(item, dict):
@@ -123,7 +135,9 @@ def plant_seeds(sim) -> dict[str, int]:
         persona = sim.personas.get(seed.persona)
         if persona is None:
             continue
-        if seed.currently:
+        if seed.currently and holds(persona.scratch.currently or "", seed.currently):
+            sim.timeline.note(f"seed already in {seed.persona}'s identity, not added again: {seed.currently}")
+        elif seed.currently:
             persona.scratch.set_currently(with_status(persona.scratch.currently or "", seed.currently))
             sim.timeline.note(f"seed added to {seed.persona}'s identity: {seed.currently}")
         if seed.whisper:

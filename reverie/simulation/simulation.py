@@ -28,7 +28,7 @@ from reverie.simulation.concurrency import cognition_workers, interaction_groups
 from reverie.simulation.ledger_rollback import rollback_ledger
 from reverie.simulation.lock import SimLock
 from reverie.simulation.run_ahead import RunAhead
-from reverie.simulation.seeds import attach_seeds, plant_seeds, read_seeds
+from reverie.simulation.seeds import attach_seeds, plant_seeds, read_seeds, read_seeds_file, seeds_path
 from reverie.simulation.storage import DamagedFile, SimStorage, check_sim_name, refuse_base
 from reverie.simulation.storage import fork as fork_storage
 from reverie.simulation.timeline import Timeline
@@ -73,14 +73,18 @@ class Simulation:
     # -- construction ------------------------------------------------------------------
     @classmethod
     def fork(cls, settings: Settings, fork_sim_code: str, sim_code: str, *, overwrite: bool = False,
-             start: str | None = None, **kw) -> Simulation:
-        """A new simulation copied from ``fork_sim_code``; ``start`` ("HH:MM") moves its clock there first."""
+             start: str | None = None, seeds: Path | None = None, **kw) -> Simulation:
+        """A new simulation copied from ``fork_sim_code``; ``start`` ("HH:MM") moves its clock there
+        first; ``seeds``: a seeds file that becomes the fork's own (in place of the base's)."""
         target = SimStorage(settings.paths.storage, sim_code)
         if overwrite and is_sim_name(sim_code) and target.exists():
             refuse_base(target, "overwritten")
             SimLock(target).acquire().release()  # never replace a simulation another process is running
         storage = fork_storage(settings.paths.storage, fork_sim_code, sim_code, overwrite=overwrite)
         try:
+            if seeds is not None:
+                read_seeds_file(seeds)   # a bad file stops here, with the line naming what to fix
+                shutil.copyfile(seeds, seeds_path(storage.dir))
             if start:
                 from reverie.simulation.fast_forward import fast_forward
 

@@ -25,6 +25,7 @@ from reverie.tasks.plan_check import (
     PlanRules,
     bed_hour_of,
     bed_line,
+    is_waking_up,
     known_minute,
     meals_and_breaks,
     plan_problem,
@@ -105,6 +106,7 @@ _REQUIREMENT = re.compile(r"^\s*Daily plan requirement:\s*(.+)$", re.IGNORECASE 
 _BARE_TIME = re.compile(r"\b(\d{1,2})(?::(\d\d))?\s*(am|pm)\b", re.IGNORECASE)
 _NAMED_PLACE = re.compile(r"\b([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)+)")   # "Willow Bean Cafe": a name of two words or more
 _TIME_WORDS = re.compile(r"\s+(?:at|from|until|till|by|before|after)\s+\d")
+_NUMBERED_LIST = re.compile(r"^\s*\d+\)\s*")
 
 
 def requirement_items(identity: str, name: str = "") -> list[str]:
@@ -120,6 +122,13 @@ def requirement_items(identity: str, name: str = "") -> list[str]:
     first = str(name or "").split()[0] if str(name or "").split() else ""
     if first:
         text = re.sub(rf"^{re.escape(first)}(?:\s+[A-Z][\w'-]*)?\s+", "", text)
+    if _NUMBERED_LIST.match(text):
+        # A revised requirement is the day's plan as a numbered list ("1) wake up ..., 2) paint
+        # in the park from 9:00 am to 12:00 pm, ..."): each item is a clause with its own place,
+        # and waking up and going to bed are the code's own first and last items.
+        items = [_NUMBERED_LIST.sub("", item).strip() for item in re.split(r",\s*(?=\d+\)\s)", text)]
+        return [item for item in items if item and clock_minute(item) is not None and len(item) <= 120
+                and not is_waking_up(item) and not is_bed(item)]
     items, place = [], None
     for clause in re.split(r",\s*(?:and\s+)?|\s+and\s+|;\s*|\.\s+", text):
         clause = re.sub(r"^(?:he|she|they)\s+", "", clause.strip(), flags=re.IGNORECASE)

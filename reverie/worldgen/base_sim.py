@@ -23,9 +23,16 @@ MEMORY_SETTINGS = {
     "importance_trigger_max": 150, "importance_trigger_curr": 150, "importance_ele_n": 0,
     "thought_count": 5,
 }
+# The importance that triggers a reflection, as the original's bases set it: 150 in its
+# 3-person base, 250 in its 25-person one (a town of more than 3 takes the larger).
+SMALL_TOWN, SMALL_TOWN_TRIGGER, TOWN_TRIGGER = 3, 150, 250
 
 
-def scratch(p, world: str) -> dict:
+def reflection_trigger(residents: int) -> int:
+    return SMALL_TOWN_TRIGGER if residents <= SMALL_TOWN else TOWN_TRIGGER
+
+
+def scratch(p, world: str, trigger: int = SMALL_TOWN_TRIGGER) -> dict:
     return {
         **SETTINGS,
         "curr_time": None, "curr_tile": None,
@@ -33,7 +40,7 @@ def scratch(p, world: str) -> dict:
         "name": p.name, "first_name": p.first_name, "last_name": p.last_name, "age": p.age,
         "innate": p.innate, "learned": p.learned, "currently": p.currently, "lifestyle": p.lifestyle,
         "living_area": f"{world}:{p.home}:{p.living_arena}",
-        **MEMORY_SETTINGS,
+        **MEMORY_SETTINGS, "importance_trigger_max": trigger, "importance_trigger_curr": trigger,
         "daily_req": [], "f_daily_schedule": [], "f_daily_schedule_hourly_org": [],
         "act_address": None, "act_start_time": None, "act_duration": None, "act_description": None,
         "act_pronunciatio": None, "act_event": [p.name, None, None],
@@ -94,7 +101,7 @@ def write(out, storage: Path, g, personas, *, sim_code: str = SIM_CODE, maze_nam
     world_places = places(g)
     for p in personas:
         mem = sim / "personas" / p.name / "bootstrap_memory"
-        out.json(mem / "scratch.json", scratch(p, g.world))
+        out.json(mem / "scratch.json", scratch(p, g.world, reflection_trigger(len(personas))))
         known = known_places(world_places, p, shared_homes)
         out.json(mem / "spatial_memory.json", {g.world: known})
         out.json(mem / "associative_memory" / "nodes.json", {})

@@ -11,7 +11,9 @@ Writes (deterministically: the same bytes on every run)
   <storage>/base_willow_creek/...            the base simulation with three personas
 and the same for the town grown for 25 residents: <assets>/willow_creek_n25/...,
 <assets>/willow_creek_n25/agent_history_init_n25.csv, <storage>/base_willow_creek_n25/...
-(with reverie/seeds.json: statements whispered at the start, and what evaluation asks).
+(with reverie/seeds.json: statements whispered at the start, and what evaluation asks), and for
+Alder Bay, a second town of 12 residents described in prose: <assets>/alder_bay/...,
+<storage>/base_alder_bay/... (with its seeds).
 Defaults are the ``[paths]`` of the config file.
 """
 
@@ -25,9 +27,11 @@ from pathlib import Path
 from PIL import Image
 
 from reverie.world import blocks
-from reverie.worldgen import base_sim, build, town, town_n25
+from reverie.worldgen import base_sim, build, town, town_alder, town_n25
 from reverie.worldgen import tiled as tl
 from reverie.worldgen.art import characters
+from reverie.worldgen.personas_alder import PERSONAS_ALDER
+from reverie.worldgen.personas_alder import SEEDS as ALDER_SEEDS
 from reverie.worldgen.personas_data import PERSONAS
 from reverie.worldgen.personas_n25 import PERSONAS_N25, SEEDS
 
@@ -89,6 +93,7 @@ def generate(assets: Path, storage: Path) -> list[Path]:
     base_sim.write(out, Path(storage), g, PERSONAS)
     base_sim.write_history(out, maze_dir / "agent_history_init_n3.csv", PERSONAS)
     write_n25(out, Path(assets), Path(storage))
+    write_alder(out, Path(assets), Path(storage))
     return out.written
 
 
@@ -101,6 +106,17 @@ def write_n25(out: Writer, assets: Path, storage: Path) -> None:
     base_sim.write(out, storage, g, PERSONAS_N25, sim_code=f"base_{plan.maze_name}", maze_name=plan.maze_name,
                    shared_homes=plan.shared_homes, seeds=SEEDS)
     base_sim.write_history(out, maze_dir / "agent_history_init_n25.csv", PERSONAS_N25)
+
+
+def write_alder(out: Writer, assets: Path, storage: Path) -> None:
+    """Alder Bay, the second town (residents described in prose), its base simulation and history."""
+    plan = town_alder.ALDER_BAY
+    maze_dir = assets / plan.maze_name
+    g = write_world(out, maze_dir, plan)
+    characters.write_all(out, assets, PERSONAS_ALDER)
+    base_sim.write(out, storage, g, PERSONAS_ALDER, sim_code=f"base_{plan.maze_name}", maze_name=plan.maze_name,
+                   seeds=ALDER_SEEDS)
+    base_sim.write_history(out, maze_dir / f"agent_history_init_n{len(PERSONAS_ALDER)}.csv", PERSONAS_ALDER)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -108,6 +108,55 @@ def test_an_interview_says_yes_only_when_the_memories_bear_on_it(llm):
     assert "Bo Li" not in none
 
 
+def test_an_interview_about_someone_finds_them_in_the_memories_that_name_them(llm):
+    """The memories that name another resident are the reported ones ("A heard from B that ...",
+    "A is conversing about ..."): matched as retrieved, they let A know of B."""
+    heard = ask(llm, "summarize_ideas", persona_name="Ana Ruiz", question="Do you know of Bo Li?",
+                statements="- Ana Ruiz heard from Bo Li that the library opens late\n- Ana Ruiz is idle").summary
+    assert "Bo Li" in heard
+    reply = ask(llm, "next_convo_line", persona_name="Ana Ruiz", summary=heard,
+                conversation="Interviewer: Do you know of Bo Li?", identity="Name: Ana Ruiz\nCurrently: Ana is reading.")
+    assert reply.utterance.startswith("Yes")
+    chatted = ask(llm, "summarize_ideas", persona_name="Ana Ruiz", question="Do you know of Cy Moss?",
+                  statements="- Ana Ruiz is conversing about the fair with Cy Moss").summary
+    assert "Cy Moss" in chatted
+
+
+def test_an_interview_about_someone_needs_their_full_name(llm):
+    """One word of a name may be someone else's: "Zara Okafor" is not "Ben Okafor"."""
+    summary = ask(llm, "summarize_ideas", persona_name="Ana Ruiz", question="Do you know of Ben Okafor?",
+                  statements="- Ana Ruiz heard from Zara Okafor that Ben is away\n- Ana Ruiz is idle").summary
+    assert "Okafor" not in summary
+    reply = ask(llm, "next_convo_line", persona_name="Ana Ruiz", summary=summary,
+                conversation="Interviewer: Do you know of Ben Okafor?",
+                identity="Name: Ana Ruiz\nCurrently: Ana Ruiz often chats with Zara Okafor.")
+    assert not reply.utterance.startswith("Yes")
+
+
+def test_a_diffusion_question_keeps_its_keywords_and_needs_a_memory(llm):
+    heard = ask(llm, "summarize_ideas", persona_name="Ana Ruiz", question="Did you know there is a party?",
+                statements="- Ana Ruiz heard from Bo Li that there is a party at Elm Hall on May 2").summary
+    assert "party at Elm Hall" in heard
+    none = ask(llm, "summarize_ideas", persona_name="Ana Ruiz", question="Did you know there is a Valentine's Day party?",
+               statements="- Ana Ruiz heard from Bo Li that the library opens late every day").summary
+    assert "library" not in none   # "day" is no party: the head of what is asked must be named
+    reply = ask(llm, "next_convo_line", persona_name="Ana Ruiz", summary=none,
+                conversation="Interviewer: Did you know there is a party?",
+                identity="Name: Ana Ruiz\nCurrently: Ana Ruiz is reading.")
+    assert not reply.utterance.startswith("Yes")
+
+
+def test_a_talk_about_an_event_keeps_its_hours_in_the_topic(llm):
+    """The topic becomes "<name> is conversing about <topic>", a memory cut to a few words: an
+    announced event is told in a phrase short enough to keep its place, date and hours."""
+    from reverie.llm.scripted.cues import span_of
+
+    said = ("Ana Ruiz: Did you hear? Cy Moss is throwing a spring party at the Elm Town Hall on May 2, 2023, from 8 pm "
+            "to 10 pm, and she hopes everyone comes.\nBo Li: Good to know!")
+    topic = ask(llm, "summarize_conversation", conversation=said).conversing_about
+    assert "Elm Town Hall" in topic and "May 2" in topic and span_of(topic) == (20 * 60, 22 * 60), topic
+
+
 def test_a_long_event_keeps_its_time_when_it_must_be_shortened(llm):
     statement = ("Cy is getting the hall ready for it and asks everyone she meets to come to the dance at Elm Town Hall "
                  "on May 2, 2023, from 8 pm to 10 pm, and she hopes it will be the best evening of the spring.")

@@ -91,3 +91,26 @@ def test_the_packed_calls_topic_is_the_conversations_activity(tmp_path, about, a
     assert prompts.get("summarize_conversation", 0) == asked
     topic = ABOUT if asked == 0 else "Theo's new pastry"
     assert activities == [f"conversing about {topic}"] * 2
+
+
+@pytest.mark.parametrize("packed, prompt", [(True, "conversation_packed"), (False, "iterative_chat_utterance")])
+def test_a_conversation_is_shown_memories_by_description_not_by_key(tmp_path, packed, prompt):
+    """As the original's chat prompt: "Theo Alvarez is sketching the footbridge", not the key
+    "sketching the footbridge" (whose it is would be lost)."""
+    from reverie.memory.event import Event
+
+    replies = {"conversation_packed": [{"lines": LINES, "about": ABOUT}], "relationship_summary": [RELATIONSHIP],
+               "iterative_chat_utterance": [{"utterance": line, "end": i == 3} for i, line in enumerate(LINES)]}
+    model = FakeChatModel(replies=replies)
+    with forked_sim(tmp_path, "base_willow_creek", "cafe", model, at="10:00") as sim:
+        nora, theo, _iris = meet_at_the_cafe(sim)
+        for persona in (nora, theo):
+            persona.options = CognitionOptions(packed_actions=packed)
+        nora.a_mem.add_event(created=nora.scratch.curr_time, event=Event("Theo Alvarez", "is", "sketching"),
+                             description="Theo Alvarez is sketching the footbridge", keywords={"Theo Alvarez"},
+                             poignancy=5, embedding_key="sketching the footbridge")
+        model.calls.clear()
+        generate_convo(sim.maze, nora, theo, sim.llm)
+        sent = next(call.messages[-1].content for call in model.calls if call.prompt == prompt)
+    assert "- Theo Alvarez is sketching the footbridge" in sent
+    assert "- sketching the footbridge" not in sent

@@ -135,3 +135,31 @@ def test_a_resumed_experiment_reports_the_hours_before_and_after_and_keeps_each_
     report = json.loads((sim_dir / EXPERIMENT_REPORT).read_text())
     assert report["hours_run"] == 3 and report["base"] == "b"
     assert report["conversations_per_agent_day"] == 0.0  # three residents, none talked: not a division by zero
+
+
+def test_any_base_takes_its_seeds_from_a_file_and_one_without_seeds_is_refused(tmp_path):
+    """`experiment --base NAME --seeds FILE`: the fork plants the file's seeds in place of the
+    base's; a base with no seeds and no file, or a file that is no seeds file, stops with a line."""
+    from reverie.evaluation.experiment import _seeds_for
+    from reverie.simulation.seeds import read_seeds
+    from reverie.simulation.simulation import Simulation
+    from tests.forked_base import fork_base
+
+    settings, storage = fork_base(tmp_path, "base_willow_creek", "seedless")
+    (storage.dir / "reverie" / "seeds.json").unlink(missing_ok=True)
+    with pytest.raises(UserError, match="seedless has no reverie/seeds.json: give --seeds FILE"):
+        _seeds_for(settings, "seedless", None)
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"seeds": 3}')
+    with pytest.raises(UserError, match="bad.json: give a list of seeds"):
+        _seeds_for(settings, "seedless", bad)
+    good = tmp_path / "seeds.json"
+    good.write_text(json.dumps([{"persona": "Nora Bennett", "currently": "Nora Bennett is hosting a picnic.",
+                                 "question": "Did you know there is a picnic?", "fact": "a picnic"}]))
+    assert _seeds_for(settings, "seedless", good) == good
+    sim = Simulation.fork(settings, "seedless", "seeded", seeds=good)
+    try:
+        assert [s.currently for s in read_seeds(sim.storage.dir)] == ["Nora Bennett is hosting a picnic."]
+        assert [s.text for s in sim.personas["Nora Bennett"].seeds.status] == ["Nora Bennett is hosting a picnic."]
+    finally:
+        sim.close()

@@ -117,3 +117,24 @@ def test_a_whisper_only_seed_is_still_whispered(tmp_path):
         assert nora.scratch.currently == before
         assert len(nora.a_mem.seq_thought) == thoughts + 1 and "party" in nora.a_mem.seq_thought[0].description
         assert model.prompts()["whisper_inner_thought"] >= 1
+
+
+def test_a_seed_whose_fact_currently_already_tells_is_not_added_again(tmp_path):
+    """The original's bases carry their facts in `currently`: a seeds file that names them again
+    (in other words, or word for word) adds nothing; a fact with another hour is added."""
+    from reverie.persona.seeded_status import holds
+
+    told = ("Ana Ruiz is planning on having a picnic at Elm Park with her friends on March 3rd, 2023 at 4pm. She is "
+            "telling everyone to join the picnic at Elm Park on March 3rd, 2023, from 4pm to 6pm.")
+    assert holds(told, "Ana Ruiz is having a picnic at Elm Park on March 3rd, 2023, from 4pm to 6pm.")
+    assert not holds(told, "Ana Ruiz is having a picnic at Elm Park on March 3rd, 2023, from 5pm to 7pm.")
+    assert not holds(told, "Ana Ruiz is running for mayor.")
+
+    model = FakeChatModel()
+    with forked_sim(tmp_path, "base_willow_creek", "small", model) as sim:
+        nora = sim.personas["Nora Bennett"]
+        before = nora.scratch.currently
+        again = before.split(". ")[0].rstrip(".").replace(" is ", " is busy ", 1) + "."
+        _write(sim.storage.dir, [{"persona": "Nora Bennett", "currently": again, "question": "Q?", "fact": "f"}])
+        plant_seeds(sim)
+        assert nora.scratch.currently == before

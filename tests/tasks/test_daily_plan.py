@@ -211,6 +211,18 @@ def test_a_requirement_clause_without_a_place_happens_where_the_one_before_did(r
     assert requirement_items(f"Daily plan requirement: {requirement}", name) == clauses
 
 
+def test_a_revised_requirement_s_numbered_items_are_each_its_own_commitment():
+    """From the second day, the requirement is the revision's plan as "1) ..., 2) ...": each item
+    keeps its own place (none carried from the item before), without its number, and waking
+    up and going to bed stay the code's own."""
+    from reverie.tasks.daily_plan import requirement_items
+
+    revised = ("1) wake up and complete the morning routine at 8:00 am, 2) paint in Elm Park from 9:00 am to "
+               "12:00 pm, 3) have lunch at 12:00 pm, 4) work at the shop from 1:00 pm to 6:00 pm, 5) go to bed at 12:00 am")
+    assert requirement_items(f"Daily plan requirement: {revised}", "Ana") == [
+        "paint in Elm Park from 9:00 am to 12:00 pm", "have lunch at 12:00 pm", "work at the shop from 1:00 pm to 6:00 pm"]
+
+
 def test_the_persona_s_own_commitments_are_in_the_plan_at_their_times():
     """The bundled model's plan for the cafe owner: the example's teacher's day. The code puts her
     requirement in at its hours (what the reply had at 7 am gives way) and keeps the rest."""

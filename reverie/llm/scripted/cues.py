@@ -155,6 +155,25 @@ KINDS = re.compile(r"\b(party|celebration|festival|wedding|birthday|meeting|conc
                    r"dinner|dance|picnic|show|exhibition|market|reunion|launch|event)\b", re.IGNORECASE)
 
 
+def short_clock(minute: int) -> str:
+    """1020 -> "5pm", 1050 -> "5:30pm": one word, as a short phrase wants it."""
+    h, m = divmod(minute % (24 * 60), 60)
+    return f"{h % 12 or 12}{f':{m:02d}' if m else ''}{'am' if h < 12 else 'pm'}"
+
+
+def event_phrase(text: str) -> str | None:
+    """An announced event in a few words, "<who>'s <event> at <place> on <date> from <start> to
+    <end>" (its hours kept), when the text names a place and hours; else None."""
+    text = str(text or "").strip()
+    kind, place, span, dates = KINDS.search(text), place_of(text), span_of(text), dates_of(text)
+    who = re.match(r"^([A-Z][\w'-]*(?: [A-Z][\w'-]*)?)\s", text)
+    if not (place and span):
+        return None
+    when = f" on {dates[0][0].capitalize()} {dates[0][1]}" if dates else ""
+    return ((f"{who.group(1)}'s " if who else "the ") + f"{kind.group(1).lower() if kind else 'event'} at {place}{when} "
+            f"from {short_clock(span[0])} to {short_clock(span[1])}")
+
+
 def compact(text: str, limit: int) -> str:
     """``text`` in at most ``limit`` characters: an announced event as "<who>'s <event> at <place> on
     <date> from <start> to <end>" when it names them all, else cut at a word."""

@@ -24,9 +24,9 @@ def events_poignancy(call: ScriptedCall) -> dict:
 
 
 def whisper_inner_thought(call: ScriptedCall) -> dict:
-    """"You are hosting ..." -> "<name> is hosting ..."."""
+    """"You are hosting ..." -> "<name> is hosting ..." (the prompt shows the code's draft of it)."""
     name = call.text("persona_name")
-    thought = call.text("whisper")
+    thought = call.text("draft") or call.text("whisper")
     for pattern, repl in _YOU:
         thought = re.sub(pattern, repl.format(name=name, poss=f"{name}'s", obj=name), thought, flags=re.IGNORECASE)
     if name.lower() not in thought.lower():

@@ -6,6 +6,7 @@ import re
 
 from reverie.llm.scripted.call import ScriptedCall
 from reverie.llm.scripted.cues import content_words, lines_of
+from reverie.llm.scripted.habits import habits_of, kinds_of
 
 
 def place_tree(places: str) -> dict[str, dict[str, list[str]]]:
@@ -32,6 +33,26 @@ def best_match(options: list[str], activity: str, fallback: str | None = None) -
     return fallback if fallback in options else (options[0] if options else None)
 
 
+def named_in(options: list[str], text: str) -> str | None:
+    """The longest option the text names, or None."""
+    low = text.lower()
+    named = [o for o in options if o.lower() in low]
+    return max(named, key=len) if named else None
+
+
+def routine_place(options: list[str], activity: str, routine: str, name: str = "") -> str | None:
+    """The place the resident's routine names for this kind of activity ("eats at <Cafe>" for a
+    meal, "goes to the library at <College>" for work or study), among ``options``; None when
+    the activity is of no kind the routine places."""
+    kinds = kinds_of(activity)
+    for habit in habits_of([routine], name):
+        if kinds & habit.kinds:
+            place = named_in(options, habit.doing)
+            if place is not None:
+                return place
+    return None
+
+
 def action_packed(call: ScriptedCall) -> dict:
     return _where_and_how(call, call.text("subtask"), call.choices("sector"))
 
@@ -53,7 +74,10 @@ def _where_and_how(call: ScriptedCall, subtask: str, sector_choices: list) -> di
     home = call.text("living_sector")
     stay = call.text("current_sector")
     default = home if re.search(r"\b(home|sleep|bed|breakfast|dinner|relax|morning routine)\b", activity, re.I) else stay
-    sector = best_match(sectors, activity, default if default in sectors else home) or ""
+    sector = named_in(sectors, activity)
+    if sector is None and default != home:   # the activity names no area: where the routine does it
+        sector = routine_place(sectors, activity, call.text("daily_plan_req"), name)
+    sector = sector or best_match(sectors, activity, default if default in sectors else home) or ""
     arenas = list(tree.get(sector, {}))
     own = [a for a in arenas if name and name in a]
     arena = best_match(arenas, activity, own[0] if own else None) or ""

@@ -6,7 +6,7 @@ import re
 from dataclasses import replace
 
 from reverie.llm.scripted.call import ScriptedCall
-from reverie.llm.scripted.cues import bare, compact, lines_of, most_important, news_items, sentences
+from reverie.llm.scripted.cues import bare, compact, event_phrase, lines_of, most_important, news_items, sentences
 from reverie.llm.scripted.rules.memory import triple_answer
 
 NOT_STARTED = "(nobody has said anything yet.)"
@@ -99,9 +99,10 @@ def _heard(call: ScriptedCall, key: str = "partner_name", count: int = 1) -> str
 
 
 def _topic(said: list[str]) -> str:
-    """The most important of the sentences said."""
+    """The most important of the sentences said, in a few words: an announced event as its
+    short phrase, hours kept (a topic is cut to a few words, which would drop them)."""
     topic = most_important(said, least=2)
-    return compact((topic or "how their day is going").rstrip("."), 150)
+    return event_phrase(topic or "") or compact((topic or "how their day is going").rstrip("."), 150)
 
 
 def summarize_conversation(call: ScriptedCall) -> dict:
