@@ -22,7 +22,9 @@ from __future__ import annotations
 import argparse
 import io
 import json
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from PIL import Image
 
@@ -99,24 +101,23 @@ def generate(assets: Path, storage: Path) -> list[Path]:
 
 def write_n25(out: Writer, assets: Path, storage: Path) -> None:
     """The town grown for 25 residents, its base simulation and history."""
-    plan = town_n25.WILLOW_CREEK_N25
-    maze_dir = assets / plan.maze_name
-    g = write_world(out, maze_dir, plan)
-    characters.write_all(out, assets, PERSONAS_N25)
-    base_sim.write(out, storage, g, PERSONAS_N25, sim_code=f"base_{plan.maze_name}", maze_name=plan.maze_name,
-                   shared_homes=plan.shared_homes, seeds=SEEDS)
-    base_sim.write_history(out, maze_dir / "agent_history_init_n25.csv", PERSONAS_N25)
+    _write_town(out, assets, storage, town_n25.WILLOW_CREEK_N25, PERSONAS_N25, SEEDS)
 
 
 def write_alder(out: Writer, assets: Path, storage: Path) -> None:
     """Alder Bay, the second town (residents described in prose), its base simulation and history."""
-    plan = town_alder.ALDER_BAY
+    _write_town(out, assets, storage, town_alder.ALDER_BAY, PERSONAS_ALDER, ALDER_SEEDS)
+
+
+def _write_town(out: Writer, assets: Path, storage: Path, plan: town.TownPlan, personas: Sequence[Any],
+                seeds: Sequence[Any]) -> None:
+    """A generated town's world, characters, base simulation and history file."""
     maze_dir = assets / plan.maze_name
     g = write_world(out, maze_dir, plan)
-    characters.write_all(out, assets, PERSONAS_ALDER)
-    base_sim.write(out, storage, g, PERSONAS_ALDER, sim_code=f"base_{plan.maze_name}", maze_name=plan.maze_name,
-                   seeds=ALDER_SEEDS)
-    base_sim.write_history(out, maze_dir / f"agent_history_init_n{len(PERSONAS_ALDER)}.csv", PERSONAS_ALDER)
+    characters.write_all(out, assets, personas)
+    base_sim.write(out, storage, g, personas, sim_code=f"base_{plan.maze_name}", maze_name=plan.maze_name,
+                   shared_homes=plan.shared_homes, seeds=seeds)
+    base_sim.write_history(out, maze_dir / f"agent_history_init_n{len(personas)}.csv", personas)
 
 
 def build_parser() -> argparse.ArgumentParser:
