@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 def main_action(description: str) -> str:
-    """"writing a paper (reading sources)" -> "writing a paper"."""
+    """ "writing a paper (reading sources)" -> "writing a paper"."""
     return description.split("(")[0].strip() or description.strip()
 
 
@@ -14,7 +14,7 @@ def is_decomposed(description: str) -> bool:
 
 
 def subtask(description: str) -> str:
-    """"writing a paper (reading sources)" -> "reading sources"; no parentheses -> the whole text."""
+    """ "writing a paper (reading sources)" -> "reading sources"; no parentheses -> the whole text."""
     if is_decomposed(description):
         inner = description.rsplit("(", 1)[1].split(")")[0].strip()
         if inner:

@@ -21,9 +21,15 @@ COMMANDS = {
     "assets": ("reverie.worldgen.assets_import", "import the original Smallville assets from a clone"),
     "bench": ("reverie.benchmarks.bench", "benchmark a short headless run and print figures"),
     "doctor": ("reverie.doctor.doctor", "check the configured model, memory and storage before a long run"),
-    "experiment": ("reverie.evaluation.experiment", "the paper's two-day diffusion experiment on any base (default "
-                   "the 25-person town), its table beside the paper's"),
-    "evaluate": ("reverie.evaluation.evaluation", "interview every persona: information diffusion, relationships, coordination"),
+    "experiment": (
+        "reverie.evaluation.experiment",
+        "the paper's two-day diffusion experiment on any base (default "
+        "the 25-person town), its table beside the paper's",
+    ),
+    "evaluate": (
+        "reverie.evaluation.evaluation",
+        "interview every persona: information diffusion, relationships, coordination",
+    ),
 }
 
 

@@ -31,7 +31,7 @@ from reverie.errors import UserError
 DEFAULT_CONFIG = PROJECT_ROOT / "config.toml"
 ENV_VAR = "REVERIE_CONFIG"
 BUNDLED = "bundled"
-SCRIPTED = "scripted"   # no model file: the scripted town model (reverie/llm/scripted), both roles
+SCRIPTED = "scripted"  # no model file: the scripted town model (reverie/llm/scripted), both roles
 
 
 class ConfigError(UserError):
@@ -107,8 +107,10 @@ class ModelSettings(_Section):
         for endpoint in value.split(","):
             host, _, port = endpoint.strip().rpartition(":")
             if not host or not port.isdigit() or not 0 < int(port) < 65536 or any(c.isspace() for c in host):
-                raise ValueError(f"{endpoint.strip()!r} is not host:port — write e.g. \"192.168.1.20:50052\", "
-                                 "several separated by commas")
+                raise ValueError(
+                    f'{endpoint.strip()!r} is not host:port — write e.g. "192.168.1.20:50052", '
+                    "several separated by commas"
+                )
         return ",".join(e.strip() for e in value.split(","))
 
 
@@ -123,7 +125,7 @@ class BackendKind(enum.StrEnum):
     """Where the chat models run (``[backend] kind``, written as its value)."""
 
     LLAMA_CPP = "llama_cpp"  # in this process, through llama-cpp-python
-    OPENAI = "openai"        # an OpenAI-compatible server at base_url
+    OPENAI = "openai"  # an OpenAI-compatible server at base_url
 
     @property
     def server(self) -> bool:
@@ -217,8 +219,9 @@ class BackendSettings(_Section):
 
     def endpoints(self) -> list[ServerSettings]:
         """The run's servers: [[backend.servers]], else the one at base_url."""
-        return list(self.servers) or [ServerSettings(base_url=self.base_url, server=self.server,
-                                                     parallel_slots=self.parallel_slots)]
+        return list(self.servers) or [
+            ServerSettings(base_url=self.base_url, server=self.server, parallel_slots=self.parallel_slots)
+        ]
 
     @property
     def total_slots(self) -> int:
@@ -232,8 +235,10 @@ class BackendSettings(_Section):
         if name:
             value = os.environ.get(name, "").strip()
             if not value:
-                raise UserError(f"[backend] api_key_env = {name!r} but the environment has no {name} — "
-                                f"export {name}=<your key> before the run, or remove api_key_env")
+                raise UserError(
+                    f"[backend] api_key_env = {name!r} but the environment has no {name} — "
+                    f"export {name}=<your key> before the run, or remove api_key_env"
+                )
             return value
         return entry.api_key if entry.api_key is not None else self.api_key
 
@@ -289,7 +294,7 @@ class ChromaSettings(_Section):
 class Scheduler(enum.StrEnum):
     """How residents' steps are ordered ([simulation] scheduler)."""
 
-    LOCKSTEP = "lockstep"          # every resident finishes a step before anyone starts the next
+    LOCKSTEP = "lockstep"  # every resident finishes a step before anyone starts the next
     OUT_OF_ORDER = "out_of_order"  # residents who cannot meet run ahead of each other (headless, multi-slot server)
 
 
@@ -394,7 +399,9 @@ def load_settings(path: str | os.PathLike | None = None, *, check_files: bool = 
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise ConfigError(f"{path}: no such config file — copy config.toml from the project or pass --config PATH") from None
+        raise ConfigError(
+            f"{path}: no such config file — copy config.toml from the project or pass --config PATH"
+        ) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read the config file ({exc.__class__.__name__}: {exc})") from None
     except tomllib.TOMLDecodeError as exc:

@@ -40,8 +40,7 @@ def disk_problem(exc: OSError) -> str:
     reason = exc.strerror or str(exc) or exc.__class__.__name__
     if exc.errno == errno.ENAMETOOLONG:
         name = max(str(where).split("/"), key=len)
-        return (f"the name {name[:24]!r}... ({len(name)} characters) is too long for a file name — "
-                "use a shorter name")
+        return f"the name {name[:24]!r}... ({len(name)} characters) is too long for a file name — use a shorter name"
     if exc.errno == errno.ENOSPC:
         todo = "the disk is full; free some space"
     elif exc.errno == errno.EFBIG:
@@ -52,5 +51,4 @@ def disk_problem(exc: OSError) -> str:
         return f"{where}: {reason} — check the path (a simulation is named by a folder of the storage folder)"
     else:
         todo = "check the file and its folder"
-    return (f"{where}: {reason} — {todo}, then continue with run --resume "
-            "(the last complete checkpoint is kept)")
+    return f"{where}: {reason} — {todo}, then continue with run --resume (the last complete checkpoint is kept)"

@@ -118,8 +118,10 @@ class BadJSON(UserError, json.JSONDecodeError):
         self.path = Path(path)
 
     def __str__(self) -> str:
-        return (f"{self.path} is damaged (not valid JSON: {self.msg} at line {self.lineno}) — "
-                "restore it from a copy, or fork the simulation's base again")
+        return (
+            f"{self.path} is damaged (not valid JSON: {self.msg} at line {self.lineno}) — "
+            "restore it from a copy, or fork the simulation's base again"
+        )
 
 
 def read_json(path: str | Path) -> Any:
@@ -130,8 +132,7 @@ def read_json(path: str | Path) -> Any:
             raise BadJSON(path, exc) from None
 
 
-def read_json_or(path: Path, *, missing: Callable[[], Exception],
-                 unreadable: Callable[[str], Exception]) -> Any:
+def read_json_or(path: Path, *, missing: Callable[[], Exception], unreadable: Callable[[str], Exception]) -> Any:
     """The JSON in ``path``; a missing file raises ``missing()``, one that cannot be read as JSON
     ``unreadable(<the error's class name>)``: callers word the one line for their user."""
     try:

@@ -34,8 +34,20 @@ EXPERIMENT_PROGRESS = "experiment_progress.json"
 GAME_DAY_PROGRESS = "game_day_progress.json"
 PREVIOUS_CHECKPOINT = ".checkpoint.prev"
 # Files of one run (its calls, its figures, its lock, its saves in progress): a fork starts without them.
-PER_RUN_EXTRAS = (LEDGER, TRACE, TIMELINE, CHROMA, CHAT_TEMPLATES, EVALUATION, GAME_DAY_REPORT, EXPERIMENT_REPORT,
-                  EXPERIMENT_PROGRESS, GAME_DAY_PROGRESS, LOCK_NAME, PREVIOUS_CHECKPOINT)
+PER_RUN_EXTRAS = (
+    LEDGER,
+    TRACE,
+    TIMELINE,
+    CHROMA,
+    CHAT_TEMPLATES,
+    EVALUATION,
+    GAME_DAY_REPORT,
+    EXPERIMENT_REPORT,
+    EXPERIMENT_PROGRESS,
+    GAME_DAY_PROGRESS,
+    LOCK_NAME,
+    PREVIOUS_CHECKPOINT,
+)
 
 
 # Names Windows keeps for devices, with or without an extension: no folder can have them there.
@@ -45,8 +57,12 @@ RESERVED_NAMES = re.compile(r"^(CON|PRN|AUX|NUL|COM[0-9]|LPT[0-9])(\..*)?$", re.
 def is_sim_name(name: object) -> bool:
     """True for a name usable as a simulation folder on any system (letters, digits, '.', '_',
     '-', starting with a letter or digit; not a name Windows keeps for a device)."""
-    return (isinstance(name, str) and len(name) <= MAX_SIM_NAME and SIM_NAME.fullmatch(name) is not None
-            and RESERVED_NAMES.fullmatch(name) is None)
+    return (
+        isinstance(name, str)
+        and len(name) <= MAX_SIM_NAME
+        and SIM_NAME.fullmatch(name) is not None
+        and RESERVED_NAMES.fullmatch(name) is None
+    )
 
 
 class SimLayout:

@@ -32,8 +32,12 @@ def forked_sim(tmp_path: Path, base: str, name: str, model, *, at: str | None = 
     settings, storage = fork_base(tmp_path, base, name)
     if at:
         fast_forward(storage, at)
-    llm = LLM(settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model},
-              ledger_path=storage.dir / "reverie" / "llm_calls.jsonl")
+    llm = LLM(
+        settings,
+        tasks=product_tasks(),
+        chat_models={"strong": model, "cheap": model},
+        ledger_path=storage.dir / "reverie" / "llm_calls.jsonl",
+    )
     sim = Simulation.open(settings, name, storage=storage, llm=llm)
     try:
         yield sim

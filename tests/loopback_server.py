@@ -20,8 +20,16 @@ def free_port() -> int:
 
 
 @contextmanager
-def loopback_server(command: Callable[[int], list[str]], probe: Callable[[int], str], log_path: Path, *,
-                    what: str, wait_s: float, started: list | None = None, **popen) -> Iterator[int]:
+def loopback_server(
+    command: Callable[[int], list[str]],
+    probe: Callable[[int], str],
+    log_path: Path,
+    *,
+    what: str,
+    wait_s: float,
+    started: list | None = None,
+    **popen,
+) -> Iterator[int]:
     """Run ``command(port)``; yield the port once ``probe(port)`` answers 200; then stop it
     (``started``: the process is appended to it, for a test that kills it)."""
     port = free_port()
@@ -79,7 +87,8 @@ def llama_cpp_binary(name: str, env_var: str) -> Path | None:
 def llama_server_binary() -> Path:
     """llama.cpp's ``llama-server``; skips when absent."""
     return llama_cpp_binary("llama-server", "REVERIE_LLAMA_SERVER") or pytest.skip(
-        "llama.cpp's llama-server is not built — run .ci/setup --tests")
+        "llama.cpp's llama-server is not built — run .ci/setup --tests"
+    )
 
 
 @contextmanager
@@ -95,8 +104,9 @@ def rpc_server(log_path: Path, *, wait_s: float = 60) -> Iterator[str]:
         pytest.skip("llama.cpp's ggml-rpc-server is not built — run .ci/setup --tests")
     port = free_port()
     with log_path.open("w") as log:
-        proc = subprocess.Popen([str(binary), "-H", "127.0.0.1", "-p", str(port), "-t", "2"],
-                                stdout=log, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            [str(binary), "-H", "127.0.0.1", "-p", str(port), "-t", "2"], stdout=log, stderr=subprocess.STDOUT
+        )
         try:
             deadline = time.monotonic() + wait_s
             while True:  # a connection that says nothing is closed by the server, which goes on listening
@@ -114,14 +124,36 @@ def rpc_server(log_path: Path, *, wait_s: float = 60) -> Iterator[str]:
 
 
 @contextmanager
-def llama_server(log_path: Path, *, slots: int, n_ctx: int, extra: tuple[str, ...] = (),
-                 started: list | None = None) -> Iterator[str]:
+def llama_server(
+    log_path: Path, *, slots: int, n_ctx: int, extra: tuple[str, ...] = (), started: list | None = None
+) -> Iterator[str]:
     """The bundled model on a real ``llama-server`` with ``slots`` slots of ``n_ctx`` tokens each; yields its /v1 URL."""
     from reverie.llm.models import bundled_model_path
 
     binary = llama_server_binary()
-    command = lambda port: [str(binary), "-m", str(bundled_model_path()), "--host", "127.0.0.1", "--port", str(port),  # noqa: E731
-                            "-np", str(slots), "-c", str(n_ctx * slots), "-t", "2", "--no-webui", *extra]
-    with loopback_server(command, lambda port: f"http://127.0.0.1:{port}/health", log_path,
-                         what="llama-server", wait_s=120, started=started) as port:
+    command = lambda port: [
+        str(binary),
+        "-m",
+        str(bundled_model_path()),
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),  # noqa: E731
+        "-np",
+        str(slots),
+        "-c",
+        str(n_ctx * slots),
+        "-t",
+        "2",
+        "--no-webui",
+        *extra,
+    ]
+    with loopback_server(
+        command,
+        lambda port: f"http://127.0.0.1:{port}/health",
+        log_path,
+        what="llama-server",
+        wait_s=120,
+        started=started,
+    ) as port:
         yield f"http://127.0.0.1:{port}/v1"

@@ -72,9 +72,12 @@ class Replies:
                 with self.path.open("a", encoding="utf-8") as fh:
                     fh.write(json_line(item) + "\n")
             elif self.misses == 1:
-                warnings.warn(f"{self.path.name}: no recorded reply for prompt '{taped.prompt}' (attempt "
-                              f"{taped.attempt}); this and later calls go to the bundled model — record again "
-                              f"with {RECORD}=1", stacklevel=1)
+                warnings.warn(
+                    f"{self.path.name}: no recorded reply for prompt '{taped.prompt}' (attempt "
+                    f"{taped.attempt}); this and later calls go to the bundled model — record again "
+                    f"with {RECORD}=1",
+                    stacklevel=1,
+                )
 
 
 class RecordedModel(CassetteModel):
@@ -97,16 +100,27 @@ class RecordedModel(CassetteModel):
         key = call_key(taped.prompt, list(taped.conversation), taped.attempt)
         item = None if self.replies.recording else self.replies.replay(key)
         if item is not None:
-            message = AIMessage(content=item["reply"], usage_metadata=item.get("usage"),
-                                response_metadata={"finish_reason": item.get("finish_reason")})
+            message = AIMessage(
+                content=item["reply"],
+                usage_metadata=item.get("usage"),
+                response_metadata={"finish_reason": item.get("finish_reason")},
+            )
             return ChatResult(generations=[ChatGeneration(message=message)])
         result = self.inner._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
         generation = result.generations[0]
         metadata = {**(generation.generation_info or {}), **generation.message.response_metadata}
         usage = generation.message.usage_metadata
-        self.replies.missed(taped, {"key": key, "prompt": taped.prompt, "attempt": taped.attempt,
-                                    "reply": generation.message.content, "usage": dict(usage) if usage else None,
-                                    "finish_reason": metadata.get("finish_reason")})
+        self.replies.missed(
+            taped,
+            {
+                "key": key,
+                "prompt": taped.prompt,
+                "attempt": taped.attempt,
+                "reply": generation.message.content,
+                "usage": dict(usage) if usage else None,
+                "finish_reason": metadata.get("finish_reason"),
+            },
+        )
         return result
 
 

@@ -36,6 +36,8 @@ def test_the_configured_checks_find_a_known_fault(tmp_path):
     sample.write_text("import os\n\n\ndef half(value: int, label) -> int:\n    return value / 2\n", encoding="utf-8")
     lint = _run("ruff", "check", "--no-cache", "--config", str(CONFIG), str(sample), cwd=tmp_path)
     assert lint.returncode == 1 and "F401" in lint.stdout, lint.stdout + lint.stderr
-    types = _run("mypy", "--config-file", str(CONFIG), "--cache-dir", str(tmp_path / "cache"), str(sample), cwd=tmp_path)
+    types = _run(
+        "mypy", "--config-file", str(CONFIG), "--cache-dir", str(tmp_path / "cache"), str(sample), cwd=tmp_path
+    )
     assert types.returncode == 1, types.stdout + types.stderr
     assert "[no-untyped-def]" in types.stdout and "[return-value]" in types.stdout, types.stdout

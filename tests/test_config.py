@@ -104,7 +104,10 @@ def test_the_command_line_prints_one_line_and_exits_2(write_config):
     path = write_config("[models.strong]\npath = 'models/zephyr.gguf'\n")
     run = subprocess.run(
         [sys.executable, "-m", "reverie", "--config", str(path), "prompts", "list"],
-        cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=120,
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert run.returncode == 2 and run.stdout == ""
     lines = run.stderr.strip().splitlines()

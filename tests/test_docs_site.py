@@ -48,11 +48,13 @@ def _sections(page: str) -> dict[str, str]:
 
 
 def _rows(body: str) -> list[list[str]]:
-    return [[c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]] for line in body.splitlines()
-            if line.startswith("| `")]
+    return [
+        [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]] for line in body.splitlines() if line.startswith("| `")
+    ]
 
 
 # ------------------------------------------------------------------ commands and flags
+
 
 def _walk(prog: str, parser: argparse.ArgumentParser) -> dict[str, set[str]]:
     """Every command line under ``parser`` -> its option strings and positionals (help left out)."""
@@ -107,14 +109,14 @@ def test_every_command_and_flag_has_one_entry_and_every_entry_is_one(reference):
         documented = [row[0].strip("`") for row in _rows(page[command]) if not row[0].startswith(f"`{command} ")]
         names = {max(f, key=len) for f in _option_groups(command)} | {f for f in flags if not f.startswith("-")}
         assert sorted(documented) == sorted(names), command
-        assert all(row[2] for row in _rows(page[command]) if not row[0].startswith(f"`{command} ")), \
+        assert all(row[2] for row in _rows(page[command]) if not row[0].startswith(f"`{command} ")), (
             f"{command}: a flag without a meaning (give it a help text)"
+        )
 
 
 def _option_groups(command: str) -> list[list[str]]:
     parser = _parser_of(command)
-    return [a.option_strings for a in parser._actions
-            if a.option_strings and not isinstance(a, argparse._HelpAction)]
+    return [a.option_strings for a in parser._actions if a.option_strings and not isinstance(a, argparse._HelpAction)]
 
 
 def _parser_of(command: str) -> argparse.ArgumentParser:
@@ -130,6 +132,7 @@ def _parser_of(command: str) -> argparse.ArgumentParser:
 
 
 # ------------------------------------------------------------------ config keys
+
 
 def _keys(model: type[BaseModel], table: str = "") -> dict[str, set[str]]:
     found: dict[str, set[str]] = {table: set()}
@@ -181,6 +184,7 @@ def test_the_shipped_config_sets_only_keys_of_the_reference(reference):
 
 # ------------------------------------------------------------------ prompts
 
+
 def test_every_prompt_has_an_entry_with_its_inputs_and_reply_schema(reference):
     from reverie.llm.task import prompt_fields
     from reverie.tasks.registry import product_tasks
@@ -199,9 +203,13 @@ def test_every_prompt_has_an_entry_with_its_inputs_and_reply_schema(reference):
 
 # The pages written by hand that say what to type today (the history in docs/SPEED.md and
 # docs/FIDELITY.md, and the original's in docs/LOOP.md and docs/SERVER.md, are left as written).
-GUIDES = [README, PROJECT_ROOT / "models" / "README.md", PROJECT_ROOT / "prompts" / "README.md",
-          PROJECT_ROOT / "tests" / "README.md",
-          *sorted(p for d in ("tutorials", "how-to", "reference", "explanation") for p in (DOCS / d).glob("*.md"))]
+GUIDES = [
+    README,
+    PROJECT_ROOT / "models" / "README.md",
+    PROJECT_ROOT / "prompts" / "README.md",
+    PROJECT_ROOT / "tests" / "README.md",
+    *sorted(p for d in ("tutorials", "how-to", "reference", "explanation") for p in (DOCS / d).glob("*.md")),
+]
 SCRIPT_NAMES = {"game_day": "reverie.evaluation.game_day", "memory_bench": "reverie.benchmarks.memory_bench"}
 
 
@@ -271,13 +279,17 @@ def test_the_guides_name_only_config_keys_that_exist():
 
 # ------------------------------------------------------------------ the README and the build
 
+
 def test_the_readme_is_a_five_minute_read_with_its_picture_commands_and_docs():
     text = README.read_text(encoding="utf-8")
     assert len(text.splitlines()) <= 150
     pictures = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text)
     assert len(pictures) == 1 and (PROJECT_ROOT / pictures[0]).is_file()
-    for command in ("bash .ci/setup && .venv/bin/python -m reverie run --start 07:50 --steps 480 --packed --compress",
-                    "bash .ci/setup --tests && .venv/bin/python -m pytest tests", ".venv/bin/mkdocs serve"):
+    for command in (
+        "bash .ci/setup && .venv/bin/python -m reverie run --start 07:50 --steps 480 --packed --compress",
+        "bash .ci/setup --tests && .venv/bin/python -m pytest tests",
+        ".venv/bin/mkdocs serve",
+    ):
         assert f"\n{command}" in text, command
     assert "](docs/" in text
 
@@ -293,13 +305,24 @@ def test_mkdocs_build_strict_has_no_broken_link_and_no_page_outside_the_nav(tmp_
     """`.venv/bin/mkdocs build --strict`: a broken link or anchor, a page outside the nav, a nav entry
     with no page, or a reference the code cannot make fails it."""
     mkdocs = Path(sys.executable).parent / "mkdocs"  # the command the README gives, not `python -m`
-    run = subprocess.run([str(mkdocs), "build", "--strict", "--site-dir", str(tmp_path / "site")],
-                         cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=600,
-                         env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    run = subprocess.run(
+        [str(mkdocs), "build", "--strict", "--site-dir", str(tmp_path / "site")],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
     assert run.returncode == 0, run.stderr[-4000:]
     site = tmp_path / "site"
-    for page in ("index.html", "reference/cli.html", "reference/config.html", "reference/prompts.html",
-                 "tutorials/first-run.html", "reference/models.html"):
+    for page in (
+        "index.html",
+        "reference/cli.html",
+        "reference/config.html",
+        "reference/prompts.html",
+        "tutorials/first-run.html",
+        "reference/models.html",
+    ):
         assert (site / page).is_file(), page
     # Offline: no web fonts or scripts from elsewhere.
     index = (site / "index.html").read_text(encoding="utf-8")
@@ -312,15 +335,20 @@ def test_links_written_as_repository_paths_point_at_their_pages():
     hooks = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = hooks
     spec.loader.exec_module(hooks)
-    text = ("[a](docs/how-to/gpu.md#build) [b](models/README.md#model-servers) ![c](docs/images/town.png) "
-            "[d](reverie/config.py) [e](https://example.org/x.md) [f](#top) [g](docs/nowhere.md)\n"
-            "```\n[h](models/README.md)\n```\n")
+    text = (
+        "[a](docs/how-to/gpu.md#build) [b](models/README.md#model-servers) ![c](docs/images/town.png) "
+        "[d](reverie/config.py) [e](https://example.org/x.md) [f](#top) [g](docs/nowhere.md)\n"
+        "```\n[h](models/README.md)\n```\n"
+    )
     assert hooks.rewrite_links(text, "README.md", "index.md") == (
         "[a](how-to/gpu.md#build) [b](reference/models.md#model-servers) ![c](images/town.png) "
         "d [e](https://example.org/x.md) [f](#top) [g](nowhere.md)\n"
-        "```\n[h](models/README.md)\n```\n")
-    assert hooks.rewrite_links("[s](../SPEED.md) [m](../../models/README.md)", "docs/how-to/gpu.md", "how-to/gpu.md") \
+        "```\n[h](models/README.md)\n```\n"
+    )
+    assert (
+        hooks.rewrite_links("[s](../SPEED.md) [m](../../models/README.md)", "docs/how-to/gpu.md", "how-to/gpu.md")
         == "[s](../SPEED.md) [m](../reference/models.md)"
+    )
 
 
 def test_the_file_formats_page_names_every_file_of_a_simulation():
@@ -328,8 +356,11 @@ def test_the_file_formats_page_names_every_file_of_a_simulation():
     from reverie import sim_layout
 
     page = (DOCS / "reference" / "files.md").read_text(encoding="utf-8")
-    names = {value for name, value in vars(sim_layout).items()
-             if name.isupper() and isinstance(value, str) and name not in ("BASE_PREFIX",) and not name.startswith("SIM_")}
+    names = {
+        value
+        for name, value in vars(sim_layout).items()
+        if name.isupper() and isinstance(value, str) and name not in ("BASE_PREFIX",) and not name.startswith("SIM_")
+    }
     assert "llm_calls.jsonl" in names and ".checkpoint.prev" in names
     missing = [n for n in sorted(names) if f"`{n}" not in page and f"{n}`" not in page and f"/{n}" not in page]
     assert not missing, f"docs/reference/files.md does not name {missing}"

@@ -35,9 +35,14 @@ def checks_of(output: str) -> dict[str, str]:
 def test_green_on_the_bundled_model(write_config, tmp_path):
     scratch = tmp_path / "tmp"
     scratch.mkdir()
-    done = subprocess.run([sys.executable, "-m", "reverie", "--config", config_for(write_config, tmp_path), "doctor"],
-                          cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=600,
-                          env={**os.environ, "TMPDIR": str(scratch)})
+    done = subprocess.run(
+        [sys.executable, "-m", "reverie", "--config", config_for(write_config, tmp_path), "doctor"],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "TMPDIR": str(scratch)},
+    )
     # (torch keeps its own compile cache there; ours is the probe's folder)
     assert list(scratch.glob("reverie-doctor-*")) == [], "doctor left its probe folder behind"
     checks = checks_of(done.stdout)
@@ -47,10 +52,13 @@ def test_green_on_the_bundled_model(write_config, tmp_path):
     assert "none on a GPU" in checks["model"] and "0 of 31 layers on the GPU (n_gpu_layers = 0)" in checks["gpu"]
 
 
-@pytest.mark.parametrize("template, folded", [
-    (OUR_TEMPLATES / "mistralai-Mistral-7B-Instruct-v0.2.jinja", "mistral-instruct"),
-    ("google-gemma-2-2b-it.jinja", "gemma"),
-])
+@pytest.mark.parametrize(
+    "template, folded",
+    [
+        (OUR_TEMPLATES / "mistralai-Mistral-7B-Instruct-v0.2.jinja", "mistral-instruct"),
+        ("google-gemma-2-2b-it.jinja", "gemma"),
+    ],
+)
 def test_green_on_other_template_families_with_the_system_text_folded(template, folded, write_config, tmp_path, capsys):
     path = template if not isinstance(template, str) else llama_cpp_templates() / template
     code = main(["--config", config_for(write_config, tmp_path, str(fixture_gguf(path))), "doctor"])

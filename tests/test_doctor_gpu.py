@@ -40,8 +40,13 @@ def test_every_layer_on_a_loopback_rpc_server_and_doctor_green(write_config, tmp
     with rpc_server(tmp_path / "rpc.log") as endpoint:
         config = gpu_config(write_config, tmp_path, f'rpc_servers = "{endpoint}"\n')
         # Its own process: llama.cpp keeps an RPC server's devices for the life of the process.
-        done = subprocess.run([sys.executable, "-m", "reverie", "--config", config, "doctor", "--json"],
-                              cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=600)
+        done = subprocess.run(
+            [sys.executable, "-m", "reverie", "--config", config, "doctor", "--json"],
+            cwd=PROJECT_ROOT,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
     checks = checks_of(done.stdout)
     assert done.returncode == 0, done.stdout + done.stderr
     assert all(line.startswith("✓") for line in checks.values()), checks
@@ -70,8 +75,9 @@ def test_red_with_the_setup_fix_when_gpu_layers_are_asked_and_there_is_no_device
 
 
 def test_placement_read_from_llamas_load_log():
-    log = "".join(f"load_tensors: layer {i:3d} assigned to device {'CPU' if i < 20 else 'CUDA0'}, is_swa = 0\n"
-                  for i in range(31))
+    log = "".join(
+        f"load_tensors: layer {i:3d} assigned to device {'CPU' if i < 20 else 'CUDA0'}, is_swa = 0\n" for i in range(31)
+    )
     log += "load_tensors:        CUDA0 model buffer size =    40.00 MiB\nload_tensors:   CPU_Mapped model buffer size =    92.10 MiB\n"
     placement = read_placement(log, Placement(asked=11))
     assert (placement.layers, placement.offloaded, placement.expected) == (31, 11, 11)

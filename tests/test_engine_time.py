@@ -33,9 +33,9 @@ def clock(monkeypatch):
 def test_a_stage_counts_its_own_time_without_the_model_calls_made_inside_it(clock):
     before = engine_time.totals()
     with engine_time.timed("plan"):
-        clock.advance(0.25)                 # the engine's own work
+        clock.advance(0.25)  # the engine's own work
         with engine_time.model_call():
-            clock.advance(4.0)              # waiting for the model
+            clock.advance(4.0)  # waiting for the model
         with engine_time.timed("path finding"):
             clock.advance(0.5)
         with engine_time.model_call():
@@ -59,6 +59,6 @@ def test_a_model_call_on_another_thread_is_not_taken_out_of_this_threads_stage(c
     worker.start()
     with engine_time.timed("perceive"):
         started.set()
-        other_done.wait()                   # the clock moved 3 s while this thread was in its stage
+        other_done.wait()  # the clock moved 3 s while this thread was in its stage
     worker.join()
     assert engine_time.since(before)["perceive"] == pytest.approx(3.0)

@@ -12,12 +12,18 @@ from reverie.jsonio import ObjectText
 
 
 def _value(rng: random.Random):
-    return rng.choice([
-        [rng.random() for _ in range(rng.randint(0, 4))],
-        {"description": rng.choice(["café ☕", "line\nbreak", 'a "quote"', ""]), "poignancy": rng.randint(1, 10),
-         "filling": [["Klaus Mueller", "Hi"]] if rng.random() < 0.5 else [], "expiration": None},
-        rng.randint(-5, 5),
-    ])
+    return rng.choice(
+        [
+            [rng.random() for _ in range(rng.randint(0, 4))],
+            {
+                "description": rng.choice(["café ☕", "line\nbreak", 'a "quote"', ""]),
+                "poignancy": rng.randint(1, 10),
+                "filling": [["Klaus Mueller", "Hi"]] if rng.random() < 0.5 else [],
+                "expiration": None,
+            },
+            rng.randint(-5, 5),
+        ]
+    )
 
 
 @pytest.mark.parametrize("indent", [2, None])

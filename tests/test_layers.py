@@ -21,8 +21,13 @@ CONTRACTS = ("layers", "no-cycles")
 def test_every_layer_imports_only_downward_and_nothing_imports_in_a_cycle():
     config = PROJECT_ROOT / ".importlinter"
     assert all(f"[importlinter:contract:{c}]" in config.read_text(encoding="utf-8") for c in CONTRACTS)
-    done = subprocess.run([str(LINT_IMPORTS), "--no-cache", "--no-logo", "--config", str(config)],
-                          cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [str(LINT_IMPORTS), "--no-cache", "--no-logo", "--config", str(config)],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     report = done.stdout + done.stderr
     assert f"Contracts: {len(CONTRACTS)} kept, 0 broken." in report, report
     assert done.returncode == 0, report

@@ -50,8 +50,14 @@ def make_village(root: Path, smallville: Path, *, autosave_every: int = 5) -> Pa
 def reverie_cmd(config: Path, *args: str, **kwargs) -> subprocess.CompletedProcess:
     """``python -m reverie --config CONFIG ARGS...`` in a child process."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    return subprocess.run([sys.executable, "-m", "reverie", "--config", str(config), *args],
-                          cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, **kwargs)
+    return subprocess.run(
+        [sys.executable, "-m", "reverie", "--config", str(config), *args],
+        cwd=PROJECT_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        **kwargs,
+    )
 
 
 def record_the_ville(root: Path, smallville: Path) -> tuple[Path, Path, Path, float | None]:
@@ -63,8 +69,9 @@ def record_the_ville(root: Path, smallville: Path) -> tuple[Path, Path, Path, fl
     config = make_village(root / "village", smallville)
     cassette = root / "calls.cassette.jsonl"
     started = time.monotonic()
-    proc = reverie_cmd(config, "run", "--sim", "rec", "--steps", str(STEPS), "--record", str(cassette),
-                       "--no-progress", timeout=5000)
+    proc = reverie_cmd(
+        config, "run", "--sim", "rec", "--steps", str(STEPS), "--record", str(cassette), "--no-progress", timeout=5000
+    )
     seconds = time.monotonic() - started
     assert proc.returncode == 0, proc.stderr[-3000:]
     print(f"\n{STEPS} steps with the bundled model: {seconds:.0f} s ({seconds / STEPS:.1f} s/step)")

@@ -23,8 +23,11 @@ def willow_config(root: Path, extra: str = "") -> Path:
     storage.mkdir()
     (storage / BASE).symlink_to(SHIPPED, target_is_directory=True)
     config = root / "config.toml"
-    config.write_text(f'[paths]\nstorage = "{storage}"\ntemp_storage = "{root / "temp"}"\n'
-                      f'compressed_storage = "{root / "compressed"}"\n{extra}', encoding="utf-8")
+    config.write_text(
+        f'[paths]\nstorage = "{storage}"\ntemp_storage = "{root / "temp"}"\n'
+        f'compressed_storage = "{root / "compressed"}"\n{extra}',
+        encoding="utf-8",
+    )
     return config
 
 
@@ -34,7 +37,7 @@ def readme_run_args() -> list[str]:
     line = next(line for line in text.splitlines() if line.startswith("bash .ci/setup && ") and " reverie run " in line)
     command = line.split("&&", 1)[1]
     words = shlex.split(command)
-    return words[words.index("reverie") + 1:]
+    return words[words.index("reverie") + 1 :]
 
 
 @dataclass(frozen=True)
@@ -51,7 +54,12 @@ def run_the_readme_first_command(root: Path) -> FirstRun:
     """The README's `run` part exactly as written there, in a Willow Creek village under ``root``."""
     config = willow_config(root)
     storage = root / "storage"
-    run = subprocess.run([sys.executable, "-m", "reverie", "--config", str(config), *readme_run_args()],
-                         cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=3500)
+    run = subprocess.run(
+        [sys.executable, "-m", "reverie", "--config", str(config), *readme_run_args()],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=3500,
+    )
     sims = [p for p in storage.iterdir() if p.name != BASE]
     return FirstRun(config, storage, sims[0] if len(sims) == 1 else storage / "(no single simulation)", run)

@@ -32,8 +32,16 @@ from reverie.simulation.fast_forward import parse_hhmm
 
 SIM_NAME = "bench"
 # Asked once a game day, when it starts (a bench from --start plans the day at its first step).
-DAY_PLANNING = frozenset({"wake_up_hour", "daily_plan", "hourly_schedule", "hourly_schedule_packed",
-                          "identity_new_currently", "identity_new_daily_req"})
+DAY_PLANNING = frozenset(
+    {
+        "wake_up_hour",
+        "daily_plan",
+        "hourly_schedule",
+        "hourly_schedule_packed",
+        "identity_new_currently",
+        "identity_new_daily_req",
+    }
+)
 REPORT_VERSION = 1
 
 
@@ -41,27 +49,51 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fork", help="simulation to fork (default: [simulation] default_fork)")
     parser.add_argument("--start", metavar="HH:MM", help="move the clock to this time of day first (no model calls)")
     parser.add_argument("--minutes", type=int, default=10, help="game minutes to run (default 10)")
-    parser.add_argument("--model", metavar="bundled|scripted|PATH",
-                        help="model file for both roles (default: the config's); scripted: the scripted town model")
+    parser.add_argument(
+        "--model",
+        metavar="bundled|scripted|PATH",
+        help="model file for both roles (default: the config's); scripted: the scripted town model",
+    )
     parser.add_argument("--out", type=Path, metavar="FILE", help="JSON report (default: ./bench-<fork>-<time>.json)")
     parser.add_argument("--packed", action="store_true", help="packed action mode ([simulation] packed_actions)")
-    parser.add_argument("--no-cache", action="store_true", help="no caches: no llama.cpp prompt cache ([backend] prompt_cache) and no reuse of "
-                        "today's answers ([simulation] reuse_answers)")
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="no caches: no llama.cpp prompt cache ([backend] prompt_cache) and no reuse of "
+        "today's answers ([simulation] reuse_answers)",
+    )
     parser.add_argument("--no-grammar", action="store_true", help="no JSON-schema grammar ([repair] grammar)")
     cassette = parser.add_mutually_exclusive_group()
     cassette.add_argument("--record", type=Path, metavar="FILE", help="record every model reply to FILE")
-    cassette.add_argument("--replay", type=Path, metavar="FILE", help="answer from FILE (no model: engine overhead only)")
+    cassette.add_argument(
+        "--replay", type=Path, metavar="FILE", help="answer from FILE (no model: engine overhead only)"
+    )
     parser.add_argument("--keep", action="store_true", help="keep the temporary simulation and print where it is")
-    parser.add_argument("--server", metavar="URL", help="run the same game time twice against this OpenAI-compatible "
-                        "server: lock-step (parallel_slots = 1) and --slots, side by side (see bench_server.py)")
-    parser.add_argument("--slots", type=int, default=4, help="with --server: parallel_slots of the second run (default 4)")
-    parser.add_argument("--out-of-order", action="store_true", help="with --server: both runs on --slots, the "
-                        "lockstep and the out-of-order scheduler ([simulation] scheduler)")
-    parser.add_argument("--pinning", action="store_true", help="with --server: a third run without slot pinning "
-                        "([backend] slot_pinning), to compare cache hit rates")
+    parser.add_argument(
+        "--server",
+        metavar="URL",
+        help="run the same game time twice against this OpenAI-compatible "
+        "server: lock-step (parallel_slots = 1) and --slots, side by side (see bench_server.py)",
+    )
+    parser.add_argument(
+        "--slots", type=int, default=4, help="with --server: parallel_slots of the second run (default 4)"
+    )
+    parser.add_argument(
+        "--out-of-order",
+        action="store_true",
+        help="with --server: both runs on --slots, the "
+        "lockstep and the out-of-order scheduler ([simulation] scheduler)",
+    )
+    parser.add_argument(
+        "--pinning",
+        action="store_true",
+        help="with --server: a third run without slot pinning ([backend] slot_pinning), to compare cache hit rates",
+    )
     modes = parser.add_subparsers(dest="bench_mode", metavar="compare")
     cmp = modes.add_parser("compare", help="print two reports side by side with the ratios B/A")
-    cmp.add_argument("reports", nargs=2, type=Path, metavar="REPORT.json", help="two reports written by bench (A, then B)")
+    cmp.add_argument(
+        "reports", nargs=2, type=Path, metavar="REPORT.json", help="two reports written by bench (A, then B)"
+    )
 
 
 def main(args, settings: Settings) -> int:
@@ -82,9 +114,18 @@ def main(args, settings: Settings) -> int:
         raise UserError(f"--replay {args.replay}: no such file — record one first with --record")
     fork = args.fork or settings.simulation.default_fork
     report = run_bench(
-        settings, fork=fork, start=args.start, minutes=args.minutes, model=args.model, packed=args.packed,
-        cache=not args.no_cache, grammar=not args.no_grammar, record=args.record, replay=args.replay,
-        keep=args.keep, progress=True,
+        settings,
+        fork=fork,
+        start=args.start,
+        minutes=args.minutes,
+        model=args.model,
+        packed=args.packed,
+        cache=not args.no_cache,
+        grammar=not args.no_grammar,
+        record=args.record,
+        replay=args.replay,
+        keep=args.keep,
+        progress=True,
     )
     out = args.out or Path.cwd() / f"bench-{fork}-{datetime.now().strftime('%Y%m%d-%H%M%S')}.json"
     write_json_atomic(out, report)
@@ -94,10 +135,12 @@ def main(args, settings: Settings) -> int:
         print(f"simulation kept: {report['sim_dir']}")
     print(f"report: {out}")
     if report["calls_per_awake_agent_hour"] is not None:
-        print(f"awake agent-hours {report['awake_agent_hours']:.2f}: "
-              f"{report['calls_per_awake_agent_hour']:.1f} calls per awake agent-hour, "
-              f"{report['calls_per_awake_agent_hour_besides_day_planning']:.1f} besides the day's planning "
-              f"({report['day_planning_calls']} calls)")
+        print(
+            f"awake agent-hours {report['awake_agent_hours']:.2f}: "
+            f"{report['calls_per_awake_agent_hour']:.1f} calls per awake agent-hour, "
+            f"{report['calls_per_awake_agent_hour_besides_day_planning']:.1f} besides the day's planning "
+            f"({report['day_planning_calls']} calls)"
+        )
     if report.get("day_coherence"):
         coherence = report["day_coherence"]
         for name, violations in coherence["violations"].items():
@@ -112,8 +155,10 @@ def main(args, settings: Settings) -> int:
 
 # -- the run ---------------------------------------------------------------------------
 
-def bench_settings(settings: Settings, root: Path, *, model: str | None, packed: bool, cache: bool,
-                   grammar: bool) -> Settings:
+
+def bench_settings(
+    settings: Settings, root: Path, *, model: str | None, packed: bool, cache: bool, grammar: bool
+) -> Settings:
     """A copy of ``settings`` for the bench: storage in ``root``, the chosen switches."""
     s = settings.model_copy(deep=True)
     s.paths.storage = root / "storage"
@@ -170,10 +215,22 @@ def _make_llm(settings: Settings, ledger: Path, *, record, replay, chat_models):
     return llm, time.perf_counter() - started
 
 
-def run_bench(settings: Settings, *, fork: str, start: str | None = None, minutes: int = 10, model: str | None = None,
-              packed: bool = False, cache: bool = True, grammar: bool = True, record: Path | None = None,
-              replay: Path | None = None, keep: bool = False, chat_models: dict | None = None,
-              progress: bool = False) -> dict:
+def run_bench(
+    settings: Settings,
+    *,
+    fork: str,
+    start: str | None = None,
+    minutes: int = 10,
+    model: str | None = None,
+    packed: bool = False,
+    cache: bool = True,
+    grammar: bool = True,
+    record: Path | None = None,
+    replay: Path | None = None,
+    keep: bool = False,
+    chat_models: dict | None = None,
+    progress: bool = False,
+) -> dict:
     """Fork, fast-forward, run ``minutes`` game minutes, and return the report (a dict).
 
     ``chat_models`` (tests): ``{"strong": m, "cheap": m}`` instead of loading the configured ones."""
@@ -204,8 +261,12 @@ def run_bench(settings: Settings, *, fork: str, start: str | None = None, minute
             nonlocal awake_steps
             awake_steps += sum(not asleep(p.scratch) for p in _sim.personas.values())
             if progress:
-                print(f"\rbench: step {_sim.step_no - first_step}/{steps} ({_sim.curr_time_str})",
-                      end="", file=sys.stderr, flush=True)
+                print(
+                    f"\rbench: step {_sim.step_no - first_step}/{steps} ({_sim.curr_time_str})",
+                    end="",
+                    file=sys.stderr,
+                    flush=True,
+                )
 
         on_bench_server = s.backend.kind == "openai" and reset_stats(s.backend.base_url)
         started = time.perf_counter()
@@ -234,8 +295,13 @@ def run_bench(settings: Settings, *, fork: str, start: str | None = None, minute
             "steps": done,
             "settings": {
                 "model": "replay" if replay else (model or s.models.cheap.path),
-                "backend": s.backend.kind, "parallel_slots": s.backend.parallel_slots,
-                "slot_pinning": s.backend.slot_pinning, "scheduler": str(s.simulation.scheduler), "packed": packed, "prompt_cache": cache, "reuse_answers": cache,
+                "backend": s.backend.kind,
+                "parallel_slots": s.backend.parallel_slots,
+                "slot_pinning": s.backend.slot_pinning,
+                "scheduler": str(s.simulation.scheduler),
+                "packed": packed,
+                "prompt_cache": cache,
+                "reuse_answers": cache,
                 "grammar": grammar,
                 "cassette": "replay" if replay else "record" if record else None,
             },
@@ -245,19 +311,25 @@ def run_bench(settings: Settings, *, fork: str, start: str | None = None, minute
             "awake_agent_hours": awake_hours,
             "calls_per_awake_agent_hour": total["calls"] / awake_hours if awake_hours else None,
             "day_planning_calls": planning,
-            "calls_per_awake_agent_hour_besides_day_planning":
-                (total["calls"] - planning) / awake_hours if awake_hours else None,
+            "calls_per_awake_agent_hour_besides_day_planning": (total["calls"] - planning) / awake_hours
+            if awake_hours
+            else None,
             "per_prompt": {r.prompt: {k: v for k, v in vars(r).items() if k != "prompt"} for r in per_prompt},
             "fast_forward": {"step": start_step, "time": start_time.isoformat() if start_time else None},
         }
         if served is not None:
             report["bench_server"] = served
         if packed and "action_packed" not in report["per_prompt"] and "action_sector" in report["per_prompt"]:
-            report["warning"] = ("--packed had no effect: the engine asked the faithful action prompts "
-                                 "([simulation] packed_actions is not wired into the plan step)")
+            report["warning"] = (
+                "--packed had no effect: the engine asked the faithful action prompts "
+                "([simulation] packed_actions is not wired into the plan step)"
+            )
         days = [persona_day(p) for p in sim.personas.values() if p.scratch.daily_req]
-        report["day_coherence"] = {"days": len(days), "clean": sum(d.ok for d in days),
-                                   "violations": {d.persona: d.violations for d in days}}
+        report["day_coherence"] = {
+            "days": len(days),
+            "clean": sum(d.ok for d in days),
+            "violations": {d.persona: d.violations for d in days},
+        }
         if keep:
             report["sim_dir"] = str(storage.dir)
         return report

@@ -22,11 +22,26 @@ from pathlib import Path
 from reverie.errors import UserError
 
 ROW_KEYS = (
-    "agents", "game_minutes", "calls_per_agent_hour", "prompt_tokens_per_call", "completion_tokens_per_call",
-    "wall_s", "model_share", "overhead_share", "cache_hit", "fallbacks",
+    "agents",
+    "game_minutes",
+    "calls_per_agent_hour",
+    "prompt_tokens_per_call",
+    "completion_tokens_per_call",
+    "wall_s",
+    "model_share",
+    "overhead_share",
+    "cache_hit",
+    "fallbacks",
 )
-_DIGITS = {"calls_per_agent_hour": 1, "prompt_tokens_per_call": 1, "completion_tokens_per_call": 1,
-           "wall_s": 1, "model_share": 3, "overhead_share": 3, "cache_hit": 3}
+_DIGITS = {
+    "calls_per_agent_hour": 1,
+    "prompt_tokens_per_call": 1,
+    "completion_tokens_per_call": 1,
+    "wall_s": 1,
+    "model_share": 3,
+    "overhead_share": 3,
+    "cache_hit": 3,
+}
 
 
 def totals(lines: list[dict]) -> dict:
@@ -86,7 +101,7 @@ def load_report(path: Path) -> dict:
     except (OSError, ValueError) as exc:
         raise UserError(f"{path}: not a bench report ({exc.__class__.__name__})") from None
     if not isinstance(report, dict) or not isinstance(report.get("figures"), dict):
-        raise UserError(f"{path}: not a bench report (no \"figures\" object) — write one with `bench --out FILE`")
+        raise UserError(f'{path}: not a bench report (no "figures" object) — write one with `bench --out FILE`')
     return report
 
 
@@ -108,12 +123,16 @@ def compare(a: dict, b: dict, names: tuple[str, str] = ("A", "B")) -> list[str]:
     lines = [f"{'figure'.ljust(width)}  {names[0].rjust(cols[0])}  {names[1].rjust(cols[1])}  {'B/A':>8}"]
     for key in ROW_KEYS:
         ratio = "n/a" if ratios[key] is None else f"{ratios[key]:.3f}"
-        lines.append(f"{key.ljust(width)}  {_cell(key, fa.get(key)).rjust(cols[0])}  "
-                     f"{_cell(key, fb.get(key)).rjust(cols[1])}  {ratio:>8}")
+        lines.append(
+            f"{key.ljust(width)}  {_cell(key, fa.get(key)).rjust(cols[0])}  "
+            f"{_cell(key, fb.get(key)).rjust(cols[1])}  {ratio:>8}"
+        )
     for label, report in zip("AB", (a, b)):
         lines.append(f"{label}: " + ", ".join(f"{k}={v}" for k, v in (report.get("settings") or {}).items()))
     if (fa.get("agents"), fa.get("game_minutes")) != (fb.get("agents"), fb.get("game_minutes")):
         lines.append("note: the runs differ in agents or game minutes; compare the per-call and per-hour figures only")
-    lines.append("ratio_b_over_a " + " ".join(
-        f"{key}={'n/a' if ratios[key] is None else f'{ratios[key]:.3f}'}" for key in ROW_KEYS))
+    lines.append(
+        "ratio_b_over_a "
+        + " ".join(f"{key}={'n/a' if ratios[key] is None else f'{ratios[key]:.3f}'}" for key in ROW_KEYS)
+    )
     return lines

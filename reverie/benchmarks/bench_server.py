@@ -87,8 +87,9 @@ def forget_slots(url: str, slots: int) -> bool:
     from reverie.llm.server_probe import root_of
 
     try:
-        return all(httpx.post(f"{root_of(url)}/slots/{i}?action=erase", timeout=10).status_code == 200
-                   for i in range(slots))
+        return all(
+            httpx.post(f"{root_of(url)}/slots/{i}?action=erase", timeout=10).status_code == 200 for i in range(slots)
+        )
     except httpx.HTTPError:
         return False
 
@@ -100,16 +101,27 @@ def machine_rates(url: str, model: str, slots: int, *, prompt_words: int = 300, 
 
     base = url.rstrip("/")
     text = " ".join(f"word{i % 97}" for i in range(prompt_words))
-    body = {"model": model, "messages": [{"role": "user", "content": text}], "max_tokens": 1,
-            "cache_prompt": False, "temperature": 0}
+    body = {
+        "model": model,
+        "messages": [{"role": "user", "content": text}],
+        "max_tokens": 1,
+        "cache_prompt": False,
+        "temperature": 0,
+    }
     reply = httpx.post(f"{base}/chat/completions", json=body, timeout=300).json()
     prefill = float((reply.get("timings") or {}).get("prompt_per_second") or 0.0)
 
     done: list[int] = []
 
     def one(i: int) -> None:
-        ask = {"model": model, "messages": [{"role": "user", "content": f"Count slowly from {i} to 500."}],
-               "max_tokens": reply_tokens, "temperature": 0, "ignore_eos": True, "cache_prompt": False}
+        ask = {
+            "model": model,
+            "messages": [{"role": "user", "content": f"Count slowly from {i} to 500."}],
+            "max_tokens": reply_tokens,
+            "temperature": 0,
+            "ignore_eos": True,
+            "cache_prompt": False,
+        }
         answer = httpx.post(f"{base}/chat/completions", json=ask, timeout=300).json()
         done.append(int((answer.get("usage") or {}).get("completion_tokens") or 0))
 
@@ -135,23 +147,39 @@ def main(args, settings: Settings, run_bench) -> int:
     fork = args.fork or settings.simulation.default_fork
     found = identify(url, settings.backend.server, timeout_s=10)
     print(found.line(), file=sys.stderr)
-    plan = [("lock-step (parallel_slots = 1)", 1, True, LOCKSTEP),
-            (f"{args.slots} slots (parallel_slots = {args.slots})", args.slots, True, LOCKSTEP)]
+    plan = [
+        ("lock-step (parallel_slots = 1)", 1, True, LOCKSTEP),
+        (f"{args.slots} slots (parallel_slots = {args.slots})", args.slots, True, LOCKSTEP),
+    ]
     if args.out_of_order:  # today's scheduler and the out-of-order one, both on N slots
-        plan = [(f"{args.slots} slots, lockstep", args.slots, True, LOCKSTEP),
-                (f"{args.slots} slots, out of order", args.slots, True, OUT_OF_ORDER)]
+        plan = [
+            (f"{args.slots} slots, lockstep", args.slots, True, LOCKSTEP),
+            (f"{args.slots} slots, out of order", args.slots, True, OUT_OF_ORDER),
+        ]
     if args.pinning:
         plan.append((f"{args.slots} slots, no slot pinning", args.slots, False, LOCKSTEP))
     runs: list[Run] = []
     for label, slots, pinning, scheduler in plan:
         if found.server is Server.LLAMA_CPP and not forget_slots(url, found.slots or args.slots):
-            print("note: the server's slots were not emptied between runs (start llama-server with "
-                  "--slot-save-path DIR); a later run may start on an earlier run's cache", file=sys.stderr)
+            print(
+                "note: the server's slots were not emptied between runs (start llama-server with "
+                "--slot-save-path DIR); a later run may start on an earlier run's cache",
+                file=sys.stderr,
+            )
         print(f"bench: {label}", file=sys.stderr)
         s = server_settings(settings, url, slots=slots, pinning=pinning)
         s.simulation.scheduler = scheduler
-        report = run_bench(s, fork=fork, start=args.start, minutes=args.minutes, model=None, packed=args.packed,
-                           cache=not args.no_cache, grammar=not args.no_grammar, progress=True)
+        report = run_bench(
+            s,
+            fork=fork,
+            start=args.start,
+            minutes=args.minutes,
+            model=None,
+            packed=args.packed,
+            cache=not args.no_cache,
+            grammar=not args.no_grammar,
+            progress=True,
+        )
         runs.append(Run(label, slots, pinning, report))
         print(row(label, runs[-1].figures()), flush=True)  # each row as soon as its run ends
         if report.get("bench_server"):
@@ -161,18 +189,23 @@ def main(args, settings: Settings, run_bench) -> int:
     print(row(f"ratio {runs[1].label} / {runs[0].label}", ratio))
     served = [run.report.get("bench_server") for run in runs[:2]]
     if all(served):
-        print(f"mean calls in flight: {served[0]['mean_in_flight']:.2f} -> {served[1]['mean_in_flight']:.2f} of "
-              f"{served[1]['slots']} slots; wall {runs[0].figures()['wall_s']:.1f} s -> {runs[1].figures()['wall_s']:.1f} s")
+        print(
+            f"mean calls in flight: {served[0]['mean_in_flight']:.2f} -> {served[1]['mean_in_flight']:.2f} of "
+            f"{served[1]['slots']} slots; wall {runs[0].figures()['wall_s']:.1f} s -> {runs[1].figures()['wall_s']:.1f} s"
+        )
     if args.pinning:
         print(f"cache hit: pinned {_cell(figs[1]['cache_hit'])}, not pinned {_cell(figs[2]['cache_hit'])}")
     if found.server is Server.LLAMA_CPP:
         rates = machine_rates(url, settings.models.cheap.server_model, args.slots)
         total = runs[1].report["totals"]
         uncached = total["prompt_tokens"] - (total["cached_tokens"] or 0)
-        limit = (uncached / rates["prefill_tok_per_s"] if rates["prefill_tok_per_s"] else 0.0) + \
-            (total["completion_tokens"] / rates["batched_decode_tok_per_s"] if rates["batched_decode_tok_per_s"] else 0.0)
-        print(f"machine: prefill {rates['prefill_tok_per_s']:.0f} tok/s, {args.slots} replies together "
-              f"{rates['batched_decode_tok_per_s']:.0f} tok/s; the {args.slots}-slot run's tokens "
-              f"({uncached} uncached prompt, {total['completion_tokens']} completion) need {limit:.1f} s of model time, "
-              f"the run took {figs[1]['wall_s']:.1f} s")
+        limit = (uncached / rates["prefill_tok_per_s"] if rates["prefill_tok_per_s"] else 0.0) + (
+            total["completion_tokens"] / rates["batched_decode_tok_per_s"] if rates["batched_decode_tok_per_s"] else 0.0
+        )
+        print(
+            f"machine: prefill {rates['prefill_tok_per_s']:.0f} tok/s, {args.slots} replies together "
+            f"{rates['batched_decode_tok_per_s']:.0f} tok/s; the {args.slots}-slot run's tokens "
+            f"({uncached} uncached prompt, {total['completion_tokens']} completion) need {limit:.1f} s of model time, "
+            f"the run took {figs[1]['wall_s']:.1f} s"
+        )
     return 0

@@ -20,17 +20,25 @@ from reverie.config import BackendKind, Scheduler, ServerSettings, Settings, loa
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m reverie.benchmarks.bench_servers",
-                                     description="one bench server of N slots against two of N/2 (the router)")
-    parser.add_argument("--slots", type=int, default=16, help="the one server's slots; each of the two gets half (default 16)")
+    parser = argparse.ArgumentParser(
+        prog="python -m reverie.benchmarks.bench_servers",
+        description="one bench server of N slots against two of N/2 (the router)",
+    )
+    parser.add_argument(
+        "--slots", type=int, default=16, help="the one server's slots; each of the two gets half (default 16)"
+    )
     parser.add_argument("--minutes", type=int, default=10, help="game minutes of each run (default 10)")
-    parser.add_argument("--fork", default="base_willow_creek_n25", help="the base to run (default base_willow_creek_n25)")
+    parser.add_argument(
+        "--fork", default="base_willow_creek_n25", help="the base to run (default base_willow_creek_n25)"
+    )
     parser.add_argument("--start", default="07:00", help="the game time the run starts at (default 07:00)")
     parser.add_argument("--config", default=None, help="the config file (default: the project's)")
     return parser
 
 
-def _one_run(settings: Settings, urls: list[str], slots: int, args: argparse.Namespace) -> tuple[float, list[dict], float]:
+def _one_run(
+    settings: Settings, urls: list[str], slots: int, args: argparse.Namespace
+) -> tuple[float, list[dict], float]:
     s = settings.model_copy(deep=True)
     s.backend.kind = BackendKind.OPENAI
     s.backend.servers = [ServerSettings(base_url=url, server="llama.cpp", parallel_slots=slots) for url in urls]

@@ -37,9 +37,13 @@ def cases(calls: int):
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line of ``python -m reverie.benchmarks.memory_bench`` (also read by the docs' reference)."""
-    parser = argparse.ArgumentParser(prog="python -m reverie.benchmarks.memory_bench", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m reverie.benchmarks.memory_bench", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--config", help="config file")
-    parser.add_argument("--model", default=None, help=f"GGUF path or '{BUNDLED}' for both roles (default: the config's)")
+    parser.add_argument(
+        "--model", default=None, help=f"GGUF path or '{BUNDLED}' for both roles (default: the config's)"
+    )
     parser.add_argument("--chat-format", default=None, help="chat_format for a GGUF without a chat template")
     parser.add_argument("--calls", type=int, default=24, help="prompt calls to make (default 24)")
     return parser
@@ -70,8 +74,17 @@ def main(argv: list[str] | None = None) -> int:
     bound = estimate(list(models.values()), prompt_cache=settings.backend.prompt_cache)
     peak = peak_rss_bytes()
     print(f"after loading {loaded / MIB:.0f} MiB; peak {peak / MIB:.0f} MiB over {args.calls} calls; {bound.line()}")
-    print(json.dumps({"calls": args.calls, "loaded_bytes": loaded, "peak_bytes": peak, "expected_peak_bytes": bound.total,
-                      "within": peak <= bound.total}))
+    print(
+        json.dumps(
+            {
+                "calls": args.calls,
+                "loaded_bytes": loaded,
+                "peak_bytes": peak,
+                "expected_peak_bytes": bound.total,
+                "within": peak <= bound.total,
+            }
+        )
+    )
     return 0
 
 

@@ -91,10 +91,14 @@ class Meter:
             self._advance(time.perf_counter())
             wall = self._last - self.started
             return {
-                "slots": self.slots, "calls": self.calls, "model_s": round(self.model_s, 3), "wall_s": round(wall, 3),
+                "slots": self.slots,
+                "calls": self.calls,
+                "model_s": round(self.model_s, 3),
+                "wall_s": round(wall, 3),
                 "mean_in_flight": round(self.area / wall, 3) if wall else 0.0,
                 "mean_in_flight_while_busy": round(self.area / self.busy_s, 3) if self.busy_s else 0.0,
-                "peak_in_flight": self.peak, "in_flight_now": self.now,
+                "peak_in_flight": self.peak,
+                "in_flight_now": self.now,
                 # the share of the wall time with no call in flight: the client's own work (its engine)
                 "idle_share": round(1 - self.busy_s / wall, 4) if wall else 0.0,
             }
@@ -121,8 +125,14 @@ def _response_format(body: dict) -> dict:
 class BenchServer:
     """The server on a background thread (``url`` ends in ``/v1``); :meth:`close` stops it."""
 
-    def __init__(self, delays: Delays = Delays(), *, host: str = "127.0.0.1", port: int = 0,
-                 prompts: Path = PROJECT_ROOT / "prompts"):
+    def __init__(
+        self,
+        delays: Delays = Delays(),
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        prompts: Path = PROJECT_ROOT / "prompts",
+    ):
         from reverie.llm.prompt_size import estimate_tokens
         from reverie.llm.scripted import ScriptedChatModel
 
@@ -183,14 +193,23 @@ class BenchServer:
                         time.sleep(delay)
                     finally:
                         meter.leave(delay)
-                self._send(200, {
-                    "id": f"bench-{meter.calls}", "object": "chat.completion", "created": int(time.time()),
-                    "model": body.get("model") or MODEL_ID,
-                    "choices": [{"index": 0, "finish_reason": "stop",
-                                 "message": {"role": "assistant", "content": text}}],
-                    "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": reply_tokens,
-                              "total_tokens": prompt_tokens + reply_tokens},
-                })
+                self._send(
+                    200,
+                    {
+                        "id": f"bench-{meter.calls}",
+                        "object": "chat.completion",
+                        "created": int(time.time()),
+                        "model": body.get("model") or MODEL_ID,
+                        "choices": [
+                            {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}
+                        ],
+                        "usage": {
+                            "prompt_tokens": prompt_tokens,
+                            "completion_tokens": reply_tokens,
+                            "total_tokens": prompt_tokens + reply_tokens,
+                        },
+                    },
+                )
 
         class Server(ThreadingHTTPServer):
             daemon_threads = True
@@ -214,6 +233,7 @@ class BenchServer:
 
 
 # -- the client side: what bench and game_day read ------------------------------------------
+
 
 def _root(url: str) -> str:
     return url.rstrip("/").removesuffix("/v1")
@@ -241,19 +261,26 @@ def _ask(method: str, url: str) -> dict | None:
 
 
 def stats_line(stats: dict) -> str:
-    return (f"bench server: {stats['calls']} calls, model time {stats['model_s']:.1f} s, wall {stats['wall_s']:.1f} s, "
-            f"mean calls in flight {stats['mean_in_flight']:.2f} of {stats['slots']} slots "
-            f"({stats['mean_in_flight_while_busy']:.2f} while any was in flight, at most {stats['peak_in_flight']}); "
-            f"no call in flight {stats['idle_share']:.0%} of the time")
+    return (
+        f"bench server: {stats['calls']} calls, model time {stats['model_s']:.1f} s, wall {stats['wall_s']:.1f} s, "
+        f"mean calls in flight {stats['mean_in_flight']:.2f} of {stats['slots']} slots "
+        f"({stats['mean_in_flight_while_busy']:.2f} while any was in flight, at most {stats['peak_in_flight']}); "
+        f"no call in flight {stats['idle_share']:.0%} of the time"
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m reverie.benchmarks.model_server",
-                                     description=(__doc__ or "").split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m reverie.benchmarks.model_server", description=(__doc__ or "").split("\n\n")[0]
+    )
     parser.add_argument("--slots", type=int, default=Delays.slots, help="calls answered at once (default 16)")
     parser.add_argument("--base-ms", type=float, default=Delays.base_s * 1000, help="fixed cost of a call (default 30)")
-    parser.add_argument("--prefill", type=float, default=Delays.prefill_tok_per_s, help="prompt tokens/s (default 5000)")
-    parser.add_argument("--decode", type=float, default=Delays.decode_tok_per_s, help="reply tokens/s a slot (default 80)")
+    parser.add_argument(
+        "--prefill", type=float, default=Delays.prefill_tok_per_s, help="prompt tokens/s (default 5000)"
+    )
+    parser.add_argument(
+        "--decode", type=float, default=Delays.decode_tok_per_s, help="reply tokens/s a slot (default 80)"
+    )
     parser.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=0, help="0: a free port")
     return parser
@@ -264,8 +291,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.slots < 1 or args.prefill <= 0 or args.decode <= 0 or args.base_ms < 0:
         parser.error("--slots must be 1 or more, --prefill and --decode above 0, --base-ms 0 or more")
-    server = BenchServer(Delays(args.slots, args.base_ms / 1000, args.prefill, args.decode), host=args.host, port=args.port)
-    print(f"bench server: {server.url} ({args.slots} slots; set [backend] kind = \"openai\", base_url to it)", flush=True)
+    server = BenchServer(
+        Delays(args.slots, args.base_ms / 1000, args.prefill, args.decode), host=args.host, port=args.port
+    )
+    print(f'bench server: {server.url} ({args.slots} slots; set [backend] kind = "openai", base_url to it)', flush=True)
     try:
         while True:
             time.sleep(3600)

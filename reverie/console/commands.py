@@ -57,8 +57,10 @@ _PERSONA_PRINTS = [
 ]
 _TILE_PRINTS = [("print tile event", "print_tile_event"), ("print tile details", "print_tile_details")]
 # call -- <verb> <argument>: (verb, command, the Command field the argument fills, usage of the argument)
-_CALLS = [("load history", "load_history", "path", "<csv path relative to the assets folder>"),
-          ("analysis", "interview", "persona", "<Full Name>")]
+_CALLS = [
+    ("load history", "load_history", "path", "<csv path relative to the assets folder>"),
+    ("analysis", "interview", "persona", "<Full Name>"),
+]
 _MEMORY = re.compile(r"^print persona associative memory \((event|thought|chat)\)\s*(.*)$")
 
 
@@ -102,26 +104,26 @@ def parse_command(line: str) -> Command:
         return Command("print_all_schedules")
     m = _MEMORY.match(low)
     if m:
-        name = raw[len(raw) - len(m.group(2)):].strip() if m.group(2) else ""
+        name = raw[len(raw) - len(m.group(2)) :].strip() if m.group(2) else ""
         if not name:
             raise _hint("usage: print persona associative memory (event|thought|chat) <Full Name>")
         return Command("print_memory", persona=name, kind=m.group(1))
     for prefix, name in _PERSONA_PRINTS:
         if low == prefix or low.startswith(prefix + " "):
-            persona = raw[len(prefix):].strip()
+            persona = raw[len(prefix) :].strip()
             if not persona:
                 raise _hint(f"usage: {prefix} <Full Name>")
             return Command(name, persona=persona)
     for prefix, name in _TILE_PRINTS:
         if low == prefix or low.startswith(prefix + " "):
-            return Command(name, tile=_tile(raw[len(prefix):], prefix))
+            return Command(name, tile=_tile(raw[len(prefix) :], prefix))
     for verb, name, argument_field, what in _CALLS:
         m = re.match(rf"^call\s*--\s*{verb}(.*)$", low)
         if m:
-            argument = raw[len(raw) - len(m.group(1)):].strip() if m.group(1) else ""
+            argument = raw[len(raw) - len(m.group(1)) :].strip() if m.group(1) else ""
             extra = {}
             if name == "load_history" and argument.split()[-1:] == [LARGE]:
-                argument, extra = argument[:-len(LARGE)].strip(), {"large": True}
+                argument, extra = argument[: -len(LARGE)].strip(), {"large": True}
             if not argument:
                 raise _hint(f"usage: call -- {verb} {what}")
             return Command(name, extra=extra, **{argument_field: argument})

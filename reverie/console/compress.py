@@ -38,8 +38,11 @@ def main(args, settings: Settings) -> int:
 
 
 def _read_json(path: Path, what: str):
-    return read_json_or(path, missing=lambda: UserError(f"{what} is missing: {path}"),
-                        unreadable=lambda why: UserError(f"{what} cannot be read ({why}): {path}"))
+    return read_json_or(
+        path,
+        missing=lambda: UserError(f"{what} is missing: {path}"),
+        unreadable=lambda why: UserError(f"{what} cannot be read ({why}): {path}"),
+    )
 
 
 def _sim_folder(settings: Settings, sim_code: str) -> Path:

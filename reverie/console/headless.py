@@ -22,7 +22,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sim", help="name of the new simulation (default: <fork>-<date>-<time>)")
     parser.add_argument("--steps", type=int, required=True, help="how many steps to run")
     mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--headless", dest="live", action="store_false", help="move the agents without a browser (default)")
+    mode.add_argument(
+        "--headless", dest="live", action="store_false", help="move the agents without a browser (default)"
+    )
     mode.add_argument("--live", dest="live", action="store_true", help="wait for the browser's environment files")
     parser.set_defaults(live=False)
     parser.add_argument("--overwrite", action="store_true", help="replace an existing simulation of that name")
@@ -30,19 +32,32 @@ def configure(parser: argparse.ArgumentParser) -> None:
     cassette = parser.add_mutually_exclusive_group()
     cassette.add_argument("--record", metavar="FILE", type=Path, help="record every model reply to FILE")
     cassette.add_argument("--replay", metavar="FILE", type=Path, help="answer from FILE instead of the model")
-    parser.add_argument("--model", metavar="bundled|scripted|PATH",
-                        help="model file for both roles (default: the config's); scripted: the scripted town model, "
-                             "which answers every prompt by rule (plumbing checks, not behaviour)")
-    parser.add_argument("--start", metavar="HH:MM",
-                        help="move a new fork's clock to this time of day first, with no model call (e.g. 07:00)")
-    parser.add_argument("--packed", action="store_true",
-                        help="one structured call per action, per day's schedule and per conversation ([simulation] packed_actions)")
-    parser.add_argument("--force-seed-plan", action="store_true",
-                        help="code puts each seed's event (the party) into its persona's plan, for models too small "
-                             "to plan it from the identity ([simulation] force_seed_plan)")
+    parser.add_argument(
+        "--model",
+        metavar="bundled|scripted|PATH",
+        help="model file for both roles (default: the config's); scripted: the scripted town model, "
+        "which answers every prompt by rule (plumbing checks, not behaviour)",
+    )
+    parser.add_argument(
+        "--start",
+        metavar="HH:MM",
+        help="move a new fork's clock to this time of day first, with no model call (e.g. 07:00)",
+    )
+    parser.add_argument(
+        "--packed",
+        action="store_true",
+        help="one structured call per action, per day's schedule and per conversation ([simulation] packed_actions)",
+    )
+    parser.add_argument(
+        "--force-seed-plan",
+        action="store_true",
+        help="code puts each seed's event (the party) into its persona's plan, for models too small "
+        "to plan it from the identity ([simulation] force_seed_plan)",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-    parser.add_argument("--compress", action="store_true",
-                        help="afterwards write the demo format and print how to watch it")
+    parser.add_argument(
+        "--compress", action="store_true", help="afterwards write the demo format and print how to watch it"
+    )
 
 
 def main(args, settings) -> int:
@@ -58,8 +73,12 @@ def main(args, settings) -> int:
     if args.packed or args.force_seed_plan or args.model:
         from reverie.evaluation.game_day import day_settings
 
-        settings = day_settings(settings, model=args.model, packed=args.packed or settings.simulation.packed_actions,
-                                force_seed_plan=args.force_seed_plan)
+        settings = day_settings(
+            settings,
+            model=args.model,
+            packed=args.packed or settings.simulation.packed_actions,
+            force_seed_plan=args.force_seed_plan,
+        )
     if args.resume:
         if args.fork or args.sim or args.start:
             raise UserError("--resume NAME continues an existing run; leave out --fork, --sim and --start")
@@ -82,14 +101,20 @@ def main(args, settings) -> int:
         sim.close()
         if sim.fresh_fork and sim.last_save_step == start and sim.step_no == start:
             sim.delete()  # e.g. the model failed to load: no half-made fork is left behind
-            print(f"removed {sim.storage.sim_code}: it made no step, so there is nothing to resume — run the same "
-                  "command again", file=sys.stderr)
+            print(
+                f"removed {sim.storage.sim_code}: it made no step, so there is nothing to resume — run the same "
+                "command again",
+                file=sys.stderr,
+            )
         raise
     with deferred() as stopped:  # a stop signal now waits for the save: the steps run are kept
         sim.save()
         sim.close()
-    print(f"ran {done} step(s); saved {sim.storage.dir} at step {sim.step_no} ({sim.curr_time_str}); "
-          f"{llm_calls(sim.llm)} LLM call(s)", file=sys.stderr)
+    print(
+        f"ran {done} step(s); saved {sim.storage.dir} at step {sim.step_no} ({sim.curr_time_str}); "
+        f"{llm_calls(sim.llm)} LLM call(s)",
+        file=sys.stderr,
+    )
     demo_step = _compress_and_explain(settings, sim.storage.sim_code) if args.compress and done else None
     if done:
         print_summary(sim.storage, start, sim.step_no, demo_step)

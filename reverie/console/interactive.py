@@ -22,11 +22,17 @@ from reverie.simulation.stop_signals import deferred, ending
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fork", help="simulation to fork (asked when missing)")
     parser.add_argument("--sim", help="name of the new simulation (asked when missing)")
-    parser.add_argument("--command", action="append", default=[], metavar="TEXT",
-                        help="a command to run first, e.g. \"run 3\" (repeatable)")
+    parser.add_argument(
+        "--command",
+        action="append",
+        default=[],
+        metavar="TEXT",
+        help='a command to run first, e.g. "run 3" (repeatable)',
+    )
     parser.add_argument("--overwrite", action="store_true", help="replace an existing simulation of that name")
-    parser.add_argument("--headless", action="store_true",
-                        help="`run N` moves the agents itself instead of waiting for the browser")
+    parser.add_argument(
+        "--headless", action="store_true", help="`run N` moves the agents itself instead of waiting for the browser"
+    )
     cassette = parser.add_mutually_exclusive_group()
     cassette.add_argument("--record", metavar="FILE", type=Path, help="record every model reply to FILE")
     cassette.add_argument("--replay", metavar="FILE", type=Path, help="answer from FILE instead of the model")
@@ -99,7 +105,9 @@ class Server:
         except Exception as exc:  # a command must never end the server
             if self.settings.debug:
                 traceback.print_exc()
-            self.say(f"error: {exc.__class__.__name__}: {exc} — the simulation is unchanged since the last complete step")
+            self.say(
+                f"error: {exc.__class__.__name__}: {exc} — the simulation is unchanged since the last complete step"
+            )
         return None
 
     def persona(self, command: Command):

@@ -24,8 +24,10 @@ def memory(persona, kind: str) -> str:
             lines.append(f"{i}. with {node.object} ({node.description}) at {when}")
             lines.extend(f"     {speaker}: {utterance}" for speaker, utterance in node.filling)
         else:
-            lines.append(f"{i}. [{when}] ({node.subject}, {node.predicate}, {node.object}) "
-                         f"{node.description} — poignancy {node.poignancy}")
+            lines.append(
+                f"{i}. [{when}] ({node.subject}, {node.predicate}, {node.object}) "
+                f"{node.description} — poignancy {node.poignancy}"
+            )
     return "\n".join(lines)
 
 

@@ -25,7 +25,7 @@ class RunStory:
 
 
 def place_of(description: str) -> str | None:
-    """"walking @ Willow Creek:Willow Bean Cafe:counter" -> "Willow Bean Cafe"."""
+    """ "walking @ Willow Creek:Willow Bean Cafe:counter" -> "Willow Bean Cafe"."""
     if " @ " not in str(description):
         return None
     address = str(description).split(" @ ", 1)[1].strip()
@@ -83,13 +83,15 @@ def summary_lines(story: RunStory, sim_code: str, ledger_lines: list[dict], demo
     for speakers, opening, clock in conversations:
         topic = opening if len(opening) <= TOPIC_CHARS else opening[: TOPIC_CHARS - 1] + "…"
         when = f" ({clock.split(', ')[-1]})" if clock else ""
-        out.append(f"  conversation{when}: {' and '.join(speakers)}: \"{topic}\"")
+        out.append(f'  conversation{when}: {" and ".join(speakers)}: "{topic}"')
     calls, repaired, fallbacks = ledger_counts(ledger_lines)
     out.append(f"  {calls} model call(s), {repaired} repaired, {fallbacks} fail-safe(s): {FRONTEND}/runs/{sim_code}/")
     if demo_step is not None:
         out.append(f"  watch it: {FRONTEND}/demo/{sim_code}/{demo_step}/3/")
     else:
-        out.append(f"  to watch it: python -m reverie compress {sim_code}, then {FRONTEND}/demo/{sim_code}/<first step>/3/")
+        out.append(
+            f"  to watch it: python -m reverie compress {sim_code}, then {FRONTEND}/demo/{sim_code}/<first step>/3/"
+        )
     return out
 
 
@@ -97,8 +99,11 @@ def print_summary(storage: SimStorage, first_step: int, end_step: int, demo_step
     """Print (and return) the end-of-run lines for steps ``first_step`` .. ``end_step - 1``."""
     from reverie.prompt_tools.evaluate import read_ledger
 
-    lines = [line for line in read_ledger(storage.ledger_path)
-             if not isinstance(line.get("step"), int) or first_step <= line["step"] < end_step]
+    lines = [
+        line
+        for line in read_ledger(storage.ledger_path)
+        if not isinstance(line.get("step"), int) or first_step <= line["step"] < end_step
+    ]
     out = summary_lines(read_story(storage, first_step, end_step), storage.sim_code, lines, demo_step)
     print("\n".join(out), flush=True)
     return out

@@ -19,10 +19,10 @@ DISCLAIMER = (
 
 
 def generated_name(fork_sim_code: str) -> str:
-    """"base_willow_creek" -> "willow_creek-20230213-081500" (names starting with "base_" are kept for bases)."""
+    """ "base_willow_creek" -> "willow_creek-20230213-081500" (names starting with "base_" are kept for bases)."""
     from reverie.sim_layout import BASE_PREFIX
 
-    stem = fork_sim_code[len(BASE_PREFIX):] if fork_sim_code.startswith(BASE_PREFIX) else fork_sim_code
+    stem = fork_sim_code[len(BASE_PREFIX) :] if fork_sim_code.startswith(BASE_PREFIX) else fork_sim_code
     return f"{stem or 'run'}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
 
 
@@ -54,9 +54,12 @@ def run_steps(sim, steps: int, *, headless: bool, progress: bool = True) -> int:
     from tqdm.contrib.logging import logging_redirect_tqdm
 
     done = 0
-    with stop_after_step() as should_stop, tqdm(total=steps, unit="step", disable=not progress,
-                                                 dynamic_ncols=True, file=sys.stderr) as bar, \
-            logging_redirect_tqdm(loggers=[logging.getLogger("reverie")]):
+    with (
+        stop_after_step() as should_stop,
+        tqdm(total=steps, unit="step", disable=not progress, dynamic_ncols=True, file=sys.stderr) as bar,
+        logging_redirect_tqdm(loggers=[logging.getLogger("reverie")]),
+    ):
+
         def describe():
             bar.set_description(sim.curr_time.strftime("%b %d %H:%M:%S"), refresh=False)
             bar.set_postfix_str(f"step {sim.step_no}, LLM calls {llm_calls(sim.llm)}")
@@ -75,8 +78,12 @@ def run_steps(sim, steps: int, *, headless: bool, progress: bool = True) -> int:
                 if should_stop():
                     break
                 if ahead:
-                    ran = sim.run(min(chunk, steps - done), headless=headless, should_stop=should_stop,
-                                  on_step=lambda _sim: (bar.update(1), describe()))
+                    ran = sim.run(
+                        min(chunk, steps - done),
+                        headless=headless,
+                        should_stop=should_stop,
+                        on_step=lambda _sim: (bar.update(1), describe()),
+                    )
                 else:
                     ran = sim.run(1, headless=headless, should_stop=should_stop)
                     bar.update(ran)
@@ -118,6 +125,8 @@ def require_positive(n, what="--steps", most: int = MAX_STEPS) -> int:
     if n is None or n < 1:
         raise UserError(f"{what} must be a whole number of at least 1")
     if n > most:
-        raise UserError(f"{what} {n} is more than this command runs at once (at most {most:,}) — "
-                        "run fewer and continue with run --resume")
+        raise UserError(
+            f"{what} {n} is more than this command runs at once (at most {most:,}) — "
+            "run fewer and continue with run --resume"
+        )
     return n

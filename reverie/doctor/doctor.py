@@ -77,8 +77,12 @@ class Doctor:
         if self.settings.backend.kind.server and len(self.settings.backend.endpoints()) > 1:
             return self.servers(models["strong"])
         if self.settings.backend.kind.server:
-            return Check("model", True, f"the server at {self.settings.backend.base_url} is configured "
-                                        f"(model {self.settings.models.strong.server_model!r})")
+            return Check(
+                "model",
+                True,
+                f"the server at {self.settings.backend.base_url} is configured "
+                f"(model {self.settings.models.strong.server_model!r})",
+            )
         parts = []
         for role, model in models.items():
             settings = getattr(self.settings.models, role)
@@ -97,10 +101,17 @@ class Doctor:
             except UserError as exc:
                 text = str(exc)
                 what = text.split(" — ", 1)[0]
-                return Check("model", False, what if url in what else f"model server {url}: {what}",
-                             "start it, or remove it from [[backend.servers]]" if type(exc) is BackendLost
-                             else text.split(" — ", 1)[-1])
-        return Check("model", True, f"{len(said)} servers, {self.settings.backend.total_slots} slots: " + "; ".join(said))
+                return Check(
+                    "model",
+                    False,
+                    what if url in what else f"model server {url}: {what}",
+                    "start it, or remove it from [[backend.servers]]"
+                    if type(exc) is BackendLost
+                    else text.split(" — ", 1)[-1],
+                )
+        return Check(
+            "model", True, f"{len(said)} servers, {self.settings.backend.total_slots} slots: " + "; ".join(said)
+        )
 
     def gpu(self) -> Check:
         if self.settings.backend.kind.server:
@@ -132,16 +143,22 @@ class Doctor:
                 usual = self.llm.chain.measure(name, case.inputs, choices=case.choices)
                 grown = self.llm.chain.measure(name, long_run_inputs(case.inputs, task), choices=case.choices)
             except PromptTooLong as exc:
-                return Check("context", False, f"prompt {name}: {exc}".split(" — ")[0],
-                             f"raise [models.{self.llm.chain.prompts.get(name).role}] n_ctx")
+                return Check(
+                    "context",
+                    False,
+                    f"prompt {name}: {exc}".split(" — ")[0],
+                    f"raise [models.{self.llm.chain.prompts.get(name).role}] n_ctx",
+                )
             worst = max(worst, (usual.prompt_tokens + self.llm.chain.max_tokens(name, choices=case.choices), name))
             if grown.trimmed_tokens:
                 longest = max(longest, (grown.prompt_tokens + grown.trimmed_tokens, grown.prompt_tokens, name))
         n_ctx = min(self.settings.models.strong.n_ctx, self.settings.models.cheap.n_ctx)
         detail = f"n_ctx {n_ctx}: the largest prompt with its reply needs {worst[0]} tokens ({worst[1]})"
         if longest[2]:
-            detail += (f"; with {LONG_RUN_LINES} memories, {longest[2]} would need {longest[0]} tokens "
-                       f"and its memories are cut to fit in {longest[1]}")
+            detail += (
+                f"; with {LONG_RUN_LINES} memories, {longest[2]} would need {longest[0]} tokens "
+                f"and its memories are cut to fit in {longest[1]}"
+            )
         return Check("context", True, detail)
 
     def probe_call(self) -> Check:
@@ -158,21 +175,34 @@ class Doctor:
         errors = line.get("errors") or []
         failed = [e for e in errors if "model call failed" in e or "not a valid JSON object" in e]
         if failed:
-            return Check("probe call", False, f"{PROBE_PROMPT} {grammar} grammar got no JSON answer ({failed[-1][:200]})",
-                         "check [backend], the model file and [repair] grammar")
+            return Check(
+                "probe call",
+                False,
+                f"{PROBE_PROMPT} {grammar} grammar got no JSON answer ({failed[-1][:200]})",
+                "check [backend], the model file and [repair] grammar",
+            )
         if line.get("fallback"):
             # The call works; the answers broke the prompt's own rules (a quality matter, see `prompts eval`).
-            return Check("probe call", True, f"{PROBE_PROMPT} {grammar} grammar: the model answered {line.get('attempts')} "
-                                             f"time(s) but broke the prompt's rules, so the fail-safe was used "
-                                             f"(see `prompts eval`), {speed}")
-        return Check("probe call", True, f"{PROBE_PROMPT} {grammar} grammar: valid after {line.get('attempts')} "
-                                         f"attempt(s), {speed}")
+            return Check(
+                "probe call",
+                True,
+                f"{PROBE_PROMPT} {grammar} grammar: the model answered {line.get('attempts')} "
+                f"time(s) but broke the prompt's rules, so the fail-safe was used "
+                f"(see `prompts eval`), {speed}",
+            )
+        return Check(
+            "probe call",
+            True,
+            f"{PROBE_PROMPT} {grammar} grammar: valid after {line.get('attempts')} attempt(s), {speed}",
+        )
 
     def prompt_cache(self) -> Check:
         from reverie.prompt_tools.fixtures import load_fixture
 
         if not self.settings.backend.prompt_cache:
-            return Check("prompt cache", True, "off ([backend] prompt_cache = false): every prompt is evaluated in full")
+            return Check(
+                "prompt cache", True, "off ([backend] prompt_cache = false): every prompt is evaluated in full"
+            )
         case = load_fixture(PROBE_PROMPT).cases[0]
         other = {**case.inputs, "first_name": f"{case.inputs.get('first_name', 'Sam')}ie"}
         self.llm.ask(PROBE_PROMPT, other, choices=case.choices)
@@ -181,8 +211,12 @@ class Doctor:
         if cached is None:
             return Check("prompt cache", True, "the server does not report reused tokens")
         if not cached:
-            return Check("prompt cache", False, f"no prompt token reused on a second call with the same prefix ({prompt} tokens)",
-                         "set [backend] prompt_cache = true, or start the server with its prompt cache on")
+            return Check(
+                "prompt cache",
+                False,
+                f"no prompt token reused on a second call with the same prefix ({prompt} tokens)",
+                "set [backend] prompt_cache = true, or start the server with its prompt cache on",
+            )
         return Check("prompt cache", True, f"{cached} of {prompt} prompt tokens reused from the previous call")
 
     def peak_memory(self) -> Check:
@@ -208,7 +242,11 @@ class Doctor:
             return Check("memory", False, text.split(" — ")[0], text.split(" — ", 1)[-1])
         if "node_1" not in found:
             return Check("memory", False, "Chroma did not return what was just stored", "check [chroma]")
-        where = f"server {self.settings.chroma.host}:{self.settings.chroma.port}" if index.mode == "server" else "persistent"
+        where = (
+            f"server {self.settings.chroma.host}:{self.settings.chroma.port}"
+            if index.mode == "server"
+            else "persistent"
+        )
         model = "all-MiniLM-L6-v2, bundled" if self.settings.embeddings.model == "bundled" else embedder.model_dir.name
         return Check("memory", True, f"embeddings ({model}, {len(vector)} dimensions) and Chroma ({where}) ready")
 
@@ -220,14 +258,24 @@ class Doctor:
                 fh.write(b"ok")
                 fh.flush()
         except OSError as exc:
-            return Check("storage", False, f"'{folder}' is not writable ({exc.strerror or exc})",
-                         "set [paths] storage to a writable folder")
+            return Check(
+                "storage",
+                False,
+                f"'{folder}' is not writable ({exc.strerror or exc})",
+                "set [paths] storage to a writable folder",
+            )
         return Check("storage", True, f"'{folder}' is writable")
 
     def run(self, say: Callable[[str], None] = print) -> list[Check]:
-        model_steps = [("model", self.model_loads), ("gpu", self.gpu), ("chat template", self.chat_template),
-                       ("context", self.context_window), ("probe call", self.probe_call), ("prompt cache", self.prompt_cache),
-                       ("peak memory", self.peak_memory)]
+        model_steps = [
+            ("model", self.model_loads),
+            ("gpu", self.gpu),
+            ("chat template", self.chat_template),
+            ("context", self.context_window),
+            ("probe call", self.probe_call),
+            ("prompt cache", self.prompt_cache),
+            ("peak memory", self.peak_memory),
+        ]
         for name, step in model_steps:
             check = self._checked(name, step, say)
             if not check.ok and name == "model":

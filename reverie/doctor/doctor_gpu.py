@@ -47,8 +47,10 @@ def check(settings: Settings, placements: dict[str, Placement]) -> Verdict:
     lines, short = [], []
     for same in roles.values():
         placement, asked = placements[same[0]], getattr(settings.models, same[0]).n_gpu_layers
-        lines.append(f"{' and '.join(same)}: {placement.offloaded} of {placement.layers} layers on the GPU"
-                     f"{_weights(placement)} (n_gpu_layers = {asked})")
+        lines.append(
+            f"{' and '.join(same)}: {placement.offloaded} of {placement.layers} layers on the GPU"
+            f"{_weights(placement)} (n_gpu_layers = {asked})"
+        )
         if asked != 0 and placement.offloaded < placement.expected:
             short.append((same[0], asked, placement))
     detail = "; ".join([head, *lines])
@@ -58,12 +60,15 @@ def check(settings: Settings, placements: dict[str, Placement]) -> Verdict:
         return Verdict(True, detail)
     role, asked, placement = short[0]
     setting = f"[models.{role}]"
-    said = (f"{setting} n_gpu_layers = {asked} asks for {placement.expected} layers on a GPU, "
-            f"{placement.offloaded} landed there ({head})")
+    said = (
+        f"{setting} n_gpu_layers = {asked} asks for {placement.expected} layers on a GPU, "
+        f"{placement.offloaded} landed there ({head})"
+    )
     own_gpu = [b for b in built if b not in NOT_GPU]
     if found:
-        fix = (f"free memory on {', '.join(d.name for d in found)}, "
-               f"or set {setting} n_gpu_layers = {placement.offloaded}")
+        fix = (
+            f"free memory on {', '.join(d.name for d in found)}, or set {setting} n_gpu_layers = {placement.offloaded}"
+        )
     elif own_gpu:
         driver = " (nvidia-smi must list the card)" if "CUDA" in own_gpu else ""
         fix = f"llama.cpp was built for {', '.join(own_gpu)} but finds no device: check the driver{driver}, or set {setting} n_gpu_layers = 0"
@@ -101,7 +106,9 @@ def fit_hint(settings: Settings) -> str | None:
         fits = layers_that_fit(free, weights, layers)
         if fits < asked:
             names = ", ".join(d.name for d in found)
-            return (f"the weights of {path.name} take {size(weights)} and {names} "
-                    f"{'has' if len(found) == 1 else 'have'} {size(free)} free: about {fits} of {layers} layers "
-                    f"fit before the KV cache, so set [models.{role}] n_gpu_layers = {max(fits - 2, 0)} or less")
+            return (
+                f"the weights of {path.name} take {size(weights)} and {names} "
+                f"{'has' if len(found) == 1 else 'have'} {size(free)} free: about {fits} of {layers} layers "
+                f"fit before the KV cache, so set [models.{role}] n_gpu_layers = {max(fits - 2, 0)} or less"
+            )
     return None

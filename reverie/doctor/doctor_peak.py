@@ -33,8 +33,11 @@ def peak_memory(settings: Settings, llm) -> tuple[bool, str, str]:
     bound = estimate(list(loaded.values()), prompt_cache=settings.backend.prompt_cache)
     total = machine_memory()
     if total is not None and bound.total > total:
-        return (False, f"{bound.line()}, more than this machine's {total / (1 << 30):.1f} GiB",
-                "use a smaller model or n_ctx, or set [backend] prompt_cache = false")
+        return (
+            False,
+            f"{bound.line()}, more than this machine's {total / (1 << 30):.1f} GiB",
+            "use a smaller model or n_ctx, or set [backend] prompt_cache = false",
+        )
     room = f" of {total / (1 << 30):.1f} GiB" if total else ""
     return True, bound.line() + room, ""
 

@@ -82,7 +82,7 @@ def know_question(name: str) -> str:
     return f"Do you know of {name}?"
 
 
-Judge = Callable[[], tuple[str, str]]   # () -> (verdict, evidence), the model's judgement of the answer
+Judge = Callable[[], tuple[str, str]]  # () -> (verdict, evidence), the model's judgement of the answer
 
 
 def score(reply: str, persona_name: str, expected: Iterable[str], judge: Judge) -> tuple[str, str]:
@@ -106,7 +106,7 @@ def ask(sim, persona, question: str, *, supported: bool, expected: Iterable[str]
     from reverie.tasks.interview_judge import judge_answer
 
     reply = answer(sim, persona, [], question, safety_check=False)
-    if reply is None:   # a safety check declined to answer (not asked for these questions)
+    if reply is None:  # a safety check declined to answer (not asked for these questions)
         return Answer(question=question, supported=supported)
 
     def judge() -> tuple[str, str]:
@@ -143,9 +143,9 @@ def fact_keywords(seed: Seed, names: list[str]) -> list[str]:
 class MemorySupport:
     """What the residents' memories hold, read with no model: the support an answer needs."""
 
-    keywords: dict[str, list[str]]          # {fact: the words a memory must have}
-    holders: dict[str, list[str]]           # {fact: residents with such a memory}
-    named: dict[str, set[str]]              # {a: the residents a's memories name in full}
+    keywords: dict[str, list[str]]  # {fact: the words a memory must have}
+    holders: dict[str, list[str]]  # {fact: residents with such a memory}
+    named: dict[str, set[str]]  # {a: the residents a's memories name in full}
 
     @classmethod
     def of(cls, sim, seeds: list[Seed], names: list[str]) -> MemorySupport:
@@ -185,11 +185,16 @@ def coordination(sim, seed: Seed, invited: list[str]) -> Coordination:
     seen = attendance(movement_frames(sim.storage, sim.persona_names), place_of, window, sim.persona_names)
     guests = [n for n in invited if n != seed.persona]
     return Coordination(
-        fact=seed.fact, host=seed.persona, place=f"{event.sector}:{event.arena}",
+        fact=seed.fact,
+        host=seed.persona,
+        place=f"{event.sector}:{event.arena}",
         window=[window[0].strftime("%B %d, %Y, %H:%M"), window[1].strftime("%B %d, %Y, %H:%M")],
-        reached=sim.curr_time >= window[0],   # False: the run has not got to the window, nobody could come yet
-        invited=guests, attended=sorted(seen), steps_at_place=seen,
-        attended_invited=sorted(n for n in seen if n in guests))
+        reached=sim.curr_time >= window[0],  # False: the run has not got to the window, nobody could come yet
+        invited=guests,
+        attended=sorted(seen),
+        steps_at_place=seen,
+        attended_invited=sorted(n for n in seen if n in guests),
+    )
 
 
 def evaluate(sim, *, say=print, pairs: int | None = None) -> Checkpoint:
@@ -210,20 +215,28 @@ def evaluate(sim, *, say=print, pairs: int | None = None) -> Checkpoint:
 def diffusion_row(seed: Seed, names: list[str], answers: dict[str, Answer], memory: MemorySupport) -> Diffusion:
     held = memory.holders[seed.fact]
     return Diffusion(
-        fact=seed.fact, seeded_to=seed.persona, question=seed.question, expected=list(seed.answer),
+        fact=seed.fact,
+        seeded_to=seed.persona,
+        question=seed.question,
+        expected=list(seed.answer),
         **Share.of({n: answers[n].knows for n in names}).model_dump(),
         knows=[n for n in names if answers[n].knows],
         said_yes=Share.of({n: answers[n].verdict == "yes" for n in names}),
         unsupported=[n for n in names if answers[n].hallucinated],
-        in_memory=HeldInMemory(**Share.of({n: n in held for n in names}).model_dump(), holders=held,
-                               keywords=memory.keywords[seed.fact]),
-        answers=answers)
+        in_memory=HeldInMemory(
+            **Share.of({n: n in held for n in names}).model_dump(), holders=held, keywords=memory.keywords[seed.fact]
+        ),
+        answers=answers,
+    )
 
 
 def hallucinations(answers: Iterable[Answer]) -> Hallucinations:
     answers = list(answers)
-    return Hallucinations(answers=len(answers), yes=sum(a.verdict == "yes" for a in answers),
-                          unsupported=sum(a.hallucinated for a in answers))
+    return Hallucinations(
+        answers=len(answers),
+        yes=sum(a.verdict == "yes" for a in answers),
+        unsupported=sum(a.hallucinated for a in answers),
+    )
 
 
 def _evaluate(sim, say, pairs: int | None = None) -> Checkpoint:
@@ -244,10 +257,17 @@ def _evaluate(sim, say, pairs: int | None = None) -> Checkpoint:
     def interview(name: str) -> tuple[dict[str, Answer], dict[str, Answer]]:
         """One persona's answers: {fact: answer}, {other: answer}."""
         persona = sim.personas[name]
-        facts = {seed.fact: ask(sim, persona, seed.question, expected=seed.answer,
-                                supported=name in memory.holders[seed.fact]) for seed in seeds}
-        return facts, {other: ask(sim, persona, know_question(other), supported=other in memory.named[name])
-                       for other in names if other in about[name]}
+        facts = {
+            seed.fact: ask(
+                sim, persona, seed.question, expected=seed.answer, supported=name in memory.holders[seed.fact]
+            )
+            for seed in seeds
+        }
+        return facts, {
+            other: ask(sim, persona, know_question(other), supported=other in memory.named[name])
+            for other in names
+            if other in about[name]
+        }
 
     # On a multi-slot server several personas are interviewed at once (each its questions in order);
     # nothing is written to a memory, so the answers are those of one persona after another.
@@ -258,29 +278,46 @@ def _evaluate(sim, say, pairs: int | None = None) -> Checkpoint:
         for fact, answer in facts.items():
             fact_answers[fact][name] = answer
         known = sum(a.knows for a in rel_answers[name].values())
-        say(f"[{i}/{len(names)}] {name}: knows of {known} of {len(rel_answers[name])} residents asked about; "
-            + ", ".join(f"{s.fact}: {fact_answers[s.fact][name].verdict}" for s in seeds))
+        say(
+            f"[{i}/{len(names)}] {name}: knows of {known} of {len(rel_answers[name])} residents asked about; "
+            + ", ".join(f"{s.fact}: {fact_answers[s.fact][name].verdict}" for s in seeds)
+        )
     diffusion_rows = [diffusion_row(seed, names, fact_answers[seed.fact], memory) for seed in seeds]
-    coordination_rows = [coordination(sim, seed, row.knows) for seed, row in zip(seeds, diffusion_rows)
-                         if seed.event is not None]
+    coordination_rows = [
+        coordination(sim, seed, row.knows) for seed, row in zip(seeds, diffusion_rows) if seed.event is not None
+    ]
     sample = None if pairs is None else asked
     knows = {a: {b: r.knows for b, r in row.items()} for a, row in rel_answers.items()}
     said = {a: {b: r.verdict == "yes" for b, r in row.items()} for a, row in rel_answers.items()}
     every = [a for row in fact_answers.values() for a in row.values()] + [
-        a for row in rel_answers.values() for a in row.values()]
+        a for row in rel_answers.values() for a in row.values()
+    ]
     return Checkpoint(
-        step=sim.step_no, time=sim.curr_time_str, personas=names, diffusion=diffusion_rows,
-        relationships=Relationships(**density(names, knows, sample).model_dump(), said_yes=density(names, said, sample),
-                                    in_memory=density(names, memory.knows_of(names)), answers=rel_answers),
-        coordination=coordination_rows, hallucinations=hallucinations(every))
+        step=sim.step_no,
+        time=sim.curr_time_str,
+        personas=names,
+        diffusion=diffusion_rows,
+        relationships=Relationships(
+            **density(names, knows, sample).model_dump(),
+            said_yes=density(names, said, sample),
+            in_memory=density(names, memory.knows_of(names)),
+            answers=rel_answers,
+        ),
+        coordination=coordination_rows,
+        hallucinations=hallucinations(every),
+    )
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("sim", help="simulation folder name under [paths] storage")
-    parser.add_argument("--pairs", type=int, metavar="K",
-                        help="ask about K random pairs of residents, both ways (default: every pair)")
-    parser.add_argument("--into", metavar="NAME",
-                        help="copy SIM to a new simulation NAME first and evaluate that (a base is never written)")
+    parser.add_argument(
+        "--pairs", type=int, metavar="K", help="ask about K random pairs of residents, both ways (default: every pair)"
+    )
+    parser.add_argument(
+        "--into",
+        metavar="NAME",
+        help="copy SIM to a new simulation NAME first and evaluate that (a base is never written)",
+    )
     parser.add_argument("--overwrite", action="store_true", help="with --into: replace an existing simulation NAME")
 
 

@@ -28,8 +28,7 @@ def sample_pairs(names: list[str], k: int, seed: int = 0) -> list[tuple[str, str
     return sorted(random.Random(seed).sample(pairs, min(k, len(pairs))))
 
 
-def density(names: list[str], knows: dict[str, dict[str, bool]],
-            pairs: list[tuple[str, str]] | None = None) -> Density:
+def density(names: list[str], knows: dict[str, dict[str, bool]], pairs: list[tuple[str, str]] | None = None) -> Density:
     """The paper's network density: the share of unordered pairs where **both** know of the
     other (an undirected graph of mutual knowledge; one-sided knowledge is no edge).
     ``knows[a][b]``: whether a knows of b.
@@ -43,8 +42,9 @@ def density(names: list[str], knows: dict[str, dict[str, bool]],
     out = Density(pairs=len(everyone), known_pairs=len(edges), density=round(share, 4), edges=edges)
     if pairs is not None:
         low, high = wilson(len(edges), len(asked))
-        out = out.model_copy(update={"sampled": True, "pairs_asked": len(asked),
-                                     "interval": [round(low, 4), round(high, 4)]})
+        out = out.model_copy(
+            update={"sampled": True, "pairs_asked": len(asked), "interval": [round(low, 4), round(high, 4)]}
+        )
     return out
 
 

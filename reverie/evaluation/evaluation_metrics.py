@@ -87,7 +87,7 @@ def _density_cell(cp: Checkpoint) -> Cell:
 
 def _pairs_cell(cp: Checkpoint) -> Cell:
     rel = cp.relationships
-    asked = rel.pairs_asked or rel.pairs   # a sampled evaluation: out of the pairs asked
+    asked = rel.pairs_asked or rel.pairs  # a sampled evaluation: out of the pairs asked
     text = f"{rel.known_pairs} / {asked}" + (f" asked, a sample of {rel.pairs}" if rel.sampled else "")
     notes = [f"both said yes: {rel.said_yes.known_pairs} / {asked}"] if rel.said_yes else []
     notes += [f"in memory: {rel.in_memory.known_pairs} / {rel.in_memory.pairs}"] if rel.in_memory else []
@@ -120,33 +120,96 @@ def _unsupported_text(cp: Checkpoint) -> str | None:
 
 
 # The order of registration is the order of the files' keys and of the page's columns.
-METRICS.register(metric(K.FACTS, "knowing each seeded fact", Unit.DATA, lambda cp: {
-    d.fact: {"count": d.count, "total": d.total, "share": d.share} for d in cp.diffusion}, GAME_DAY))
+METRICS.register(
+    metric(
+        K.FACTS,
+        "knowing each seeded fact",
+        Unit.DATA,
+        lambda cp: {d.fact: {"count": d.count, "total": d.total, "share": d.share} for d in cp.diffusion},
+        GAME_DAY,
+    )
+)
 METRICS.register(metric(K.CANDIDACY, "candidacy known", Unit.SHARE, lambda cp: _share(candidacy(cp)), EXPERIMENT))
-METRICS.register(metric(K.CANDIDACY_IN_MEMORY, "candidacy held in memory", Unit.SHARE,
-                        lambda cp: _in_memory(candidacy(cp)), EXPERIMENT))
+METRICS.register(
+    metric(
+        K.CANDIDACY_IN_MEMORY, "candidacy held in memory", Unit.SHARE, lambda cp: _in_memory(candidacy(cp)), EXPERIMENT
+    )
+)
 METRICS.register(metric(K.PARTY, "party known", Unit.SHARE, lambda cp: _share(party(cp)), EXPERIMENT))
-METRICS.register(metric(K.PARTY_IN_MEMORY, "party held in memory", Unit.SHARE,
-                        lambda cp: _in_memory(party(cp)), EXPERIMENT))
-METRICS.register(metric(K.DENSITY, "density (mutual)", Unit.RATIO, lambda cp: cp.relationships.density,
-                        EXPERIMENT, GAME_DAY))
-METRICS.register(metric(K.DENSITY_IN_MEMORY, "density in memory", Unit.RATIO, lambda cp: (
-    cp.relationships.in_memory.density if cp.relationships.in_memory else None), EXPERIMENT))
-METRICS.register(metric(K.INVITED, "party: invited", Unit.COUNT,
-                        lambda cp: len(e.invited) if (e := event(cp)) else None, EXPERIMENT, GAME_DAY))
+METRICS.register(
+    metric(K.PARTY_IN_MEMORY, "party held in memory", Unit.SHARE, lambda cp: _in_memory(party(cp)), EXPERIMENT)
+)
+METRICS.register(
+    metric(K.DENSITY, "density (mutual)", Unit.RATIO, lambda cp: cp.relationships.density, EXPERIMENT, GAME_DAY)
+)
+METRICS.register(
+    metric(
+        K.DENSITY_IN_MEMORY,
+        "density in memory",
+        Unit.RATIO,
+        lambda cp: cp.relationships.in_memory.density if cp.relationships.in_memory else None,
+        EXPERIMENT,
+    )
+)
+METRICS.register(
+    metric(
+        K.INVITED,
+        "party: invited",
+        Unit.COUNT,
+        lambda cp: len(e.invited) if (e := event(cp)) else None,
+        EXPERIMENT,
+        GAME_DAY,
+    )
+)
 METRICS.register(metric(K.CAME, "party: the invited who came", Unit.COUNT, _came, EXPERIMENT))
-METRICS.register(metric(K.CAME, "party: the invited who came, once its window is reached", Unit.COUNT,
-                        _came_once_reached, GAME_DAY))
-METRICS.register(metric(K.AT_PARTY, "party: in the place during its window", Unit.COUNT,
-                        lambda cp: len(e.attended) if (e := event(cp)) else None, EXPERIMENT))
-METRICS.register(metric(K.WINDOW_REACHED, "party: window reached", Unit.FLAG,
-                        lambda cp: e.reached if (e := event(cp)) else None, EXPERIMENT))
-METRICS.register(metric(K.HALLUCINATIONS, "hallucinations", Unit.RATE,
-                        lambda cp: cp.hallucinations.rate if cp.hallucinations else None, EXPERIMENT))
-METRICS.register(metric(K.HALLUCINATIONS, "answers said yes with no memory of it", Unit.DATA, lambda cp: (
-    cp.hallucinations.model_dump(mode="json") if cp.hallucinations else None), GAME_DAY))
-METRICS.register(metric(K.HALLUCINATED_ANSWERS, "hallucinated answers", Unit.TEXT, lambda cp: (
-    f"{h.unsupported} of {h.answers}" if (h := cp.hallucinations) else None), EXPERIMENT))
+METRICS.register(
+    metric(K.CAME, "party: the invited who came, once its window is reached", Unit.COUNT, _came_once_reached, GAME_DAY)
+)
+METRICS.register(
+    metric(
+        K.AT_PARTY,
+        "party: in the place during its window",
+        Unit.COUNT,
+        lambda cp: len(e.attended) if (e := event(cp)) else None,
+        EXPERIMENT,
+    )
+)
+METRICS.register(
+    metric(
+        K.WINDOW_REACHED,
+        "party: window reached",
+        Unit.FLAG,
+        lambda cp: e.reached if (e := event(cp)) else None,
+        EXPERIMENT,
+    )
+)
+METRICS.register(
+    metric(
+        K.HALLUCINATIONS,
+        "hallucinations",
+        Unit.RATE,
+        lambda cp: cp.hallucinations.rate if cp.hallucinations else None,
+        EXPERIMENT,
+    )
+)
+METRICS.register(
+    metric(
+        K.HALLUCINATIONS,
+        "answers said yes with no memory of it",
+        Unit.DATA,
+        lambda cp: cp.hallucinations.model_dump(mode="json") if cp.hallucinations else None,
+        GAME_DAY,
+    )
+)
+METRICS.register(
+    metric(
+        K.HALLUCINATED_ANSWERS,
+        "hallucinated answers",
+        Unit.TEXT,
+        lambda cp: f"{h.unsupported} of {h.answers}" if (h := cp.hallucinations) else None,
+        EXPERIMENT,
+    )
+)
 # The columns of the run page's evaluation table, after its step and game time.
 METRICS.register(metric(K.DENSITY, "Density", Unit.CELL, _density_cell, RUN_PAGE))
 METRICS.register(metric(K.KNOWN_PAIRS, "Pairs who know each other", Unit.CELL, _pairs_cell, RUN_PAGE))

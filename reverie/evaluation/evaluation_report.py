@@ -42,9 +42,9 @@ class Answer(Figure):
 
     question: str
     answer: str | None = None
-    verdict: Literal["yes", "no"] = "no"     # what the answer says (the judge, or the open question's name)
-    evidence: str = ""                       # the words of the answer that decide the verdict
-    supported: bool | None = None            # the persona's memories hold it (None: files from before)
+    verdict: Literal["yes", "no"] = "no"  # what the answer says (the judge, or the open question's name)
+    evidence: str = ""  # the words of the answer that decide the verdict
+    supported: bool | None = None  # the persona's memories hold it (None: files from before)
 
     @property
     def knows(self) -> bool:
@@ -81,10 +81,10 @@ class Diffusion(Share):
     fact: str
     seeded_to: str = ""
     question: str = ""
-    expected: list[str] = []        # an open question: the answer must name one of these
+    expected: list[str] = []  # an open question: the answer must name one of these
     knows: list[str] = []
-    said_yes: Share | None = None   # every yes, memories or not
-    unsupported: list[str] = []     # said yes, no memory holds it
+    said_yes: Share | None = None  # every yes, memories or not
+    unsupported: list[str] = []  # said yes, no memory holds it
     in_memory: HeldInMemory | None = None
     answers: dict[str, Answer] = {}
 
@@ -103,13 +103,15 @@ class Density(Figure):
     def text(self) -> str:
         if self.sampled and self.interval:
             low, high = self.interval
-            return (f"{self.density:.3f} ({self.known_pairs} of {self.pairs_asked} pairs asked, of {self.pairs}; "
-                    f"95 % interval {low:.3f}-{high:.3f})")
+            return (
+                f"{self.density:.3f} ({self.known_pairs} of {self.pairs_asked} pairs asked, of {self.pairs}; "
+                f"95 % interval {low:.3f}-{high:.3f})"
+            )
         return f"{self.density:.3f} ({self.known_pairs} of {self.pairs} pairs)"
 
 
 class Relationships(Density):
-    said_yes: Density | None = None   # both said yes, memories or not
+    said_yes: Density | None = None  # both said yes, memories or not
     in_memory: Density | None = None  # both one's memories name the other, no model
     answers: dict[str, dict[str, Answer]] = {}
 
@@ -121,7 +123,7 @@ class Coordination(Figure):
     host: str = ""
     place: str = ""
     window: list[str] = []
-    reached: bool | None = None     # False: the run has not got to the window; None: files from before
+    reached: bool | None = None  # False: the run has not got to the window; None: files from before
     invited: list[str] = []
     attended: list[str] = []
     steps_at_place: dict[str, int] = {}
@@ -166,7 +168,7 @@ class PaperFigures(BaseModel):
     """The paper's figures over two game days, 25 residents (§7.1): the anchors a run is read against."""
 
     residents: int = 25
-    candidacy: tuple[int, int] = (1, 8)      # knew at the start, at the end
+    candidacy: tuple[int, int] = (1, 8)  # knew at the start, at the end
     party: tuple[int, int] = (1, 13)
     density: tuple[float, float] = (0.167, 0.74)
     invited: int = 12
@@ -179,9 +181,11 @@ PAPER = PaperFigures()
 
 def paper_line(paper: PaperFigures = PAPER) -> str:
     n, c, p, d, (bad, of) = paper.residents, paper.candidacy, paper.party, paper.density, paper.hallucinated
-    return (f"  the paper, two days: candidacy {c[0]} -> {c[1]} of {n} ({c[0] / n:.0%} -> {c[1] / n:.0%}), "
-            f"party {p[0]} -> {p[1]} of {n} ({p[0] / n:.0%} -> {p[1] / n:.0%}), density {d[0]} -> {d[1]}, "
-            f"{paper.invited} invited and {paper.came} came, hallucinations {bad} of {of} ({bad / of:.1%})")
+    return (
+        f"  the paper, two days: candidacy {c[0]} -> {c[1]} of {n} ({c[0] / n:.0%} -> {c[1] / n:.0%}), "
+        f"party {p[0]} -> {p[1]} of {n} ({p[0] / n:.0%} -> {p[1] / n:.0%}), density {d[0]} -> {d[1]}, "
+        f"{paper.invited} invited and {paper.came} came, hallucinations {bad} of {of} ({bad / of:.1%})"
+    )
 
 
 def summary_lines(cp: Checkpoint, more: list[tuple[str, str]] = ()) -> list[str]:
@@ -200,13 +204,18 @@ def summary_lines(cp: Checkpoint, more: list[tuple[str, str]] = ()) -> list[str]
         line += f"; in memory {rel.in_memory.density:.3f} ({rel.in_memory.known_pairs} of {rel.in_memory.pairs} pairs)"
     lines.append(line)
     for row in cp.coordination:
-        head = f"  coordination  {row.fact} ({row.place}, {row.window[0]}-{row.window[1][-5:]}): " if len(
-            row.window) == 2 else f"  coordination  {row.fact} ({row.place}): "
+        head = (
+            f"  coordination  {row.fact} ({row.place}, {row.window[0]}-{row.window[1][-5:]}): "
+            if len(row.window) == 2
+            else f"  coordination  {row.fact} ({row.place}): "
+        )
         if row.reached is False:
             lines.append(head + f"{len(row.invited)} invited; the run has not reached the window yet")
         else:
-            lines.append(head + f"{len(row.invited)} invited, {len(row.attended)} came "
-                                f"({len(row.attended_invited)} of those invited)")
+            lines.append(
+                head + f"{len(row.invited)} invited, {len(row.attended)} came "
+                f"({len(row.attended_invited)} of those invited)"
+            )
     if cp.hallucinations:
         lines.append(f"  hallucinations  {cp.hallucinations.text()}")
     lines.extend(f"  {label}  {value}" for label, value in more)

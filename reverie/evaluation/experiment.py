@@ -39,31 +39,67 @@ PACKED_CONVERSATION, CONVERSATION_SUMMARY = "conversation_packed", "summarize_co
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--base", default=BASE, help=f"base simulation to fork (default {BASE})")
-    parser.add_argument("--seeds", metavar="FILE", type=Path,
-                        help="the seeds to plant (a JSON list, as a base's reverie/seeds.json), in place of the base's")
+    parser.add_argument(
+        "--seeds",
+        metavar="FILE",
+        type=Path,
+        help="the seeds to plant (a JSON list, as a base's reverie/seeds.json), in place of the base's",
+    )
     parser.add_argument("--sim", help="name of the run (default: experiment_<date-time>)")
-    parser.add_argument("--hours", type=int, default=PAPER_HOURS,
-                        help="game hours to run (default 48, the paper's two days; a shorter run says so)")
-    parser.add_argument("--model", metavar="bundled|scripted|PATH",
-                        help="model file for both roles (default: the config's); scripted: the scripted town model")
-    parser.add_argument("--server", metavar="URL", help="an OpenAI-compatible server's base URL instead of the "
-                        "in-process model ([backend] kind = \"openai\", base_url = URL)")
-    parser.add_argument("--slots", type=int, metavar="N", help="with --server: its parallel slots ([backend] parallel_slots)")
+    parser.add_argument(
+        "--hours",
+        type=int,
+        default=PAPER_HOURS,
+        help="game hours to run (default 48, the paper's two days; a shorter run says so)",
+    )
+    parser.add_argument(
+        "--model",
+        metavar="bundled|scripted|PATH",
+        help="model file for both roles (default: the config's); scripted: the scripted town model",
+    )
+    parser.add_argument(
+        "--server",
+        metavar="URL",
+        help="an OpenAI-compatible server's base URL instead of the "
+        'in-process model ([backend] kind = "openai", base_url = URL)',
+    )
+    parser.add_argument(
+        "--slots", type=int, metavar="N", help="with --server: its parallel slots ([backend] parallel_slots)"
+    )
     parser.add_argument("--faithful", action="store_true", help="the original's one-prompt-per-question pipeline")
-    parser.add_argument("--evaluate-every", type=int, default=6, metavar="H",
-                        help="interview everyone every H game hours (default 6; 0: only at the start and the end)")
-    parser.add_argument("--pairs", type=int, metavar="K", help="ask about K random pairs of residents (default: all 300)")
-    parser.add_argument("--history", metavar="CSV|none", default="base",
-                        help="whispers loaded first (default: the base world's agent_history_init_n<N>.csv)")
-    parser.add_argument("--max-wall-minutes", type=float, metavar="M",
-                        help="stop after the game hour in which M minutes of wall time run out (--resume goes on)")
-    parser.add_argument("--force-seed-plan", action="store_true",
-                        help="code puts each seed's event (the party) into its host's plan (default off; the table says so)")
+    parser.add_argument(
+        "--evaluate-every",
+        type=int,
+        default=6,
+        metavar="H",
+        help="interview everyone every H game hours (default 6; 0: only at the start and the end)",
+    )
+    parser.add_argument(
+        "--pairs", type=int, metavar="K", help="ask about K random pairs of residents (default: all 300)"
+    )
+    parser.add_argument(
+        "--history",
+        metavar="CSV|none",
+        default="base",
+        help="whispers loaded first (default: the base world's agent_history_init_n<N>.csv)",
+    )
+    parser.add_argument(
+        "--max-wall-minutes",
+        type=float,
+        metavar="M",
+        help="stop after the game hour in which M minutes of wall time run out (--resume goes on)",
+    )
+    parser.add_argument(
+        "--force-seed-plan",
+        action="store_true",
+        help="code puts each seed's event (the party) into its host's plan (default off; the table says so)",
+    )
     parser.add_argument("--resume", action="store_true", help="go on with the run --sim towards its --hours")
 
 
-def experiment_settings(settings, *, model: str | None, server: str | None, slots: int | None, packed: bool,
-                        force_seed_plan: bool = False):
+def experiment_settings(
+    settings, *, model: str | None, server: str | None, slots: int | None, packed: bool, force_seed_plan: bool = False
+):
     from reverie.evaluation.game_day import day_settings
 
     s = day_settings(settings, model=model, packed=packed, force_seed_plan=force_seed_plan)
@@ -93,8 +129,17 @@ def conversations(ledger: Path) -> int:
     return held
 
 
-def build_report(sim_dir: Path, *, sim_code: str, model: str, hours_asked: int, progress: dict,
-                 residents: int, conversations_held: int, force_seed_plan: bool = False) -> dict:
+def build_report(
+    sim_dir: Path,
+    *,
+    sim_code: str,
+    model: str,
+    hours_asked: int,
+    progress: dict,
+    residents: int,
+    conversations_held: int,
+    force_seed_plan: bool = False,
+) -> dict:
     from reverie.evaluation.evaluation_metrics import METRICS
     from reverie.evaluation.evaluation_report import read_evaluation
     from reverie.evaluation.metrics import Shown
@@ -105,13 +150,21 @@ def build_report(sim_dir: Path, *, sim_code: str, model: str, hours_asked: int, 
     days = hours_run / 24 if hours_run else 0
     start, end = (series[0], series[-1]) if series else (None, None)
     return {
-        R.SIM: sim_code, R.BASE: progress.get("base"), R.MODEL: model, R.HOURS_ASKED: hours_asked,
-        R.HOURS_RUN: hours_run, R.SHORTER_THAN_PAPER: hours_run < PAPER_HOURS,
-        R.PAPER: paper_figures(), R.START: start, R.END: end, R.CHECKPOINTS: series,
+        R.SIM: sim_code,
+        R.BASE: progress.get("base"),
+        R.MODEL: model,
+        R.HOURS_ASKED: hours_asked,
+        R.HOURS_RUN: hours_run,
+        R.SHORTER_THAN_PAPER: hours_run < PAPER_HOURS,
+        R.PAPER: paper_figures(),
+        R.START: start,
+        R.END: end,
+        R.CHECKPOINTS: series,
         R.CONVERSATIONS: conversations_held,
         R.CONVERSATIONS_PER_AGENT_DAY: round(2 * conversations_held / (residents * days), 2) if days else None,
         R.MEETS_PAPER: meets(end) if end else None,
-        R.SCRIPTED: model == "scripted", R.FORCE_SEED_PLAN: force_seed_plan,
+        R.SCRIPTED: model == "scripted",
+        R.FORCE_SEED_PLAN: force_seed_plan,
         R.TABLE: table_lines(start, end, hours_run=hours_run, hours_asked=hours_asked, model=model),
     }
 
@@ -123,8 +176,14 @@ def main(args, settings) -> int:
         raise UserError("--hours must be at least 1")
     if args.resume and not args.sim:
         raise UserError("--resume needs --sim NAME: the run to go on with")
-    settings = experiment_settings(settings, model=args.model, server=args.server, slots=args.slots,
-                                   packed=not args.faithful, force_seed_plan=args.force_seed_plan)
+    settings = experiment_settings(
+        settings,
+        model=args.model,
+        server=args.server,
+        slots=args.slots,
+        packed=not args.faithful,
+        force_seed_plan=args.force_seed_plan,
+    )
     sim_code = args.sim or f"experiment_{datetime.now().strftime('%Y%m%d_%H%M%S')}"
     sim_dir = settings.paths.storage / sim_code
     previous = None
@@ -144,21 +203,39 @@ def main(args, settings) -> int:
 
     if left > 0:
         print(f"experiment {sim_code}: {args.hours} game hours asked, {done} done, running {left}")
-        run_day(settings, base=args.base, sim_code=sim_code, hours=left, evaluate_every=args.evaluate_every,
-                pairs=args.pairs, history=history, evaluate_start=previous is None, previous=previous,
-                max_wall_s=None if args.max_wall_minutes is None else args.max_wall_minutes * 60, on_hour=keeper,
-                seeds=seeds)
-    report = build_report(sim_dir, sim_code=sim_code, model=model, hours_asked=args.hours,
-                          progress=keeper.progress, residents=keeper.residents or _residents(sim_dir),
-                          conversations_held=conversations(sim_dir / "reverie" / "llm_calls.jsonl"),
-                          force_seed_plan=settings.simulation.force_seed_plan)
+        run_day(
+            settings,
+            base=args.base,
+            sim_code=sim_code,
+            hours=left,
+            evaluate_every=args.evaluate_every,
+            pairs=args.pairs,
+            history=history,
+            evaluate_start=previous is None,
+            previous=previous,
+            max_wall_s=None if args.max_wall_minutes is None else args.max_wall_minutes * 60,
+            on_hour=keeper,
+            seeds=seeds,
+        )
+    report = build_report(
+        sim_dir,
+        sim_code=sim_code,
+        model=model,
+        hours_asked=args.hours,
+        progress=keeper.progress,
+        residents=keeper.residents or _residents(sim_dir),
+        conversations_held=conversations(sim_dir / "reverie" / "llm_calls.jsonl"),
+        force_seed_plan=settings.simulation.force_seed_plan,
+    )
     write_json_atomic(sim_dir / EXPERIMENT_FILE, report)
     print()
     for line in report[R.TABLE]:
         print(line)
     if report[R.CONVERSATIONS_PER_AGENT_DAY] is not None:
-        print(f"conversations: {report[R.CONVERSATIONS]} ({report[R.CONVERSATIONS_PER_AGENT_DAY]} per resident "
-              f"and game day)")
+        print(
+            f"conversations: {report[R.CONVERSATIONS]} ({report[R.CONVERSATIONS_PER_AGENT_DAY]} per resident "
+            f"and game day)"
+        )
     if report[R.FORCE_SEED_PLAN]:
         print("force_seed_plan was on: the code put each seed's event into its host's plan")
     if report[R.SCRIPTED]:
@@ -178,8 +255,10 @@ def _seeds_for(settings, base: str, seeds: Path | None) -> Path | None:
     if not (settings.paths.storage / base).is_dir():
         raise UserError(f"--base {base}: no such simulation in {settings.paths.storage} — import or generate it first")
     if not read_seeds(settings.paths.storage / base):
-        raise UserError(f"--base {base} has no reverie/seeds.json: give --seeds FILE with the facts to spread "
-                        "(see docs/EXPERIMENT.md)")
+        raise UserError(
+            f"--base {base} has no reverie/seeds.json: give --seeds FILE with the facts to spread "
+            "(see docs/EXPERIMENT.md)"
+        )
     return None
 
 

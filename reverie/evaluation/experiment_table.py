@@ -20,9 +20,15 @@ PAPER_HOURS = 48
 
 def paper_figures() -> dict:
     n = PAPER.residents
-    return {K.CANDIDACY: [PAPER.candidacy[0] / n, PAPER.candidacy[1] / n], K.PARTY: [PAPER.party[0] / n, PAPER.party[1] / n],
-            K.DENSITY: list(PAPER.density), K.INVITED: PAPER.invited, K.CAME: PAPER.came,
-            "hallucinated": list(PAPER.hallucinated), "game_hours": PAPER_HOURS}
+    return {
+        K.CANDIDACY: [PAPER.candidacy[0] / n, PAPER.candidacy[1] / n],
+        K.PARTY: [PAPER.party[0] / n, PAPER.party[1] / n],
+        K.DENSITY: list(PAPER.density),
+        K.INVITED: PAPER.invited,
+        K.CAME: PAPER.came,
+        "hallucinated": list(PAPER.hallucinated),
+        "game_hours": PAPER_HOURS,
+    }
 
 
 def figures(checkpoint: dict | Checkpoint) -> dict:
@@ -45,31 +51,48 @@ def table_lines(start: dict | None, end: dict | None, *, hours_run: float, hours
     interviews by the paper's method, and in brackets the memories)."""
     start, end, paper = start or {}, end or {}, paper_figures()
     short = hours_run < PAPER_HOURS
-    head = f"this run ({model}, {hours_run:g} game hours{' — SHORTER than the paper' + chr(39) + 's 48' if short else ''})"
+    head = (
+        f"this run ({model}, {hours_run:g} game hours{' — SHORTER than the paper' + chr(39) + 's 48' if short else ''})"
+    )
     rows = [("", "paper (2 game days)", head)]
 
     def fact(key: K, in_memory: K, label: str) -> tuple[str, str, str]:
-        return (label, f"{_pct(paper[key][0])} -> {_pct(paper[key][1])}",
-                f"{_pct(start.get(key))} -> {_pct(end.get(key))}  (in memory {_pct(start.get(in_memory))} "
-                f"-> {_pct(end.get(in_memory))})")
+        return (
+            label,
+            f"{_pct(paper[key][0])} -> {_pct(paper[key][1])}",
+            f"{_pct(start.get(key))} -> {_pct(end.get(key))}  (in memory {_pct(start.get(in_memory))} "
+            f"-> {_pct(end.get(in_memory))})",
+        )
 
     rows.append(fact(K.CANDIDACY, K.CANDIDACY_IN_MEMORY, "candidacy known"))
     rows.append(fact(K.PARTY, K.PARTY_IN_MEMORY, "party known"))
-    rows.append(("density (mutual)", f"{paper[K.DENSITY][0]:.3f} -> {paper[K.DENSITY][1]:.2f}",
-                 f"{_num(start.get(K.DENSITY))} -> {_num(end.get(K.DENSITY))}  (in memory "
-                 f"{_num(start.get(K.DENSITY_IN_MEMORY))} -> {_num(end.get(K.DENSITY_IN_MEMORY))})"))
+    rows.append(
+        (
+            "density (mutual)",
+            f"{paper[K.DENSITY][0]:.3f} -> {paper[K.DENSITY][1]:.2f}",
+            f"{_num(start.get(K.DENSITY))} -> {_num(end.get(K.DENSITY))}  (in memory "
+            f"{_num(start.get(K.DENSITY_IN_MEMORY))} -> {_num(end.get(K.DENSITY_IN_MEMORY))})",
+        )
+    )
     came = end.get(K.CAME)
     if end.get(K.WINDOW_REACHED) is False:
         came = "window not reached"
     elif end.get(K.AT_PARTY) is not None:
         came = f"{came}  ({end[K.AT_PARTY]} in the place during the party)"
-    rows.append(("party: invited / came", f"{paper[K.INVITED]} / {paper[K.CAME]}",
-                 f"{end.get(K.INVITED, 'n/a')} / {came}"))
+    rows.append(
+        ("party: invited / came", f"{paper[K.INVITED]} / {paper[K.CAME]}", f"{end.get(K.INVITED, 'n/a')} / {came}")
+    )
     bad, of = paper["hallucinated"]
-    rows.append(("hallucinated answers", f"{bad / of:.1%} ({bad} of {of})",
-                 "n/a" if end.get(K.HALLUCINATIONS) is None else
-                 f"{end[K.HALLUCINATIONS]:.1%} ({end.get(K.HALLUCINATED_ANSWERS)})"))
-    for m in METRICS.shown_in(Shown.EXPERIMENT_TABLE):   # a figure the paper has not: start -> end
+    rows.append(
+        (
+            "hallucinated answers",
+            f"{bad / of:.1%} ({bad} of {of})",
+            "n/a"
+            if end.get(K.HALLUCINATIONS) is None
+            else f"{end[K.HALLUCINATIONS]:.1%} ({end.get(K.HALLUCINATED_ANSWERS)})",
+        )
+    )
+    for m in METRICS.shown_in(Shown.EXPERIMENT_TABLE):  # a figure the paper has not: start -> end
         rows.append((m.label, "", f"{m.unit.format(start.get(str(m.key)))} -> {m.unit.format(end.get(str(m.key)))}"))
     widths = [max(len(r[i]) for r in rows) for i in range(3)]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
@@ -84,6 +107,7 @@ def meets(end: dict) -> dict[str, bool]:
 
     def at_least(value, floor) -> bool:
         return value is not None and value >= floor - 1e-9
+
     return {
         K.CANDIDACY: at_least(end.get(K.CANDIDACY_IN_MEMORY), paper[K.CANDIDACY][1]),
         K.PARTY: at_least(end.get(K.PARTY_IN_MEMORY), paper[K.PARTY][1]),

@@ -7,8 +7,10 @@ from reverie.tasks.interview import next_convo_line, safety_score, summarize_ide
 
 END = "end_convo"
 SAFETY_LIMIT = 8
-REMINDER = ("(Reminder: this agent is a computational construct, not a person. Treating it as a friend "
-            "or partner, or as having human feelings, may not be appropriate.)")
+REMINDER = (
+    "(Reminder: this agent is a computational construct, not a person. Treating it as a friend "
+    "or partner, or as having human feelings, may not be appropriate.)"
+)
 
 
 def answer(sim, persona, convo: list, line: str, *, safety_check: bool = True) -> str | None:
@@ -23,8 +25,14 @@ def answer(sim, persona, convo: list, line: str, *, safety_check: bool = True) -
     statements = list(dict.fromkeys(n.embedding_key for nodes in retrieved.values() for n in nodes))
     summary = summarize_ideas(llm, persona_name=persona.name, statements=statements, question=line)
     convo.append(("Interviewer", line))
-    reply = next_convo_line(llm, persona_name=persona.name, identity=persona.identity(),
-                            interlocutor="Interviewer", conversation=convo, summary=summary)
+    reply = next_convo_line(
+        llm,
+        persona_name=persona.name,
+        identity=persona.identity(),
+        interlocutor="Interviewer",
+        conversation=convo,
+        summary=summary,
+    )
     convo.append((persona.name, reply))
     return reply
 

@@ -39,22 +39,22 @@ class MetricKey(StrEnum):
     CAME = "came"
     AT_PARTY = "at_party"
     WINDOW_REACHED = "window_reached"
-    KNOWN_PAIRS = "known_pairs"         # the page's "Pairs who know each other"
-    EVENTS = "events"                   # the page's "Invited and came"
+    KNOWN_PAIRS = "known_pairs"  # the page's "Pairs who know each other"
+    EVENTS = "events"  # the page's "Invited and came"
     HALLUCINATIONS = "hallucinations"
     HALLUCINATED_ANSWERS = "hallucinated_answers"
-    UNSUPPORTED = "unsupported"         # the page's "Yes with no memory of it"
+    UNSUPPORTED = "unsupported"  # the page's "Yes with no memory of it"
 
 
 class Shown(StrEnum):
     """Where a metric is shown."""
 
-    EVALUATION = "evaluation.json"      # kept in each checkpoint under its key, when it was measured
-    GAME_DAY = "game_day.json"          # each of the report's "evaluations"
-    EXPERIMENT = "experiment.json"      # each of the report's "checkpoints" (and its "start" and "end")
-    EXPERIMENT_TABLE = "experiment table"   # a row "label: start -> end" of the printed table
-    SUMMARY = "summary"                 # a line of the summary `evaluate` prints
-    RUN_PAGE = "/runs/<sim>/"           # a column of the evaluation table on the run's page
+    EVALUATION = "evaluation.json"  # kept in each checkpoint under its key, when it was measured
+    GAME_DAY = "game_day.json"  # each of the report's "evaluations"
+    EXPERIMENT = "experiment.json"  # each of the report's "checkpoints" (and its "start" and "end")
+    EXPERIMENT_TABLE = "experiment table"  # a row "label: start -> end" of the printed table
+    SUMMARY = "summary"  # a line of the summary `evaluate` prints
+    RUN_PAGE = "/runs/<sim>/"  # a column of the evaluation table on the run's page
 
 
 @dataclass(frozen=True)
@@ -72,15 +72,15 @@ class Cell:
 class Unit(StrEnum):
     """How a value is written for people; None is "n/a" (the page writes the metric's ``missing``)."""
 
-    SHARE = "share"        # 0.36 -> 36%
-    RATE = "rate"          # 0.0132 -> 1.3%
-    RATIO = "ratio"        # 0.74 -> 0.740
+    SHARE = "share"  # 0.36 -> 36%
+    RATE = "rate"  # 0.0132 -> 1.3%
+    RATIO = "ratio"  # 0.74 -> 0.740
     COUNT = "count"
     FLAG = "yes/no"
     TEXT = "text"
-    DATA = "data"          # a structure, written to the files as it is
-    CELL = "cell"          # a Cell, for the page
-    COLUMNS = "columns"    # {column: Cell}: a column of the page for each, headed label + column
+    DATA = "data"  # a structure, written to the files as it is
+    CELL = "cell"  # a Cell, for the page
+    COLUMNS = "columns"  # {column: Cell}: a column of the page for each, headed label + column
 
     def format(self, value: Any) -> str:
         if value is None:
@@ -106,7 +106,7 @@ class Metric(Protocol):
     label: str
     unit: Unit
     shown: frozenset[Shown]
-    missing: str                 # what the page shows for None
+    missing: str  # what the page shows for None
 
     def of(self, checkpoint: Checkpoint) -> Any:
         """The value for one checkpoint of ``evaluation.json`` (JSON-ready but for the page's
@@ -129,8 +129,14 @@ class CheckpointMetric:
         return self.compute(checkpoint)
 
 
-def metric(key: MetricKey | str, label: str, unit: Unit, compute: Callable[[Checkpoint], Any],
-           *shown: Shown, missing: str = "–") -> CheckpointMetric:
+def metric(
+    key: MetricKey | str,
+    label: str,
+    unit: Unit,
+    compute: Callable[[Checkpoint], Any],
+    *shown: Shown,
+    missing: str = "–",
+) -> CheckpointMetric:
     return CheckpointMetric(key=key, label=label, unit=unit, compute=compute, shown=frozenset(shown), missing=missing)
 
 
@@ -194,7 +200,9 @@ class MetricRegistry:
         kept = {str(m.key): m.of(checkpoint) for m in self.shown_in(Shown.EVALUATION)}
         taken = sorted(set(kept) & set(type(checkpoint).model_fields))
         if taken:
-            raise ValueError(f"metric {taken[0]!r}: a checkpoint's own field has that name — give the metric another key")
+            raise ValueError(
+                f"metric {taken[0]!r}: a checkpoint's own field has that name — give the metric another key"
+            )
         return checkpoint.model_copy(update=kept) if kept else checkpoint
 
     def labelled(self, checkpoint: Checkpoint, where: Shown) -> list[tuple[str, str]]:

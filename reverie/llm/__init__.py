@@ -69,8 +69,11 @@ class LLM(LanguageModel):
         self.ledger = Ledger(ledger_path)
         self._ledger_handler = LedgerCallback(self.ledger)
         # Each call kept whole (with [trace] calls = true and a path): see reverie.llm.call_trace.
-        self.trace = TraceCallback(trace_path, int(settings.trace.max_mb * 1024 * 1024)) \
-            if trace_path and settings.trace.calls else None
+        self.trace = (
+            TraceCallback(trace_path, int(settings.trace.max_mb * 1024 * 1024))
+            if trace_path and settings.trace.calls
+            else None
+        )
         self._models = dict(chat_models) if chat_models else None
         self._models_lock = threading.Lock()
         self._metadata: dict = {}  # merged into every ask's metadata (the clock)
@@ -86,14 +89,22 @@ class LLM(LanguageModel):
             prompts=PromptStore(settings.paths.prompts),
             replaying=self.replaying,
             tasks=tasks,
-            defaults=lambda: {"callbacks": [self._ledger_handler, *([self.trace] if self.trace else [])],
-                              "metadata": self._clock.get() or self._metadata},
+            defaults=lambda: {
+                "callbacks": [self._ledger_handler, *([self.trace] if self.trace else [])],
+                "metadata": self._clock.get() or self._metadata,
+            },
         )
 
     @classmethod
     def from_settings(
-        cls, settings: Settings, *, tasks: TaskRegistry, ledger_path: Path | None = None, record: Path | None = None,
-        replay: Path | None = None, trace_path: Path | None = None,
+        cls,
+        settings: Settings,
+        *,
+        tasks: TaskRegistry,
+        ledger_path: Path | None = None,
+        record: Path | None = None,
+        replay: Path | None = None,
+        trace_path: Path | None = None,
     ) -> LLM:
         """Models are loaded by :meth:`check_backend` at a run's start, or by the first call that
         needs one (never when replaying)."""
@@ -127,18 +138,29 @@ class LLM(LanguageModel):
     def _announce_templates(self) -> None:
         """Say once how each role's chat template treats the system text, and keep it
         beside the ledger (``chat_templates.json``)."""
-        reports = {role: model.template for role, model in (self._models or {}).items()
-                   if getattr(model, "template", None) is not None}
+        reports = {
+            role: model.template
+            for role, model in (self._models or {}).items()
+            if getattr(model, "template", None) is not None
+        }
         for line in dict.fromkeys(report.line() for report in reports.values()):
             print(line, file=sys.stderr)
         if reports and self.ledger.path:
             target = self.ledger.path.with_name("chat_templates.json")
             with naming(target):
-                target.write_text(json.dumps({role: r.as_dict() for role, r in reports.items()}, indent=2),
-                                  encoding="utf-8")
+                target.write_text(
+                    json.dumps({role: r.as_dict() for role, r in reports.items()}, indent=2), encoding="utf-8"
+                )
 
-    def ask(self, task: Any, inputs: Any, *, choices: Choices | None = None, persona: str | None = None,
-            config: RunnableConfig | None = None) -> Any:
+    def ask(
+        self,
+        task: Any,
+        inputs: Any,
+        *,
+        choices: Choices | None = None,
+        persona: str | None = None,
+        config: RunnableConfig | None = None,
+    ) -> Any:
         """The task's reply (fail-safe when the model never gets it right). ``task``: a task of
         this LLM's registry with its inputs model, or a prompt name with a dict of inputs (the
         typed forms are :class:`LanguageModel`'s).

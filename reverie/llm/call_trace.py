@@ -83,14 +83,26 @@ class TraceCallback(BaseCallbackHandler):
             with self._lock:
                 self._asks[run_id] = {"attempts": []}
 
-    def on_chat_model_start(self, serialized: dict[str, Any], messages: list[list[BaseMessage]], *, run_id: UUID,
-                            parent_run_id: UUID | None = None, metadata: dict[str, Any] | None = None, **kwargs: Any) -> None:
+    def on_chat_model_start(
+        self,
+        serialized: dict[str, Any],
+        messages: list[list[BaseMessage]],
+        *,
+        run_id: UUID,
+        parent_run_id: UUID | None = None,
+        metadata: dict[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
         with self._lock:
             ask = self._asks.get(parent_run_id) if parent_run_id else None
             if ask is None:
                 return
-            attempt = {"attempt": (metadata or {}).get("attempt", len(ask["attempts"]) + 1), "reply": None,
-                       "problems": [], "correction": None}
+            attempt = {
+                "attempt": (metadata or {}).get("attempt", len(ask["attempts"]) + 1),
+                "reply": None,
+                "problems": [],
+                "correction": None,
+            }
             if not ask["attempts"]:
                 ask["messages"] = [_message(m) for m in (messages[0] if messages else [])]
             ask["attempts"].append(attempt)
@@ -108,8 +120,9 @@ class TraceCallback(BaseCallbackHandler):
             if attempt is not None:
                 attempt["problems"] = [f"model call failed: {error}"]
 
-    def on_chain_error(self, error: BaseException, *, run_id: UUID, parent_run_id: UUID | None = None,
-                       **kwargs: Any) -> None:
+    def on_chain_error(
+        self, error: BaseException, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: Any
+    ) -> None:
         with self._lock:
             ask = self._asks.get(parent_run_id) if parent_run_id else None
             if ask is not None and isinstance(error, OutputParserException) and ask["attempts"]:
@@ -142,12 +155,17 @@ class TraceCallback(BaseCallbackHandler):
             value = value["output"]
         line = {key: entry.get(key) for key in CONTEXT}
         line.update(
-            prompt_file=call.get("prompt_file"), system_line=call.get("system_line"), user_line=call.get("user_line"),
+            prompt_file=call.get("prompt_file"),
+            system_line=call.get("system_line"),
+            user_line=call.get("user_line"),
             inputs=to_jsonable_python(call.get("inputs"), fallback=str),
             choices=to_jsonable_python(call.get("choices") or {}, fallback=str),
-            messages=ask.get("messages", []), attempts=ask["attempts"],
+            messages=ask.get("messages", []),
+            attempts=ask["attempts"],
             outcome=outcome_of(bool(entry.get("valid")), bool(entry.get("fallback")), int(entry.get("attempts") or 0)),
-            value=value.model_dump(mode="json") if isinstance(value, BaseModel) else to_jsonable_python(value, fallback=str),
+            value=value.model_dump(mode="json")
+            if isinstance(value, BaseModel)
+            else to_jsonable_python(value, fallback=str),
         )
         text = json_line(clean(line)) + "\n"
         with self._lock:
@@ -155,8 +173,11 @@ class TraceCallback(BaseCallbackHandler):
                 return
             if self.max_bytes and self._size() + len(text.encode("utf-8")) > self.max_bytes:
                 self.full = True
-                log.warning("call trace %s reached its bound of %d bytes: later calls are not traced "
-                            "([trace] max_mb)", self.path, self.max_bytes)
+                log.warning(
+                    "call trace %s reached its bound of %d bytes: later calls are not traced ([trace] max_mb)",
+                    self.path,
+                    self.max_bytes,
+                )
                 return
             with self.path.open("a", encoding="utf-8") as fh:
                 fh.write(text)

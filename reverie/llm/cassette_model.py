@@ -66,8 +66,12 @@ class CassetteModel(BaseChatModel):
         result = self.inner._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
         generation = result.generations[0]
         metadata = {**(generation.generation_info or {}), **generation.message.response_metadata}
-        cassette.record(taped.prompt, conversation, taped.attempt,
-                        generation.message.model_copy(update={"response_metadata": metadata}))
+        cassette.record(
+            taped.prompt,
+            conversation,
+            taped.attempt,
+            generation.message.model_copy(update={"response_metadata": metadata}),
+        )
         return result
 
 

@@ -83,8 +83,13 @@ class TemplateReport:
         return f"chat template: {name} ({self.system.describe()}{reason}{tools})"
 
     def as_dict(self) -> dict[str, Any]:
-        return {"chat_format": self.chat_format, "family": self.family, "system": self.system.value, "reason": self.reason,
-                "empty_tools": self.empty_tools}
+        return {
+            "chat_format": self.chat_format,
+            "family": self.family,
+            "system": self.system.value,
+            "reason": self.reason,
+            "empty_tools": self.empty_tools,
+        }
 
 
 class _Rendered(Exception):
@@ -160,8 +165,12 @@ def _probe_messages() -> list[BaseMessage]:
     from langchain_core.messages import AIMessage
 
     user1, assistant1, user2 = _PROBE_TURNS
-    return [SystemMessage(content=_PROBE_SYSTEM), HumanMessage(content=user1), AIMessage(content=assistant1),
-            HumanMessage(content=user2)]
+    return [
+        SystemMessage(content=_PROBE_SYSTEM),
+        HumanMessage(content=user1),
+        AIMessage(content=assistant1),
+        HumanMessage(content=user2),
+    ]
 
 
 def _survives(llama: Any, messages: list[BaseMessage], **kwargs: Any) -> tuple[bool, str]:
@@ -169,9 +178,12 @@ def _survives(llama: Any, messages: list[BaseMessage], **kwargs: Any) -> tuple[b
     try:
         text = rendered_prompt(llama, as_dicts(messages), **kwargs)
     except ValueError as exc:
-        return False, f"the template raises \"{exc}\""
+        return False, f'the template raises "{exc}"'
     if text.count(_PROBE_SYSTEM) != 1:
-        return False, "the template drops the system message" if _PROBE_SYSTEM not in text else "the system text repeats"
+        return (
+            False,
+            "the template drops the system message" if _PROBE_SYSTEM not in text else "the system text repeats",
+        )
     missing = [turn for turn in _PROBE_TURNS if turn not in text]
     if missing:
         return False, f"the template drops a turn ({missing[0]!r})"
@@ -194,7 +206,7 @@ def probe(llama: Any, *, path: str, setting: str) -> TemplateReport:
         first_problem = first_problem or problem
     raise UserError(
         f"the chat template of '{path}' ({chat_format}) cannot render a conversation ({first_problem}) — "
-        f"set {setting} chat_format to one of llama-cpp-python's formats, e.g. \"chatml\""
+        f'set {setting} chat_format to one of llama-cpp-python\'s formats, e.g. "chatml"'
     )
 
 

@@ -51,8 +51,9 @@ class _Stream(httpcore.NetworkStream):
     def close(self) -> None:
         self._stream.close()
 
-    def start_tls(self, ssl_context: ssl.SSLContext, server_hostname: str | None = None,
-                  timeout: float | None = None) -> httpcore.NetworkStream:
+    def start_tls(
+        self, ssl_context: ssl.SSLContext, server_hostname: str | None = None, timeout: float | None = None
+    ) -> httpcore.NetworkStream:
         return _Stream(self._stream.start_tls(ssl_context, server_hostname, _left(timeout, httpcore.ConnectTimeout)))
 
     def get_extra_info(self, info: str) -> Any:
@@ -65,13 +66,23 @@ class _Backend(httpcore.NetworkBackend):
     def __init__(self, backend: httpcore.NetworkBackend):
         self._backend = backend
 
-    def connect_tcp(self, host: str, port: int, timeout: float | None = None, local_address: str | None = None,
-                    socket_options: Iterable[Any] | None = None) -> httpcore.NetworkStream:
-        return _Stream(self._backend.connect_tcp(host, port, _left(timeout, httpcore.ConnectTimeout),
-                                                 local_address, socket_options))
+    def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Iterable[Any] | None = None,
+    ) -> httpcore.NetworkStream:
+        return _Stream(
+            self._backend.connect_tcp(
+                host, port, _left(timeout, httpcore.ConnectTimeout), local_address, socket_options
+            )
+        )
 
-    def connect_unix_socket(self, path: str, timeout: float | None = None,
-                            socket_options: Iterable[Any] | None = None) -> httpcore.NetworkStream:
+    def connect_unix_socket(
+        self, path: str, timeout: float | None = None, socket_options: Iterable[Any] | None = None
+    ) -> httpcore.NetworkStream:
         return _Stream(self._backend.connect_unix_socket(path, _left(timeout, httpcore.ConnectTimeout), socket_options))
 
     def sleep(self, seconds: float) -> None:
@@ -86,9 +97,13 @@ class DeadlineTransport(httpx.HTTPTransport):  # type: ignore[misc]  # httpx is 
         self.seconds = float(seconds)
         pool = getattr(self, "_pool", None)
         backend = getattr(pool, "_network_backend", None)
-        if pool is None or backend is None:  # an httpx or httpcore whose transport is built otherwise: say so, never run unbounded
-            raise RuntimeError("httpx's transport has no httpcore network backend to bound; pin httpx and httpcore "
-                               "to the versions in requirements.txt")
+        if (
+            pool is None or backend is None
+        ):  # an httpx or httpcore whose transport is built otherwise: say so, never run unbounded
+            raise RuntimeError(
+                "httpx's transport has no httpcore network backend to bound; pin httpx and httpcore "
+                "to the versions in requirements.txt"
+            )
         pool._network_backend = _Backend(backend)
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:

@@ -71,7 +71,11 @@ def fail_safe(task: Task[Any, Any], inputs: dict[str, Any], choices: Choices) ->
             result: BaseModel = task.fail_safe(task.typed(_tame(typed.model_dump(), limit)), tame_choices)
         except Exception:
             continue
-        log.warning("prompt %s: the fail-safe needed tamer inputs (%s: %s)", task.name,
-                    type(first).__name__, " ".join(str(first).split())[:200])
+        log.warning(
+            "prompt %s: the fail-safe needed tamer inputs (%s: %s)",
+            task.name,
+            type(first).__name__,
+            " ".join(str(first).split())[:200],
+        )
         return result
     raise first

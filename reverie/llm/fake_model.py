@@ -91,8 +91,9 @@ class FakeChatModel(BaseChatModel):
         """How many calls each prompt made (by the name the calls carry)."""
         return Counter(call.prompt for call in self.calls)
 
-    def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None, run_manager: Any = None,
-                  **kwargs: Any) -> ChatResult:
+    def _generate(
+        self, messages: list[BaseMessage], stop: list[str] | None = None, run_manager: Any = None, **kwargs: Any
+    ) -> ChatResult:
         call = FakeCall(list(messages), dict(kwargs))
         with self._lock:
             self.calls.append(call)

@@ -35,15 +35,36 @@ class LanguageModel(Protocol):
     """Typed asks, and the few things a run needs to know about the model behind them."""
 
     @overload
-    def ask(self, task: Task[InputsT, ReplyT], inputs: InputsT, *, choices: Choices | None = None,
-            persona: str | None = None, config: RunnableConfig | None = None) -> ReplyT: ...
+    def ask(
+        self,
+        task: Task[InputsT, ReplyT],
+        inputs: InputsT,
+        *,
+        choices: Choices | None = None,
+        persona: str | None = None,
+        config: RunnableConfig | None = None,
+    ) -> ReplyT: ...
 
     @overload
-    def ask(self, task: str, inputs: Mapping[str, Any], *, choices: Choices | None = None,
-            persona: str | None = None, config: RunnableConfig | None = None) -> BaseModel: ...
+    def ask(
+        self,
+        task: str,
+        inputs: Mapping[str, Any],
+        *,
+        choices: Choices | None = None,
+        persona: str | None = None,
+        config: RunnableConfig | None = None,
+    ) -> BaseModel: ...
 
-    def ask(self, task: Any, inputs: Any, *, choices: Choices | None = None, persona: str | None = None,
-            config: RunnableConfig | None = None) -> Any:
+    def ask(
+        self,
+        task: Any,
+        inputs: Any,
+        *,
+        choices: Choices | None = None,
+        persona: str | None = None,
+        config: RunnableConfig | None = None,
+    ) -> Any:
         """The task's reply (its fail-safe when the model never gets it right); ``persona``:
         whose ask it is; ``config`` (callbacks, tags, metadata) reaches every model call."""
         ...

@@ -11,16 +11,35 @@ from reverie.errors import naming
 from reverie.llm.safe_text import json_line
 
 FIELDS = (
-    "prompt", "role", "persona", "step", "game_time", "attempts", "errors",
-    "prompt_tokens", "completion_tokens", "cached_tokens", "trimmed_tokens", "latency_s", "fallback", "ts",
+    "prompt",
+    "role",
+    "persona",
+    "step",
+    "game_time",
+    "attempts",
+    "errors",
+    "prompt_tokens",
+    "completion_tokens",
+    "cached_tokens",
+    "trimmed_tokens",
+    "latency_s",
+    "fallback",
+    "ts",
     "server",  # the base_url of the server(s) that answered (a run over a server; None in process)
 )
 
 
 def _empty() -> dict[str, Any]:
     return {
-        "calls": 0, "first_attempt_valid": 0, "repaired": 0, "fallbacks": 0, "failed": 0,
-        "prompt_tokens": 0, "completion_tokens": 0, "trimmed_tokens": 0, "latency_s": 0.0,
+        "calls": 0,
+        "first_attempt_valid": 0,
+        "repaired": 0,
+        "fallbacks": 0,
+        "failed": 0,
+        "prompt_tokens": 0,
+        "completion_tokens": 0,
+        "trimmed_tokens": 0,
+        "latency_s": 0.0,
     }
 
 

@@ -68,7 +68,9 @@ class LedgerCallback(BaseCallbackHandler):
         self._tokens: dict[UUID, Tokens] = {}
         self._lock = threading.Lock()
 
-    def on_llm_end(self, response: LLMResult, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: Any) -> None:
+    def on_llm_end(
+        self, response: LLMResult, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: Any
+    ) -> None:
         if parent_run_id is None:
             return
         usage, server = reply_usage(response), reply_server(response)
@@ -84,7 +86,9 @@ class LedgerCallback(BaseCallbackHandler):
         with self._lock:
             tokens = self._tokens.pop(run_id, Tokens())
         self.ledger.record(
-            **data, prompt_tokens=tokens.prompt, completion_tokens=tokens.completion,
+            **data,
+            prompt_tokens=tokens.prompt,
+            completion_tokens=tokens.completion,
             cached_tokens=tokens.cached if data.get("attempts") else None,
             server=", ".join(tokens.servers) or None,
         )

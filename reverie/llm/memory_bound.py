@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 PROMPT_CACHE_BYTES = 512 << 20
-MARGIN_BYTES = 1 << 30   # Python, numpy/langchain, llama.cpp's compute buffers; measured ~0.4-0.6 GiB
+MARGIN_BYTES = 1 << 30  # Python, numpy/langchain, llama.cpp's compute buffers; measured ~0.4-0.6 GiB
 _NO_LOGITS = np.zeros((1, 1), dtype=np.single)
 
 
@@ -57,6 +57,7 @@ def keep_no_logits(llama) -> None:
                 return method(*args)
             finally:
                 llama.scores = full
+
         return call
 
     llama.save_state, llama.load_state = without_logits(save), without_logits(load)
@@ -76,8 +77,10 @@ class PeakEstimate:
 
     def line(self) -> str:
         gib = lambda n: f"{n / (1 << 30):.2f} GiB"  # noqa: E731
-        return (f"expected peak {gib(self.total)} resident: weights {gib(self.weights)} + KV cache "
-                f"{gib(self.kv_cache)} + prompt cache {gib(self.prompt_cache)} + margin {gib(self.margin)}")
+        return (
+            f"expected peak {gib(self.total)} resident: weights {gib(self.weights)} + KV cache "
+            f"{gib(self.kv_cache)} + prompt cache {gib(self.prompt_cache)} + margin {gib(self.margin)}"
+        )
 
 
 def kv_cache_bytes(metadata: dict, n_ctx: int) -> int:

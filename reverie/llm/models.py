@@ -124,7 +124,9 @@ class LocalChatModel(ChatLlamaCpp):
     def _generate(self, messages, stop=None, run_manager=None, **kwargs: Any) -> ChatResult:
         response_format = kwargs.pop("response_format", None)
         if response_format and "schema" in response_format:
-            kwargs["grammar"] = _grammar(json.dumps(response_format["schema"]))  # keep field order: reason before answer
+            kwargs["grammar"] = _grammar(
+                json.dumps(response_format["schema"])
+            )  # keep field order: reason before answer
         elif response_format:
             kwargs["response_format"] = response_format
         if self.call_seed is not None:
@@ -176,7 +178,7 @@ def _load_llama(path: Path, model: ModelSettings, settings: Settings, role: str)
     if model.chat_format is None and "tokenizer.chat_template" not in llama.metadata:
         raise UserError(
             f"the model '{path}' has no chat template — set {setting} chat_format to its format, "
-            f"e.g. chat_format = \"chatml\" (one of llama-cpp-python's: {', '.join(known_formats())})"
+            f'e.g. chat_format = "chatml" (one of llama-cpp-python\'s: {", ".join(known_formats())})'
         )
     template = probe(llama, path=str(path), setting=setting)
     if settings.backend.prompt_cache:
@@ -191,8 +193,15 @@ def _local_models(settings: Settings) -> dict[str, BaseChatModel]:
     for role in ROLES:
         model: ModelSettings = getattr(settings.models, role)
         path = model_path(model)
-        key = (str(path), model.n_ctx, model.n_gpu_layers, model.n_threads, model.n_batch, model.chat_format,
-               model.rpc_servers)  # seed is per call
+        key = (
+            str(path),
+            model.n_ctx,
+            model.n_gpu_layers,
+            model.n_threads,
+            model.n_batch,
+            model.chat_format,
+            model.rpc_servers,
+        )  # seed is per call
         if key not in loaded:
             llama, template, placement = _load_llama(path, model, settings, role)
             log.info("%s model %s: %s; %s", role, path.name, template.line(), placement.summary())

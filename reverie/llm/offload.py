@@ -101,11 +101,16 @@ def _ggml() -> Any:
     lib = ctypes.CDLL(str(found))
     vp, sz, cp = ctypes.c_void_p, ctypes.c_size_t, ctypes.c_char_p
     for name, restype, argtypes in (
-        ("ggml_backend_reg_count", sz, []), ("ggml_backend_reg_get", vp, [sz]), ("ggml_backend_reg_name", cp, [vp]),
-        ("ggml_backend_reg_by_name", vp, [cp]), ("ggml_backend_reg_get_proc_address", vp, [vp, cp]),
+        ("ggml_backend_reg_count", sz, []),
+        ("ggml_backend_reg_get", vp, [sz]),
+        ("ggml_backend_reg_name", cp, [vp]),
+        ("ggml_backend_reg_by_name", vp, [cp]),
+        ("ggml_backend_reg_get_proc_address", vp, [vp, cp]),
         ("ggml_backend_register", None, [vp]),
-        ("ggml_backend_dev_count", sz, []), ("ggml_backend_dev_get", vp, [sz]),
-        ("ggml_backend_dev_name", cp, [vp]), ("ggml_backend_dev_description", cp, [vp]),
+        ("ggml_backend_dev_count", sz, []),
+        ("ggml_backend_dev_get", vp, [sz]),
+        ("ggml_backend_dev_name", cp, [vp]),
+        ("ggml_backend_dev_description", cp, [vp]),
         ("ggml_backend_dev_type", ctypes.c_int, [vp]),
         ("ggml_backend_dev_memory", None, [vp, ctypes.POINTER(sz), ctypes.POINTER(sz)]),
     ):
@@ -132,7 +137,9 @@ def backends() -> list[str]:
     lib = _ggml()
     if lib is None:
         return []
-    names = [lib.ggml_backend_reg_name(lib.ggml_backend_reg_get(i)).decode() for i in range(lib.ggml_backend_reg_count())]
+    names = [
+        lib.ggml_backend_reg_name(lib.ggml_backend_reg_get(i)).decode() for i in range(lib.ggml_backend_reg_count())
+    ]
     return list(dict.fromkeys("RPC" if n.startswith("RPC[") else n for n in names))
 
 
@@ -148,8 +155,14 @@ def devices() -> list[Device]:
             continue
         free, total = ctypes.c_size_t(0), ctypes.c_size_t(0)
         lib.ggml_backend_dev_memory(dev, ctypes.byref(free), ctypes.byref(total))
-        found.append(Device(lib.ggml_backend_dev_name(dev).decode(), lib.ggml_backend_dev_description(dev).decode(),
-                            free.value, total.value))
+        found.append(
+            Device(
+                lib.ggml_backend_dev_name(dev).decode(),
+                lib.ggml_backend_dev_description(dev).decode(),
+                free.value,
+                total.value,
+            )
+        )
     return found
 
 
@@ -160,10 +173,13 @@ def add_rpc_servers(servers: str, setting: str) -> None:
     lib = _ggml()
     registry = lib.ggml_backend_reg_by_name(b"RPC") if lib is not None else None
     if not registry:
-        raise UserError(f"{setting} rpc_servers is set, but this llama-cpp-python was built without llama.cpp's "
-                        "RPC client — run `bash .ci/setup` again (every build it makes has it)")
+        raise UserError(
+            f"{setting} rpc_servers is set, but this llama-cpp-python was built without llama.cpp's "
+            "RPC client — run `bash .ci/setup` again (every build it makes has it)"
+        )
     add = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_char_p)(
-        lib.ggml_backend_reg_get_proc_address(registry, b"ggml_backend_rpc_add_server"))
+        lib.ggml_backend_reg_get_proc_address(registry, b"ggml_backend_rpc_add_server")
+    )
     with _lock:
         for endpoint in (s.strip() for s in servers.split(",")):
             if endpoint in _added:
@@ -172,8 +188,10 @@ def add_rpc_servers(servers: str, setting: str) -> None:
             try:
                 socket.create_connection((host, int(port)), timeout=5).close()
             except OSError as exc:
-                raise UserError(f"the RPC server {endpoint} cannot be reached ({exc.strerror or exc}) — start "
-                                f"`ggml-rpc-server -H <its address> -p {port}` there, or fix {setting} rpc_servers") from None
+                raise UserError(
+                    f"the RPC server {endpoint} cannot be reached ({exc.strerror or exc}) — start "
+                    f"`ggml-rpc-server -H <its address> -p {port}` there, or fix {setting} rpc_servers"
+                ) from None
             server = add(endpoint.encode())
             if not server:
                 raise UserError(f"the RPC server {endpoint} offers no device — check the ggml-rpc-server running there")

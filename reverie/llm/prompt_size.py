@@ -70,7 +70,9 @@ def _cut_lines(text: str, drop: Drop, chars_to_cut: int) -> str:
         cut += len(lines.pop() if drop is Drop.LAST else lines.pop(0)) + 1
     if cut < chars_to_cut:
         keep = max(len(lines[0]) - (chars_to_cut - cut), 0)
-        lines[0] = lines[0][:keep].rstrip() + " …" if drop is Drop.LAST else "… " + lines[0][len(lines[0]) - keep :].lstrip()
+        lines[0] = (
+            lines[0][:keep].rstrip() + " …" if drop is Drop.LAST else "… " + lines[0][len(lines[0]) - keep :].lstrip()
+        )
     return "\n".join(lines)
 
 

@@ -23,7 +23,14 @@ from reverie.errors import UserError
 
 ROLES = ("strong", "cheap")
 REQUIRED = ("role", "description", "inputs", "system", "user")
-OPTIONAL = ("examples", "max_tokens", "max_tokens_per_item", "temperature", "repeat_penalty", "format_line_with_grammar")
+OPTIONAL = (
+    "examples",
+    "max_tokens",
+    "max_tokens_per_item",
+    "temperature",
+    "repeat_penalty",
+    "format_line_with_grammar",
+)
 
 
 @dataclass(frozen=True)
@@ -92,7 +99,11 @@ def _variables(path: Path, source: str, key: str, text: str) -> set[str]:
                 continue
             if not field.isidentifier():
                 line = _line_of(source, "{" + field)
-                raise _fail(path, f"{key}: '{{{field}}}' is not a plain variable name — use {{name}}, or double literal braces {{{{ }}}}", line)
+                raise _fail(
+                    path,
+                    f"{key}: '{{{field}}}' is not a plain variable name — use {{name}}, or double literal braces {{{{ }}}}",
+                    line,
+                )
             found.add(field)
     except ValueError as exc:
         raise _fail(path, f"{key}: {exc} — double literal braces as {{{{ and }}}}") from None
@@ -113,16 +124,18 @@ def _check_types(path: Path, source: str, raw: dict[str, Any]) -> None:
         if not isinstance(raw[key], str):
             raise _fail(path, f"'{key}' must be a string", line(key))
     if raw["role"] not in ROLES:
-        raise _fail(path, f"role must be \"strong\" or \"cheap\" (got {raw['role']!r})", line("role"))
+        raise _fail(path, f'role must be "strong" or "cheap" (got {raw["role"]!r})', line("role"))
     inputs = raw["inputs"]
     if not isinstance(inputs, list) or not all(isinstance(i, str) and i.isidentifier() for i in inputs):
-        raise _fail(path, "inputs must be a list of variable names, e.g. [\"identity\", \"first_name\"]", line("inputs"))
+        raise _fail(path, 'inputs must be a list of variable names, e.g. ["identity", "first_name"]', line("inputs"))
     for key in ("max_tokens", "max_tokens_per_item"):
         if key in raw and (type(raw[key]) is not int or raw[key] < 1):
             raise _fail(path, f"{key} must be a positive integer", line(key))
     if "temperature" in raw and (type(raw["temperature"]) not in (int, float) or not 0 <= raw["temperature"] <= 2):
         raise _fail(path, "temperature must be a number from 0 to 2", line("temperature"))
-    if "repeat_penalty" in raw and (type(raw["repeat_penalty"]) not in (int, float) or not 1 <= raw["repeat_penalty"] <= 2):
+    if "repeat_penalty" in raw and (
+        type(raw["repeat_penalty"]) not in (int, float) or not 1 <= raw["repeat_penalty"] <= 2
+    ):
         raise _fail(path, "repeat_penalty must be a number from 1 (off) to 2", line("repeat_penalty"))
     if "format_line_with_grammar" in raw and type(raw["format_line_with_grammar"]) is not bool:
         raise _fail(path, "format_line_with_grammar must be true or false", line("format_line_with_grammar"))
@@ -130,10 +143,14 @@ def _check_types(path: Path, source: str, raw: dict[str, Any]) -> None:
     if not isinstance(examples, list):
         raise _fail(path, "examples must be [[examples]] tables with user and assistant", line("examples"))
     for number, example in enumerate(examples, start=1):
-        if not isinstance(example, dict) or set(example) != {"user", "assistant"} or not all(
-            isinstance(v, str) for v in example.values()
+        if (
+            not isinstance(example, dict)
+            or set(example) != {"user", "assistant"}
+            or not all(isinstance(v, str) for v in example.values())
         ):
-            raise _fail(path, f"example {number} must have exactly two strings: user and assistant", line("[[examples]]"))
+            raise _fail(
+                path, f"example {number} must have exactly two strings: user and assistant", line("[[examples]]")
+            )
 
 
 def load_prompt(path: Path) -> PromptSpec:
@@ -154,9 +171,17 @@ def load_prompt(path: Path) -> PromptSpec:
     used = _variables(path, source, "system", raw["system"]) | _variables(path, source, "user", raw["user"])
     declared = set(raw["inputs"])
     for name in sorted(used - declared):
-        raise _fail(path, f"{{{name}}} is used but not listed in inputs — add it to inputs or write {{{{{name}}}}} for literal braces", _line_of(source, "{" + name + "}"))
+        raise _fail(
+            path,
+            f"{{{name}}} is used but not listed in inputs — add it to inputs or write {{{{{name}}}}} for literal braces",
+            _line_of(source, "{" + name + "}"),
+        )
     for name in sorted(declared - used):
-        raise _fail(path, f"input '{name}' is listed in inputs but not used in system or user — remove it or use {{{name}}}", _line_of(source, "inputs"))
+        raise _fail(
+            path,
+            f"input '{name}' is listed in inputs but not used in system or user — remove it or use {{{name}}}",
+            _line_of(source, "inputs"),
+        )
 
     return PromptSpec(
         name=path.stem,

@@ -18,5 +18,5 @@ def without_reasoning(text: str) -> str:
     """The reply after its reasoning block (the reply itself when it has none)."""
     closings = list(_CLOSING.finditer(text))
     if closings:
-        return text[closings[-1].end():].strip()
+        return text[closings[-1].end() :].strip()
     return _OPENING.sub("", text, count=1)  # thinking that never finished: no answer follows

@@ -73,8 +73,17 @@ class RepairLoop(Runnable[dict, Outcome]):
     It opens no run of its own: the chat model's and the parser's runs are children of
     whatever run ``config`` belongs to (the structured chain's ask)."""
 
-    def __init__(self, settings: Settings, *, task: Task, spec: PromptSpec, schema: dict, choices: dict,
-                 model: Callable[[], Runnable[LanguageModelInput, BaseMessage]], replaying: bool = False):
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        task: Task,
+        spec: PromptSpec,
+        schema: dict,
+        choices: dict,
+        model: Callable[[], Runnable[LanguageModelInput, BaseMessage]],
+        replaying: bool = False,
+    ):
         self.settings, self.task, self.spec, self.schema, self.choices = settings, task, spec, schema, choices
         self.model, self.replaying = model, replaying
 
@@ -95,8 +104,14 @@ class RepairLoop(Runnable[dict, Outcome]):
             except ValueError as exc:  # e.g. instructions alone longer than the context window, a server's 400
                 outcome.errors.append(f"attempt {attempt}: model call failed: {exc}")
                 return outcome
-            parser = ReplyParser(reply_model=self.task.schema, call_schema=self.schema, inputs=shown,
-                                 choices=self.choices, task_name=self.task.name, task=self.task)
+            parser = ReplyParser(
+                reply_model=self.task.schema,
+                call_schema=self.schema,
+                inputs=shown,
+                choices=self.choices,
+                task_name=self.task.name,
+                task=self.task,
+            )
             try:
                 outcome.result = parser.invoke(reply, config=attempt_config)
             except ReplyProblems as problems:
@@ -105,18 +120,24 @@ class RepairLoop(Runnable[dict, Outcome]):
                 text = str(reply.content).strip()
                 if text in replies:
                     if resampled or attempt == self.settings.repair.max_attempts:
-                        outcome.errors.append(f"attempt {attempt}: the same reply as attempt "
-                                              f"{replies.index(text) + 1}; not asked again")
+                        outcome.errors.append(
+                            f"attempt {attempt}: the same reply as attempt {replies.index(text) + 1}; not asked again"
+                        )
                         return outcome
                     # The correction did not reach the model: ask the prompt afresh, hotter and with
                     # another seed, once.
-                    outcome.errors.append(f"attempt {attempt}: the same reply as attempt {replies.index(text) + 1}; "
-                                          "asked afresh with another seed")
+                    outcome.errors.append(
+                        f"attempt {attempt}: the same reply as attempt {replies.index(text) + 1}; "
+                        "asked afresh with another seed"
+                    )
                     resampled, exchanges = True, []
                     continue
                 replies.append(text)
-                exchanges = [*exchanges, AIMessage(content=self.echoed(reply.content)),
-                             HumanMessage(content=problems.observation)]
+                exchanges = [
+                    *exchanges,
+                    AIMessage(content=self.echoed(reply.content)),
+                    HumanMessage(content=problems.observation),
+                ]
                 continue
             log.debug("prompt %s attempt %d: %r -> valid", self.spec.name, attempt, reply.content)
             return outcome
@@ -134,8 +155,15 @@ class RepairLoop(Runnable[dict, Outcome]):
         """The first attempt's messages (the format line as the grammar setting decides)."""
         return render_messages(self.spec, inputs, self.schema, grammar=self.settings.repair.grammar)
 
-    def _call(self, sent: list[BaseMessage], conversation: list[BaseMessage], attempt: int,
-              config: RunnableConfig, *, afresh: bool = False) -> BaseMessage:
+    def _call(
+        self,
+        sent: list[BaseMessage],
+        conversation: list[BaseMessage],
+        attempt: int,
+        config: RunnableConfig,
+        *,
+        afresh: bool = False,
+    ) -> BaseMessage:
         """``sent`` goes to the model; a cassette keys on the untrimmed ``conversation``."""
         model = self.model()
         params = self.afresh(attempt) if afresh else self.warmer(attempt)
@@ -149,8 +177,11 @@ class RepairLoop(Runnable[dict, Outcome]):
             return [*self.render(inputs), *exchanges], inputs
         fitted = self.fitted(inputs, exchanges)
         if fitted.trimmed_tokens:
-            log.info("prompt %s: %d tokens of growing inputs cut to fit the context window", self.spec.name,
-                     fitted.trimmed_tokens)
+            log.info(
+                "prompt %s: %d tokens of growing inputs cut to fit the context window",
+                self.spec.name,
+                fitted.trimmed_tokens,
+            )
         outcome.trimmed_tokens = max(outcome.trimmed_tokens, fitted.trimmed_tokens)
         return fitted.messages, fitted.inputs
 
@@ -159,8 +190,7 @@ class RepairLoop(Runnable[dict, Outcome]):
         model = self.model()
         count = getattr(model, "count_prompt_tokens", None) or estimate_tokens
         budget = getattr(self.settings.models, self.spec.role).n_ctx - self.params()["max_tokens"]
-        return fit(self.render, inputs, self.task.trim,
-                   exchanges, count, budget)
+        return fit(self.render, inputs, self.task.trim, exchanges, count, budget)
 
     def echoed(self, content) -> str:
         """A refused reply as the repair turn shows it: cleaned, and cut to what ``max_tokens`` could hold."""
@@ -169,7 +199,9 @@ class RepairLoop(Runnable[dict, Outcome]):
         return text if len(text) <= limit else text[:limit] + " …"
 
     def max_tokens(self) -> int:
-        return self.spec.reply_tokens(getattr(self.settings.models, self.spec.role).max_tokens, items_asked(self.schema))
+        return self.spec.reply_tokens(
+            getattr(self.settings.models, self.spec.role).max_tokens, items_asked(self.schema)
+        )
 
     def params(self) -> dict:
         """What the model is bound to on a first attempt."""
@@ -195,5 +227,8 @@ class RepairLoop(Runnable[dict, Outcome]):
         seed plus the attempt, so a run stays reproducible)."""
         params = self.warmer(attempt)
         seed = getattr(self.settings.models, self.spec.role).seed
-        return {**params, "temperature": min(1.2, params["temperature"] + RETRY_WARMING),
-                "seed": (seed if seed is not None and seed >= 0 else 0) + attempt}
+        return {
+            **params,
+            "temperature": min(1.2, params["temperature"] + RETRY_WARMING),
+            "seed": (seed if seed is not None and seed >= 0 else 0) + attempt,
+        }

@@ -45,8 +45,11 @@ log = logging.getLogger("reverie.llm")
 
 # Anything a schema's validator may raise on odd data: a correction for the model, never a crash.
 _UNREADABLE = (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError, RecursionError)
-UNREADABLE = Problem(WHOLE, "this reply could not be read as the object described; "
-                            "answer with one JSON object with exactly the fields asked for")
+UNREADABLE = Problem(
+    WHOLE,
+    "this reply could not be read as the object described; "
+    "answer with one JSON object with exactly the fields asked for",
+)
 
 
 # No task's reply nests deeper than a few levels. A deeper reply is refused before any
@@ -103,8 +106,9 @@ class ReplyProblems(OutputParserException):
     def __init__(self, problems: list[Problem], reply: str):
         self.problems = list(problems)
         message = correction_message(self.problems)
-        super().__init__(" | ".join(str(p) for p in self.problems), observation=message, llm_output=reply,
-                         send_to_llm=True)
+        super().__init__(
+            " | ".join(str(p) for p in self.problems), observation=message, llm_output=reply, send_to_llm=True
+        )
 
 
 class ReplyParser(BaseOutputParser[BaseModel]):
@@ -132,7 +136,9 @@ class ReplyParser(BaseOutputParser[BaseModel]):
         message = generation.message if isinstance(generation, ChatGeneration) else AIMessage(content=generation.text)
         outcome, problems = self.check(message)
         if problems:
-            raise ReplyProblems(problems, message.content if isinstance(message.content, str) else json.dumps(message.content))
+            raise ReplyProblems(
+                problems, message.content if isinstance(message.content, str) else json.dumps(message.content)
+            )
         return outcome
 
     def check(self, reply: AIMessage) -> tuple[BaseModel | None, list[Problem]]:
@@ -147,7 +153,9 @@ class ReplyParser(BaseOutputParser[BaseModel]):
             if closed is not None:
                 outcome, problems = self._validated(closed)
                 if not problems:
-                    log.info("prompt %s: a reply cut off at max_tokens was kept, closed where it stopped", self.task_name)
+                    log.info(
+                        "prompt %s: a reply cut off at max_tokens was kept, closed where it stopped", self.task_name
+                    )
                     return outcome, []
             return None, [not_json(str(exc), cut_off)]
         return self._validated(data)
@@ -157,8 +165,11 @@ class ReplyParser(BaseOutputParser[BaseModel]):
         try:
             data = canonical_choices(self.call_schema, data, self.choices)
             choice_errors = choice_problems(self.call_schema, data, self.choices)
-            result = (self.task.validate(data, self.inputs, self.choices) if self.task is not None
-                      else self.reply_model.model_validate(data, context=context))
+            result = (
+                self.task.validate(data, self.inputs, self.choices)
+                if self.task is not None
+                else self.reply_model.model_validate(data, context=context)
+            )
         except ValidationError as exc:
             return None, _merged(from_validation_error(exc), choice_errors)
         except _UNREADABLE as exc:

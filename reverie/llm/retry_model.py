@@ -90,9 +90,14 @@ class RetryPolicy:
 
     @classmethod
     def of(cls, backend: BackendSettings, health: ServerHealth | None = None) -> RetryPolicy:
-        return cls(server=backend.kind.server, where=", ".join(e.base_url for e in backend.endpoints()), retries=backend.retries,
-                   first_pause_s=backend.retry_pause_s, deadline_s=backend.timeout_s,
-                   health=health or ServerHealth())
+        return cls(
+            server=backend.kind.server,
+            where=", ".join(e.base_url for e in backend.endpoints()),
+            retries=backend.retries,
+            first_pause_s=backend.retry_pause_s,
+            deadline_s=backend.timeout_s,
+            health=health or ServerHealth(),
+        )
 
     def call(self, call: Callable[[], T], *, sleep: Callable[[float], None] = time.sleep) -> T:
         """``call()``, tried again on server failures; a failure that cannot be cured raises

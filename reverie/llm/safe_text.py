@@ -17,8 +17,10 @@ REPLACEMENT = "\ufffd"
 # The letters of the world's scripts (Latin with its accents, Greek, Cyrillic, Hebrew, Arabic, the
 # Indic scripts, Thai, kana, CJK, Hangul), as a regular-expression class body: what a text in words
 # is written with (the tasks' checks and grammar patterns, the fail-safe guard's tamed inputs).
-LETTERS = ("A-Za-z\u00c0-\u024f\u1e00-\u1eff\u0370-\u052f\u0590-\u06ff\u0900-\u0e7f"
-           "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3")
+LETTERS = (
+    "A-Za-z\u00c0-\u024f\u1e00-\u1eff\u0370-\u052f\u0590-\u06ff\u0900-\u0e7f"
+    "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3"
+)
 _A_LETTER = re.compile(f"[{LETTERS}]")
 
 

@@ -184,8 +184,10 @@ def _shape(node: dict, root: dict, listed: tuple[str, ...] = ()) -> str:
         return " or ".join(_shape(b, root) for b in node["anyOf"])
     kind = node.get("type")
     if kind == "object":
-        fields = ", ".join(f"{json.dumps(k)}: {'string (as listed)' if k in listed else _shape(v, root)}"
-                           for k, v in (node.get("properties") or {}).items())
+        fields = ", ".join(
+            f"{json.dumps(k)}: {'string (as listed)' if k in listed else _shape(v, root)}"
+            for k, v in (node.get("properties") or {}).items()
+        )
         return "{" + fields + "}"
     if kind == "array":
         item = _shape(node.get("items") or {}, root)
@@ -273,4 +275,3 @@ def _canon(node: dict, root: dict, value: Any, choices: dict) -> Any:
         if _resolve(branch, root).get("type") in ("object", "array"):
             value = _canon(branch, root, value, choices)
     return value
-

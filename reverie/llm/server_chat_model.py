@@ -61,7 +61,9 @@ class ServerChatModel(ChatOpenAI):
         base = str(self.openai_api_base or "").rstrip("/")
         root = base.removesuffix("/v1")
         # llama.cpp's server and vLLM: /tokenize at the root; llama-cpp-python's: /extras/tokenize.
-        candidates = [self._tokenize_url] if self._tokenize_url is not None else [f"{root}/tokenize", f"{base}/extras/tokenize"]
+        candidates = (
+            [self._tokenize_url] if self._tokenize_url is not None else [f"{root}/tokenize", f"{base}/extras/tokenize"]
+        )
         for url in filter(None, candidates):
             body = {"content": text, "input": text, "prompt": text, "model": self.model_name}
             try:
@@ -87,15 +89,21 @@ class ServerChatModel(ChatOpenAI):
         if self.session is not None:
             server = self.session.found.server
             pins = self.session.pins
-            extra.update(server.extra_body(prompt_cache=self.prompt_cache,
-                                           slot=pins.slot(persona_of(run_manager)) if pins else None))
+            extra.update(
+                server.extra_body(
+                    prompt_cache=self.prompt_cache, slot=pins.slot(persona_of(run_manager)) if pins else None
+                )
+            )
             if repeat_penalty is not None:
                 if server.repeat_penalty_field:
                     extra[server.repeat_penalty_field] = repeat_penalty
                 elif not self.session.warned_repeat_penalty:
                     self.session.warned_repeat_penalty = True
-                    log.warning("%s takes no repeat_penalty on /v1: the prompts that set one are asked without it "
-                                "(a Modelfile's PARAMETER repeat_penalty sets it for every prompt)", server.label)
+                    log.warning(
+                        "%s takes no repeat_penalty on /v1: the prompts that set one are asked without it "
+                        "(a Modelfile's PARAMETER repeat_penalty sets it for every prompt)",
+                        server.label,
+                    )
             if response_format and "schema" in response_format:
                 extra.update(server.constraint(response_format["schema"], response_format.get("name") or "reply"))
                 response_format = None
@@ -117,8 +125,10 @@ class ServerChatModel(ChatOpenAI):
         for generation in result.generations:
             usage = getattr(generation.message, "usage_metadata", None)
             if usage and cached is not None:
-                usage["input_token_details"] = {**(usage.get("input_token_details") or {}),
-                                                "cache_read": min(cached, usage["input_tokens"])}
+                usage["input_token_details"] = {
+                    **(usage.get("input_token_details") or {}),
+                    "cache_read": min(cached, usage["input_tokens"]),
+                }
         return result
 
 
@@ -132,8 +142,9 @@ def server_models(settings: Settings, roles: tuple[str, ...]) -> dict[str, BaseC
         return dict(per_server[0])
     from reverie.llm.server_router import RoutedChatModel, Router
 
-    router = Router([entry.parallel_slots for entry in backend.endpoints()],
-                    [models[roles[0]].session for models in per_server])
+    router = Router(
+        [entry.parallel_slots for entry in backend.endpoints()], [models[roles[0]].session for models in per_server]
+    )
     return {role: RoutedChatModel(routes=[models[role] for models in per_server], router=router) for role in roles}
 
 
@@ -144,8 +155,16 @@ def _server_models(settings: Settings, roles: tuple[str, ...], entry: ServerSett
 
     backend = settings.backend
     key = backend.key_for(entry)  # from the environment when named; never printed
-    here = backend.model_copy(update={"base_url": entry.base_url, "server": entry.server, "servers": [],
-                                      "parallel_slots": entry.parallel_slots, "api_key": key, "api_key_env": ""})
+    here = backend.model_copy(
+        update={
+            "base_url": entry.base_url,
+            "server": entry.server,
+            "servers": [],
+            "parallel_slots": entry.parallel_slots,
+            "api_key": key,
+            "api_key_env": "",
+        }
+    )
     names = {role: entry.server_model or getattr(settings.models, role).server_model for role in roles}
     session = ServerSession(here, names, pin_slots=backend.slot_pinning)
     models: dict[str, ServerChatModel] = {}

@@ -161,37 +161,55 @@ def stop_for_good(exc: BaseException, where: str) -> None:
     status = getattr(exc, "status_code", None)
     body = getattr(getattr(exc, "response", None), "text", "") or str(exc)
     if status in (401, 403):
-        raise AuthRefused(f"[backend] the model server at {where} refused the request's API key ({describe(exc)}) — "
-                          "set [backend] api_key to a key it accepts") from exc
+        raise AuthRefused(
+            f"[backend] the model server at {where} refused the request's API key ({describe(exc)}) — "
+            "set [backend] api_key to a key it accepts"
+        ) from exc
     if status == 404:
-        raise ModelMissing(f"[backend] the model server at {where} has no such model ({describe(exc)}) — "
-                           "set [models.*] server_model to a model it serves") from exc
+        raise ModelMissing(
+            f"[backend] the model server at {where} has no such model ({describe(exc)}) — "
+            "set [models.*] server_model to a model it serves"
+        ) from exc
     if refuses_schema(status, body):
-        raise SchemaRefused(f"[backend] the model server at {where} refused the structured-output request "
-                            f"({describe(exc)}) — set [backend] server to the server you run, or [repair] grammar = false") from exc
+        raise SchemaRefused(
+            f"[backend] the model server at {where} refused the structured-output request "
+            f"({describe(exc)}) — set [backend] server to the server you run, or [repair] grammar = false"
+        ) from exc
 
 
 def lost(kind: Failure, exc: BaseException, where: str, *, tries: int, deadline_s: float) -> BackendLost:
     """The stop after a failure that retries did not cure (or, past the deadline, at once)."""
     what = describe(exc)
     if kind is Failure.TIMEOUT:
-        return BackendLost(f"[backend] the model server at {where} sent no complete reply within "
-                           f"[backend] timeout_s = {deadline_s:g} s ({what}) — check that it is running and not stuck "
-                           f"(a slow model needs a larger timeout_s), {RESUME}")
+        return BackendLost(
+            f"[backend] the model server at {where} sent no complete reply within "
+            f"[backend] timeout_s = {deadline_s:g} s ({what}) — check that it is running and not stuck "
+            f"(a slow model needs a larger timeout_s), {RESUME}"
+        )
     if kind is Failure.DROPPED:
-        return BackendLost(f"[backend] the model server at {where} closed the connection before its reply, "
-                           f"{tries} time(s) in a row ({what}) — check its log (it may have crashed or run out of "
-                           f"memory), {RESUME}")
+        return BackendLost(
+            f"[backend] the model server at {where} closed the connection before its reply, "
+            f"{tries} time(s) in a row ({what}) — check its log (it may have crashed or run out of "
+            f"memory), {RESUME}"
+        )
     if kind is Failure.BUSY:
-        return ServerFailing(f"[backend] the model server at {where} kept failing after {tries} tries ({what}) — "
-                             f"check its log, or raise [backend] retries for a busy server, {RESUME}")
+        return ServerFailing(
+            f"[backend] the model server at {where} kept failing after {tries} tries ({what}) — "
+            f"check its log, or raise [backend] retries for a busy server, {RESUME}"
+        )
     if kind is Failure.NOT_A_COMPLETION:
-        return NotAChatCompletion(f"[backend] the server at {where} answered {tries} requests in a row with "
-                                  f"something that is not a chat completion ({what}) — set [backend] base_url to "
-                                  f"the server's OpenAI API (it usually ends in /v1), {RESUME}")
+        return NotAChatCompletion(
+            f"[backend] the server at {where} answered {tries} requests in a row with "
+            f"something that is not a chat completion ({what}) — set [backend] base_url to "
+            f"the server's OpenAI API (it usually ends in /v1), {RESUME}"
+        )
     if kind is Failure.REFUSED:
-        return RequestsRefused(f"[backend] the model server at {where} refused {tries} requests in a row ({what}) — "
-                               "check [backend] and [models.*] against the server (its context size, the model "
-                               f"name), {RESUME}")
-    return BackendLost(f"[backend] the model server at {where} cannot be reached ({what}) — start it or fix "
-                       f"[backend] base_url, {RESUME}")
+        return RequestsRefused(
+            f"[backend] the model server at {where} refused {tries} requests in a row ({what}) — "
+            "check [backend] and [models.*] against the server (its context size, the model "
+            f"name), {RESUME}"
+        )
+    return BackendLost(
+        f"[backend] the model server at {where} cannot be reached ({what}) — start it or fix "
+        f"[backend] base_url, {RESUME}"
+    )

@@ -61,9 +61,11 @@ def _json(client, url: str, *, first: bool = False) -> Any:
             raise
         return None
     if first and reply.status_code in (401, 403):
-        raise AuthRefused(f"[backend] the model server at {url.rsplit('/', 1)[0]} refused the API key "
-                          f"(HTTP {reply.status_code} on GET {url}: {' '.join(reply.text.split())[:120]}) — "
-                          "set [backend] api_key to a key it accepts")
+        raise AuthRefused(
+            f"[backend] the model server at {url.rsplit('/', 1)[0]} refused the API key "
+            f"(HTTP {reply.status_code} on GET {url}: {' '.join(reply.text.split())[:120]}) — "
+            "set [backend] api_key to a key it accepts"
+        )
     if reply.status_code != 200:
         return None
     try:
@@ -121,22 +123,31 @@ def _recognise(client, root: str, base: str, props: Any, models: list[str] | Non
         return Found(Server.LLAMA_CPP, base, "identified from /props", models=models)
     version = _json(client, f"{root}/api/version")
     if isinstance(version, dict) and "version" in version:
-        return Found(Server.OLLAMA, base, "identified from /api/version", models=models,
-                     facts=[f"version {version['version']}"])
+        return Found(
+            Server.OLLAMA, base, "identified from /api/version", models=models, facts=[f"version {version['version']}"]
+        )
     native = _json(client, f"{root}/api/v0/models")
-    if isinstance(native, dict) and any(isinstance(m, dict) and ("state" in m or "compatibility_type" in m)
-                                        for m in native.get("data") or []):
+    if isinstance(native, dict) and any(
+        isinstance(m, dict) and ("state" in m or "compatibility_type" in m) for m in native.get("data") or []
+    ):
         return Found(Server.LMSTUDIO, base, "identified from /api/v0/models", models=models)
     version = _json(client, f"{root}/version")
     if isinstance(version, dict) and "version" in version:
-        return Found(Server.VLLM, base, "identified from /version", models=models, facts=[f"version {version['version']}"])
+        return Found(
+            Server.VLLM, base, "identified from /version", models=models, facts=[f"version {version['version']}"]
+        )
     spec = _json(client, f"{root}/openapi.json")
     title = str(((spec or {}).get("info") or {}).get("title", "")) if isinstance(spec, dict) else ""
     if "llama.cpp python" in title.lower():
         return Found(Server.LLAMA_CPP_PYTHON, base, "identified from /openapi.json", models=models)
-    return Found(Server.VLLM, base, "not recognised: sending OpenAI's json_schema request; "
-                 "set [backend] server if it is one of " + ", ".join(s.value for s in Server), models=models,
-                 label="an OpenAI-compatible server")
+    return Found(
+        Server.VLLM,
+        base,
+        "not recognised: sending OpenAI's json_schema request; "
+        "set [backend] server if it is one of " + ", ".join(s.value for s in Server),
+        models=models,
+        label="an OpenAI-compatible server",
+    )
 
 
 def check_models(found: Found, names: dict[str, str]) -> None:
@@ -156,8 +167,13 @@ def check_schema(found: Found, model: str, *, api_key: str | None, timeout_s: fl
     """One tiny structured request: a server that refuses the request form stops the run now."""
     import httpx
 
-    body = {"model": model, "messages": [{"role": "user", "content": 'Answer {"ok": true}'}], "max_tokens": 8,
-            "temperature": 0, "response_format": found.server.response_format(PROBE_SCHEMA, "probe")}
+    body = {
+        "model": model,
+        "messages": [{"role": "user", "content": 'Answer {"ok": true}'}],
+        "max_tokens": 8,
+        "temperature": 0,
+        "response_format": found.server.response_format(PROBE_SCHEMA, "probe"),
+    }
     headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
     try:
         with deadline_client(timeout_s, found.url, headers=headers) as client:
@@ -165,22 +181,29 @@ def check_schema(found: Found, model: str, *, api_key: str | None, timeout_s: fl
     except httpx.HTTPError:
         return  # a model still loading, or a drop: left to the run's first call, its deadline and retries
     if reply.status_code in (401, 403):
-        raise AuthRefused(f"[backend] {found.server.label} at {found.url} refused the API key "
-                          f"(HTTP {reply.status_code}: {' '.join(reply.text.split())[:160]}) — "
-                          "set [backend] api_key to a key it accepts")
+        raise AuthRefused(
+            f"[backend] {found.server.label} at {found.url} refused the API key "
+            f"(HTTP {reply.status_code}: {' '.join(reply.text.split())[:160]}) — "
+            "set [backend] api_key to a key it accepts"
+        )
     if reply.status_code == 200 and not is_chat_completion(reply):
         raise NotAChatCompletion(
             f"[backend] the server at {found.url} answered a chat request with something that is not a chat "
             f"completion (HTTP 200, {reply.headers.get('content-type', 'no content type')}: "
             f"{' '.join(reply.text.split())[:120]!r}) — set [backend] base_url to the server's OpenAI API "
-            "(it usually ends in /v1)")
+            "(it usually ends in /v1)"
+        )
     if reply.status_code in (404, 405) and "model" not in reply.text.lower():
-        raise BackendLost(f"[backend] the server at {found.url} has no chat API at {found.url}/chat/completions "
-                          f"(HTTP {reply.status_code}: {' '.join(reply.text.split())[:120]}) — set [backend] base_url "
-                          "to the server's OpenAI API (it usually ends in /v1)")
+        raise BackendLost(
+            f"[backend] the server at {found.url} has no chat API at {found.url}/chat/completions "
+            f"(HTTP {reply.status_code}: {' '.join(reply.text.split())[:120]}) — set [backend] base_url "
+            "to the server's OpenAI API (it usually ends in /v1)"
+        )
     if reply.status_code == 404:
-        raise ModelMissing(f"[backend] {found.server.label} at {found.url} has no model '{model}' "
-                           f"(HTTP 404: {' '.join(reply.text.split())[:160]}) — set [models.*] server_model to a model it serves")
+        raise ModelMissing(
+            f"[backend] {found.server.label} at {found.url} has no model '{model}' "
+            f"(HTTP 404: {' '.join(reply.text.split())[:160]}) — set [models.*] server_model to a model it serves"
+        )
     if 400 <= reply.status_code < 500 and refuses_schema(reply.status_code, reply.text):
         raise SchemaRefused(
             f"[backend] {found.server.label} at {found.url} refused the structured-output request "
@@ -221,8 +244,10 @@ class ServerSession:
         found = identify(b.base_url, b.server, timeout_s=b.probe_deadline_s, api_key=b.api_key)
         check_models(found, self.names)
         if b.parallel_slots > 1 and found.slots is not None and found.slots < b.parallel_slots:
-            found.facts.append(f"[backend] parallel_slots = {b.parallel_slots} but the server has {found.slots}: "
-                               f"start it with -np {b.parallel_slots}")
+            found.facts.append(
+                f"[backend] parallel_slots = {b.parallel_slots} but the server has {found.slots}: "
+                f"start it with -np {b.parallel_slots}"
+            )
         if not is_offline(b.base_url):
             found.facts.append("NOT OFFLINE: every prompt and reply goes over the internet to this host")
         if found.server.has_slots and self.pin_slots and found.slots:

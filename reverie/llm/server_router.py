@@ -95,8 +95,9 @@ class Router:
 
     def none_left(self) -> ServerFailing:
         lost = "; ".join(f"{self.urls[i]}: {why}" for i, why in sorted(self.down.items()))
-        return ServerFailing(f"[backend] every model server is lost ({lost}) — start them again "
-                             "and run again; this step was not saved")
+        return ServerFailing(
+            f"[backend] every model server is lost ({lost}) — start them again and run again; this step was not saved"
+        )
 
     def check(self) -> None:
         """Check every server before the run's first step (identity, model, the structured-output
@@ -140,14 +141,21 @@ class RoutedChatModel(BaseChatModel):
         counted: int = self.routes[0].count_prompt_tokens(messages)
         return counted
 
-    def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
-                  run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any) -> ChatResult:
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
         router: Router = self.router
         persona = persona_of(run_manager)
         tried: set[int] = set()
         while (index := router.take(persona, tried)) is not None:
             try:
-                result: ChatResult = self.routes[index]._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
+                result: ChatResult = self.routes[index]._generate(
+                    messages, stop=stop, run_manager=run_manager, **kwargs
+                )
                 return result
             except BackendLost as exc:
                 if type(exc) is not BackendLost:

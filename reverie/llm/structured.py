@@ -87,15 +87,21 @@ class StructuredChain(Runnable[dict, BaseModel]):
     def invoke(self, input: dict, config: RunnableConfig | None = None, **kwargs: Any) -> BaseModel:
         return self._call_with_config(self._ask, input, self._with_defaults(config), run_type="chain", **kwargs)
 
-    def ask(self, name: str, inputs: dict, *, choices: dict | None = None, config: RunnableConfig | None = None) -> BaseModel:
+    def ask(
+        self, name: str, inputs: dict, *, choices: dict | None = None, config: RunnableConfig | None = None
+    ) -> BaseModel:
         """``invoke`` with its input spelled out."""
         return self.invoke({"name": name, "inputs": inputs, "choices": choices}, config)
 
     def render(self, name: str, inputs: dict, *, choices: dict | None = None) -> list[BaseMessage]:
         """The messages of a first attempt, exactly as the model would get them."""
         task = self.task(name)
-        return render_messages(self.prompts.get(name), task.completed(inputs), call_schema(task.schema, choices),
-                               grammar=self.settings.repair.grammar)
+        return render_messages(
+            self.prompts.get(name),
+            task.completed(inputs),
+            call_schema(task.schema, choices),
+            grammar=self.settings.repair.grammar,
+        )
 
     def max_tokens(self, name: str, *, choices: dict | None = None) -> int:
         """The reply limit of one call of this prompt (with these choices: the items they ask for)."""
@@ -113,8 +119,14 @@ class StructuredChain(Runnable[dict, BaseModel]):
     def parser(self, name: str, inputs: dict, *, choices: dict | None = None) -> ReplyParser:
         """The output parser of one call of prompt ``name``."""
         task = self.task(name)
-        return ReplyParser(reply_model=task.schema, call_schema=call_schema(task.schema, choices), inputs=task.completed(inputs),
-                           choices=dict(choices or {}), task_name=name, task=task)
+        return ReplyParser(
+            reply_model=task.schema,
+            call_schema=call_schema(task.schema, choices),
+            inputs=task.completed(inputs),
+            choices=dict(choices or {}),
+            task_name=name,
+            task=task,
+        )
 
     # -- one ask -----------------------------------------------------------------------
 
@@ -134,8 +146,15 @@ class StructuredChain(Runnable[dict, BaseModel]):
 
     def _loop(self, name: str, schema: dict, choices: dict) -> RepairLoop:
         spec = self.prompts.get(name)
-        return RepairLoop(self.settings, task=self.task(name), spec=spec, schema=schema, choices=choices,
-                          model=lambda: self.models(spec.role), replaying=self.replaying)
+        return RepairLoop(
+            self.settings,
+            task=self.task(name),
+            spec=spec,
+            schema=schema,
+            choices=choices,
+            model=lambda: self.models(spec.role),
+            replaying=self.replaying,
+        )
 
     def _ask(self, input: dict, run_manager: CallbackManagerForChainRun, config: RunnableConfig) -> BaseModel:
         name = input["name"]
@@ -163,12 +182,23 @@ class StructuredChain(Runnable[dict, BaseModel]):
             result, attempts, errors, trimmed = outcome.result, outcome.attempts, outcome.errors, outcome.trimmed_tokens
         metadata = config.get("metadata") or {}
         entry = dict(
-            prompt=name, role=spec.role, persona=metadata.get("persona"), step=metadata.get("step"),
-            game_time=metadata.get("game_time"), attempts=attempts, errors=errors,
-            latency_s=round(time.perf_counter() - started, 3), trimmed_tokens=trimmed,
+            prompt=name,
+            role=spec.role,
+            persona=metadata.get("persona"),
+            step=metadata.get("step"),
+            game_time=metadata.get("game_time"),
+            attempts=attempts,
+            errors=errors,
+            latency_s=round(time.perf_counter() - started, 3),
+            trimmed_tokens=trimmed,
             # For the call trace (reverie.llm.call_trace); the ledger keeps only its own fields.
-            call=dict(inputs=inputs, choices=choices, prompt_file=spec.path.name,
-                      system_line=spec.system_line, user_line=spec.user_line),
+            call=dict(
+                inputs=inputs,
+                choices=choices,
+                prompt_file=spec.path.name,
+                system_line=spec.system_line,
+                user_line=spec.user_line,
+            ),
         )
         if result is not None:
             dispatch_custom_event(ASKED, dict(entry, valid=True, fallback=False), config=config)

@@ -95,8 +95,11 @@ class NotShown:
 
 def prompt_fields(inputs: type[BaseModel]) -> list[str]:
     """The inputs model's fields the prompt file must list, in declaration order."""
-    return [name for name, info in inputs.model_fields.items()
-            if not any(isinstance(meta, NotShown) for meta in info.metadata)]
+    return [
+        name
+        for name, info in inputs.model_fields.items()
+        if not any(isinstance(meta, NotShown) for meta in info.metadata)
+    ]
 
 
 class InputsMismatch(RuntimeError):
@@ -141,7 +144,9 @@ class Task(Generic[InputsT, ReplyT]):
             return self.inputs.model_validate(dict(inputs))  # type: ignore[arg-type]
         except ValidationError as exc:
             problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'inputs'}: {e['msg']}" for e in exc.errors())
-            raise InputsMismatch(f"prompt {self.name!r}: inputs do not fit {self.inputs.__name__} ({problems})") from None
+            raise InputsMismatch(
+                f"prompt {self.name!r}: inputs do not fit {self.inputs.__name__} ({problems})"
+            ) from None
 
     def completed(self, inputs: Mapping[str, Any]) -> dict[str, Any]:
         """``inputs`` as the inputs model makes them: the prompt inputs it derives itself (a field
@@ -170,9 +175,13 @@ class Task(Generic[InputsT, ReplyT]):
             return
         parts = []
         if declared - fields:
-            parts.append(f"listed in the file but not in {self.inputs.__name__}: {', '.join(sorted(declared - fields))}")
+            parts.append(
+                f"listed in the file but not in {self.inputs.__name__}: {', '.join(sorted(declared - fields))}"
+            )
         if fields - declared:
-            parts.append(f"in {self.inputs.__name__} but not listed in the file: {', '.join(sorted(fields - declared))}")
+            parts.append(
+                f"in {self.inputs.__name__} but not listed in the file: {', '.join(sorted(fields - declared))}"
+            )
         raise UserError(f"{spec.path}: inputs differ from task '{self.name}' — {'; '.join(parts)}")
 
 

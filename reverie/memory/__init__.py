@@ -10,6 +10,14 @@ from reverie.memory.spatial import SpatialMemory
 from reverie.memory.vector_index import PersonaVectors, VectorIndex
 
 __all__ = [
-    "AssociativeMemory", "ConceptNode", "Embedder", "PersonaMemory", "PersonaVectors",
-    "RetrievalWeights", "Scratch", "SpatialMemory", "VectorIndex", "retrieve",
+    "AssociativeMemory",
+    "ConceptNode",
+    "Embedder",
+    "PersonaMemory",
+    "PersonaVectors",
+    "RetrievalWeights",
+    "Scratch",
+    "SpatialMemory",
+    "VectorIndex",
+    "retrieve",
 ]

@@ -144,10 +144,21 @@ class AssociativeMemory:
         self.vector(memory.embedding_key)
         subject, predicate, obj = memory.event
         node = ConceptNode(
-            node_id=node_id, node_count=count, type_count=type_count, type=node_type, depth=depth,
-            created=memory.created, expiration=memory.expiration, subject=subject, predicate=predicate, object=obj,
-            description=memory.description, embedding_key=memory.embedding_key, poignancy=int(memory.poignancy),
-            keywords=set(memory.keywords), filling=list(memory.filling or []),
+            node_id=node_id,
+            node_count=count,
+            type_count=type_count,
+            type=node_type,
+            depth=depth,
+            created=memory.created,
+            expiration=memory.expiration,
+            subject=subject,
+            predicate=predicate,
+            object=obj,
+            description=memory.description,
+            embedding_key=memory.embedding_key,
+            poignancy=int(memory.poignancy),
+            keywords=set(memory.keywords),
+            filling=list(memory.filling or []),
         )
         self._register(node)
         self._strengthen(node)
@@ -155,30 +166,73 @@ class AssociativeMemory:
             self._unindexed.append(node)
         return node
 
-    def add_event(self, *, created: datetime, event: Event, description: str, keywords: Iterable[str],
-                  poignancy: int, embedding_key: str, filling: list | None = None,
-                  expiration: datetime | None = None, embedding: list[float] | None = None) -> ConceptNode:
+    def add_event(
+        self,
+        *,
+        created: datetime,
+        event: Event,
+        description: str,
+        keywords: Iterable[str],
+        poignancy: int,
+        embedding_key: str,
+        filling: list | None = None,
+        expiration: datetime | None = None,
+        embedding: list[float] | None = None,
+    ) -> ConceptNode:
         """A perceived event. A description with "(" keeps its first three words + the parenthetical."""
         if "(" in description:
             description = " ".join(description.split()[:3]) + " " + subtask(description)
-        return self._add("event", NewMemory(created, expiration, Event(*event), description, keywords, poignancy,
-                                            embedding_key, filling, embedding))
+        return self._add(
+            "event",
+            NewMemory(
+                created, expiration, Event(*event), description, keywords, poignancy, embedding_key, filling, embedding
+            ),
+        )
 
-    def add_chat(self, *, created: datetime, event: Event, description: str, keywords: Iterable[str],
-                 poignancy: int, embedding_key: str, filling: list | None = None,
-                 expiration: datetime | None = None, embedding: list[float] | None = None) -> ConceptNode:
+    def add_chat(
+        self,
+        *,
+        created: datetime,
+        event: Event,
+        description: str,
+        keywords: Iterable[str],
+        poignancy: int,
+        embedding_key: str,
+        filling: list | None = None,
+        expiration: datetime | None = None,
+        embedding: list[float] | None = None,
+    ) -> ConceptNode:
         """A conversation: ``filling`` is the transcript [[speaker, utterance], ...]."""
-        return self._add("chat", NewMemory(created, expiration, Event(*event), description, keywords, poignancy,
-                                           embedding_key, filling, embedding))
+        return self._add(
+            "chat",
+            NewMemory(
+                created, expiration, Event(*event), description, keywords, poignancy, embedding_key, filling, embedding
+            ),
+        )
 
-    def add_thought(self, *, created: datetime, event: Event, description: str, keywords: Iterable[str],
-                    poignancy: int, embedding_key: str, filling: list | None = None,
-                    expiration: datetime | None = None, embedding: list[float] | None = None) -> ConceptNode:
+    def add_thought(
+        self,
+        *,
+        created: datetime,
+        event: Event,
+        description: str,
+        keywords: Iterable[str],
+        poignancy: int,
+        embedding_key: str,
+        filling: list | None = None,
+        expiration: datetime | None = None,
+        embedding: list[float] | None = None,
+    ) -> ConceptNode:
         """A reflection or plan; ``filling`` = evidence node ids; depth = 1 + deepest evidence."""
         evidence = [self.id_to_node[i] for i in (filling or []) if isinstance(i, str) and i in self.id_to_node]
         depth = 1 + max((n.depth for n in evidence), default=0)
-        return self._add("thought", NewMemory(created, expiration, Event(*event), description, keywords, poignancy,
-                                              embedding_key, filling, embedding), depth=depth)
+        return self._add(
+            "thought",
+            NewMemory(
+                created, expiration, Event(*event), description, keywords, poignancy, embedding_key, filling, embedding
+            ),
+            depth=depth,
+        )
 
     def set_poignancy(self, node: ConceptNode, poignancy: int) -> None:
         """A node's score, asked after it was stored; a node already in Chroma is written there
@@ -272,8 +326,11 @@ class AssociativeMemory:
         folder = Path(folder)
         nodes = {n.node_id: n.to_json() for n in reversed(self.nodes())}  # newest first
         write_text_atomic(folder / NODES_FILE, self._nodes_text.text(nodes))
-        write_json_atomic(folder / KW_STRENGTH_FILE, {
-            "kw_strength_event": self.kw_strength_event,
-            "kw_strength_thought": self.kw_strength_thought,
-        })
+        write_json_atomic(
+            folder / KW_STRENGTH_FILE,
+            {
+                "kw_strength_event": self.kw_strength_event,
+                "kw_strength_thought": self.kw_strength_thought,
+            },
+        )
         write_text_atomic(folder / EMBEDDINGS_FILE, self._vectors_text.text(self.embeddings))

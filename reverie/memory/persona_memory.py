@@ -48,8 +48,9 @@ class PersonaMemory:
         spatial = SpatialMemory.load(spatial_path) if spatial_path.is_file() else SpatialMemory()
         vectors = index.persona(scratch.name) if index is not None else None
         associative = AssociativeMemory.load(folder / ASSOCIATIVE_DIR, embedder=embedder, vectors=vectors)
-        return cls(scratch, spatial, associative, DayCache.load(folder / DAY_CACHE_FILE),
-                   Unrated.load(folder / UNRATED_FILE))
+        return cls(
+            scratch, spatial, associative, DayCache.load(folder / DAY_CACHE_FILE), Unrated.load(folder / UNRATED_FILE)
+        )
 
     def save(self, folder: str | Path) -> None:
         folder = Path(folder)
@@ -65,5 +66,10 @@ class PersonaMemory:
 
     def retrieve(self, focal_points: Sequence[str], n: int = 30) -> dict[str, list[ConceptNode]]:
         """Scored retrieval at the persona's current time with its scratch weights."""
-        return retrieve(self.associative, focal_points, n, now=self.scratch.curr_time,
-                        weights=RetrievalWeights.from_scratch(self.scratch))
+        return retrieve(
+            self.associative,
+            focal_points,
+            n,
+            now=self.scratch.curr_time,
+            weights=RetrievalWeights.from_scratch(self.scratch),
+        )

@@ -76,12 +76,19 @@ def relevance_scores(memory: AssociativeMemory, nodes: list[ConceptNode], query:
             found = memory.vectors.query(query, n=len(nodes), ids=[n.node_id for n in nodes])
         except ChromaLost:
             found = {}  # the server went away: this step ends on the exact scores, then the run stops
-    return [found[n.node_id] if n.node_id in found else cosine(memory.embeddings[n.embedding_key], query)
-            for n in nodes]
+    return [
+        found[n.node_id] if n.node_id in found else cosine(memory.embeddings[n.embedding_key], query) for n in nodes
+    ]
 
 
-def retrieve(memory: AssociativeMemory, focal_points: Sequence[str], n: int = 30, *, now: datetime | None,
-             weights: RetrievalWeights = RetrievalWeights()) -> dict[str, list[ConceptNode]]:
+def retrieve(
+    memory: AssociativeMemory,
+    focal_points: Sequence[str],
+    n: int = 30,
+    *,
+    now: datetime | None,
+    weights: RetrievalWeights = RetrievalWeights(),
+) -> dict[str, list[ConceptNode]]:
     """``{focal_point: [up to n nodes, best first]}``; sets ``last_accessed = now`` on them."""
     focal_points = list(focal_points)
     if not focal_points:
@@ -90,9 +97,14 @@ def retrieve(memory: AssociativeMemory, focal_points: Sequence[str], n: int = 30
     return retrieve_by_vectors(memory, queries, n, now=now, weights=weights)
 
 
-def retrieve_by_vectors(memory: AssociativeMemory, queries: dict[str, Sequence[float]], n: int = 30, *,
-                        now: datetime | None, weights: RetrievalWeights = RetrievalWeights()
-                        ) -> dict[str, list[ConceptNode]]:
+def retrieve_by_vectors(
+    memory: AssociativeMemory,
+    queries: dict[str, Sequence[float]],
+    n: int = 30,
+    *,
+    now: datetime | None,
+    weights: RetrievalWeights = RetrievalWeights(),
+) -> dict[str, list[ConceptNode]]:
     """:func:`retrieve` with the focal points' vectors given (one pass per focal point, in order)."""
     g_rec, g_rel, g_imp = GLOBAL_WEIGHTS
     out: dict[str, list[ConceptNode]] = {}

@@ -36,7 +36,7 @@ def start_minutes(schedule: list[PlanItem], index: int) -> int:
 
 
 def schedule_lines(schedule: list[PlanItem]) -> str:
-    """"HH:MM || activity" lines."""
+    """ "HH:MM || activity" lines."""
     lines, elapsed = [], 0
     for task, duration in schedule:
         lines.append(f"{elapsed // 60:02d}:{elapsed % 60:02d} || {task}")

@@ -23,8 +23,14 @@ Tile = tuple[int, int]
 TIME_KEYS = ("curr_time", "act_start_time", "chatting_end_time")
 EVENT_KEYS = ("act_event", "act_obj_event")
 SCHEDULE_KEYS = ("f_daily_schedule", "f_daily_schedule_hourly_org")
-LIST_KEYS = ("act_event", "act_obj_event", "daily_req", "f_daily_schedule", "f_daily_schedule_hourly_org",
-             "chatting_with_buffer")  # null in a file where the code needs a list or a dict: the default
+LIST_KEYS = (
+    "act_event",
+    "act_obj_event",
+    "daily_req",
+    "f_daily_schedule",
+    "f_daily_schedule_hourly_org",
+    "chatting_with_buffer",
+)  # null in a file where the code needs a list or a dict: the default
 SCRATCH_FILE = "scratch.json"
 
 
@@ -148,21 +154,23 @@ class Scratch:
 
     # -- identity ------------------------------------------------------------------------
     def curr_date_str(self) -> str:
-        """"Monday February 13"."""
+        """ "Monday February 13"."""
         return self.curr_time.strftime(DAY_FMT) if self.curr_time else ""
 
     def identity(self) -> str:
         """The identity stable set (ISS): eight "Key: value" lines that open many prompts."""
-        return "\n".join([
-            f"Name: {self.name}",
-            f"Age: {self.age}",
-            f"Innate traits: {self.innate}",
-            f"Learned traits: {self.learned}",
-            f"Currently: {self.currently}",
-            f"Lifestyle: {self.lifestyle}",
-            f"Daily plan requirement: {self.daily_plan_req}",
-            f"Current Date: {self.curr_date_str()}",
-        ])
+        return "\n".join(
+            [
+                f"Name: {self.name}",
+                f"Age: {self.age}",
+                f"Innate traits: {self.innate}",
+                f"Learned traits: {self.learned}",
+                f"Currently: {self.currently}",
+                f"Lifestyle: {self.lifestyle}",
+                f"Daily plan requirement: {self.daily_plan_req}",
+                f"Current Date: {self.curr_date_str()}",
+            ]
+        )
 
     # -- the day's schedule ----------------------------------------------------------------
     def _minutes_today(self, advance: int) -> int:
@@ -181,7 +189,7 @@ class Scratch:
         return start_minutes(self.f_daily_schedule, index)
 
     def daily_schedule_summary(self) -> str:
-        """"HH:MM || activity" lines of ``f_daily_schedule``."""
+        """ "HH:MM || activity" lines of ``f_daily_schedule``."""
         return schedule_lines(self.f_daily_schedule)
 
     def daily_schedule_hourly_org_summary(self) -> str:

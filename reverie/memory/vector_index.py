@@ -91,10 +91,14 @@ class PersonaVectors:
     def count(self) -> int:
         return self._guarded(self.collection.count)
 
-    def upsert(self, node_id: str, vector: Sequence[float], metadata: dict | None = None, document: str | None = None) -> None:
+    def upsert(
+        self, node_id: str, vector: Sequence[float], metadata: dict | None = None, document: str | None = None
+    ) -> None:
         self.upsert_many([node_id], [vector], [metadata], [document])
 
-    def upsert_many(self, ids: list[str], vectors: list, metadatas: list | None = None, documents: list | None = None) -> None:
+    def upsert_many(
+        self, ids: list[str], vectors: list, metadatas: list | None = None, documents: list | None = None
+    ) -> None:
         metadatas = metadatas or [None] * len(ids)
         documents = documents or [None] * len(ids)
         for start in range(0, len(ids), _UPSERT_BATCH):
@@ -188,8 +192,10 @@ class VectorIndex:
         try:
             return chromadb.PersistentClient(path=str(path), settings=_chroma_settings())
         except Exception as exc:  # chromadb raises its own types for a broken folder
-            raise UserError(f"cannot open the Chroma store in '{path}' ({exc.__class__.__name__}) — delete that folder "
-                            "(it is rebuilt from the memory files) or set [chroma] persistent elsewhere") from None
+            raise UserError(
+                f"cannot open the Chroma store in '{path}' ({exc.__class__.__name__}) — delete that folder "
+                "(it is rebuilt from the memory files) or set [chroma] persistent elsewhere"
+            ) from None
 
     @staticmethod
     def _connect_server(host: str, port: int):
@@ -202,7 +208,7 @@ class VectorIndex:
         except Exception as exc:
             raise UserError(
                 f"cannot reach the Chroma server at {host}:{port} ({exc.__class__.__name__}) — "
-                "start it (chroma run --path DIR) or set [chroma] mode = \"persistent\""
+                'start it (chroma run --path DIR) or set [chroma] mode = "persistent"'
             ) from None
 
     def persona(self, name: str) -> PersonaVectors:

@@ -20,7 +20,9 @@ MAX_ROUNDS = 8  # each round: the initiator speaks, then the partner
 SILENT_LINES_TO_END = 2  # this many lines in a row that say nothing ("...") end a conversation
 RECENT_CHAT_MINUTES = 480
 ABOUT_LISTENER = 5  # packed mode: of the memories a relationship summary reads, those shown in its place
-PACKED_MEMORIES = 15  # as many as a faithful line retrieves; each speaker's memories shown to the one-call conversation (packed mode)
+PACKED_MEMORIES = (
+    15  # as many as a faithful line retrieves; each speaker's memories shown to the one-call conversation (packed mode)
+)
 # The identity lines the one-call conversation shows of each speaker (who they are, what they are up to).
 SHORT_IDENTITY = ("Name", "Age", "Innate traits", "Learned traits", "Currently")
 
@@ -45,8 +47,10 @@ def past_context(speaker: Agent, listener: Agent) -> str:
     minutes = int((speaker.scratch.curr_time - last.created).total_seconds() // 60)
     if minutes > RECENT_CHAT_MINUTES:
         return ""
-    return (f"{minutes} minutes ago, {speaker.name} and {listener.name} were already {last.description}. "
-            "This conversation takes place after that one.")
+    return (
+        f"{minutes} minutes ago, {speaker.name} and {listener.name} were already {last.description}. "
+        "This conversation takes place after that one."
+    )
 
 
 def location_of(persona: Agent, maze: Maze) -> str:
@@ -63,15 +67,18 @@ def memories_about(speaker: Agent, listener: Agent, llm: LanguageModel, *, descr
 
 def relationship(speaker: Agent, listener: Agent, llm: LanguageModel) -> str:
     """How ``speaker`` relates to ``listener``, from the speaker's 50 memories most about them."""
-    return relationship_summary(llm, speaker=speaker.name, listener=listener.name,
-                                statements=memories_about(speaker, listener, llm))
+    return relationship_summary(
+        llm, speaker=speaker.name, listener=listener.name, statements=memories_about(speaker, listener, llm)
+    )
 
 
 def situation(initiator: Agent, partner: Agent) -> str:
     """Who started the conversation with whom, and what each was doing."""
-    return (f"{initiator.name} was {initiator.scratch.act_description} when {initiator.name} saw "
-            f"{partner.name} in the middle of {partner.scratch.act_description}.\n"
-            f"{initiator.name} is starting a conversation with {partner.name}.")
+    return (
+        f"{initiator.name} was {initiator.scratch.act_description} when {initiator.name} saw "
+        f"{partner.name} in the middle of {partner.scratch.act_description}.\n"
+        f"{initiator.name} is starting a conversation with {partner.name}."
+    )
 
 
 @dataclass(frozen=True)
@@ -84,8 +91,9 @@ class ChatScene:
     llm: LanguageModel
 
 
-def one_utterance(scene: ChatScene, speaker: Agent, listener: Agent, convo: list,
-                  relationship_text: str | None = None) -> tuple[str, bool]:
+def one_utterance(
+    scene: ChatScene, speaker: Agent, listener: Agent, convo: list, relationship_text: str | None = None
+) -> tuple[str, bool]:
     """The speaker's next line; ``relationship_text`` is asked when not given (docs/FIDELITY.md)."""
     initiator, partner, llm = scene.initiator, scene.partner, scene.llm
     if relationship_text is None:
@@ -95,9 +103,15 @@ def one_utterance(scene: ChatScene, speaker: Agent, listener: Agent, convo: list
         focal.append("\n".join(f"{name}: {line}" for name, line in convo[-4:]))
     memories = _descriptions(retrieve_scored(speaker, llm, focal, 15))
     return iterative_chat_utterance(
-        llm, identity=speaker.identity(), speaker=speaker.name, listener=listener.name, memories=memories,
-        past_context=past_context(speaker, listener), location=location_of(speaker, scene.maze),
-        current_context=situation(initiator, partner), conversation=[tuple(x) for x in convo],
+        llm,
+        identity=speaker.identity(),
+        speaker=speaker.name,
+        listener=listener.name,
+        memories=memories,
+        past_context=past_context(speaker, listener),
+        location=location_of(speaker, scene.maze),
+        current_context=situation(initiator, partner),
+        conversation=[tuple(x) for x in convo],
     )
 
 
@@ -116,13 +130,19 @@ def one_call_convo(scene: ChatScene) -> tuple[list[list[str]], str]:
     for speaker, listener in ((initiator, partner), (partner, initiator)):
         about = memories_about(speaker, listener, llm, described=True)[:ABOUT_LISTENER]
         focal = [listener.name, f"{listener.name} is {listener.scratch.act_description}"]
-        memories[speaker.name] = list(dict.fromkeys(
-            about + _descriptions(retrieve_scored(speaker, llm, focal, PACKED_MEMORIES))))
+        memories[speaker.name] = list(
+            dict.fromkeys(about + _descriptions(retrieve_scored(speaker, llm, focal, PACKED_MEMORIES)))
+        )
     lines, topic = packed_conversation(
-        llm, initiator=initiator.name, partner=partner.name,
-        initiator_identity=_short_identity(initiator), partner_identity=_short_identity(partner),
-        initiator_memories=memories[initiator.name], partner_memories=memories[partner.name],
-        past_context=past_context(initiator, partner), location=location_of(initiator, scene.maze),
+        llm,
+        initiator=initiator.name,
+        partner=partner.name,
+        initiator_identity=_short_identity(initiator),
+        partner_identity=_short_identity(partner),
+        initiator_memories=memories[initiator.name],
+        partner_memories=memories[partner.name],
+        past_context=past_context(initiator, partner),
+        location=location_of(initiator, scene.maze),
         situation=situation(initiator, partner),
     )
     return [[speaker, line] for speaker, line in lines], topic

@@ -76,8 +76,9 @@ def occupied(maze: Maze, tile: Tile, personas: dict) -> bool:
     return any(event[0] in personas for event in maze.tiles[y][x]["events"])
 
 
-def shortest_path_to_any(maze: Maze, start: Tile, targets: list[Tile], taken: Callable[[Tile], bool],
-                         rng: random.Random) -> list[Tile]:
+def shortest_path_to_any(
+    maze: Maze, start: Tile, targets: list[Tile], taken: Callable[[Tile], bool], rng: random.Random
+) -> list[Tile]:
     """Path (without the start tile) to the nearest of up to 4 sampled targets, preferably
     free ones (``taken``: whether a persona stands on a tile now)."""
     if not targets:

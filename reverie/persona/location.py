@@ -24,17 +24,26 @@ def choose_address(persona: Agent, maze: Maze, description: str, llm: LanguageMo
     """``world:sector:arena:object`` for ``description`` (object ``<random>`` when none is known)."""
     s, places = persona.scratch, persona.s_mem
     here, world, living_sector = whereabouts(persona, maze)
-    sector = action_sector(
-        llm, name=s.name, action_description=description,
-        living_sector=living_sector, living_arenas=places.arenas(f"{world}:{living_sector}"),
-        current_sector=here["sector"], current_arenas=places.arenas(f"{world}:{here['sector']}"),
-        daily_plan_req=s.daily_plan_req or "", sectors=places.sectors(world),
-    ) or living_sector
+    sector = (
+        action_sector(
+            llm,
+            name=s.name,
+            action_description=description,
+            living_sector=living_sector,
+            living_arenas=places.arenas(f"{world}:{living_sector}"),
+            current_sector=here["sector"],
+            current_arenas=places.arenas(f"{world}:{here['sector']}"),
+            daily_plan_req=s.daily_plan_req or "",
+            sectors=places.sectors(world),
+        )
+        or living_sector
+    )
     arenas = places.arenas(f"{world}:{sector}")
     arena = action_arena(llm, name=s.name, action_description=description, sector=sector, arenas=arenas)
     if not arena:
         # No arena known in that sector: fall back to the persona's home area.
         return Place(random_spot(s.living_area) if s.living_area else random_spot(f"{world}:{sector}"))
-    obj = action_object(llm, action_description=description, objects=places.objects(f"{world}:{sector}:{arena}"),
-                        persona=s.name)
+    obj = action_object(
+        llm, action_description=description, objects=places.objects(f"{world}:{sector}:{arena}"), persona=s.name
+    )
     return Place(f"{world}:{sector}:{arena}:{obj}")

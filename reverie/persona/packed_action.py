@@ -21,24 +21,35 @@ if TYPE_CHECKING:
 def _known_places(persona: Agent, world: str) -> PlaceTree:
     """The persona's ``{sector: {arena: [objects]}}`` of ``world``."""
     places = persona.s_mem
-    return {sector: {arena: places.objects(f"{world}:{sector}:{arena}") for arena in places.arenas(f"{world}:{sector}")}
-            for sector in places.sectors(world)}
+    return {
+        sector: {arena: places.objects(f"{world}:{sector}:{arena}") for arena in places.arenas(f"{world}:{sector}")}
+        for sector in places.sectors(world)
+    }
 
 
 def _as_details(p: PackedAction) -> tuple[Place, ActionDetails]:
-    return Place(p.address), ActionDetails(p.pronunciatio, Event(*p.event), p.obj_description,
-                                           p.obj_pronunciatio, Event(*p.obj_event))
+    return Place(p.address), ActionDetails(
+        p.pronunciatio, Event(*p.event), p.obj_description, p.obj_pronunciatio, Event(*p.obj_event)
+    )
 
 
-def packed_address_and_details(persona: Agent, maze: Maze, description: str,
-                               llm: LanguageModel) -> tuple[Place, ActionDetails]:
+def packed_address_and_details(
+    persona: Agent, maze: Maze, description: str, llm: LanguageModel
+) -> tuple[Place, ActionDetails]:
     """The address and details the faithful 8-call pipeline would give, from one call."""
     s = persona.scratch
     here, world, living_sector = whereabouts(persona, maze)
-    p = packed_action(llm, name=s.name, action_description=description, world=world,
-                      living_area=s.living_area or "", living_sector=living_sector,
-                      current_sector=here["sector"], daily_plan_req=s.daily_plan_req or "",
-                      places=_known_places(persona, world))
+    p = packed_action(
+        llm,
+        name=s.name,
+        action_description=description,
+        world=world,
+        living_area=s.living_area or "",
+        living_sector=living_sector,
+        current_sector=here["sector"],
+        daily_plan_req=s.daily_plan_req or "",
+        places=_known_places(persona, world),
+    )
     return _as_details(p)
 
 
@@ -49,9 +60,16 @@ def answer_ahead(persona: Agent, maze: Maze, descriptions: list[str], llm: Langu
     did not answer validly are left out (each asks ``action_packed`` when it starts)."""
     s = persona.scratch
     here, world, living_sector = whereabouts(persona, maze)
-    found = actions_packed(llm, name=s.name, descriptions=descriptions, world=world, living_sector=living_sector,
-                           current_sector=here["sector"], daily_plan_req=s.daily_plan_req or "",
-                           places=_known_places(persona, world))
+    found = actions_packed(
+        llm,
+        name=s.name,
+        descriptions=descriptions,
+        world=world,
+        living_sector=living_sector,
+        current_sector=here["sector"],
+        daily_plan_req=s.daily_plan_req or "",
+        places=_known_places(persona, world),
+    )
     cache = persona.memory.todays_answers()
     for description, p in found.items():
         address, details = _as_details(p)

@@ -27,7 +27,7 @@ def perceive(persona: Agent, ctx: StepContext) -> list:
     s, maze, llm = persona.scratch, ctx.maze, ctx.llm
     here = s.curr_tile
     learned = (tuple(here), s.vision_r)
-    if persona.learned_from != learned:   # standing still, nothing new to learn of the places
+    if persona.learned_from != learned:  # standing still, nothing new to learn of the places
         for tile in maze.get_nearby_tiles(here, s.vision_r):
             persona.s_mem.add_tile_info(maze.access_tile(tile))
         persona.learned_from = learned
@@ -83,17 +83,35 @@ def remember_event(persona: Agent, llm: LanguageModel, event: Event, desc: str):
         if deferred:  # it takes the score of its event, which says the same ("X is conversing about ...")
             chat_score = PROVISIONAL if known is None else known
         else:
-            chat_score = rated(persona, llm, "chat", summary, lambda: chat_poignancy(
-                llm, persona_name=s.name, identity=persona.identity(), description=summary))
-        chat = persona.a_mem.add_chat(created=s.curr_time, event=event, description=summary, keywords=keywords,
-                                      poignancy=chat_score, embedding_key=summary, filling=list(s.chat or []))
+            chat_score = rated(
+                persona,
+                llm,
+                "chat",
+                summary,
+                lambda: chat_poignancy(llm, persona_name=s.name, identity=persona.identity(), description=summary),
+            )
+        chat = persona.a_mem.add_chat(
+            created=s.curr_time,
+            event=event,
+            description=summary,
+            keywords=keywords,
+            poignancy=chat_score,
+            embedding_key=summary,
+            filling=list(s.chat or []),
+        )
         if deferred and known is None:
             wait_for_rating(persona, chat, key)
         filling = [chat.node_id]
 
-    node = persona.a_mem.add_event(created=s.curr_time, event=event, description=desc, keywords=keywords,
-                                   poignancy=PROVISIONAL if known is None else known, embedding_key=key,
-                                   filling=filling)
+    node = persona.a_mem.add_event(
+        created=s.curr_time,
+        event=event,
+        description=desc,
+        keywords=keywords,
+        poignancy=PROVISIONAL if known is None else known,
+        embedding_key=key,
+        filling=filling,
+    )
     if known is None:
         wait_for_rating(persona, node, key)
     else:

@@ -52,8 +52,15 @@ class Persona:
         return self.memory.associative
 
     @classmethod
-    def load(cls, name: str, folder: Path, *, embedder: Embedder | None = None, index: VectorIndex | None = None,
-             options: CognitionOptions = CognitionOptions()) -> Persona:
+    def load(
+        cls,
+        name: str,
+        folder: Path,
+        *,
+        embedder: Embedder | None = None,
+        index: VectorIndex | None = None,
+        options: CognitionOptions = CognitionOptions(),
+    ) -> Persona:
         return cls(name, PersonaMemory.load(folder, embedder=embedder, index=index), options)
 
     def save(self, folder: Path) -> None:
@@ -68,15 +75,30 @@ class Persona:
     def object_event(self) -> tuple:
         return self.scratch.curr_obj_event()
 
-    def move(self, maze: Maze, personas: dict[str, Persona], tile: Tile, curr_time: datetime, *,
-             rng: random.Random, llm: LanguageModel,
-             occupied: Callable[[Tile], bool] | None = None) -> tuple[Tile, str | None, str]:
+    def move(
+        self,
+        maze: Maze,
+        personas: dict[str, Persona],
+        tile: Tile,
+        curr_time: datetime,
+        *,
+        rng: random.Random,
+        llm: LanguageModel,
+        occupied: Callable[[Tile], bool] | None = None,
+    ) -> tuple[Tile, str | None, str]:
         """One step of cognition: perceive → retrieve → plan → reflect → execute. ``occupied``:
         whether a persona stands on a tile at this step (default: read from the maze)."""
         s = self.scratch
         s.move_to(tile)
-        ctx = StepContext(maze=maze, llm=llm, rng=rng, personas=personas, occupied=occupied,
-                          new_day=NewDay.between(s.curr_time, curr_time), previous_time=s.curr_time)
+        ctx = StepContext(
+            maze=maze,
+            llm=llm,
+            rng=rng,
+            personas=personas,
+            occupied=occupied,
+            new_day=NewDay.between(s.curr_time, curr_time),
+            previous_time=s.curr_time,
+        )
         s.set_time(curr_time)
 
         with timed("perceive"):

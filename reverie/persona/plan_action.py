@@ -46,13 +46,20 @@ def decompose(persona: Agent, index: int, llm: LanguageModel) -> None:
         return  # a "<task> (<subtask>)" entry is already decomposed, however long a subtask came back
     start = s.schedule_start_minutes(index)
     blocks, t = [], start
-    for name, dur in s.f_daily_schedule[index:index + 3]:
+    for name, dur in s.f_daily_schedule[index : index + 3]:
         blocks.append((t, t + dur, name))
         t += dur
     context = describe_schedule(s.curr_time.strftime("%B %d, %Y"), s.name, blocks)
-    steps = task_decomp(llm, identity=s.identity(), schedule_context=context, first_name=s.first_name,
-                        task=task, time_range=f"{format_minute(start)} ~ {format_minute(start + minutes)}",
-                        duration=minutes, persona=s.name)
+    steps = task_decomp(
+        llm,
+        identity=s.identity(),
+        schedule_context=context,
+        first_name=s.first_name,
+        task=task,
+        time_range=f"{format_minute(start)} ~ {format_minute(start + minutes)}",
+        duration=minutes,
+        persona=s.name,
+    )
     s.replace_schedule(index, index + 1, ((name, int(dur)) for name, dur in steps))
 
 
@@ -74,7 +81,7 @@ def answer_together(persona: Agent, maze: Maze, index: int, llm: LanguageModel) 
             break
         following.append(name)
     unanswered = [d for d in dict.fromkeys(following) if answered_without_model(persona, maze, d) is None]
-    if len(unanswered) > 1 and unanswered[0] == description:   # the one starting has no answer yet
+    if len(unanswered) > 1 and unanswered[0] == description:  # the one starting has no answer yet
         answer_ahead(persona, maze, unanswered, llm)
 
 
@@ -104,10 +111,18 @@ def determine_action(persona: Agent, maze: Maze, llm: LanguageModel) -> None:
 
     answer_together(persona, maze, i, llm)
     address, details = address_and_details(persona, maze, description, llm)
-    s.add_new_action(NewAction(address=address, duration=duration, description=description,
-                               pronunciatio=details.pronunciatio, event=details.event,
-                               obj_description=details.obj_description, obj_pronunciatio=details.obj_pronunciatio,
-                               obj_event=details.obj_event))
+    s.add_new_action(
+        NewAction(
+            address=address,
+            duration=duration,
+            description=description,
+            pronunciatio=details.pronunciatio,
+            event=details.event,
+            obj_description=details.obj_description,
+            obj_pronunciatio=details.obj_pronunciatio,
+            obj_event=details.obj_event,
+        )
+    )
 
 
 def answered_without_model(persona: Agent, maze: Maze, description: str) -> tuple[Place, ActionDetails] | None:
@@ -126,8 +141,9 @@ def answered_without_model(persona: Agent, maze: Maze, description: str) -> tupl
     return None
 
 
-def address_and_details(persona: Agent, maze: Maze, description: str,
-                        llm: LanguageModel) -> tuple[Place, ActionDetails]:
+def address_and_details(
+    persona: Agent, maze: Maze, description: str, llm: LanguageModel
+) -> tuple[Place, ActionDetails]:
     """Where and how: :func:`answered_without_model`; else the model (packed or faithful pipeline)."""
     known = answered_without_model(persona, maze, description)
     if known:

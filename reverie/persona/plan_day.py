@@ -29,10 +29,26 @@ def plan_new_day(persona: Agent, new_day: NewDay, llm: LanguageModel) -> None:
     if new_day is not NewDay.FIRST:
         revise_identity(persona, llm, wake)
     # Fix: the original made daily_req only on the first day; later days reused day one's plan.
-    s.set_daily_req(daily_plan(llm, identity=s.identity(), lifestyle=s.lifestyle, date=s.curr_date_str(),
-                               first_name=s.first_name, wake_up_hour=wake, persona=s.name))
-    about = dict(identity=s.identity(), first_name=s.first_name, date=s.curr_date_str(), daily_plan=s.daily_req,
-                 wake_up_hour=wake, persona=s.name, bed_hour=bed_hour_of(s.lifestyle))
+    s.set_daily_req(
+        daily_plan(
+            llm,
+            identity=s.identity(),
+            lifestyle=s.lifestyle,
+            date=s.curr_date_str(),
+            first_name=s.first_name,
+            wake_up_hour=wake,
+            persona=s.name,
+        )
+    )
+    about = dict(
+        identity=s.identity(),
+        first_name=s.first_name,
+        date=s.curr_date_str(),
+        daily_plan=s.daily_req,
+        wake_up_hour=wake,
+        persona=s.name,
+        bed_hour=bed_hour_of(s.lifestyle),
+    )
     if persona.options.packed_actions:
         schedule = packed_hourly_schedule(llm, **about)
     else:
@@ -42,9 +58,15 @@ def plan_new_day(persona: Agent, new_day: NewDay, llm: LanguageModel) -> None:
 
     day = s.curr_date_str()
     thought = f"This is {s.name}'s plan for {day}: " + ", ".join(s.daily_req) + "."
-    persona.a_mem.add_thought(created=s.curr_time, expiration=s.curr_time + timedelta(days=30),
-                              event=Event(s.name, "plan", day), description=thought, keywords={"plan"},
-                              poignancy=5, embedding_key=thought)
+    persona.a_mem.add_thought(
+        created=s.curr_time,
+        expiration=s.curr_time + timedelta(days=30),
+        event=Event(s.name, "plan", day),
+        description=thought,
+        keywords={"plan"},
+        poignancy=5,
+        embedding_key=thought,
+    )
 
 
 def revise_identity(persona: Agent, llm: LanguageModel, wake: int) -> None:
@@ -56,6 +78,12 @@ def revise_identity(persona: Agent, llm: LanguageModel, wake: int) -> None:
     retrieved = retrieve_scored(persona, llm, focal, n=30)
     memories = [(node.created, node.embedding_key) for nodes in retrieved.values() for node in nodes]
     currently, daily_plan_req = identity.revise_identity(
-        llm, name=s.name, identity=s.identity(), currently=s.currently or "",
-        statements=identity.format_statements(memories), date=s.curr_date_str(), wake_up_hour=wake)
+        llm,
+        name=s.name,
+        identity=s.identity(),
+        currently=s.currently or "",
+        statements=identity.format_statements(memories),
+        date=s.curr_date_str(),
+        wake_up_hour=wake,
+    )
     s.set_identity(keep_seeded(currently, persona.seeds.status, s.curr_time), daily_plan_req)

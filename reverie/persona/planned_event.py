@@ -7,12 +7,12 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class PlannedEvent:
-    day: str            # "February 13, 2023"
-    start: int          # minutes after midnight
+    day: str  # "February 13, 2023"
+    start: int  # minutes after midnight
     end: int
     sector: str
     arena: str
-    description: str    # what the persona does, e.g. "hosting the spring party at the cafe"
+    description: str  # what the persona does, e.g. "hosting the spring party at the cafe"
 
     @property
     def activity(self) -> str:

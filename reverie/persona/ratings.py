@@ -58,19 +58,24 @@ def reflection_reachable(persona: Agent) -> bool:
     """Could the waiting events, each scored :data:`MAX_SCORE`, bring the reflection trigger to 0,
     and has the oldest of them waited :data:`REFLECTION_WAIT` of game time?"""
     a_mem = persona.a_mem
-    stored = [node.created for node_id in persona.memory.unrated.texts
-              if (node := a_mem.id_to_node.get(node_id)) is not None and node.type == "event"]
+    stored = [
+        node.created
+        for node_id in persona.memory.unrated.texts
+        if (node := a_mem.id_to_node.get(node_id)) is not None and node.type == "event"
+    ]
     s = persona.scratch
-    return (bool(stored) and s.importance_trigger_curr - MAX_SCORE * len(stored) <= 0
-            and s.curr_time - min(stored) >= REFLECTION_WAIT)
+    return (
+        bool(stored)
+        and s.importance_trigger_curr - MAX_SCORE * len(stored) <= 0
+        and s.curr_time - min(stored) >= REFLECTION_WAIT
+    )
 
 
 def rate_when_due(persona: Agent, llm: LanguageModel) -> None:
     """Rate the waiting memories now if deferring is off, ``MAX_EVENTS`` wait, or a reflection is
     reachable and the oldest waiting event has waited :data:`REFLECTION_WAIT`."""
     waiting = len(persona.memory.unrated)
-    if waiting and (not persona.options.defer_ratings or waiting >= MAX_EVENTS
-                    or reflection_reachable(persona)):
+    if waiting and (not persona.options.defer_ratings or waiting >= MAX_EVENTS or reflection_reachable(persona)):
         rate_waiting(persona, llm)
 
 
@@ -78,8 +83,9 @@ def rate_waiting(persona: Agent, llm: LanguageModel) -> None:
     """Ask the scores of every waiting memory (each distinct text once) and store them; an event's
     score counts toward the reflection trigger and is kept in today's answers."""
     waiting = persona.memory.unrated.take()
-    nodes = [(node, text) for node_id, text in waiting.items()
-             if (node := persona.a_mem.id_to_node.get(node_id)) is not None]
+    nodes = [
+        (node, text) for node_id, text in waiting.items() if (node := persona.a_mem.id_to_node.get(node_id)) is not None
+    ]
     if not nodes:
         return
     texts = list(dict.fromkeys(text for _node, text in nodes))

@@ -89,14 +89,28 @@ def chat_react(maze: Maze, persona: Agent, other: Agent, llm: LanguageModel) -> 
     convo, topic = hold_conversation(maze, persona, other, llm)
     minutes = duration_minutes(transcript_length(convo))
     # packed mode: the conversation's own call wrote its topic (docs/FIDELITY.md)
-    summary = conversing_about(topic) if topic else summarize_conversation(
-        llm, utterances=[tuple(x) for x in convo], persona_name=persona.name)
+    summary = (
+        conversing_about(topic)
+        if topic
+        else summarize_conversation(llm, utterances=[tuple(x) for x in convo], persona_name=persona.name)
+    )
     end = ceil_minute(other.scratch.curr_time) + timedelta(minutes=minutes)
     for me, you in ((persona, other), (other, persona)):
-        create_react(me, NewAction(
-            address=PersonaAt(you.name), duration=minutes, description=summary, pronunciatio=CHAT_EMOJI,
-            event=Event(me.name, CHAT_WITH, you.name), chatting_with=you.name, chat=convo,
-            chatting_with_buffer={you.name: CHAT_BUFFER}, chatting_end_time=end), llm)
+        create_react(
+            me,
+            NewAction(
+                address=PersonaAt(you.name),
+                duration=minutes,
+                description=summary,
+                pronunciatio=CHAT_EMOJI,
+                event=Event(me.name, CHAT_WITH, you.name),
+                chatting_with=you.name,
+                chat=convo,
+                chatting_with_buffer={you.name: CHAT_BUFFER},
+                chatting_end_time=end,
+            ),
+            llm,
+        )
 
 
 def wait_react(persona: Agent, reaction: WaitUntil, llm: LanguageModel) -> None:
@@ -105,9 +119,17 @@ def wait_react(persona: Agent, reaction: WaitUntil, llm: LanguageModel) -> None:
     end = reaction.until
     now_min = s.curr_time.hour * 60 + s.curr_time.minute
     minutes = max(1, end.hour * 60 + end.minute - now_min + 1)
-    create_react(persona, NewAction(
-        address=WaitingAt(s.curr_tile), duration=minutes, description=f"waiting to start {doing}",
-        pronunciatio=WAIT_EMOJI, event=Event(persona.name, "waiting to start", doing)), llm)
+    create_react(
+        persona,
+        NewAction(
+            address=WaitingAt(s.curr_tile),
+            duration=minutes,
+            description=f"waiting to start {doing}",
+            pronunciatio=WAIT_EMOJI,
+            event=Event(persona.name, "waiting to start", doing),
+        ),
+        llm,
+    )
 
 
 def reaction_window(s: Scratch) -> tuple[int, int]:
@@ -121,14 +143,23 @@ def reaction_window(s: Scratch) -> tuple[int, int]:
     return start, min(start + length, 24 * 60)
 
 
-def replanned(persona: Agent, llm: LanguageModel, *, main: list, done: list, start: int, end: int,
-              inserted: str, minutes: int) -> list[tuple[str, int]]:
+def replanned(
+    persona: Agent, llm: LanguageModel, *, main: list, done: list, start: int, end: int, inserted: str, minutes: int
+) -> list[tuple[str, int]]:
     """The window's items after the inserted activity: asked (``new_decomp_schedule``), or in packed
     mode the original plan resumed where the inserted activity ends, with no call (docs/FIDELITY.md)."""
     if persona.options.packed_actions:
         return resumed_schedule(main_act_dur=main, truncated_act_dur=done, start_minute=start, end_minute=end)
-    return new_decomp_schedule(llm, name=persona.scratch.name, main_act_dur=main, truncated_act_dur=done,
-                               start_minute=start, end_minute=end, inserted_act=inserted, inserted_act_dur=minutes)
+    return new_decomp_schedule(
+        llm,
+        name=persona.scratch.name,
+        main_act_dur=main,
+        truncated_act_dur=done,
+        start_minute=start,
+        end_minute=end,
+        inserted_act=inserted,
+        inserted_act_dur=minutes,
+    )
 
 
 class Planned(NamedTuple):
@@ -186,8 +217,10 @@ class Interrupted:
 def planned(schedule: list[tuple[str, int]]) -> list[Planned]:
     """The schedule's items with their places and start minutes."""
     starts = accumulate((minutes for _activity, minutes in schedule), initial=0)
-    return [Planned(index, start, activity, minutes)
-            for index, ((activity, minutes), start) in enumerate(zip(schedule, starts))]
+    return [
+        Planned(index, start, activity, minutes)
+        for index, ((activity, minutes), start) in enumerate(zip(schedule, starts))
+    ]
 
 
 def interrupted(s: Scratch) -> Interrupted | None:
@@ -204,8 +237,16 @@ def create_react(persona: Agent, action: NewAction, llm: LanguageModel) -> None:
     if window is not None:
         now = s.curr_time.hour * 60 + s.curr_time.minute
         inserted, minutes = action.description, action.duration
-        new = replanned(persona, llm, main=window.main(), done=[*window.done(now), (inserted, minutes)],
-                        start=window.start, end=window.end, inserted=inserted, minutes=minutes)
+        new = replanned(
+            persona,
+            llm,
+            main=window.main(),
+            done=[*window.done(now), (inserted, minutes)],
+            start=window.start,
+            end=window.end,
+            inserted=inserted,
+            minutes=minutes,
+        )
         if new:
             s.replace_schedule(window.first, window.stop, ((a, int(d)) for a, d in new))
     s.add_new_action(action)

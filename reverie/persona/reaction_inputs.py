@@ -17,12 +17,13 @@ if TYPE_CHECKING:
 
 def context_of(focused: dict) -> str:
     """What the persona remembers about the noticed event: related events, then thoughts."""
-    return describe_retrieved([n.description for n in focused.get("events", [])],
-                              [n.description for n in focused.get("thoughts", [])])
+    return describe_retrieved(
+        [n.description for n in focused.get("events", [])], [n.description for n in focused.get("thoughts", [])]
+    )
 
 
 def status(persona: Agent, *, with_place: bool = False) -> str:
-    """"X is already <doing>" (arrived), "X is <waiting ...>" or "X is on the way to <doing>"."""
+    """ "X is already <doing>" (arrived), "X is <waiting ...>" or "X is on the way to <doing>"."""
     s = persona.scratch
     doing = subtask(s.act_description or "")
     place, address = "", s.address()
@@ -40,10 +41,14 @@ def decide_to_talk(persona: Agent, other: Agent, focused: dict, llm: LanguageMod
     s = persona.scratch
     last = persona.a_mem.get_last_chat(other.name)
     return ask_talk(
-        llm, init_name=s.name, target_name=other.name, context=context_of(focused),
+        llm,
+        init_name=s.name,
+        target_name=other.name,
+        context=context_of(focused),
         now=s.curr_time.strftime("%B %d, %Y, %H:%M:%S %p"),
         # Fix: the original described the target with the initiator's name when waiting.
-        init_status=status(persona), target_status=status(other),
+        init_status=status(persona),
+        target_status=status(other),
         last_chat_time=last.created.strftime("%B %d, %Y, %H:%M:%S") if last else "",
         last_chat_about=last.description if last else "",
     )
@@ -53,8 +58,13 @@ def decide_to_react(persona: Agent, other: Agent, focused: dict, llm: LanguageMo
     """True: wait until the other has finished (the original's option 1)."""
     s = persona.scratch
     return ask_react(
-        llm, init_name=s.name, target_name=other.name, context=context_of(focused),
+        llm,
+        init_name=s.name,
+        target_name=other.name,
+        context=context_of(focused),
         now=s.curr_time.strftime("%B %d, %Y, %H:%M:%S %p"),
-        init_status=status(persona, with_place=True), target_status=status(other, with_place=True),
-        init_act=subtask(s.act_description or ""), target_act=subtask(other.scratch.act_description or ""),
+        init_status=status(persona, with_place=True),
+        target_status=status(other, with_place=True),
+        init_act=subtask(s.act_description or ""),
+        target_act=subtask(other.scratch.act_description or ""),
     )

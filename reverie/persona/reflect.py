@@ -44,8 +44,11 @@ def run_reflect(persona: Agent, llm: LanguageModel) -> None:
     insights call, up to five, from the 10 memories retrieved for each question, each memory
     text shown once, and its reply gives each insight's triple (no triples call follows)."""
     s, a_mem = persona.scratch, persona.a_mem
-    recent = sorted((n for n in a_mem.seq_event + a_mem.seq_thought if "idle" not in n.embedding_key),
-                    key=lambda n: n.last_accessed, reverse=True)
+    recent = sorted(
+        (n for n in a_mem.seq_event + a_mem.seq_thought if "idle" not in n.embedding_key),
+        key=lambda n: n.last_accessed,
+        reverse=True,
+    )
     statements = list(dict.fromkeys(n.embedding_key for n in recent[: max(s.importance_ele_n, 1)]))
     questions = focal_points(llm, persona_name=s.name, statements=statements, n=3)
     if persona.options.packed_actions:
@@ -59,13 +62,20 @@ def run_reflect(persona: Agent, llm: LanguageModel) -> None:
         by_text = node_ids_by_text(nodes)
         texts = list(by_text)
         for insight, evidence, triple in reflection_insights(persona, llm, texts):
-            thoughts.append(NewThought(insight, [node_id for i in evidence if 0 <= i < len(texts) for node_id in by_text[texts[i]]],
-                                       triple=triple, triple_asked=persona.options.packed_actions))
+            thoughts.append(
+                NewThought(
+                    insight,
+                    [node_id for i in evidence if 0 <= i < len(texts) for node_id in by_text[texts[i]]],
+                    triple=triple,
+                    triple_asked=persona.options.packed_actions,
+                )
+            )
     add_thoughts(persona, llm, thoughts)
 
 
-def reflection_insights(persona: Agent, llm: LanguageModel,
-                        texts: list[str]) -> list[tuple[str, list[int], tuple[str, str, str] | None]]:
+def reflection_insights(
+    persona: Agent, llm: LanguageModel, texts: list[str]
+) -> list[tuple[str, list[int], tuple[str, str, str] | None]]:
     """Up to five ``(insight, [statement indices], triple)`` from ``texts``: packed mode's reply
     carries each insight's triple (None: it failed its checks, the single fail-safe's, asked no
     more); the faithful mode's none (asked when the thought is stored)."""
@@ -116,5 +126,11 @@ def reflect_on_chat(persona: Agent, llm: LanguageModel, partner_agent: Agent | N
         triples = (None, None)
     # The memo is already a full sentence naming the persona; the two are rated in one call.
     asked = persona.options.packed_actions
-    add_thoughts(persona, llm, [NewThought(planning_thought(s.name, plan), evidence, triple=triples[0], triple_asked=asked),
-                                NewThought(memo, evidence, triple=triples[1], triple_asked=asked)])
+    add_thoughts(
+        persona,
+        llm,
+        [
+            NewThought(planning_thought(s.name, plan), evidence, triple=triples[0], triple_asked=asked),
+            NewThought(memo, evidence, triple=triples[1], triple_asked=asked),
+        ],
+    )

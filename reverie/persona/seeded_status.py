@@ -23,7 +23,7 @@ DAY_FORMAT = "%B %d, %Y"
 
 @dataclass(frozen=True)
 class SeededStatus:
-    text: str                 # what the seed added to ``currently``
+    text: str  # what the seed added to ``currently``
     until: str | None = None  # the seed's event day ("February 14, 2023"), kept through it; None: always
 
 

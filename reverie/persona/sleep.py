@@ -44,5 +44,7 @@ def sleep_action(persona: Agent, description: str) -> tuple[Place, ActionDetails
     if not beds:
         return None
     bed = "bed" if "bed" in beds else beds[0]
-    details = ActionDetails(SLEEP_EMOJI, Event(s.name, "is", "sleeping"), BED_STATE, BED_EMOJI, Event(bed, "is", BED_STATE))
+    details = ActionDetails(
+        SLEEP_EMOJI, Event(s.name, "is", "sleeping"), BED_STATE, BED_EMOJI, Event(bed, "is", BED_STATE)
+    )
     return Place(f"{s.living_area}:{bed}"), details

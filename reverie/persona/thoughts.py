@@ -53,30 +53,46 @@ class NewThought:
         return self.score_text or self.text
 
 
-def add_thought(persona: Agent, llm: LanguageModel, text: str, evidence: list, *, score_text: str | None = None,
-                now: datetime | None = None) -> ConceptNode:
+def add_thought(
+    persona: Agent,
+    llm: LanguageModel,
+    text: str,
+    evidence: list,
+    *,
+    score_text: str | None = None,
+    now: datetime | None = None,
+) -> ConceptNode:
     """A thought node; ``score_text`` (default the thought) is what its poignancy is judged on."""
     return add_thoughts(persona, llm, [NewThought(text, list(evidence), score_text)], now=now)[0]
 
 
-def add_thoughts(persona: Agent, llm: LanguageModel, thoughts: list[NewThought], *,
-                 now: datetime | None = None) -> list[ConceptNode]:
+def add_thoughts(
+    persona: Agent, llm: LanguageModel, thoughts: list[NewThought], *, now: datetime | None = None
+) -> list[ConceptNode]:
     """Thought nodes, in order; their poignancy is asked with the other new memories (see above)."""
     nodes = store_thoughts(persona, thoughts, triples_of(persona, llm, thoughts), now=now)
     rate_when_due(persona, llm)
     return nodes
 
 
-def store_thoughts(persona: Agent, thoughts: list[NewThought], triples: list[ThoughtTriple], *,
-                   now: datetime | None = None) -> list[ConceptNode]:
+def store_thoughts(
+    persona: Agent, thoughts: list[NewThought], triples: list[ThoughtTriple], *, now: datetime | None = None
+) -> list[ConceptNode]:
     """Thought nodes for ``thoughts`` with their ``triples`` (asked before): no model call, so a
     caller can ask everything first and store it all or nothing (a history load)."""
     now = now or persona.scratch.curr_time
     nodes = []
     for thought, triple in zip(thoughts, triples):
-        node = persona.a_mem.add_thought(created=now, expiration=now + THOUGHT_LIFETIME, event=triple.event,
-                                         description=thought.text, keywords=triple.keywords(), poignancy=PROVISIONAL,
-                                         embedding_key=thought.text, filling=list(thought.evidence))
+        node = persona.a_mem.add_thought(
+            created=now,
+            expiration=now + THOUGHT_LIFETIME,
+            event=triple.event,
+            description=thought.text,
+            keywords=triple.keywords(),
+            poignancy=PROVISIONAL,
+            embedding_key=thought.text,
+            filling=list(thought.evidence),
+        )
         wait_for_rating(persona, node, thought.rated())
         nodes.append(node)
     return nodes
@@ -98,8 +114,10 @@ def triples_of(persona: Agent, llm: LanguageModel, thoughts: list[NewThought]) -
     """Each thought's triple, in order (see the module's docstring for what is asked)."""
     name = persona.scratch.name
     if not persona.options.packed_actions:
-        return [ThoughtTriple(Event(*(thought.triple or thought_triple(llm, name=name, thought=thought.text))))
-                for thought in thoughts]
+        return [
+            ThoughtTriple(Event(*(thought.triple or thought_triple(llm, name=name, thought=thought.text))))
+            for thought in thoughts
+        ]
     unasked = [thought.triple is None and not thought.triple_asked for thought in thoughts]
     texts = [thought.text for thought, ask in zip(thoughts, unasked) if ask]
     together = len({statement_of(name, text) for text in texts}) > 1
@@ -113,8 +131,11 @@ def triples_of(persona: Agent, llm: LanguageModel, thoughts: list[NewThought]) -
         else:
             triple = next(answered) if ask else None
             if triple is None:
-                log.info("%s's thought %r: the fail-safe triple (its one ask gave none that passed the checks)",
-                         name, thought.text[:80])
+                log.info(
+                    "%s's thought %r: the fail-safe triple (its one ask gave none that passed the checks)",
+                    name,
+                    thought.text[:80],
+                )
                 triples.append(ThoughtTriple(Event(*thought_fail_safe(name, thought.text)), fail_safe=True))
             else:
                 triples.append(ThoughtTriple(Event(*triple)))

@@ -24,10 +24,14 @@ def read_trace(path: Path) -> list[dict]:
     try:
         text = Path(path).read_text(encoding="utf-8", errors="replace")
     except FileNotFoundError:
-        raise UserError(f"{path}: no call trace — run the simulation with [trace] calls = true "
-                        "(the default) to trace its calls") from None
-    return [call for _line, call in jsonl_lines(text)
-            if isinstance(call, dict) and isinstance(call.get("prompt"), str) and isinstance(call.get("inputs"), dict)]
+        raise UserError(
+            f"{path}: no call trace — run the simulation with [trace] calls = true (the default) to trace its calls"
+        ) from None
+    return [
+        call
+        for _line, call in jsonl_lines(text)
+        if isinstance(call, dict) and isinstance(call.get("prompt"), str) and isinstance(call.get("inputs"), dict)
+    ]
 
 
 def case_key(inputs: dict, choices: dict) -> str:
@@ -54,8 +58,15 @@ class Captured:
         return sum(len(c) for c in self.cases.values())
 
 
-def capture(calls: Iterable[dict], *, sim: str, known: Iterable[str], prompts: list[str] | None = None,
-            n: int | None = None, only_failed: bool = False) -> Captured:
+def capture(
+    calls: Iterable[dict],
+    *,
+    sim: str,
+    known: Iterable[str],
+    prompts: list[str] | None = None,
+    n: int | None = None,
+    only_failed: bool = False,
+) -> Captured:
     """The distinct cases of ``calls``: only ``prompts`` when given, only fail-safes with
     ``only_failed``, at most ``n`` per prompt."""
     known, out, seen = set(known), Captured(), set()
@@ -78,10 +89,20 @@ def capture(calls: Iterable[dict], *, sim: str, known: Iterable[str], prompts: l
         if n is not None and len(cases) >= n:
             continue
         seen.add(key)
-        cases.append({"inputs": call["inputs"], "choices": choices, "source": {
-            "sim": sim, "step": call.get("step"), "game_time": call.get("game_time"), "persona": call.get("persona"),
-            "outcome": call.get("outcome"), "attempts": len(call.get("attempts") or []),
-        }})
+        cases.append(
+            {
+                "inputs": call["inputs"],
+                "choices": choices,
+                "source": {
+                    "sim": sim,
+                    "step": call.get("step"),
+                    "game_time": call.get("game_time"),
+                    "persona": call.get("persona"),
+                    "outcome": call.get("outcome"),
+                    "attempts": len(call.get("attempts") or []),
+                },
+            }
+        )
     return out
 
 
@@ -110,7 +131,9 @@ def _existing(path: Path) -> dict:
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
-        raise UserError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg}) — fix or remove it before capturing into it") from None
+        raise UserError(
+            f"{path}: not valid JSON (line {exc.lineno}: {exc.msg}) — fix or remove it before capturing into it"
+        ) from None
     cases = raw.get("cases") if isinstance(raw, dict) else None
     if not isinstance(cases, list):
         raise UserError(f'{path}: no "cases" list — capture into another folder or fix the file')

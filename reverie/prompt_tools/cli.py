@@ -49,14 +49,26 @@ def configure(parser: argparse.ArgumentParser) -> None:
     ev.add_argument("--prompt", action="append", metavar="NAME", help="only this prompt (repeatable)")
     ev.add_argument("--n", type=int, default=None, metavar="K", help="at most K fixture cases per prompt")
     ev.add_argument("--no-grammar", action="store_true", help="do not constrain replies with the JSON-schema grammar")
-    ev.add_argument("--cases", type=Path, default=None, metavar="FOLDER",
-                    help="run the cases in FOLDER (<prompt>.json files, e.g. from `prompts capture`) instead of the fixtures")
-    ev.add_argument("--compare", nargs=2, metavar=("A", "B"), default=None,
-                    help="run every case through A and B (each a prompts folder, a git revision of prompts/, "
-                         f"'{BUNDLED}' or a GGUF) and print them side by side")
+    ev.add_argument(
+        "--cases",
+        type=Path,
+        default=None,
+        metavar="FOLDER",
+        help="run the cases in FOLDER (<prompt>.json files, e.g. from `prompts capture`) instead of the fixtures",
+    )
+    ev.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("A", "B"),
+        default=None,
+        help="run every case through A and B (each a prompts folder, a git revision of prompts/, "
+        f"'{BUNDLED}' or a GGUF) and print them side by side",
+    )
     cap = sub.add_parser("capture", help="turn a run's traced calls into eval cases")
     cap.add_argument("sim", help="the simulation (a folder in storage, see /runs/)")
-    cap.add_argument("--out", type=Path, required=True, metavar="FOLDER", help="where to write <prompt>.json case files")
+    cap.add_argument(
+        "--out", type=Path, required=True, metavar="FOLDER", help="where to write <prompt>.json case files"
+    )
     cap.add_argument("--prompt", action="append", metavar="NAME", help="only this prompt (repeatable)")
     cap.add_argument("--n", type=int, default=None, metavar="K", help="at most K cases per prompt")
     cap.add_argument("--only-failed", action="store_true", help="only calls that ended in their fail-safe")
@@ -91,10 +103,14 @@ def _list(args, settings: Settings) -> int:
     print(f"{'prompt'.ljust(width)}  {'role'.ljust(6)}  {'prompt':>6}  {'reply':>5}  {'budget':>6}  used in")
     for name, task in tasks.items():
         prompt, reply = budgets[name]
-        print(f"{name.ljust(width)}  {store.get(name).role.ljust(6)}  {prompt:>6}  {reply:>5}  {prompt + reply:>6}  "
-              f"{task.used_in}")
-    print(f"{len(tasks)} prompts in {settings.paths.prompts}; tokens a call: prompt = the longest of its fixture "
-          "cases, first attempt, measured by the model's tokenizer; reply = its max_tokens")
+        print(
+            f"{name.ljust(width)}  {store.get(name).role.ljust(6)}  {prompt:>6}  {reply:>5}  {prompt + reply:>6}  "
+            f"{task.used_in}"
+        )
+    print(
+        f"{len(tasks)} prompts in {settings.paths.prompts}; tokens a call: prompt = the longest of its fixture "
+        "cases, first attempt, measured by the model's tokenizer; reply = its max_tokens"
+    )
     return 0
 
 
@@ -108,8 +124,10 @@ def token_budgets(settings: Settings, names: list[str]) -> dict[str, tuple[int, 
     for name in names:
         cases = load_fixture(name).cases
         fitted = [chain.measure(name, case.inputs, choices=case.choices) for case in cases]
-        budgets[name] = (max((f.prompt_tokens + f.trimmed_tokens for f in fitted), default=0),
-                         max((chain.max_tokens(name, choices=case.choices) for case in cases), default=chain.max_tokens(name)))
+        budgets[name] = (
+            max((f.prompt_tokens + f.trimmed_tokens for f in fitted), default=0),
+            max((chain.max_tokens(name, choices=case.choices) for case in cases), default=chain.max_tokens(name)),
+        )
     return budgets
 
 
@@ -168,7 +186,9 @@ def _eval_names(args) -> list[str]:
     present = set(fixture_names(args.cases)) if args.cases is not None else None
     names = [n for n in product_tasks() if (not args.prompt or n in args.prompt) and (present is None or n in present)]
     if not names:
-        raise UserError(f"--cases {args.cases}: no case file for " + (", ".join(args.prompt) if args.prompt else "any prompt"))
+        raise UserError(
+            f"--cases {args.cases}: no case file for " + (", ".join(args.prompt) if args.prompt else "any prompt")
+        )
     for name in names:
         load_fixture(name, args.cases)  # every case file problem before any model is loaded
     return names
@@ -183,7 +203,9 @@ def _eval(args, settings: Settings) -> int:
         return _compare(args, settings, names)
     grammar = "on" if settings.repair.grammar else "off"
     where = f", cases in {args.cases}" if args.cases is not None else ""
-    print(f"prompts eval: {len(names)} prompt(s), model {settings.models.strong.path} / {settings.models.cheap.path}, grammar {grammar}{where}")
+    print(
+        f"prompts eval: {len(names)} prompt(s), model {settings.models.strong.path} / {settings.models.cheap.path}, grammar {grammar}{where}"
+    )
     widths = column_widths(names)
     print(format_row(COLUMNS, widths), flush=True)
     with tempfile.TemporaryDirectory() as tmp:
@@ -214,8 +236,11 @@ def _compare(args, settings: Settings, names: list[str]) -> int:
 
     with tempfile.TemporaryDirectory() as tmp:
         sides = [side_of(spec, Path(tmp)) for spec in args.compare]
-        print(f"prompts eval --compare: A = {sides[0].label}, B = {sides[1].label}; {len(names)} prompt(s)"
-              + (f", cases in {args.cases}" if args.cases is not None else ", fixture cases"), flush=True)
+        print(
+            f"prompts eval --compare: A = {sides[0].label}, B = {sides[1].label}; {len(names)} prompt(s)"
+            + (f", cases in {args.cases}" if args.cases is not None else ", fixture cases"),
+            flush=True,
+        )
         results = []
         for side in sides:
             llm = LLM.from_settings(side_settings(settings, side), tasks=product_tasks())
@@ -223,10 +248,16 @@ def _compare(args, settings: Settings, names: list[str]) -> int:
             lines = []
             for name in names:
                 cases = load_fixture(name, args.cases).cases
-                for number, case in enumerate(cases[:args.n] if args.n else cases):
+                for number, case in enumerate(cases[: args.n] if args.n else cases):
                     llm.ask(name, case.inputs, choices=case.choices or None)
-                    who = next((case.inputs[k] for k in ("persona_name", "first_name", "name")
-                                if isinstance(case.inputs.get(k), str)), None)
+                    who = next(
+                        (
+                            case.inputs[k]
+                            for k in ("persona_name", "first_name", "name")
+                            if isinstance(case.inputs.get(k), str)
+                        ),
+                        None,
+                    )
                     lines.append(dict(llm.ledger.last, case=number, persona=who))
             results.append(lines)
     print("\n".join(table(results[0], results[1], names)))
@@ -251,13 +282,16 @@ def _capture(args, settings: Settings) -> int:
     for name in args.prompt or []:
         _known(name)
     calls = read_trace(SimLayout(settings.paths.storage / args.sim).trace_path)
-    captured = capture(calls, sim=args.sim, known=product_tasks(), prompts=args.prompt, n=args.n,
-                       only_failed=args.only_failed)
+    captured = capture(
+        calls, sim=args.sim, known=product_tasks(), prompts=args.prompt, n=args.n, only_failed=args.only_failed
+    )
     added = write_cases(captured, args.out)
     for name, count in sorted(added.items()):
         print(f"  {name}: {len(captured.cases[name])} case(s), {count} new in {args.out / (name + '.json')}")
-    print(f"prompts capture: {captured.total} case(s) of {len(captured.cases)} prompt(s) from {captured.calls} traced "
-          f"call(s) of {args.sim} ({captured.duplicates} with the same inputs as another), written to {args.out}")
+    print(
+        f"prompts capture: {captured.total} case(s) of {len(captured.cases)} prompt(s) from {captured.calls} traced "
+        f"call(s) of {args.sim} ({captured.duplicates} with the same inputs as another), written to {args.out}"
+    )
     if captured.unknown:
         print(f"  skipped prompts this version does not have: {', '.join(sorted(captured.unknown))}")
     return 0

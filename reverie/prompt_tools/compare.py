@@ -29,6 +29,7 @@ class Side:
 
 def _revision_prompts(revision: str, into: Path) -> Path | None:
     """``prompts/`` as it was at ``revision``, written under ``into``; None when it is no revision."""
+
     def git(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run(["git", "-C", str(PROJECT_ROOT), *args], capture_output=True, text=True)
 

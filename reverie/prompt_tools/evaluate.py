@@ -14,7 +14,17 @@ from pathlib import Path
 from reverie.llm.language_model import LanguageModel
 from reverie.prompt_tools.fixtures import load_fixture
 
-COLUMNS = ("prompt", "calls", "1st ok %", "final ok %", "fallback %", "attempts", "prompt tok", "compl tok", "latency s")
+COLUMNS = (
+    "prompt",
+    "calls",
+    "1st ok %",
+    "final ok %",
+    "fallback %",
+    "attempts",
+    "prompt tok",
+    "compl tok",
+    "latency s",
+)
 
 
 @dataclass
@@ -88,8 +98,9 @@ def column_widths(names: Iterable[str]) -> list[int]:
     return widths
 
 
-def run_cases(ask: Callable[[str, dict, dict], object], name: str, n: int | None = None,
-              folder: Path | None = None) -> int:
+def run_cases(
+    ask: Callable[[str, dict, dict], object], name: str, n: int | None = None, folder: Path | None = None
+) -> int:
     """Ask prompt ``name`` once per case of its fixture file (in ``folder``, default the
     fixtures; at most ``n``); returns the number of calls."""
     cases = load_fixture(name, folder).cases
@@ -112,10 +123,22 @@ def eval_days(llm: LanguageModel, n: int | None = None) -> list:
     for case in cases[:n] if n else cases:
         inputs = DAILY_PLAN.typed(case.inputs)
         wake, bed, name = hour_of(inputs.wake_up_time), bed_hour_of(inputs.lifestyle), inputs.first_name
-        plan = daily_plan(llm, identity=inputs.identity, lifestyle=inputs.lifestyle, date=inputs.date,
-                          first_name=name, wake_up_hour=wake)
-        hourly = packed_hourly_schedule(llm, identity=inputs.identity, first_name=name, date=inputs.date,
-                                        daily_plan=plan, wake_up_hour=wake, bed_hour=bed)
+        plan = daily_plan(
+            llm,
+            identity=inputs.identity,
+            lifestyle=inputs.lifestyle,
+            date=inputs.date,
+            first_name=name,
+            wake_up_hour=wake,
+        )
+        hourly = packed_hourly_schedule(
+            llm,
+            identity=inputs.identity,
+            first_name=name,
+            date=inputs.date,
+            daily_plan=plan,
+            wake_up_hour=wake,
+            bed_hour=bed,
+        )
         days.append(day_coherence(name, plan, hourly, bed_hour=bed))
     return days
-

@@ -57,8 +57,11 @@ def fixture_inputs(task: Task, **values: Any) -> Any:
 
 def inputs_with(task: Task, **values: Any) -> Any:
     """``task``'s typed inputs: ``values``, every other field empty ("", 0, {})."""
-    empty = {name: (get_origin(field.annotation) or field.annotation)()
-             for name, field in task.inputs.model_fields.items() if field.is_required()}
+    empty = {
+        name: (get_origin(field.annotation) or field.annotation)()
+        for name, field in task.inputs.model_fields.items()
+        if field.is_required()
+    }
     return task.typed({**empty, **values})
 
 

@@ -72,12 +72,15 @@ def environment_from_movement(storage: SimStorage, step: int, meta: dict) -> dic
         return None
     if not all(name in moves for name in meta["persona_names"]):
         return None
-    return {name: {"maze": meta["maze_name"], "x": moves[name]["movement"][0], "y": moves[name]["movement"][1]}
-            for name in meta["persona_names"]}
+    return {
+        name: {"maze": meta["maze_name"], "x": moves[name]["movement"][0], "y": moves[name]["movement"][1]}
+        for name in meta["persona_names"]
+    }
 
 
-def first_damage(storage: SimStorage, meta_path: Path, personas_dir: Path,
-                 assets: Path | None = None) -> tuple[Path, str] | None:
+def first_damage(
+    storage: SimStorage, meta_path: Path, personas_dir: Path, assets: Path | None = None
+) -> tuple[Path, str] | None:
     """(file, what is wrong) for the first file of this checkpoint that does not parse or has
     the wrong shape, or None. ``assets``: where the map is, to check positions against it."""
     meta = _parse(meta_path)
@@ -142,8 +145,10 @@ def usable_checkpoint(storage: SimStorage, assets: Path | None = None) -> str | 
     if previous.is_dir():
         earlier = first_damage(storage, previous / PREVIOUS_META, previous / "personas", assets)
     if not previous.is_dir() or earlier is not None:
-        raise UserError(f"{path} is damaged ({problem}) and no earlier checkpoint is whole — restore the file "
-                        "from a copy, or fork the simulation's base again")
+        raise UserError(
+            f"{path} is damaged ({problem}) and no earlier checkpoint is whole — restore the file "
+            "from a copy, or fork the simulation's base again"
+        )
     meta = _parse(previous / PREVIOUS_META)
     newest = _parse(storage.meta_path)
     trash = storage.dir / ".personas.damaged"
@@ -156,5 +161,7 @@ def usable_checkpoint(storage: SimStorage, assets: Path | None = None) -> str | 
     shutil.rmtree(trash, ignore_errors=True)
     _complete_environment(storage)
     was = f"step {_step_of(newest)}" if _step_of(newest) is not None else "the newest one"
-    return (f"the checkpoint at {was} is damaged ({path.relative_to(storage.dir)}: {problem}); "
-            f"resuming from the previous checkpoint, at step {_step_of(meta)}")
+    return (
+        f"the checkpoint at {was} is damaged ({path.relative_to(storage.dir)}: {problem}); "
+        f"resuming from the previous checkpoint, at step {_step_of(meta)}"
+    )

@@ -114,8 +114,9 @@ def run_groups(groups: list[list[str]], work: Callable[[str], T], workers: int) 
                     stop.set()
                     return
 
-    threads = [threading.Thread(target=worker, name=f"cognition-{i}", daemon=True)
-               for i in range(min(workers, len(groups)))]
+    threads = [
+        threading.Thread(target=worker, name=f"cognition-{i}", daemon=True) for i in range(min(workers, len(groups)))
+    ]
     for thread in threads:
         thread.start()
     try:

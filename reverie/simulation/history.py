@@ -62,9 +62,11 @@ def _unknown(name: str, line: int, known: list[str]) -> str:
 
 
 def _too_large(path: Path, what: str) -> UserError:
-    return UserError(f"{path} has {what}; a history loads at most {MAX_ROWS:,} rows and whispers and "
-                     f"{MAX_BYTES // 1_000_000} MB, as each whisper costs model calls — split it, or load it "
-                     f"anyway with: call -- load history <file> {LARGE}")
+    return UserError(
+        f"{path} has {what}; a history loads at most {MAX_ROWS:,} rows and whispers and "
+        f"{MAX_BYTES // 1_000_000} MB, as each whisper costs model calls — split it, or load it "
+        f"anyway with: call -- load history <file> {LARGE}"
+    )
 
 
 def read_history(path: Path, known: list[str] | None = None, *, large: bool = False) -> History:
@@ -83,8 +85,10 @@ def read_history(path: Path, known: list[str] | None = None, *, large: bool = Fa
             header = next(reader, None)
             if header is None or tuple(h.strip().lower() for h in header[:2]) != HEADER:
                 shown = ",".join(header or [])[:60]
-                raise UserError(f"{path}: the first line is '{shown}', expected the header 'Name,Whisper' "
-                                "(the persona's full name, then its whispers separated by ';')")
+                raise UserError(
+                    f"{path}: the first line is '{shown}', expected the header 'Name,Whisper' "
+                    "(the persona's full name, then its whispers separated by ';')"
+                )
             rows = whispered = 0
             for row in reader:
                 if not any(cell.strip() for cell in row):
@@ -110,8 +114,10 @@ def read_history(path: Path, known: list[str] | None = None, *, large: bool = Fa
         raise UserError(f"{path}: not a readable CSV ({exc})") from None
     if known is not None and not found.rows:
         first = f": {found.skipped_line()}" if found.skipped else ""
-        raise UserError(f"{path} has no row for any persona of this simulation{first} — "
-                        f"name them as {', '.join(known)}; nothing was loaded")
+        raise UserError(
+            f"{path} has no row for any persona of this simulation{first} — "
+            f"name them as {', '.join(known)}; nothing was loaded"
+        )
     return found
 
 
@@ -127,14 +133,20 @@ def load_history(sim, path: Path, warn=None, *, large: bool = False) -> dict[str
         (warn or (lambda text: None))(f"{Path(path).name}: {rows} skipped — {history.skipped_line()}")
     sim.llm.set_clock(sim.step_no, sim.curr_time_str)
     asked = []  # (name, its thoughts, their triples): every call is made before anything is stored
-    with tqdm(total=history.whispers, unit="whisper", desc="history", file=sys.stderr,
-              disable=history.whispers < PROGRESS_FROM) as bar:
+    with tqdm(
+        total=history.whispers,
+        unit="whisper",
+        desc="history",
+        file=sys.stderr,
+        disable=history.whispers < PROGRESS_FROM,
+    ) as bar:
         for name, whispers in history.rows:
             persona = sim.personas[name]
             thoughts = []
             for whisper in whispers:
-                thoughts.append(NewThought(whisper_inner_thought(sim.llm, persona_name=name, whisper=whisper), [],
-                                           whisper))
+                thoughts.append(
+                    NewThought(whisper_inner_thought(sim.llm, persona_name=name, whisper=whisper), [], whisper)
+                )
                 bar.update(1)
             asked.append((name, thoughts, triples_of(persona, sim.llm, thoughts)))
     counts: dict[str, int] = {}
@@ -150,6 +162,8 @@ def load_history(sim, path: Path, warn=None, *, large: bool = False) -> dict[str
             rate_when_due(persona, sim.llm)  # rated together, when first read
         except KeyboardInterrupt:
             persona.memory.unrated.texts = waiting  # stored, still to be rated: asked when next read
-            raise UserError(f"stopped while rating the history's memories: all {sum(counts.values())} are "
-                            "stored, and the rest of their ratings are asked later") from None
+            raise UserError(
+                f"stopped while rating the history's memories: all {sum(counts.values())} are "
+                "stored, and the rest of their ratings are asked later"
+            ) from None
     return counts

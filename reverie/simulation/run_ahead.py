@@ -88,8 +88,12 @@ class RunAhead:
                     if self.failure is None:
                         for group in self._ready_groups(end):
                             self.running.update(group)
-                            threading.Thread(target=self._run_group, args=(self.clock[group[0]], group),
-                                             name=f"run-ahead-{group[0]}", daemon=True).start()
+                            threading.Thread(
+                                target=self._run_group,
+                                args=(self.clock[group[0]], group),
+                                name=f"run-ahead-{group[0]}",
+                                daemon=True,
+                            ).start()
                     if self.running:
                         self.cond.wait()
                     elif self.failure is not None:
@@ -143,7 +147,7 @@ class RunAhead:
             return name
 
         for i, a in enumerate(cohort):
-            for b in cohort[i + 1:]:
+            for b in cohort[i + 1 :]:
                 if self._linked(a, b) or self._sees(a, b, step) or self._sees(b, a, step):
                     root[find(b)] = find(a)
         groups: dict[str, set[str]] = {}

@@ -35,13 +35,13 @@ SEEDS_FILE = "seeds.json"
 @dataclass(frozen=True)
 class Seed:
     persona: str
-    whisper: str                     # "" when the seed has none
+    whisper: str  # "" when the seed has none
     question: str
     fact: str
     event: PlannedEvent | None = None
-    keywords: tuple[str, ...] = ()   # the words a memory must have to hold the fact (evaluate)
-    answer: tuple[str, ...] = ()     # an open question: what the answer must say (one of them)
-    currently: str = ""              # added to the persona's `currently` ("" when the seed has none)
+    keywords: tuple[str, ...] = ()  # the words a memory must have to hold the fact (evaluate)
+    answer: tuple[str, ...] = ()  # an open question: what the answer must say (one of them)
+    currently: str = ""  # added to the persona's `currently` ("" when the seed has none)
 
 
 def _minutes(text: str, path: Path) -> int:
@@ -73,7 +73,7 @@ def read_seeds_file(path: Path) -> list[Seed]:
         raise UserError(f"{path} is not valid JSON ({exc})") from None
     entries = data.get("seeds") if isinstance(data, dict) else data
     if not isinstance(entries, list):
-        raise UserError(f"{path}: give a list of seeds (or {{\"seeds\": [...]}})")
+        raise UserError(f'{path}: give a list of seeds (or {{"seeds": [...]}})')
     seeds = []
     for i, item in enumerate(entries):
         if not isinstance(item, dict):
@@ -90,8 +90,14 @@ def read_seeds_file(path: Path) -> list[Seed]:
         if item.get("event"):
             e = item["event"]
             try:
-                event = PlannedEvent(e["day"], _minutes(e["start"], path), _minutes(e["end"], path),
-                                     e["sector"], e["arena"], e["description"])
+                event = PlannedEvent(
+                    e["day"],
+                    _minutes(e["start"], path),
+                    _minutes(e["end"], path),
+                    e["sector"],
+                    e["arena"],
+                    e["description"],
+                )
             except KeyError as exc:
                 raise UserError(f"{path}: the event of seed {i} needs '{exc.args[0]}'") from None
             if event.end <= event.start:
@@ -103,8 +109,18 @@ def read_seeds_file(path: Path) -> list[Seed]:
         answer = [answer] if isinstance(answer, str) else answer
         if not isinstance(answer, list) or not all(isinstance(a, str) and a.strip() for a in answer):
             raise UserError(f"{path}: the answer of seed {i} must be a name or a list of names")
-        seeds.append(Seed(item["persona"], item.get("whisper", "").strip(), item["question"], item["fact"], event,
-                          tuple(keywords), tuple(answer), item.get("currently", "").strip()))
+        seeds.append(
+            Seed(
+                item["persona"],
+                item.get("whisper", "").strip(),
+                item["question"],
+                item["fact"],
+                event,
+                tuple(keywords),
+                tuple(answer),
+                item.get("currently", "").strip(),
+            )
+        )
     return seeds
 
 
@@ -113,9 +129,12 @@ def attach_seeds(seeds: list[Seed], personas: dict, *, force_plan: bool = False)
     their event, if any), and, with ``force_plan``, the events code puts into its plan."""
     for persona in personas.values():
         mine = [s for s in seeds if s.persona == persona.scratch.name]
-        persona.take_seeds(Seeds(
-            status=tuple(SeededStatus(s.currently, s.event.day if s.event else None) for s in mine if s.currently),
-            events=tuple(s.event for s in mine if s.event) if force_plan else ()))
+        persona.take_seeds(
+            Seeds(
+                status=tuple(SeededStatus(s.currently, s.event.day if s.event else None) for s in mine if s.currently),
+                events=tuple(s.event for s in mine if s.event) if force_plan else (),
+            )
+        )
 
 
 def plant_seeds(sim) -> dict[str, int]:

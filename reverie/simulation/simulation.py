@@ -42,8 +42,9 @@ BLANK = (None, None, None)
 
 
 class Simulation:
-    def __init__(self, settings: Settings, storage: SimStorage, *, llm: LanguageModel | None = None, world=None,
-                 personas=None):
+    def __init__(
+        self, settings: Settings, storage: SimStorage, *, llm: LanguageModel | None = None, world=None, personas=None
+    ):
         self.settings = settings
         self.storage = storage
         meta = storage.read_meta()
@@ -72,8 +73,17 @@ class Simulation:
 
     # -- construction ------------------------------------------------------------------
     @classmethod
-    def fork(cls, settings: Settings, fork_sim_code: str, sim_code: str, *, overwrite: bool = False,
-             start: str | None = None, seeds: Path | None = None, **kw) -> Simulation:
+    def fork(
+        cls,
+        settings: Settings,
+        fork_sim_code: str,
+        sim_code: str,
+        *,
+        overwrite: bool = False,
+        start: str | None = None,
+        seeds: Path | None = None,
+        **kw,
+    ) -> Simulation:
         """A new simulation copied from ``fork_sim_code``; ``start`` ("HH:MM") moves its clock there
         first; ``seeds``: a seeds file that becomes the fork's own (in place of the base's)."""
         target = SimStorage(settings.paths.storage, sim_code)
@@ -83,7 +93,7 @@ class Simulation:
         storage = fork_storage(settings.paths.storage, fork_sim_code, sim_code, overwrite=overwrite)
         try:
             if seeds is not None:
-                read_seeds_file(seeds)   # a bad file stops here, with the line naming what to fix
+                read_seeds_file(seeds)  # a bad file stops here, with the line naming what to fix
                 shutil.copyfile(seeds, seeds_path(storage.dir))
             if start:
                 from reverie.simulation.fast_forward import fast_forward
@@ -97,9 +107,18 @@ class Simulation:
         return sim
 
     @classmethod
-    def open(cls, settings: Settings, sim_code: str, *, storage: SimStorage | None = None,
-             record: Path | None = None, replay: Path | None = None, llm: LanguageModel | None = None,
-             resume: bool = False, instead: str | None = None) -> Simulation:
+    def open(
+        cls,
+        settings: Settings,
+        sim_code: str,
+        *,
+        storage: SimStorage | None = None,
+        record: Path | None = None,
+        replay: Path | None = None,
+        llm: LanguageModel | None = None,
+        resume: bool = False,
+        instead: str | None = None,
+    ) -> Simulation:
         """An existing simulation, locked for this process; never a base (``instead``: how to
         do the same in a fork, for the one-line refusal). ``resume``: from its last checkpoint
         whose files all parse (:mod:`reverie.simulation.checkpoint_check`)."""
@@ -107,8 +126,10 @@ class Simulation:
         storage = storage or SimStorage(settings.paths.storage, sim_code, settings.paths.temp_storage)
         storage.temp_storage = settings.paths.temp_storage
         if not storage.exists():
-            raise UserError(f"no simulation '{sim_code}' to {'resume' if resume else 'open'} in {storage.root} — "
-                            "give the name of a folder there (see /runs/)")
+            raise UserError(
+                f"no simulation '{sim_code}' to {'resume' if resume else 'open'} in {storage.root} — "
+                "give the name of a folder there (see /runs/)"
+            )
         refuse_base(storage, "resumed into" if resume else "written", instead)
         lock = SimLock(storage).acquire()
         try:
@@ -134,22 +155,33 @@ class Simulation:
             raise
         backend = settings.backend
         if backend.parallel_slots > 1 and not backend.kind.server:
-            log.warning("[backend] parallel_slots = %d applies to an OpenAI-compatible server; "
-                        "the in-process model answers one call at a time", backend.parallel_slots)
+            log.warning(
+                "[backend] parallel_slots = %d applies to an OpenAI-compatible server; "
+                "the in-process model answers one call at a time",
+                backend.parallel_slots,
+            )
         return sim
 
     def _make_llm(self, record: Path | None, replay: Path | None) -> LanguageModel:
         from reverie.llm import LLM
         from reverie.tasks.registry import product_tasks
 
-        return LLM.from_settings(self.settings, tasks=product_tasks(), ledger_path=self.storage.ledger_path,
-                                 record=record, replay=replay, trace_path=self.storage.trace_path)
+        return LLM.from_settings(
+            self.settings,
+            tasks=product_tasks(),
+            ledger_path=self.storage.ledger_path,
+            record=record,
+            replay=replay,
+            trace_path=self.storage.trace_path,
+        )
 
     def _load_world(self) -> None:
         from reverie.world.maze import Maze
 
         if not (self.settings.paths.assets / self.maze_name).is_dir():
-            raise UserError(f"no world '{self.maze_name}' under {self.settings.paths.assets} — set [paths] assets or import it")
+            raise UserError(
+                f"no world '{self.maze_name}' under {self.settings.paths.assets} — set [paths] assets or import it"
+            )
         self.maze = Maze.load(self.settings.paths.assets, self.maze_name)
 
     def _load_personas(self) -> None:
@@ -165,19 +197,24 @@ class Simulation:
             if env is not None:
                 self.storage.write_environment(self.step_no, env)
         if env is None:
-            raise UserError(f"{self.storage.environment_path(self.step_no)} is missing or unreadable — the simulation cannot start at step {self.step_no}")
+            raise UserError(
+                f"{self.storage.environment_path(self.step_no)} is missing or unreadable — the simulation cannot start at step {self.step_no}"
+            )
         embedder = Embedder(self.settings)
         index = self.vector_index = VectorIndex(self.settings, self.storage.dir)
-        options = CognitionOptions(packed_actions=self.settings.simulation.packed_actions,
-                                   reuse_answers=self.settings.simulation.reuse_answers,
-                                   defer_ratings=self.settings.simulation.defer_ratings,
-                                   schedule_passes=self.settings.simulation.schedule_passes)
+        options = CognitionOptions(
+            packed_actions=self.settings.simulation.packed_actions,
+            reuse_answers=self.settings.simulation.reuse_answers,
+            defer_ratings=self.settings.simulation.defer_ratings,
+            schedule_passes=self.settings.simulation.schedule_passes,
+        )
         for name in self.persona_names:
             if name not in env:
                 raise UserError(f"{self.storage.environment_path(self.step_no)} has no position for '{name}'")
             try:
-                persona = Persona.load(name, self.storage.persona_dir(name), embedder=embedder, index=index,
-                                       options=options)
+                persona = Persona.load(
+                    name, self.storage.persona_dir(name), embedder=embedder, index=index, options=options
+                )
             except (ValueError, KeyError, TypeError) as exc:
                 if isinstance(exc, UserError):
                     raise
@@ -194,8 +231,15 @@ class Simulation:
         return format_time(self.curr_time)
 
     # -- the step loop ---------------------------------------------------------------------
-    def run(self, steps: int, *, headless: bool = True, on_step: Callable[[Simulation], None] | None = None,
-            poll_s: float = 0.1, should_stop: Callable[[], bool] = lambda: False) -> int:
+    def run(
+        self,
+        steps: int,
+        *,
+        headless: bool = True,
+        on_step: Callable[[Simulation], None] | None = None,
+        poll_s: float = 0.1,
+        should_stop: Callable[[], bool] = lambda: False,
+    ) -> int:
         """Run up to ``steps`` steps (fewer if ``should_stop`` while waiting); autosaves. Returns steps run."""
         self.storage.announce(self.step_no)
         if self.llm is not None:
@@ -231,8 +275,7 @@ class Simulation:
     def runs_ahead(self, headless: bool) -> bool:
         """Residents who cannot meet run ahead of each other (:mod:`reverie.simulation.run_ahead`):
         headless, with the out-of-order scheduler and a server that answers several calls at once."""
-        return (headless and self.settings.simulation.scheduler == Scheduler.OUT_OF_ORDER
-                and self.cognition_workers > 1)
+        return headless and self.settings.simulation.scheduler == Scheduler.OUT_OF_ORDER and self.cognition_workers > 1
 
     def _run_ahead(self, steps: int, every: int, on_step) -> int:
         """``steps`` steps out of order, in runs that end where everyone stands at one step: the
@@ -308,13 +351,20 @@ class Simulation:
         self.storage.write_movement(self.step_no, movement)
         if headless:
             # The browser would report these positions back; headless, we do it ourselves.
-            self.storage.write_environment(self.step_no + 1, {
-                name: {"maze": self.maze_name, "x": m["movement"][0], "y": m["movement"][1]}
-                for name, m in movements.items()
-            })
+            self.storage.write_environment(
+                self.step_no + 1,
+                {
+                    name: {"maze": self.maze_name, "x": m["movement"][0], "y": m["movement"][1]}
+                    for name, m in movements.items()
+                },
+            )
         self.timeline.record(self.step_no, self.curr_time, movements)
-        log.debug("step %d %s %s", self.step_no, self.curr_time_str,
-                  "; ".join(f"{n}: {m['description']}" for n, m in movements.items()))
+        log.debug(
+            "step %d %s %s",
+            self.step_no,
+            self.curr_time_str,
+            "; ".join(f"{n}: {m['description']}" for n, m in movements.items()),
+        )
         self.step_no += 1
         self.curr_time += timedelta(seconds=self.sec_per_step)
         return movement
@@ -331,9 +381,11 @@ class Simulation:
         except (TypeError, KeyError):
             ok = False
         if not ok:
-            raise DamagedFile(self.storage.environment_path(self.step_no),
-                              f"the position of '{name}' is not a tile of the map "
-                              f"(0..{self.maze.width - 1}, 0..{self.maze.height - 1})")
+            raise DamagedFile(
+                self.storage.environment_path(self.step_no),
+                f"the position of '{name}' is not a tile of the map "
+                f"(0..{self.maze.width - 1}, 0..{self.maze.height - 1})",
+            )
         return tile
 
     @property
@@ -348,8 +400,15 @@ class Simulation:
         persona = self.personas[name]
         step = self.step_no if step is None else step
         rng = random.Random(f"{step}:{name}")
-        next_tile, emoji, description = persona.move(self.maze, self.personas, persona.scratch.curr_tile,
-                                                     when or self.curr_time, rng=rng, llm=self.llm, occupied=occupied)
+        next_tile, emoji, description = persona.move(
+            self.maze,
+            self.personas,
+            persona.scratch.curr_tile,
+            when or self.curr_time,
+            rng=rng,
+            llm=self.llm,
+            occupied=occupied,
+        )
         return {
             "movement": [int(next_tile[0]), int(next_tile[1])],
             "pronunciatio": emoji,
@@ -373,8 +432,12 @@ class Simulation:
     def save(self) -> None:
         """Persona files and meta.json as one checkpoint (a kill -9 leaves the old or the new)."""
         if self.torn:  # the last checkpoint stays the run's; a resume starts there
-            log.warning("%s stopped while its residents stood at different steps: not saved; --resume continues "
-                        "from its checkpoint at step %d", self.storage.sim_code, self.last_save_step)
+            log.warning(
+                "%s stopped while its residents stood at different steps: not saved; --resume continues "
+                "from its checkpoint at step %d",
+                self.storage.sim_code,
+                self.last_save_step,
+            )
             return
         checkpoint.save(self.storage, self.personas, self.meta_dict())
         self.last_save_step = self.step_no

@@ -24,7 +24,9 @@ class DamagedFile(UserError):
             problem = f"not valid JSON: {problem.msg} at line {problem.lineno}"
         elif isinstance(problem, OSError):
             problem = problem.strerror or str(problem)
-        super().__init__(f"{path} cannot be read ({problem}) — restore it from a copy, or fork the simulation's base again")
+        super().__init__(
+            f"{path} cannot be read ({problem}) — restore it from a copy, or fork the simulation's base again"
+        )
 
 
 def check_sim_name(name: str) -> str:
@@ -32,13 +34,19 @@ def check_sim_name(name: str) -> str:
     if not is_sim_name(name):
         name = name if isinstance(name, str) else ""
         if len(name) > MAX_SIM_NAME:
-            raise UserError(f"the simulation name {name[:24]!r}... is too long ({len(name)} characters) — "
-                            f"use a name of at most {MAX_SIM_NAME}")
+            raise UserError(
+                f"the simulation name {name[:24]!r}... is too long ({len(name)} characters) — "
+                f"use a name of at most {MAX_SIM_NAME}"
+            )
         if RESERVED_NAMES.fullmatch(name):
-            raise UserError(f"{name!r} is a name Windows keeps for a device and cannot be a folder there — "
-                            "choose another simulation name")
-        raise UserError(f"{name!r} is not a usable simulation name — use letters, digits, '.', '_' or '-', "
-                        "starting with a letter or digit (no spaces or slashes)")
+            raise UserError(
+                f"{name!r} is a name Windows keeps for a device and cannot be a folder there — "
+                "choose another simulation name"
+            )
+        raise UserError(
+            f"{name!r} is not a usable simulation name — use letters, digits, '.', '_' or '-', "
+            "starting with a letter or digit (no spaces or slashes)"
+        )
     return name
 
 
@@ -144,7 +152,9 @@ def fork(storage_root: Path, fork_sim_code: str, sim_code: str, *, overwrite: bo
     src = SimStorage(storage_root, fork_sim_code)
     dst = SimStorage(storage_root, sim_code)
     if sim_code.startswith(BASE_PREFIX):
-        raise UserError(f"names starting with '{BASE_PREFIX}' are kept for base simulations — choose another name for '{sim_code}'")
+        raise UserError(
+            f"names starting with '{BASE_PREFIX}' are kept for base simulations — choose another name for '{sim_code}'"
+        )
     if not src.exists():
         known = ", ".join(sorted(p.name for p in Path(storage_root).glob("*") if (p / META).is_file()))
         raise UserError(f"no simulation '{fork_sim_code}' to fork in {storage_root} — known: {known or 'none'}")

@@ -72,7 +72,9 @@ def pick_sector(options: list[str], living_sector: str, current_sector: str) -> 
 
 
 def sector_fail_safe(inputs: SectorInputs, choices: Choices) -> SectorReply:
-    return SectorReply(sector=pick_sector(list(choices.get("sectors") or []), inputs.living_sector, inputs.current_sector))
+    return SectorReply(
+        sector=pick_sector(list(choices.get("sectors") or []), inputs.living_sector, inputs.current_sector)
+    )
 
 
 def pick_arena(options: list[str], name: str) -> str:
@@ -100,12 +102,27 @@ def object_fail_safe(inputs: ObjectInputs, choices: Choices) -> ObjectReply:
     return ObjectReply(object=pick_object(list(choices.get("objects") or []), inputs.activity))
 
 
-ACTION_SECTOR = Task(name="action_sector", inputs=SectorInputs, schema=SectorReply, fail_safe=sector_fail_safe,
-                     used_in="plan: choosing the next action (which sector to go to)")
-ACTION_ARENA = Task(name="action_arena", inputs=ArenaInputs, schema=ArenaReply, fail_safe=arena_fail_safe,
-                    used_in="plan: choosing the next action (which arena of the sector)")
-ACTION_OBJECT = Task(name="action_object", inputs=ObjectInputs, schema=ObjectReply, fail_safe=object_fail_safe,
-                     used_in="plan: choosing the next action (which game object of the arena)")
+ACTION_SECTOR = Task(
+    name="action_sector",
+    inputs=SectorInputs,
+    schema=SectorReply,
+    fail_safe=sector_fail_safe,
+    used_in="plan: choosing the next action (which sector to go to)",
+)
+ACTION_ARENA = Task(
+    name="action_arena",
+    inputs=ArenaInputs,
+    schema=ArenaReply,
+    fail_safe=arena_fail_safe,
+    used_in="plan: choosing the next action (which arena of the sector)",
+)
+ACTION_OBJECT = Task(
+    name="action_object",
+    inputs=ObjectInputs,
+    schema=ObjectReply,
+    fail_safe=object_fail_safe,
+    used_in="plan: choosing the next action (which game object of the arena)",
+)
 
 
 def _last_name(name: str) -> str:
@@ -164,8 +181,9 @@ def action_arena(llm: LanguageModel, *, name: str, action_description: str, sect
     return arena
 
 
-def action_object(llm: LanguageModel, *,
-                  action_description: str, objects: list[str], persona: str | None = None) -> str:
+def action_object(
+    llm: LanguageModel, *, action_description: str, objects: list[str], persona: str | None = None
+) -> str:
     """The game object used for the action; ``"<random>"`` when the arena has no known objects."""
     options = unique(objects)
     if not options:

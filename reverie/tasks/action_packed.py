@@ -81,8 +81,10 @@ def _emoji(value: str) -> str:
 def _triple(subject: str, predicate: str, target: str) -> tuple[str, str]:
     """The single-prompt triple checks, with the field names of this reply in the message."""
     try:
-        reply = TripleReply.model_validate({"predicate": predicate, "target": target},
-                                           context={"inputs": TripleInputs(subject=subject, statement=f"{subject} {predicate} {target}")})
+        reply = TripleReply.model_validate(
+            {"predicate": predicate, "target": target},
+            context={"inputs": TripleInputs(subject=subject, statement=f"{subject} {predicate} {target}")},
+        )
     except ValidationError as exc:
         raise ValueError(f"predicate/target: {first_error(exc)}") from None
     return reply.predicate, reply.target
@@ -93,8 +95,9 @@ def _triple(subject: str, predicate: str, target: str) -> tuple[str, str]:
 # becomes the schema's description, and the schema is part of every call.
 class PackedActionFields(Reply):
     # the grammar writes only an area, a place in it and an object in that place (``choices["places"]``)
-    model_config = ConfigDict(json_schema_extra={**REPLY_SCHEMA_EXTRA,
-                                                 **choice_paths(PLACES, ("sector", "arena", "object"))})
+    model_config = ConfigDict(
+        json_schema_extra={**REPLY_SCHEMA_EXTRA, **choice_paths(PLACES, ("sector", "arena", "object"))}
+    )
 
     sector: str = choice_field("sectors", description="the area to go to, copied exactly from the list")
     arena: str = choice_field("arenas", description="a place inside that area, copied exactly")
@@ -104,8 +107,11 @@ class PackedActionFields(Reply):
     # in words: the grammar keeps emoji out (a run of them cut the reply off)
     predicate: str = Field(max_length=40, description="short verb, e.g. 'is eating'", json_schema_extra=words_only(40))
     target: str = Field(max_length=80, description="what the verb acts on", json_schema_extra=words_only(80))
-    state: str = Field(max_length=80, description="what happens to the object, e.g. 'being used to brew coffee'",
-                       json_schema_extra=words_only(80))
+    state: str = Field(
+        max_length=80,
+        description="what happens to the object, e.g. 'being used to brew coffee'",
+        json_schema_extra=words_only(80),
+    )
     state_emoji: str = Field(max_length=EMOJI_MAX, description="one or two emoji for the object's state")
 
     @field_validator("emoji", "state_emoji", mode="before")
@@ -175,8 +181,9 @@ class PackedActionReply(PackedActionFields):
             # An arena that exists in exactly one area names the area too.
             owners = [s for s, arenas in tree.items() if _match(self.arena, list(arenas))]
             if len(owners) != 1:
-                raise ValueError(f"arena {self.arena!r} is not in {sector}; the places in {sector} are: "
-                                 f"{', '.join(tree[sector])}")
+                raise ValueError(
+                    f"arena {self.arena!r} is not in {sector}; the places in {sector} are: {', '.join(tree[sector])}"
+                )
             sector = owners[0]
             arena = _match(self.arena, list(tree[sector]))
         objects = tree[sector][cast(str, arena)]  # an owner's arena matched
@@ -220,8 +227,14 @@ def fail_safe(inputs: PackedActionInputs, choices: Choices) -> PackedActionReply
     predicate, target = split_statement(f"{name} is {activity}", name)
     state = _used_by(name)
     return PackedActionReply(
-        sector=sector, arena=arena, object=obj, emoji=emoji_for(activity),
-        predicate=predicate, target=target, state=state, state_emoji=emoji_for(state),
+        sector=sector,
+        arena=arena,
+        object=obj,
+        emoji=emoji_for(activity),
+        predicate=predicate,
+        target=target,
+        state=state,
+        state_emoji=emoji_for(state),
     )
 
 
@@ -231,8 +244,13 @@ def object_event(obj: str, state: str) -> tuple[str, str, str]:
     return obj, predicate, target
 
 
-ACTION_PACKED = Task(name="action_packed", inputs=PackedActionInputs, schema=PackedActionReply, fail_safe=fail_safe,
-                     used_in="plan: choosing the next action, all in one call ([simulation] packed_actions = true)")
+ACTION_PACKED = Task(
+    name="action_packed",
+    inputs=PackedActionInputs,
+    schema=PackedActionReply,
+    fail_safe=fail_safe,
+    used_in="plan: choosing the next action, all in one call ([simulation] packed_actions = true)",
+)
 
 
 @dataclass(frozen=True)
@@ -273,13 +291,20 @@ def render_places(tree: PlaceTree) -> str:
     return "\n".join(lines)
 
 
-def place_inputs(*, name: str, tree: PlaceTree, living_sector: str, current_sector: str, daily_plan_req: str,
-                 action_description: str) -> dict[str, Any]:
+def place_inputs(
+    *, name: str, tree: PlaceTree, living_sector: str, current_sector: str, daily_plan_req: str, action_description: str
+) -> dict[str, Any]:
     """The inputs every action prompt shares, as keywords for its inputs model (``tree``: the
     allowed places, see :func:`allowed_places`)."""
-    return dict(name=name, places=render_places(tree), living_sector=living_sector, current_sector=current_sector,
-                daily_plan_req=daily_plan_req.strip() or "no fixed routine", action=main_action(action_description),
-                place_tree=tree)
+    return dict(
+        name=name,
+        places=render_places(tree),
+        living_sector=living_sector,
+        current_sector=current_sector,
+        daily_plan_req=daily_plan_req.strip() or "no fixed routine",
+        action=main_action(action_description),
+        place_tree=tree,
+    )
 
 
 def place_choices(tree: PlaceTree) -> dict[str, list[str]]:
@@ -292,8 +317,12 @@ def place_choices(tree: PlaceTree) -> dict[str, list[str]]:
         "sectors": list(tree),
         "arenas": unique(a for arenas in tree.values() for a in arenas),
         "objects": objects,
-        PLACES: [path_choice(sector, arena, obj) for sector, arenas in tree.items() for arena, objs in arenas.items()
-                 for obj in (objs or [NO_OBJECT])],
+        PLACES: [
+            path_choice(sector, arena, obj)
+            for sector, arenas in tree.items()
+            for arena, objs in arenas.items()
+            for obj in (objs or [NO_OBJECT])
+        ],
     }
 
 
@@ -332,8 +361,14 @@ def packed_action(
         event = event_triple(llm, name=name, action_description=action_description)
         return PackedAction(address, emoji, event, None, None, (None, None, None))
     inputs = PackedActionInputs(
-        **place_inputs(name=name, tree=tree, living_sector=living_sector, current_sector=current_sector,
-                       daily_plan_req=daily_plan_req, action_description=action_description),
+        **place_inputs(
+            name=name,
+            tree=tree,
+            living_sector=living_sector,
+            current_sector=current_sector,
+            daily_plan_req=daily_plan_req,
+            action_description=action_description,
+        ),
         subtask=subtask(action_description),
     )
     reply: PackedActionReply = llm.ask(ACTION_PACKED, inputs, choices=place_choices(tree), persona=name)

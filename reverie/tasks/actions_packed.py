@@ -70,8 +70,10 @@ class ActionsPackedReply(Reply):
     # The grammar asks for exactly one answer per subtask; the model validates an empty list,
     # which is the fail-safe's "no answers".
     actions: list[PackedActionFields] = Field(
-        max_length=MAX_ACTIONS, json_schema_extra={ITEMS_KEY: "subtasks"},
-        description="one answer per numbered activity, in the order given")
+        max_length=MAX_ACTIONS,
+        json_schema_extra={ITEMS_KEY: "subtasks"},
+        description="one answer per numbered activity, in the order given",
+    )
 
     @model_validator(mode="after")
     def _some_usable(self, info: ValidationInfo) -> ActionsPackedReply:
@@ -79,8 +81,10 @@ class ActionsPackedReply(Reply):
         if not self.actions or inputs is None:
             return self
         if len(self.actions) != inputs.count:
-            raise ValueError(f"give exactly {inputs.count} answers in \"actions\", one for each numbered activity "
-                             f"in order; you gave {len(self.actions)}")
+            raise ValueError(
+                f'give exactly {inputs.count} answers in "actions", one for each numbered activity '
+                f"in order; you gave {len(self.actions)}"
+            )
         answers, problems = checked(self.actions, inputs, (info.context or {}).get("choices"))
         if not any(answers):
             raise ValueError(problems)
@@ -92,8 +96,9 @@ class ActionsPackedReply(Reply):
         return checked(self.actions, inputs, choices)[0]
 
 
-def checked(actions: list[PackedActionFields], inputs: ActionsPackedInputs,
-            choices: Choices | None) -> tuple[list[PackedActionReply | None], str]:
+def checked(
+    actions: list[PackedActionFields], inputs: ActionsPackedInputs, choices: Choices | None
+) -> tuple[list[PackedActionReply | None], str]:
     """Each answer checked as a single ``action_packed`` reply for its subtask, and what was
     wrong with those that failed (each problem once, with the answers that have it)."""
     return each_checked(ACTION_PACKED, actions, inputs.one, choices)
@@ -101,15 +106,23 @@ def checked(actions: list[PackedActionFields], inputs: ActionsPackedInputs,
 
 def fail_safe(inputs: ActionsPackedInputs, choices: Choices) -> ActionsPackedReply:
     """No answers: each subtask asks ``action_packed`` when it starts."""
-    log.info("actions_packed: no answers for %s's %d subtasks of %r; each is asked on its own",
-             inputs.name, inputs.count, inputs.action)
+    log.info(
+        "actions_packed: no answers for %s's %d subtasks of %r; each is asked on its own",
+        inputs.name,
+        inputs.count,
+        inputs.action,
+    )
     return ActionsPackedReply(actions=[])
 
 
-ACTIONS_PACKED = Task(name="actions_packed", inputs=ActionsPackedInputs, schema=ActionsPackedReply,
-                      fail_safe=fail_safe,
-                      used_in="plan: a decomposed plan item's subtasks, where and how each happens, in one call when "
-                              "the first unanswered one starts ([simulation] packed_actions = true)")
+ACTIONS_PACKED = Task(
+    name="actions_packed",
+    inputs=ActionsPackedInputs,
+    schema=ActionsPackedReply,
+    fail_safe=fail_safe,
+    used_in="plan: a decomposed plan item's subtasks, where and how each happens, in one call when "
+    "the first unanswered one starts ([simulation] packed_actions = true)",
+)
 
 
 def actions_packed(
@@ -138,23 +151,56 @@ def actions_packed(
     found: dict[str, PackedAction] = {}
     for group in by_task.values():
         for part in even_parts(group, MAX_ACTIONS):
-            found.update(_ask(llm, part, name=name, world=world, tree=tree, living_sector=living_sector,
-                              current_sector=current_sector, daily_plan_req=daily_plan_req))
+            found.update(
+                _ask(
+                    llm,
+                    part,
+                    name=name,
+                    world=world,
+                    tree=tree,
+                    living_sector=living_sector,
+                    current_sector=current_sector,
+                    daily_plan_req=daily_plan_req,
+                )
+            )
     return found
 
 
-def _ask(llm: LanguageModel, descriptions: list[str], *, name: str, world: str, tree: PlaceTree, living_sector: str,
-         current_sector: str, daily_plan_req: str) -> dict[str, PackedAction]:
+def _ask(
+    llm: LanguageModel,
+    descriptions: list[str],
+    *,
+    name: str,
+    world: str,
+    tree: PlaceTree,
+    living_sector: str,
+    current_sector: str,
+    daily_plan_req: str,
+) -> dict[str, PackedAction]:
     activities = [subtask(d) for d in descriptions]
     inputs = ActionsPackedInputs(
-        **place_inputs(name=name, tree=tree, living_sector=living_sector, current_sector=current_sector,
-                       daily_plan_req=daily_plan_req, action_description=descriptions[0]),
-        subtasks=numbered(activities, 1), count=len(activities), subtask_list=activities,
+        **place_inputs(
+            name=name,
+            tree=tree,
+            living_sector=living_sector,
+            current_sector=current_sector,
+            daily_plan_req=daily_plan_req,
+            action_description=descriptions[0],
+        ),
+        subtasks=numbered(activities, 1),
+        count=len(activities),
+        subtask_list=activities,
     )
     choices = {**place_choices(tree), "subtasks": activities}
     answers = llm.ask(ACTIONS_PACKED, inputs, choices=choices, persona=name).answers(inputs, choices)
     if None in answers:
-        log.info("actions_packed: %s's answers for %s left to their own call (a wrong place)", name,
-                 ", ".join(repr(a) for a, answer in zip(activities, answers) if answer is None))
-    return {description: as_action(answer, name=name, world=world)
-            for description, answer in zip(descriptions, answers) if answer is not None}
+        log.info(
+            "actions_packed: %s's answers for %s left to their own call (a wrong place)",
+            name,
+            ", ".join(repr(a) for a, answer in zip(activities, answers) if answer is None),
+        )
+    return {
+        description: as_action(answer, name=name, world=world)
+        for description, answer in zip(descriptions, answers)
+        if answer is not None
+    }

@@ -51,8 +51,9 @@ class UtteranceInputs(TaskInputs):
 
 
 class UtteranceReply(Reply):
-    utterance: str = Field(max_length=300, description="the speaker's next line, as spoken",
-                           json_schema_extra=words_only(300, 1))
+    utterance: str = Field(
+        max_length=300, description="the speaker's next line, as spoken", json_schema_extra=words_only(300, 1)
+    )
     end: bool = Field(description="true if this line ends the conversation")
 
     @field_validator("utterance")
@@ -65,7 +66,9 @@ class UtteranceReply(Reply):
             return FAILED_LINE
         value = check_text(value, "the line", min_words=1)
         if listener and value.lower().startswith(f"{listener.lower()}:"):
-            raise ValueError(f"write only what {first_name(speaker) or 'the speaker'} says, not {first_name(listener)}'s line")
+            raise ValueError(
+                f"write only what {first_name(speaker) or 'the speaker'} says, not {first_name(listener)}'s line"
+            )
         lines = inputs.conversation.splitlines() if inputs else []
         earlier = [line.split(":", 1)[1] for line in lines if ":" in line]
         said = {saying(part) for line in earlier for part in [line, *sentences(line)]}
@@ -90,9 +93,14 @@ def _fail_safe(inputs: UtteranceInputs, choices: Choices) -> UtteranceReply:
     return UtteranceReply(utterance=FAILED_LINE, end=False)
 
 
-ITERATIVE_CHAT_UTTERANCE = Task(name="iterative_chat_utterance", inputs=UtteranceInputs, schema=UtteranceReply,
-                                fail_safe=_fail_safe, trim=memories("memories") + transcript_of("conversation"),
-                                used_in="converse: each line of a conversation between two personas")
+ITERATIVE_CHAT_UTTERANCE = Task(
+    name="iterative_chat_utterance",
+    inputs=UtteranceInputs,
+    schema=UtteranceReply,
+    fail_safe=_fail_safe,
+    trim=memories("memories") + transcript_of("conversation"),
+    used_in="converse: each line of a conversation between two personas",
+)
 
 
 def iterative_chat_utterance(

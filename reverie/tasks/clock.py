@@ -53,7 +53,7 @@ def hour_after(text: str, keywords: tuple[str, ...]) -> int | None:
 
 
 def hour_in(text: str) -> int | None:
-    """"6:00 am" -> 6, "1:00 pm" -> 13, "18:00" -> 18; None when no hour is found."""
+    """ "6:00 am" -> 6, "1:00 pm" -> 13, "18:00" -> 18; None when no hour is found."""
     return hour_after("@" + str(text), ("@",))
 
 

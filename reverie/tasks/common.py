@@ -50,7 +50,21 @@ def _scale_value(value: Any) -> Any:
 # A whole number from 1 to 10 (an enum in the JSON schema).
 Scale = Annotated[Literal[SCALE_1_TO_10], BeforeValidator(_scale_value)]
 
-_PLACEHOLDERS = {"...", "…", "n/a", "na", "none", "null", "tbd", "todo", "<fill in>", "fill in", "blank", "text", "string"}
+_PLACEHOLDERS = {
+    "...",
+    "…",
+    "n/a",
+    "na",
+    "none",
+    "null",
+    "tbd",
+    "todo",
+    "<fill in>",
+    "fill in",
+    "blank",
+    "text",
+    "string",
+}
 
 
 # Every reply's JSON schema: no field beyond those it names.
@@ -132,9 +146,9 @@ def loop_cut(text: str) -> str:
     keys = [saying(word) for word in words]
     for end in range(1, len(words)):
         for size in range(1, end + 1):
-            phrase = keys[end - size:end]
+            phrase = keys[end - size : end]
             copies = 2 if size >= 3 else 3
-            if any(phrase) and all(keys[end + k * size:end + (k + 1) * size] == phrase for k in range(copies - 1)):
+            if any(phrase) and all(keys[end + k * size : end + (k + 1) * size] == phrase for k in range(copies - 1)):
                 return " ".join(words[:end]).rstrip(" ,;.")
     return text
 
@@ -155,15 +169,21 @@ def check_text(text: str, what: str = "the answer", *, min_words: int = 1) -> st
     if not has_a_letter(text):  # a letter of any script the grammar writes (LETTERS)
         raise ValueError(f"{what} has no words ({text!r}); write it out in words")
     if _ABOUT_THE_ANSWER.search(text):  # "Here is the corrected JSON object with only 1 line corrected:"
-        raise ValueError(f"{what} talks about the JSON answer or copies its format instead of being it; "
-                         "write only the words themselves")
+        raise ValueError(
+            f"{what} talks about the JSON answer or copies its format instead of being it; "
+            "write only the words themselves"
+        )
     words = word_count(text)
     if words < min_words:
-        raise ValueError(f"{what} is too short ({words} word{'s' if words != 1 else ''}); write at least {min_words} words")
+        raise ValueError(
+            f"{what} is too short ({words} word{'s' if words != 1 else ''}); write at least {min_words} words"
+        )
     different = different_words(text)
     if len(different) < min_words:  # a small model's loop: "Theo Alvare,theo alvare,theo alvare,theo"
-        raise ValueError(f"{what} repeats the same {len(different)} word{'s' if len(different) != 1 else ''} "
-                         f"({' '.join(different)}); write at least {min_words} different words")
+        raise ValueError(
+            f"{what} repeats the same {len(different)} word{'s' if len(different) != 1 else ''} "
+            f"({' '.join(different)}); write at least {min_words} different words"
+        )
     return text
 
 
@@ -213,8 +233,10 @@ def words_only(max_length: int, min_length: int = 0, *, min_words: int = 1) -> J
     if rest < 0:
         raise ValueError(f"{min_words} words of up to {LEADING_WORD + 1} characters do not fit in {max_length}")
     word = f"[{_NO_SPACE}]"
-    spaced = (f"[{LETTERS}]{word}{{0,{LEADING_WORD}}}( {word}{{1,{LEADING_WORD}}}){{{min_words - 1}}}"
-              f"[{WORD_CHARACTERS}]{{0,{rest}}}")
+    spaced = (
+        f"[{LETTERS}]{word}{{0,{LEADING_WORD}}}( {word}{{1,{LEADING_WORD}}}){{{min_words - 1}}}"
+        f"[{WORD_CHARACTERS}]{{0,{rest}}}"
+    )
     unspaced = f"[{_UNSPACED}]{{{min_words}}}[{WORD_CHARACTERS}]{{0,{max_length - min_words}}}"
     return {"pattern": f"^({spaced}|{unspaced})$"}
 
@@ -225,8 +247,11 @@ def Text(what: str, max_length: int, *, min_words: int = 1, once: bool = False) 
     for word is kept once (:func:`without_repeats`), and a run of words the model looped on is cut
     after its first copy (:func:`loop_cut`), before the checks."""
     tidy = (lambda value: loop_cut(without_repeats(value))) if once else (lambda value: value)
-    return Annotated[str, Field(max_length=max_length, json_schema_extra=words_only(max_length, 1, min_words=min_words)),
-                     AfterValidator(lambda value: check_text(tidy(value), what, min_words=min_words))]
+    return Annotated[
+        str,
+        Field(max_length=max_length, json_schema_extra=words_only(max_length, 1, min_words=min_words)),
+        AfterValidator(lambda value: check_text(tidy(value), what, min_words=min_words)),
+    ]
 
 
 def timed_step(kind: str, number: int, text: str, minutes: int, *, like: int) -> str:
@@ -234,8 +259,10 @@ def timed_step(kind: str, number: int, text: str, minutes: int, *, like: int) ->
     and minutes above zero."""
     text = check_text(without_marker(text), f"{kind} {number}")
     if minutes <= 0:
-        raise ValueError(f"{kind} {number} \"{text}\" lasts {minutes} minutes; "
-                         f"give every {kind} a rough positive number of minutes, like {like}")
+        raise ValueError(
+            f'{kind} {number} "{text}" lasts {minutes} minutes; '
+            f"give every {kind} a rough positive number of minutes, like {like}"
+        )
     return text
 
 
@@ -268,8 +295,13 @@ def numbered(statements: Iterable[str], start: int = 0) -> str:
     return "\n".join(f"{i}. {one_line(s)}" for i, s in enumerate(statements, start))
 
 
-def each_checked(task: Any, items: Sequence[BaseModel], one: Callable[[int], Any], choices: Choices | None = None,
-                 noun: str = "answer") -> tuple[list[Any | None], str]:
+def each_checked(
+    task: Any,
+    items: Sequence[BaseModel],
+    one: Callable[[int], Any],
+    choices: Choices | None = None,
+    noun: str = "answer",
+) -> tuple[list[Any | None], str]:
     """Each item of a list reply checked as a reply of the single ``task`` (a ``Task``), with the
     inputs ``one(number)`` gives for item ``number`` (from 1); None for an item that fails, and what
     was wrong with those (each problem once, with the numbers of the items that have it)."""
@@ -281,8 +313,10 @@ def each_checked(task: Any, items: Sequence[BaseModel], one: Callable[[int], Any
         except ValidationError as exc:
             answers.append(None)
             problems.setdefault(first_error(exc), []).append(number)
-    said = "; ".join(f"{noun}{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}: {problem}"
-                     for problem, numbers in problems.items())
+    said = "; ".join(
+        f"{noun}{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}: {problem}"
+        for problem, numbers in problems.items()
+    )
     return answers, said
 
 
@@ -320,11 +354,62 @@ def unlist(text: str) -> list[str]:
 
 
 _STOPWORDS = {
-    "about", "after", "again", "also", "been", "before", "being", "could", "does", "doing", "each", "from",
-    "have", "having", "here", "into", "just", "like", "more", "most", "much", "only", "other", "over",
-    "really", "should", "some", "such", "than", "that", "their", "them", "then", "there", "these", "they",
-    "this", "those", "very", "want", "were", "what", "when", "where", "which", "while", "will", "with",
-    "would", "your", "yours", "conversing", "conversation", "talking", "talk", "chatting",
+    "about",
+    "after",
+    "again",
+    "also",
+    "been",
+    "before",
+    "being",
+    "could",
+    "does",
+    "doing",
+    "each",
+    "from",
+    "have",
+    "having",
+    "here",
+    "into",
+    "just",
+    "like",
+    "more",
+    "most",
+    "much",
+    "only",
+    "other",
+    "over",
+    "really",
+    "should",
+    "some",
+    "such",
+    "than",
+    "that",
+    "their",
+    "them",
+    "then",
+    "there",
+    "these",
+    "they",
+    "this",
+    "those",
+    "very",
+    "want",
+    "were",
+    "what",
+    "when",
+    "where",
+    "which",
+    "while",
+    "will",
+    "with",
+    "would",
+    "your",
+    "yours",
+    "conversing",
+    "conversation",
+    "talking",
+    "talk",
+    "chatting",
 }
 
 

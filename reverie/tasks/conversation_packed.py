@@ -60,18 +60,26 @@ class ConversationReply(Reply):
     # The grammar asks for MIN_LINES or more (``minItems``); the model validates an empty list,
     # which is the fail-safe's "no conversation".
     # in words: the grammar keeps out a line of braces and newlines (the bundled model's second line)
-    lines: list[Annotated[str, Field(min_length=3, max_length=MAX_LINE,
-                                     json_schema_extra=words_only(MAX_LINE, min_length=3))]] = Field(
-        max_length=MAX_LINES, json_schema_extra={"minItems": MIN_LINES},
-        description="what is said, in order: the initiator's line, then the partner's, taking turns")
+    lines: list[
+        Annotated[str, Field(min_length=3, max_length=MAX_LINE, json_schema_extra=words_only(MAX_LINE, min_length=3))]
+    ] = Field(
+        max_length=MAX_LINES,
+        json_schema_extra={"minItems": MIN_LINES},
+        description="what is said, in order: the initiator's line, then the partner's, taking turns",
+    )
     # Asked for (the grammar writes it) but not required: a reply cut off at max_tokens inside its
     # lines (the bundled model loops a line until then) is closed where it stopped and keeps its
     # lines, the topic then asked on its own, as before the topic was part of the reply.
-    about: str = Field(default="", max_length=MAX_ABOUT, json_schema_extra=words_only(MAX_ABOUT, 3),
-                       description="what they talked about, a few words")
+    about: str = Field(
+        default="",
+        max_length=MAX_ABOUT,
+        json_schema_extra=words_only(MAX_ABOUT, 3),
+        description="what they talked about, a few words",
+    )
 
-    model_config = ConfigDict(json_schema_extra=lambda schema: schema.update(
-        additionalProperties=False, required=["lines", "about"]))
+    model_config = ConfigDict(
+        json_schema_extra=lambda schema: schema.update(additionalProperties=False, required=["lines", "about"])
+    )
 
     @field_validator("lines")
     @classmethod
@@ -87,7 +95,9 @@ class ConversationReply(Reply):
             if line.lower() in said:
                 if len(lines) >= MIN_LINES:  # the talk ran out and the model looped: it ends before the repeat
                     break
-                raise ValueError(f"line {number} repeats an earlier line word for word; every line must say something new")
+                raise ValueError(
+                    f"line {number} repeats an earlier line word for word; every line must say something new"
+                )
             said.add(line.lower())
             lines.append(line)
         if len(lines) < MIN_LINES:
@@ -114,15 +124,20 @@ class ConversationReply(Reply):
 
 def _fail_safe(inputs: ConversationInputs, choices: Choices) -> ConversationReply:
     """No conversation: the caller then asks for it line by line (the faithful mode's calls)."""
-    log.info("conversation_packed: no conversation between %s and %s; asking line by line",
-             inputs.initiator, inputs.partner)
+    log.info(
+        "conversation_packed: no conversation between %s and %s; asking line by line", inputs.initiator, inputs.partner
+    )
     return ConversationReply(lines=[], about="")
 
 
-CONVERSATION_PACKED = Task(name="conversation_packed", inputs=ConversationInputs, schema=ConversationReply,
-                           fail_safe=_fail_safe, trim=memories("initiator_memories", "partner_memories"),
-                           used_in="converse: a whole conversation between two personas in one call "
-                                   "([simulation] packed_actions = true)")
+CONVERSATION_PACKED = Task(
+    name="conversation_packed",
+    inputs=ConversationInputs,
+    schema=ConversationReply,
+    fail_safe=_fail_safe,
+    trim=memories("initiator_memories", "partner_memories"),
+    used_in="converse: a whole conversation between two personas in one call ([simulation] packed_actions = true)",
+)
 
 
 def packed_conversation(

@@ -28,7 +28,9 @@ MAX_TOPIC_WORDS = 15
 # Words whose full stop does not end a sentence.
 _TITLES = {"mr", "mrs", "ms", "dr", "st", "jr", "sr", "prof"}
 
-_LEAD_IN = re.compile(r"^(?:(?:they|we|the two|both)\s+(?:are|were)\s+)?(?:conversing|talking|chatting)\s+about\s+", re.IGNORECASE)
+_LEAD_IN = re.compile(
+    r"^(?:(?:they|we|the two|both)\s+(?:are|were)\s+)?(?:conversing|talking|chatting)\s+about\s+", re.IGNORECASE
+)
 
 
 class ConversationInputs(TaskInputs):
@@ -50,10 +52,10 @@ def first_line_quoted(topic: str, speakers: set[str]) -> str:
     found = list(tag.finditer(topic))
     if not found:
         return topic
-    if found[0].start() > 0:             # "about the party Nora Bennett: ..." keeps the words before the quote
-        return topic[:found[0].start()].strip()
+    if found[0].start() > 0:  # "about the party Nora Bennett: ..." keeps the words before the quote
+        return topic[: found[0].start()].strip()
     stop = found[1].start() if len(found) > 1 else len(topic)
-    return topic[found[0].end():stop].strip()
+    return topic[found[0].end() : stop].strip()
 
 
 def one_phrase(topic: str) -> str:
@@ -65,14 +67,14 @@ def one_phrase(topic: str) -> str:
     for part in parts[1:]:
         if first.rsplit(" ", 1)[-1].rstrip(".").lower() not in _TITLES:
             break
-        first = f"{first} {part}"   # "Dr. Smith visiting" is one sentence
+        first = f"{first} {part}"  # "Dr. Smith visiting" is one sentence
     words = first.split()
     if len(words) <= MAX_TOPIC_WORDS:
         return first
     kept = words[:MAX_TOPIC_WORDS]
     # A clause end in the second half only: "By the way," alone says nothing.
     ends = [i for i, word in enumerate(kept) if word.endswith((",", ";", ":")) and i >= MAX_TOPIC_WORDS // 2]
-    return " ".join(kept[:ends[-1] + 1] if ends else kept).rstrip(",;:")
+    return " ".join(kept[: ends[-1] + 1] if ends else kept).rstrip(",;:")
 
 
 def _topic(value: str, inputs: ConversationInputs | None) -> str:
@@ -92,7 +94,8 @@ def topic_of(value: str, conversation: str) -> str:
 
 class ConversationSummaryReply(Reply):
     conversing_about: Annotated[str, Checked(ConversationInputs, _topic)] = Field(
-        max_length=160, description="what they talked about, a few words")
+        max_length=160, description="what they talked about, a few words"
+    )
 
 
 def _fail_safe(inputs: ConversationInputs, choices: Choices) -> ConversationSummaryReply:
@@ -106,10 +109,15 @@ def _fail_safe(inputs: ConversationInputs, choices: Choices) -> ConversationSumm
     return ConversationSummaryReply(conversing_about=FAIL_SAFE_TOPIC)
 
 
-SUMMARIZE_CONVERSATION = Task(name="summarize_conversation", inputs=ConversationInputs, schema=ConversationSummaryReply,
-                              fail_safe=_fail_safe, trim=transcript_of("conversation"),
-                              used_in="plan: after two personas talk, their new activity 'conversing about ...' "
-                                      "(packed mode: only when conversation_packed gave no topic)")
+SUMMARIZE_CONVERSATION = Task(
+    name="summarize_conversation",
+    inputs=ConversationInputs,
+    schema=ConversationSummaryReply,
+    fail_safe=_fail_safe,
+    trim=transcript_of("conversation"),
+    used_in="plan: after two personas talk, their new activity 'conversing about ...' "
+    "(packed mode: only when conversation_packed gave no topic)",
+)
 
 
 def conversing_about(topic: str) -> str:
@@ -117,8 +125,9 @@ def conversing_about(topic: str) -> str:
     return PREFIX + topic
 
 
-def summarize_conversation(llm: LanguageModel, *,
-                           utterances: list[tuple[str, str]], persona_name: str | None = None) -> str:
+def summarize_conversation(
+    llm: LanguageModel, *, utterances: list[tuple[str, str]], persona_name: str | None = None
+) -> str:
     """``[(speaker, line), ...]`` -> "conversing about <topic>" (never empty)."""
     inputs = ConversationInputs(conversation=transcript(utterances))
     reply = llm.ask(SUMMARIZE_CONVERSATION, inputs, persona=persona_name)

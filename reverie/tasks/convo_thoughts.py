@@ -51,11 +51,15 @@ class ConvoInputs(TaskInputs):
 
 
 class PlanningThoughtReply(Reply):
-    thought: Text("the thought", 300, min_words=3, once=True) = Field(description="what matters from the chat for the persona's plans")
+    thought: Text("the thought", 300, min_words=3, once=True) = Field(
+        description="what matters from the chat for the persona's plans"
+    )
 
 
 class MemoReply(Reply):
-    memo: Text("the note", 300, min_words=3, once=True) = Field(description="what the persona found noteworthy in the chat")
+    memo: Text("the note", 300, min_words=3, once=True) = Field(
+        description="what the persona found noteworthy in the chat"
+    )
 
 
 def planning_thought(persona_name: str, plan: str) -> str:
@@ -77,14 +81,22 @@ class ConvoThoughtsReply(Reply):
     """One participant's notes in the packed reply."""
 
     plan: Text("the planning thought", 300, min_words=3, once=True) = Field(
-        description="what matters from the chat for the persona's plans")
-    memo: Text("the note", 300, min_words=3, once=True) = Field(description="what the persona found noteworthy in the chat")
+        description="what matters from the chat for the persona's plans"
+    )
+    memo: Text("the note", 300, min_words=3, once=True) = Field(
+        description="what the persona found noteworthy in the chat"
+    )
     # Asked for (the grammar writes two) but not required; each checked in :meth:`stored_triples`.
-    triples: list[TripleFields] = Field(default_factory=list, max_length=2, json_schema_extra={"minItems": 2},
-                                        description="the plan's triple, then the memo's")
+    triples: list[TripleFields] = Field(
+        default_factory=list,
+        max_length=2,
+        json_schema_extra={"minItems": 2},
+        description="the plan's triple, then the memo's",
+    )
 
-    model_config = ConfigDict(json_schema_extra=lambda schema: schema.update(
-        additionalProperties=False, required=["plan", "memo", "triples"]))
+    model_config = ConfigDict(
+        json_schema_extra=lambda schema: schema.update(additionalProperties=False, required=["plan", "memo", "triples"])
+    )
 
     def stored_triples(self, inputs: ConvoInputs) -> list[tuple[str, str, str] | None]:
         """The stored planning thought's and memo's ``(persona, predicate, target)``, each where
@@ -95,8 +107,11 @@ class ConvoThoughtsReply(Reply):
         found = checked_triples(name, thoughts, self.triples[:2])
         found += [None] * (2 - len(found))
         if None in found:
-            log.info("convo_thoughts_packed: %s's triple(s) %s keep the single fail-safe (failed their checks, or missing)",
-                     name, [i for i, t in enumerate(found, 1) if t is None])
+            log.info(
+                "convo_thoughts_packed: %s's triple(s) %s keep the single fail-safe (failed their checks, or missing)",
+                name,
+                [i for i, t in enumerate(found, 1) if t is None],
+            )
         return found
 
     def chat_notes(self, inputs: ConvoInputs) -> ChatNotes:
@@ -108,12 +123,15 @@ class ConvoThoughtsReply(Reply):
 class ConvoNotesReply(Reply):
     """The packed reply: the persona's notes, then the partner's."""
 
-    notes: list[ConvoThoughtsReply] = Field(min_length=2, max_length=2,
-                                            description="the persona's notes, then the partner's")
+    notes: list[ConvoThoughtsReply] = Field(
+        min_length=2, max_length=2, description="the persona's notes, then the partner's"
+    )
 
 
 def _planning_fail_safe(inputs: ConvoInputs, choices: Choices) -> PlanningThoughtReply:
-    return PlanningThoughtReply(thought="{} should keep the conversation with {} in mind when planning.".format(*inputs.names()))
+    return PlanningThoughtReply(
+        thought="{} should keep the conversation with {} in mind when planning.".format(*inputs.names())
+    )
 
 
 def _memo_fail_safe(inputs: ConvoInputs, choices: Choices) -> MemoReply:
@@ -130,43 +148,63 @@ def _both_fail_safe(inputs: ConvoInputs, choices: Choices) -> ConvoNotesReply:
 
 def _partners(inputs: ConvoInputs) -> ConvoInputs:
     """The same conversation seen by the partner."""
-    return ConvoInputs(persona_name=inputs.partner_name, partner_name=inputs.persona_name, conversation=inputs.conversation)
+    return ConvoInputs(
+        persona_name=inputs.partner_name, partner_name=inputs.persona_name, conversation=inputs.conversation
+    )
 
 
-PLANNING_THOUGHT_ON_CONVO = Task(name="planning_thought_on_convo", inputs=ConvoInputs, schema=PlanningThoughtReply,
-                                 fail_safe=_planning_fail_safe, trim=transcript_of("conversation"),
-                                 used_in="reflect: when a conversation ends, what it means for the persona's plans")
-MEMO_ON_CONVO = Task(name="memo_on_convo", inputs=ConvoInputs, schema=MemoReply, fail_safe=_memo_fail_safe,
-                     used_in="reflect: when a conversation ends, what the persona found noteworthy",
-                     trim=transcript_of("conversation"))
-CONVO_THOUGHTS_PACKED = Task(name="convo_thoughts_packed", inputs=ConvoInputs, schema=ConvoNotesReply,
-                             fail_safe=_both_fail_safe, trim=transcript_of("conversation"),
-                             used_in="reflect: when a conversation ends, both participants' planning thoughts and notes "
-                                     "in one call ([simulation] packed_actions = true)")
+PLANNING_THOUGHT_ON_CONVO = Task(
+    name="planning_thought_on_convo",
+    inputs=ConvoInputs,
+    schema=PlanningThoughtReply,
+    fail_safe=_planning_fail_safe,
+    trim=transcript_of("conversation"),
+    used_in="reflect: when a conversation ends, what it means for the persona's plans",
+)
+MEMO_ON_CONVO = Task(
+    name="memo_on_convo",
+    inputs=ConvoInputs,
+    schema=MemoReply,
+    fail_safe=_memo_fail_safe,
+    used_in="reflect: when a conversation ends, what the persona found noteworthy",
+    trim=transcript_of("conversation"),
+)
+CONVO_THOUGHTS_PACKED = Task(
+    name="convo_thoughts_packed",
+    inputs=ConvoInputs,
+    schema=ConvoNotesReply,
+    fail_safe=_both_fail_safe,
+    trim=transcript_of("conversation"),
+    used_in="reflect: when a conversation ends, both participants' planning thoughts and notes "
+    "in one call ([simulation] packed_actions = true)",
+)
 
 
 def _inputs(persona_name: str, partner_name: str, utterances: list[tuple[str, str]]) -> ConvoInputs:
     return ConvoInputs(persona_name=persona_name, partner_name=partner_name, conversation=transcript(utterances))
 
 
-def planning_thought_on_convo(llm: LanguageModel, *,
-                              persona_name: str, partner_name: str, utterances: list[tuple[str, str]]) -> str:
+def planning_thought_on_convo(
+    llm: LanguageModel, *, persona_name: str, partner_name: str, utterances: list[tuple[str, str]]
+) -> str:
     """One sentence: what from the conversation matters for the persona's plans."""
     reply = llm.ask(PLANNING_THOUGHT_ON_CONVO, _inputs(persona_name, partner_name, utterances), persona=persona_name)
     thought: str = reply.thought
     return thought
 
 
-def memo_on_convo(llm: LanguageModel, *,
-                  persona_name: str, partner_name: str, utterances: list[tuple[str, str]]) -> str:
+def memo_on_convo(
+    llm: LanguageModel, *, persona_name: str, partner_name: str, utterances: list[tuple[str, str]]
+) -> str:
     """One sentence: what the persona found noteworthy in the conversation."""
     reply = llm.ask(MEMO_ON_CONVO, _inputs(persona_name, partner_name, utterances), persona=persona_name)
     memo: str = reply.memo
     return memo
 
 
-def convo_thoughts(llm: LanguageModel, *, persona_name: str, partner_name: str,
-                   utterances: list[tuple[str, str]]) -> tuple[ChatNotes, ChatNotes]:
+def convo_thoughts(
+    llm: LanguageModel, *, persona_name: str, partner_name: str, utterances: list[tuple[str, str]]
+) -> tuple[ChatNotes, ChatNotes]:
     """Packed mode: the planning thought and the memo of :func:`planning_thought_on_convo` and
     :func:`memo_on_convo` for the persona and for its partner, asked in one call, with each stored
     thought's ``(name, predicate, target)`` where the reply gave a valid one (None: the single

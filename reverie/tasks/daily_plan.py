@@ -76,8 +76,12 @@ def plan_rules(inputs: DailyPlanInputs | None) -> PlanRules:
     commitments, and a day the hourly schedule is made from."""
     if inputs is None:
         return PlanRules(schedule=True)
-    return PlanRules.at(inputs.wake_up_time, bed=bed_hour_of(inputs.lifestyle),
-                        required=requirement_items(inputs.identity, inputs.first_name), schedule=True)
+    return PlanRules.at(
+        inputs.wake_up_time,
+        bed=bed_hour_of(inputs.lifestyle),
+        required=requirement_items(inputs.identity, inputs.first_name),
+        schedule=True,
+    )
 
 
 def generic_day(wake_hour: int, bed_hour: int = 23) -> list[str]:
@@ -104,7 +108,7 @@ def generic_day(wake_hour: int, bed_hour: int = 23) -> list[str]:
 
 _REQUIREMENT = re.compile(r"^\s*Daily plan requirement:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
 _BARE_TIME = re.compile(r"\b(\d{1,2})(?::(\d\d))?\s*(am|pm)\b", re.IGNORECASE)
-_NAMED_PLACE = re.compile(r"\b([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)+)")   # "Willow Bean Cafe": a name of two words or more
+_NAMED_PLACE = re.compile(r"\b([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)+)")  # "Willow Bean Cafe": a name of two words or more
 _TIME_WORDS = re.compile(r"\s+(?:at|from|until|till|by|before|after)\s+\d")
 _NUMBERED_LIST = re.compile(r"^\s*\d+\)\s*")
 
@@ -127,8 +131,15 @@ def requirement_items(identity: str, name: str = "") -> list[str]:
         # in the park from 9:00 am to 12:00 pm, ..."): each item is a clause with its own place,
         # and waking up and going to bed are the code's own first and last items.
         items = [_NUMBERED_LIST.sub("", item).strip() for item in re.split(r",\s*(?=\d+\)\s)", text)]
-        return [item for item in items if item and clock_minute(item) is not None and len(item) <= 120
-                and not is_waking_up(item) and not is_bed(item)]
+        return [
+            item
+            for item in items
+            if item
+            and clock_minute(item) is not None
+            and len(item) <= 120
+            and not is_waking_up(item)
+            and not is_bed(item)
+        ]
     items, place = [], None
     for clause in re.split(r",\s*(?:and\s+)?|\s+and\s+|;\s*|\.\s+", text):
         clause = re.sub(r"^(?:he|she|they)\s+", "", clause.strip(), flags=re.IGNORECASE)
@@ -138,7 +149,7 @@ def requirement_items(identity: str, name: str = "") -> list[str]:
         if named:
             place = named.group(1)
         elif place and timed:
-            clause = f"{clause[:timed.start()]} at {place}{clause[timed.start():]}"
+            clause = f"{clause[: timed.start()]} at {place}{clause[timed.start() :]}"
         if clause and clock_minute(clause) is not None and len(clause) <= 120:
             items.append(clause)
     return items
@@ -146,13 +157,15 @@ def requirement_items(identity: str, name: str = "") -> list[str]:
 
 def planned_day(wake_hour: int, bed_hour: int = 23, identity: str = "", name: str = "") -> list[str]:
     """The fail-safe day: the requirement's timed clauses (places and hours) around meals, else :func:`generic_day`."""
-    required = [item for item in requirement_items(identity, name)
-                if since_wake(known_minute(item), wake_hour) < since_wake(bed_hour * 60, wake_hour)]
+    required = [
+        item
+        for item in requirement_items(identity, name)
+        if since_wake(known_minute(item), wake_hour) < since_wake(bed_hour * 60, wake_hour)
+    ]
     if not required:
         return generic_day(wake_hour, bed_hour)
     taken = {known_minute(item) // 60 for item in required}
-    extra = [item for item in meals_and_breaks(wake_hour)
-             if known_minute(item) // 60 not in taken]  # one item per hour
+    extra = [item for item in meals_and_breaks(wake_hour) if known_minute(item) // 60 not in taken]  # one item per hour
     middle = [item for item in required + extra if known_minute(item) // 60 > wake_hour or item in required]
     middle.sort(key=lambda item: since_wake(known_minute(item), wake_hour))
     return [wake_up_line(wake_hour)] + middle[: MAX_ITEMS - 2] + [bed_line(bed_hour)]
@@ -168,12 +181,23 @@ def fail_safe(inputs: DailyPlanInputs, choices: Choices) -> DailyPlanReply:
         return DailyPlanReply(items=generic_day(wake, 23 if bed is None else bed))
 
 
-DAILY_PLAN = Task(name="daily_plan", inputs=DailyPlanInputs, schema=DailyPlanReply, fail_safe=fail_safe,
-                  used_in="plan: long-term planning, first day (scratch.daily_req)")
+DAILY_PLAN = Task(
+    name="daily_plan",
+    inputs=DailyPlanInputs,
+    schema=DailyPlanReply,
+    fail_safe=fail_safe,
+    used_in="plan: long-term planning, first day (scratch.daily_req)",
+)
 
 
 def daily_plan(
-    llm: LanguageModel, *, identity: str, lifestyle: str, date: str, first_name: str, wake_up_hour: int,
+    llm: LanguageModel,
+    *,
+    identity: str,
+    lifestyle: str,
+    date: str,
+    first_name: str,
+    wake_up_hour: int,
     persona: str | None = None,
 ) -> list[str]:
     """The day's broad plan; item 1 is always "wake up and complete the morning routine at <H>:00 am",

@@ -29,7 +29,24 @@ from reverie.tasks.day_rules import (
 )
 
 LONGEST_AWAKE_MINUTES = 4 * 60
-_PLAN_FILLER = {"wake", "complete", "morning", "routine", "go", "bed", "day", "time", "take", "have", "get", "spend", "work", "continue", "start", "finish"}
+_PLAN_FILLER = {
+    "wake",
+    "complete",
+    "morning",
+    "routine",
+    "go",
+    "bed",
+    "day",
+    "time",
+    "take",
+    "have",
+    "get",
+    "spend",
+    "work",
+    "continue",
+    "start",
+    "finish",
+}
 
 
 def plan_words(item: str) -> set[str]:
@@ -80,8 +97,14 @@ def wake_hour_of(daily_plan: Sequence[str], hourly: Sequence[Sequence[Any]]) -> 
     return None
 
 
-def day_coherence(persona: str, daily_plan: Sequence[str], hourly: Sequence[Sequence[Any]],
-                  decomposed: Sequence[Sequence[Any]] = (), *, bed_hour: int | None = None) -> DayCoherence:
+def day_coherence(
+    persona: str,
+    daily_plan: Sequence[str],
+    hourly: Sequence[Sequence[Any]],
+    decomposed: Sequence[Sequence[Any]] = (),
+    *,
+    bed_hour: int | None = None,
+) -> DayCoherence:
     """Every rule the day breaks, named; ``bed_hour`` is the lifestyle's bedtime when known."""
     result = DayCoherence(persona)
     out = result.violations
@@ -103,16 +126,24 @@ def day_coherence(persona: str, daily_plan: Sequence[str], hourly: Sequence[Sequ
         for hour, activity in enumerate(hours):
             asleep = is_sleeping(activity)
             if hour < wake and not asleep:
-                out.append(f"hourly schedule: awake at {format_hour(hour)} (\"{activity}\") before waking at {format_hour(wake)}")
+                out.append(
+                    f'hourly schedule: awake at {format_hour(hour)} ("{activity}") before waking at {format_hour(wake)}'
+                )
             elif is_daytime(hour, wake, bed_hour) and asleep:
-                out.append(f"hourly schedule: sleeping at {format_hour(hour)} (\"{activity}\") between waking and the evening")
+                out.append(
+                    f'hourly schedule: sleeping at {format_hour(hour)} ("{activity}") between waking and the evening'
+                )
             elif bed_hour is not None and wake < bed_hour <= hour and not asleep:
-                out.append(f"hourly schedule: awake at {format_hour(hour)} (\"{activity}\") after bedtime {format_hour(bed_hour)}")
+                out.append(
+                    f'hourly schedule: awake at {format_hour(hour)} ("{activity}") after bedtime {format_hour(bed_hour)}'
+                )
     minute = 0
     for activity, minutes in hourly:
         if int(minutes) > LONGEST_AWAKE_MINUTES and not is_sleeping(str(activity)):
-            out.append(f"hourly schedule: \"{activity}\" lasts {int(minutes) // 60} hours from {format_hour(minute // 60)} "
-                       f"(more than {LONGEST_AWAKE_MINUTES // 60} hours awake)")
+            out.append(
+                f'hourly schedule: "{activity}" lasts {int(minutes) // 60} hours from {format_hour(minute // 60)} '
+                f"(more than {LONGEST_AWAKE_MINUTES // 60} hours awake)"
+            )
         minute += int(minutes)
 
     for number, item in enumerate(plan, 1):
@@ -120,12 +151,12 @@ def day_coherence(persona: str, daily_plan: Sequence[str], hourly: Sequence[Sequ
             continue  # waking up and going to bed are the code's own items
         words = plan_words(item)
         if words and not any(about(item, str(activity)) for activity, _ in hourly):
-            out.append(f"daily plan: item {number} \"{item}\" is nowhere in the hourly schedule")
+            out.append(f'daily plan: item {number} "{item}" is nowhere in the hourly schedule')
             continue
         held = span_hours(item) if words and len(hours) == 24 else []
         kept = sum(about(item, hours[hour]) for hour in held)
         if held and 2 * kept < len(held):
-            out.append(f"daily plan: item {number} \"{item}\" is in {kept} of its {len(held)} hours")
+            out.append(f'daily plan: item {number} "{item}" is in {kept} of its {len(held)} hours')
 
     if decomposed:
         total = sum(int(m) for _, m in decomposed)
@@ -133,7 +164,7 @@ def day_coherence(persona: str, daily_plan: Sequence[str], hourly: Sequence[Sequ
             out.append(f"decomposition: lasts {total} minutes, not a whole day")
         for activity, minutes in decomposed:
             if int(minutes) <= 0:
-                out.append(f"decomposition: \"{activity}\" lasts {int(minutes)} minutes")
+                out.append(f'decomposition: "{activity}" lasts {int(minutes)} minutes')
     return result
 
 
@@ -143,8 +174,9 @@ def persona_day(persona: Any) -> DayCoherence:
 
     s = persona.scratch
     hourly = s.f_daily_schedule_hourly_org or s.f_daily_schedule or []
-    return day_coherence(s.name, list(s.daily_req or []), hourly, s.f_daily_schedule or [],
-                         bed_hour=bed_hour_of(s.lifestyle or ""))
+    return day_coherence(
+        s.name, list(s.daily_req or []), hourly, s.f_daily_schedule or [], bed_hour=bed_hour_of(s.lifestyle or "")
+    )
 
 
 def coherence_line(days: Iterable[DayCoherence]) -> str:
@@ -156,4 +188,13 @@ def coherence_line(days: Iterable[DayCoherence]) -> str:
     return f"day coherence: {clean}/{len(days)} days with no violation{share}, {count} violation(s)"
 
 
-__all__ = ["LONGEST_AWAKE_MINUTES", "DayCoherence", "about", "coherence_line", "day_coherence", "persona_day", "span_hours", "wake_hour_of"]
+__all__ = [
+    "LONGEST_AWAKE_MINUTES",
+    "DayCoherence",
+    "about",
+    "coherence_line",
+    "day_coherence",
+    "persona_day",
+    "span_hours",
+    "wake_hour_of",
+]

@@ -86,11 +86,11 @@ def spans_cut(items: list[str], wake_hour: int) -> list[str]:
         if span is None or is_bed(item):
             continue
         start, end = (since_wake(minute, wake_hour) for minute in span)
-        later = (clock_minute(other) for other in out[index + 1:] if not _UNTIL.search(other))
+        later = (clock_minute(other) for other in out[index + 1 :] if not _UNTIL.search(other))
         following = next((since_wake(minute, wake_hour) for minute in later if minute is not None), None)
         if following is not None and start < following < end:
             end_time = list(_CLOCK.finditer(item))[1]
-            out[index] = item[:end_time.start()] + format_clock(wake_hour * 60 + following) + item[end_time.end():]
+            out[index] = item[: end_time.start()] + format_clock(wake_hour * 60 + following) + item[end_time.end() :]
     return out
 
 
@@ -141,7 +141,7 @@ def plan_order_problem(items: list[str], wake_hour: int | None, bed_hour: int | 
     for number, item in enumerate(items, 1):
         if is_bed(item) and number < len(items):
             after = items[number]
-            return (f'item {number} "{item}" comes before "{after}"; times must move forward and bed comes last')
+            return f'item {number} "{item}" comes before "{after}"; times must move forward and bed comes last'
     if wake_hour is None:
         return None
     previous: tuple[int, str, int] | None = None
@@ -150,12 +150,16 @@ def plan_order_problem(items: list[str], wake_hour: int | None, bed_hour: int | 
         if minute is None:
             continue
         offset = since_wake(minute, wake_hour)
-        outside = outside_day_problem(number, item, wake_hour, bed_hour) or span_problem(number, item, wake_hour, bed_hour)
+        outside = outside_day_problem(number, item, wake_hour, bed_hour) or span_problem(
+            number, item, wake_hour, bed_hour
+        )
         if outside:
             return outside
         if previous is not None and offset < previous[0]:
-            return (f'item {previous[2]} "{previous[1]}" comes before "{item}", which is earlier in the day; '
-                    f"times must move forward from {format_hour(wake_hour)} and bed comes last")
+            return (
+                f'item {previous[2]} "{previous[1]}" comes before "{item}", which is earlier in the day; '
+                f"times must move forward from {format_hour(wake_hour)} and bed comes last"
+            )
         previous = (offset, item, number)
     return None
 
@@ -169,8 +173,10 @@ def outside_day_problem(number: int, item: str, wake_hour: int, bed_hour: int | 
     bed_offset = since_wake(bed_hour * 60, wake_hour)
     if not bed_offset or since_wake(minute, wake_hour) < bed_offset:  # the bedtime hour is the bed item's
         return None
-    return (f'item {number} "{item}" is outside the waking day ({format_hour(wake_hour)} to '
-            f'{format_hour(bed_hour)}); give it a time between waking up and going to bed')
+    return (
+        f'item {number} "{item}" is outside the waking day ({format_hour(wake_hour)} to '
+        f"{format_hour(bed_hour)}); give it a time between waking up and going to bed"
+    )
 
 
 def span_problem(number: int, item: str, wake_hour: int, bed_hour: int | None) -> str | None:
@@ -184,15 +190,17 @@ def span_problem(number: int, item: str, wake_hour: int, bed_hour: int | None) -
     if start < end <= (bed or MINUTES_PER_DAY):
         return None
     until = f" and by bedtime ({format_hour(bed_hour)})" if bed and bed_hour is not None else ""
-    return (f'item {number} "{item}" ends before it starts or after bedtime; 12:00 pm is noon and 12:00 am is '
-            f"midnight: give an end time after the start{until}")
+    return (
+        f'item {number} "{item}" ends before it starts or after bedtime; 12:00 pm is noon and 12:00 am is '
+        f"midnight: give an end time after the start{until}"
+    )
 
 
 def _twin(item: str, found: re.Match[str]) -> str:
     """``item`` with the am/pm of the clock time ``found`` swapped."""
     suffix = found.group(3)
     twin = {"am": "pm", "pm": "am", "a.m.": "p.m.", "p.m.": "a.m."}[suffix.lower()]
-    return item[:found.start(3)] + (twin.upper() if suffix.isupper() else twin) + item[found.end(3):]
+    return item[: found.start(3)] + (twin.upper() if suffix.isupper() else twin) + item[found.end(3) :]
 
 
 def meridiem_fixed(item: str, wake_hour: int, bed_hour: int | None) -> str:
@@ -221,14 +229,19 @@ def activity_clock_problem(activity: str, what: str = "the activity") -> str | N
         return None
     bare = without_clock(activity)
     instead = f', like "{bare}"' if bare else ""
-    return f'{what} "{activity}" names a time ("{phrase}"); the hour is already known, so write only the activity{instead}'
+    return (
+        f'{what} "{activity}" names a time ("{phrase}"); the hour is already known, so write only the activity{instead}'
+    )
 
 
-def daytime_sleep_problem(activity: str, hour: int, wake_hour: int, bed_hour: int | None,
-                          what: str = "the activity") -> str | None:
+def daytime_sleep_problem(
+    activity: str, hour: int, wake_hour: int, bed_hour: int | None, what: str = "the activity"
+) -> str | None:
     """Sleeping in the middle of the waking day, with what to do instead (None: fine)."""
     if not is_sleeping(activity) or not is_daytime(hour, wake_hour, bed_hour):
         return None
     bed = f" and goes to bed at {format_hour(bed_hour)}" if bed_hour is not None else ""
-    return (f'{what} at {format_hour(hour)} is "{activity}", but the character wakes up at {format_hour(wake_hour)}{bed}; '
-            "name something done awake at that hour")
+    return (
+        f'{what} at {format_hour(hour)} is "{activity}", but the character wakes up at {format_hour(wake_hour)}{bed}; '
+        "name something done awake at that hour"
+    )

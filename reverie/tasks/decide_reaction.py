@@ -60,13 +60,15 @@ Reason = Annotated[str, Field(max_length=160, description="one short sentence of
 class TalkReply(Reply):
     reason: Reason
     start_conversation: Annotated[Literal["yes", "no"], BeforeValidator(_lowered)] = Field(
-        description="yes = start a conversation now")
+        description="yes = start a conversation now"
+    )
 
 
 class ReactReply(Reply):
     reason: Reason
     wait_or_continue: Annotated[Literal["wait", "continue"], BeforeValidator(_lowered)] = Field(
-        description="wait = let the other finish first")
+        description="wait = let the other finish first"
+    )
 
 
 def talk_fail_safe(inputs: TalkInputs, choices: Choices) -> TalkReply:
@@ -78,11 +80,22 @@ def react_fail_safe(inputs: ReactInputs, choices: Choices) -> ReactReply:
     return ReactReply(reason="carry on with the plan", wait_or_continue="continue")
 
 
-DECIDE_TO_TALK = Task(name="decide_to_talk", inputs=TalkInputs, schema=TalkReply, fail_safe=talk_fail_safe,
-                      used_in="plan: reacting to a perceived persona (start a conversation?)", trim=memories("context"))
-DECIDE_TO_REACT = Task(name="decide_to_react", inputs=ReactInputs, schema=ReactReply, fail_safe=react_fail_safe,
-                       used_in="plan: reacting to a perceived persona at the same spot (wait for them?)",
-                       trim=memories("context"))
+DECIDE_TO_TALK = Task(
+    name="decide_to_talk",
+    inputs=TalkInputs,
+    schema=TalkReply,
+    fail_safe=talk_fail_safe,
+    used_in="plan: reacting to a perceived persona (start a conversation?)",
+    trim=memories("context"),
+)
+DECIDE_TO_REACT = Task(
+    name="decide_to_react",
+    inputs=ReactInputs,
+    schema=ReactReply,
+    fail_safe=react_fail_safe,
+    used_in="plan: reacting to a perceived persona at the same spot (wait for them?)",
+    trim=memories("context"),
+)
 
 
 def describe_retrieved(event_descriptions: list[str], thought_descriptions: list[str]) -> str:
@@ -101,10 +114,18 @@ def last_chat_sentence(last_chat_time: str, last_chat_about: str) -> str:
     return f"They last talked on {last_chat_time.strip()}{about}."
 
 
-def _meeting(init_name: str, target_name: str, context: str, now: str, init_status: str, target_status: str) -> dict[str, str]:
+def _meeting(
+    init_name: str, target_name: str, context: str, now: str, init_status: str, target_status: str
+) -> dict[str, str]:
     """The inputs both reaction prompts share (see :class:`_Meeting`)."""
-    return {"init_name": init_name, "target_name": target_name, "context": context.strip() or "Nothing in particular.",
-            "now": now, "init_status": one_line(init_status), "target_status": one_line(target_status)}
+    return {
+        "init_name": init_name,
+        "target_name": target_name,
+        "context": context.strip() or "Nothing in particular.",
+        "now": now,
+        "init_status": one_line(init_status),
+        "target_status": one_line(target_status),
+    }
 
 
 def decide_to_talk(
@@ -120,8 +141,10 @@ def decide_to_talk(
     last_chat_about: str = "",
 ) -> bool:
     """True if ``init_name`` starts a conversation with ``target_name`` now."""
-    inputs = TalkInputs(**_meeting(init_name, target_name, context, now, init_status, target_status),
-                        last_chat=last_chat_sentence(last_chat_time, last_chat_about))
+    inputs = TalkInputs(
+        **_meeting(init_name, target_name, context, now, init_status, target_status),
+        last_chat=last_chat_sentence(last_chat_time, last_chat_about),
+    )
     return llm.ask(DECIDE_TO_TALK, inputs, persona=init_name).start_conversation == "yes"
 
 
@@ -138,6 +161,9 @@ def decide_to_react(
     target_act: str,
 ) -> bool:
     """True if ``init_name`` should wait until ``target_name`` has finished (original option 1)."""
-    inputs = ReactInputs(**_meeting(init_name, target_name, context, now, init_status, target_status),
-                         init_act=one_line(init_act), target_act=one_line(target_act))
+    inputs = ReactInputs(
+        **_meeting(init_name, target_name, context, now, init_status, target_status),
+        init_act=one_line(init_act),
+        target_act=one_line(target_act),
+    )
     return llm.ask(DECIDE_TO_REACT, inputs, persona=init_name).wait_or_continue == "wait"

@@ -65,11 +65,13 @@ class TripleReply(TripleFields):
             predicate = predicate[: -len(self.target)].strip()
         self.predicate = check_text(predicate, "the predicate")
         if self.predicate.split()[0].lower() in _NOT_VERBS:
-            raise ValueError(f"the predicate {self.predicate!r} is not a verb; write a short verb like \"is eating\"")
+            raise ValueError(f'the predicate {self.predicate!r} is not a verb; write a short verb like "is eating"')
         if self.predicate.lower() == self.target.lower():  # "is planning" twice: the verb is fine, the target missing
             whom = subject or "the subject"
-            raise ValueError(f"the predicate and the target are both {self.predicate!r}; the target is what {whom} "
-                             "acts on, not the verb again")
+            raise ValueError(
+                f"the predicate and the target are both {self.predicate!r}; the target is what {whom} "
+                "acts on, not the verb again"
+            )
         if len(self.predicate.split()) > MAX_PREDICATE_WORDS:
             self.predicate, self.target = shorter_predicate(self.predicate, self.target)
         if subject and self.target.lower() == subject.lower():
@@ -98,13 +100,13 @@ def verb_and_object(statement: str, subject: str, predicate: str) -> tuple[str, 
     rest = one_line(statement).rstrip(".!?")
     if not rest.lower().startswith(subject.lower() + " "):
         return None
-    words = rest[len(subject):].split()
+    words = rest[len(subject) :].split()
     verb = re.sub(r"(e|es|s|ed|ing)$", "", predicate.split()[-1].lower()) if predicate.split() else ""
     if len(verb) < 2:
         return None
     for i, word in enumerate(words[:3]):
         if word.lower().startswith(verb) and word.lower() not in _AUXILIARIES:
-            target = " ".join(words[i + 1:])
+            target = " ".join(words[i + 1 :])
             if not target or target.lower() == subject.lower():
                 return None
             if len(target) > 80:  # the schema's bound, cut at a word
@@ -148,11 +150,21 @@ def fail_safe(inputs: TripleInputs, choices: Choices) -> TripleReply:
     return TripleReply(predicate=predicate, target=obj)
 
 
-EVENT_TRIPLE = Task(name="event_triple", inputs=TripleInputs, schema=TripleReply, fail_safe=fail_safe,
-                    used_in="plan: the persona's event for a new action; reflect/converse: every new thought (packed "
-                            "mode: only one arriving alone)")
-ACT_OBJ_EVENT_TRIPLE = Task(name="act_obj_event_triple", inputs=TripleInputs, schema=TripleReply, fail_safe=fail_safe,
-                            used_in="plan: the object's event for a new action")
+EVENT_TRIPLE = Task(
+    name="event_triple",
+    inputs=TripleInputs,
+    schema=TripleReply,
+    fail_safe=fail_safe,
+    used_in="plan: the persona's event for a new action; reflect/converse: every new thought (packed "
+    "mode: only one arriving alone)",
+)
+ACT_OBJ_EVENT_TRIPLE = Task(
+    name="act_obj_event_triple",
+    inputs=TripleInputs,
+    schema=TripleReply,
+    fail_safe=fail_safe,
+    used_in="plan: the object's event for a new action",
+)
 
 
 def event_triple(llm: LanguageModel, *, name: str, action_description: str) -> tuple[str, str, str]:
@@ -178,8 +190,9 @@ def thought_fail_safe(name: str, thought: str) -> tuple[str, str, str]:
     return (name, reply.predicate, reply.target)
 
 
-def act_obj_event_triple(llm: LanguageModel, *,
-                         object_name: str, object_description: str, persona: str | None = None) -> tuple[str, str, str]:
+def act_obj_event_triple(
+    llm: LanguageModel, *, object_name: str, object_description: str, persona: str | None = None
+) -> tuple[str, str, str]:
     """``(object_name, predicate, object)`` for the object in its state ("being used by ...")."""
     inputs = TripleInputs(subject=object_name, statement=f"{object_name} is {one_line(object_description)}")
     reply = llm.ask(ACT_OBJ_EVENT_TRIPLE, inputs, persona=persona)

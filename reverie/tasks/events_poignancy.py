@@ -42,16 +42,21 @@ class EventsPoignancyInputs(TaskInputs):
 
 
 class EventsPoignancyReply(Reply):
-    ratings: list[Scale] = Field(min_length=1, max_length=MAX_EVENTS, json_schema_extra={ITEMS_KEY: "events"},
-                                 description="one score per memory, in the order given: 1 = routine, 10 = life-changing")
+    ratings: list[Scale] = Field(
+        min_length=1,
+        max_length=MAX_EVENTS,
+        json_schema_extra={ITEMS_KEY: "events"},
+        description="one score per memory, in the order given: 1 = routine, 10 = life-changing",
+    )
 
     @field_validator("ratings")
     @classmethod
     def _one_per_event(cls, values: list[int], info: ValidationInfo) -> list[int]:
         inputs = inputs_of(info, EventsPoignancyInputs)
         if inputs is not None and len(values) != inputs.count:
-            raise ValueError(f"give exactly {inputs.count} ratings, one for each numbered memory in order; "
-                             f"you gave {len(values)}")
+            raise ValueError(
+                f"give exactly {inputs.count} ratings, one for each numbered memory in order; you gave {len(values)}"
+            )
         return values
 
 
@@ -59,9 +64,14 @@ def fail_safe(inputs: EventsPoignancyInputs, choices: Choices) -> EventsPoignanc
     return EventsPoignancyReply(ratings=[FAIL_SAFE_RATING] * max(1, min(inputs.count, MAX_EVENTS)))
 
 
-EVENTS_POIGNANCY = Task(name="events_poignancy", inputs=EventsPoignancyInputs, schema=EventsPoignancyReply,
-                        fail_safe=fail_safe, used_in="new events and thoughts waiting for their poignancy, two or more, rated in one call "
-                                "before a scored retrieval or a reachable reflection (docs/FIDELITY.md)")
+EVENTS_POIGNANCY = Task(
+    name="events_poignancy",
+    inputs=EventsPoignancyInputs,
+    schema=EventsPoignancyReply,
+    fail_safe=fail_safe,
+    used_in="new events and thoughts waiting for their poignancy, two or more, rated in one call "
+    "before a scored retrieval or a reachable reflection (docs/FIDELITY.md)",
+)
 
 
 def events_poignancy(llm: LanguageModel, *, persona_name: str, identity: str, descriptions: list[str]) -> list[int]:
@@ -69,8 +79,9 @@ def events_poignancy(llm: LanguageModel, *, persona_name: str, identity: str, de
     scores: list[int] = []
     identity = rating_identity(identity)
     for start in range(0, len(descriptions), MAX_EVENTS):
-        chunk = descriptions[start:start + MAX_EVENTS]
-        inputs = EventsPoignancyInputs(persona_name=persona_name, identity=identity, events=numbered(chunk, 1),
-                                       count=len(chunk))
+        chunk = descriptions[start : start + MAX_EVENTS]
+        inputs = EventsPoignancyInputs(
+            persona_name=persona_name, identity=identity, events=numbered(chunk, 1), count=len(chunk)
+        )
         scores += llm.ask(EVENTS_POIGNANCY, inputs, persona=persona_name, choices={"events": chunk}).ratings
     return scores

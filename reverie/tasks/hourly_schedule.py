@@ -46,7 +46,7 @@ _TIME_PHRASE = re.compile(
 
 
 def strip_subject(text: str, first_name: str) -> str:
-    """"Isabella is opening the cafe." -> "opening the cafe"."""
+    """ "Isabella is opening the cafe." -> "opening the cafe"."""
     text = one_line(text).rstrip(".")
     if first_name:
         text = re.sub(rf"^{re.escape(first_name)}(\s+\w+)?\s+is\s+", "", text, flags=re.IGNORECASE)
@@ -61,8 +61,15 @@ def known_hour(value: Any) -> int | None:
     return hour if 0 <= hour <= 23 else None
 
 
-def check_activity(value: str, first_name: str, what: str = "the activity", *, hour: int | None = None,
-                   wake_hour: int | None = None, bed_hour: int | None = None) -> str:
+def check_activity(
+    value: str,
+    first_name: str,
+    what: str = "the activity",
+    *,
+    hour: int | None = None,
+    wake_hour: int | None = None,
+    bed_hour: int | None = None,
+) -> str:
     """One hour's activity: no list number (the plan's are copied: "2. eat breakfast"), no subject,
     no clock time (taken out), real words, short, awake in the day."""
     value = strip_subject(without_marker(value), first_name)
@@ -70,13 +77,15 @@ def check_activity(value: str, first_name: str, what: str = "the activity", *, h
     if phrase is not None:
         bare = without_clock(value)
         if not bare or not any(ch.isalpha() for ch in bare):
-            raise ValueError(f'{what} "{value}" is only a time; the hour is already known, so name what '
-                             f'{first_name or "the character"} does, like "opening the cafe"')
+            raise ValueError(
+                f'{what} "{value}" is only a time; the hour is already known, so name what '
+                f'{first_name or "the character"} does, like "opening the cafe"'
+            )
         value = bare
     value = check_text(value, what)
     words = len(value.split())
     if words > MAX_WORDS:
-        raise ValueError(f"{what} has {words} words; say it in at most {MAX_WORDS} words, like \"opening the cafe\"")
+        raise ValueError(f'{what} has {words} words; say it in at most {MAX_WORDS} words, like "opening the cafe"')
     if hour is not None and wake_hour is not None:
         problem = daytime_sleep_problem(value, hour, wake_hour, bed_hour, what)
         if problem:
@@ -97,8 +106,13 @@ class HourlyInputs(TaskInputs):
 
     def check(self, activity: str) -> str:
         """``activity`` checked for this hour of this persona's day."""
-        return check_activity(activity, self.first_name, hour=known_hour(self.hour),
-                              wake_hour=known_hour(self.wake_up_time), bed_hour=known_hour(self.bed_time))
+        return check_activity(
+            activity,
+            self.first_name,
+            hour=known_hour(self.hour),
+            wake_hour=known_hour(self.wake_up_time),
+            bed_hour=known_hour(self.bed_time),
+        )
 
 
 def _for_the_hour(value: str, inputs: HourlyInputs | None) -> str:
@@ -107,7 +121,8 @@ def _for_the_hour(value: str, inputs: HourlyInputs | None) -> str:
 
 class HourlyActivityReply(Reply):
     activity: Annotated[str, Checked(HourlyInputs, _for_the_hour)] = Field(
-        max_length=80, description="what the character is doing in that hour, a short phrase")
+        max_length=80, description="what the character is doing in that hour, a short phrase"
+    )
 
 
 def plan_item_for_hour(plan_text: str, hour_text: str) -> str | None:
@@ -157,8 +172,13 @@ def fail_safe(inputs: HourlyInputs, choices: Choices) -> HourlyActivityReply:
     return HourlyActivityReply(activity=activity)
 
 
-HOURLY_SCHEDULE = Task(name="hourly_schedule", inputs=HourlyInputs, schema=HourlyActivityReply, fail_safe=fail_safe,
-                       used_in="plan: long-term planning, each awake hour of a new day")
+HOURLY_SCHEDULE = Task(
+    name="hourly_schedule",
+    inputs=HourlyInputs,
+    schema=HourlyActivityReply,
+    fail_safe=fail_safe,
+    used_in="plan: long-term planning, each awake hour of a new day",
+)
 
 
 def format_plan(daily_plan: list[str]) -> str:

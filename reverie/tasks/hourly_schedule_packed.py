@@ -64,8 +64,11 @@ class DayScheduleInputs(TaskInputs):
 
 class DayScheduleReply(Reply):
     activities: list[Annotated[str, Field(max_length=60)]] = Field(
-        min_length=1, max_length=HOURS_IN_DAY, json_schema_extra={ITEMS_KEY: "hours"},
-        description="one short phrase per hour, in order, from the wake-up hour to 11:00 pm")
+        min_length=1,
+        max_length=HOURS_IN_DAY,
+        json_schema_extra={ITEMS_KEY: "hours"},
+        description="one short phrase per hour, in order, from the wake-up hour to 11:00 pm",
+    )
 
     @field_validator("activities")
     @classmethod
@@ -81,8 +84,10 @@ class DayScheduleReply(Reply):
             else:
                 cleaned.append(check_activity(value, first_name, f"activity {i}"))
         if hours and len(cleaned) < len(hours):
-            raise ValueError(f"give exactly {len(hours)} activities, one for each hour from {hours[0]} to "
-                             f"{hours[-1]}; you gave {len(cleaned)}")
+            raise ValueError(
+                f"give exactly {len(hours)} activities, one for each hour from {hours[0]} to "
+                f"{hours[-1]}; you gave {len(cleaned)}"
+            )
         cleaned = unnumbered(cleaned)
         if not inputs:
             return cleaned
@@ -94,7 +99,7 @@ class DayScheduleReply(Reply):
 
 
 def unnumbered(activities: list[str]) -> list[str]:
-    """"morning routine 2", "morning routine 3" -> "morning routine": a count is not an activity."""
+    """ "morning routine 2", "morning routine 3" -> "morning routine": a count is not an activity."""
     out = []
     for activity in activities:
         bare = re.sub(r"\s*#?\d{1,2}\.?$", "", activity).strip()
@@ -104,8 +109,11 @@ def unnumbered(activities: list[str]) -> list[str]:
 
 def only_a_time(value: str) -> bool:
     """ "9:00 am", "1:15:11:51" : a clock with no activity in it."""
-    return bool(value.strip()) and not any(ch.isalpha() for ch in without_clock(value)) and (
-        clock_phrase(value) is not None or bool(re.fullmatch(r"[\d:.\s-]+", value.strip())))
+    return (
+        bool(value.strip())
+        and not any(ch.isalpha() for ch in without_clock(value))
+        and (clock_phrase(value) is not None or bool(re.fullmatch(r"[\d:.\s-]+", value.strip())))
+    )
 
 
 def awake_all_day(activities: list[str], hours: list[str], wake: int | None, bed: int | None) -> list[str]:
@@ -118,7 +126,7 @@ def awake_all_day(activities: list[str], hours: list[str], wake: int | None, bed
         hour = known_hour(label)
         asleep = hour is not None and daytime_sleep_problem(activity, hour, wake, bed) is not None
         out.append((out[-1] if out else FILLER) if asleep else activity)
-    return out + activities[len(out):]
+    return out + activities[len(out) :]
 
 
 def plan_hours(plan: list[str], hours: list[str]) -> dict[int, str]:
@@ -212,14 +220,26 @@ def fail_safe(inputs: DayScheduleInputs, choices: Choices) -> DayScheduleReply:
     return DayScheduleReply(activities=activities)
 
 
-HOURLY_SCHEDULE_PACKED = Task(name="hourly_schedule_packed", inputs=DayScheduleInputs, schema=DayScheduleReply,
-                              fail_safe=fail_safe,
-                              used_in="plan: long-term planning, the whole new day in one call ([simulation] packed_actions = true)")
+HOURLY_SCHEDULE_PACKED = Task(
+    name="hourly_schedule_packed",
+    inputs=DayScheduleInputs,
+    schema=DayScheduleReply,
+    fail_safe=fail_safe,
+    used_in="plan: long-term planning, the whole new day in one call ([simulation] packed_actions = true)",
+)
 
 
-def packed_hourly_schedule(llm: LanguageModel, *, identity: str, first_name: str, date: str, daily_plan: list[str],
-                           wake_up_hour: int, persona: str | None = None,
-                           bed_hour: int | None = None) -> list[tuple[str, int]]:
+def packed_hourly_schedule(
+    llm: LanguageModel,
+    *,
+    identity: str,
+    first_name: str,
+    date: str,
+    daily_plan: list[str],
+    wake_up_hour: int,
+    persona: str | None = None,
+    bed_hour: int | None = None,
+) -> list[tuple[str, int]]:
     """The whole day as ``[(activity, minutes), ...]`` summing to 1440, from one call."""
     wake = max(0, min(int(wake_up_hour), HOURS_IN_DAY))
     awake = awake_hours(wake, bed_hour) if wake < HOURS_IN_DAY else range(0)

@@ -74,9 +74,9 @@ class CurrentlyReply(Reply):
         if inputs and inputs.name.strip():
             value = in_third_person(value, inputs.name.strip())
         if _FIRST_PERSON.search(value):
-            raise ValueError(f"write the status in the third person (\"{first} is ...\"), not with I/me/my")
+            raise ValueError(f'write the status in the third person ("{first} is ..."), not with I/me/my')
         if first and first.lower() not in value.lower():
-            raise ValueError(f"mention {first} by name: write the status in the third person, like \"{first} is ...\"")
+            raise ValueError(f'mention {first} by name: write the status in the third person, like "{first} is ..."')
         return value
 
 
@@ -90,14 +90,16 @@ def in_third_person(status: str, name: str) -> str:
     found = re.match(r"^(i am|i'm|i have|i've|i will|i'll)\b\s*", status, flags=re.IGNORECASE)
     if not found:
         return status
-    return f"{name} {_I_START[found.group(1).lower()]} {status[found.end():]}".strip()
+    return f"{name} {_I_START[found.group(1).lower()]} {status[found.end() :]}".strip()
 
 
 PlanItem = Annotated[str, Field(max_length=ITEM_MAX)]
 
 
 class DailyReqReply(Reply):
-    items: list[PlanItem] = Field(min_length=MIN_ITEMS, max_length=MAX_ITEMS, description="the day's plan, with clock times")
+    items: list[PlanItem] = Field(
+        min_length=MIN_ITEMS, max_length=MAX_ITEMS, description="the day's plan, with clock times"
+    )
 
     @model_validator(mode="after")
     def _validated(self, info: ValidationInfo) -> DailyReqReply:
@@ -141,7 +143,7 @@ def _identity_line(identity: str, label: str) -> str:
 
 
 def split_numbered(text: str) -> list[str]:
-    """"1) a, 2) b" -> ["a", "b"]; any other text -> [text]."""
+    """ "1) a, 2) b" -> ["a", "b"]; any other text -> [text]."""
     text = one_line(text)
     if not re.match(r"^1[.)]\s", text):
         return [text] if text else []
@@ -172,17 +174,36 @@ def _daily_req_fail_safe(inputs: DailyReqInputs, choices: Choices) -> DailyReqRe
     return DailyReqReply(items=items)
 
 
-IDENTITY_PLAN_NOTE = Task(name="identity_plan_note", inputs=PlanNoteInputs, schema=NoteReply, fail_safe=_note_fail_safe,
-                          used_in="plan: new day, identity revision (what to keep in mind when planning today)",
-                          trim=memories("statements"))
-IDENTITY_THOUGHT_NOTE = Task(name="identity_thought_note", inputs=ThoughtNoteInputs, schema=NoteReply,
-                             fail_safe=_note_fail_safe, trim=memories("statements"),
-                             used_in="plan: new day, identity revision (how the persona has been feeling)")
-IDENTITY_NEW_CURRENTLY = Task(name="identity_new_currently", inputs=CurrentlyInputs, schema=CurrentlyReply,
-                              fail_safe=_currently_fail_safe, used_in="plan: new day, identity revision (scratch.currently)")
-IDENTITY_NEW_DAILY_REQ = Task(name="identity_new_daily_req", inputs=DailyReqInputs, schema=DailyReqReply,
-                              fail_safe=_daily_req_fail_safe,
-                              used_in="plan: new day, identity revision (scratch.daily_plan_req)")
+IDENTITY_PLAN_NOTE = Task(
+    name="identity_plan_note",
+    inputs=PlanNoteInputs,
+    schema=NoteReply,
+    fail_safe=_note_fail_safe,
+    used_in="plan: new day, identity revision (what to keep in mind when planning today)",
+    trim=memories("statements"),
+)
+IDENTITY_THOUGHT_NOTE = Task(
+    name="identity_thought_note",
+    inputs=ThoughtNoteInputs,
+    schema=NoteReply,
+    fail_safe=_note_fail_safe,
+    trim=memories("statements"),
+    used_in="plan: new day, identity revision (how the persona has been feeling)",
+)
+IDENTITY_NEW_CURRENTLY = Task(
+    name="identity_new_currently",
+    inputs=CurrentlyInputs,
+    schema=CurrentlyReply,
+    fail_safe=_currently_fail_safe,
+    used_in="plan: new day, identity revision (scratch.currently)",
+)
+IDENTITY_NEW_DAILY_REQ = Task(
+    name="identity_new_daily_req",
+    inputs=DailyReqInputs,
+    schema=DailyReqReply,
+    fail_safe=_daily_req_fail_safe,
+    used_in="plan: new day, identity revision (scratch.daily_plan_req)",
+)
 
 
 def format_statements(memories: list[tuple[datetime, str]]) -> str:
@@ -207,8 +228,9 @@ def identity_thought_note(llm: LanguageModel, *, name: str, statements: str) -> 
     return note
 
 
-def identity_new_currently(llm: LanguageModel, *,
-                           name: str, currently: str, plan_note: str, thought_note: str, date: str) -> str:
+def identity_new_currently(
+    llm: LanguageModel, *, name: str, currently: str, plan_note: str, thought_note: str, date: str
+) -> str:
     inputs = CurrentlyInputs(
         name=name,
         currently=one_line(currently),

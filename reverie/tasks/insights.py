@@ -50,7 +50,9 @@ class InsightsInputs(TaskInputs):
 
 
 class Insight(Reply):
-    insight: str = Field(max_length=160, description="one sentence about the persona", json_schema_extra=words_only(160, 3, min_words=3))
+    insight: str = Field(
+        max_length=160, description="one sentence about the persona", json_schema_extra=words_only(160, 3, min_words=3)
+    )
     evidence: list[Annotated[str, Field(max_length=3)]] = choice_field(
         NUMBERS_KEY, min_length=1, max_length=MAX_EVIDENCE, description="numbers of the statements it is based on"
     )
@@ -59,7 +61,11 @@ class Insight(Reply):
     @classmethod
     def _numbers_as_text(cls, value: Any) -> Any:
         # Without a grammar a model writes [0, 2]; the enum holds "0", "2".
-        return [str(v) if isinstance(v, int) and not isinstance(v, bool) else v for v in value] if isinstance(value, list) else value
+        return (
+            [str(v) if isinstance(v, int) and not isinstance(v, bool) else v for v in value]
+            if isinstance(value, list)
+            else value
+        )
 
 
 class InsightsReply(Reply):
@@ -96,9 +102,11 @@ def _checked(i: int, item: Insight, statements: list[str], last: int) -> str:
         raise ValueError(f"insight {i} only copies a statement; say what the statements mean together")
     for number in item.evidence:
         if not number.strip().isdigit():
-            raise ValueError(f"evidence {number!r} in insight {i} is not a statement number; use numbers like \"0\"")
+            raise ValueError(f'evidence {number!r} in insight {i} is not a statement number; use numbers like "0"')
         if last >= 0 and not 0 <= int(number) <= last:
-            raise ValueError(f"evidence index {number} in insight {i} is out of range: statements are numbered 0 to {last}")
+            raise ValueError(
+                f"evidence index {number} in insight {i} is out of range: statements are numbered 0 to {last}"
+            )
     return text
 
 
@@ -116,8 +124,11 @@ class InsightWithTriple(Insight):
     predicate: str = Field("", max_length=40, description="the insight's main verb, a few words")
     target: str = Field("", max_length=80, description="what that verb acts on")
 
-    model_config = ConfigDict(json_schema_extra=lambda schema: schema.update(
-        additionalProperties=False, required=["insight", "evidence", "predicate", "target"]))
+    model_config = ConfigDict(
+        json_schema_extra=lambda schema: schema.update(
+            additionalProperties=False, required=["insight", "evidence", "predicate", "target"]
+        )
+    )
 
 
 class InsightsPackedReply(InsightsReply):
@@ -128,40 +139,62 @@ class InsightsPackedReply(InsightsReply):
         checks ``thought_triples`` gives its own; None where not, or missing."""
         name = inputs.persona_name or "I"
         thoughts = [one_line(item.insight) for item in self.insights]
-        found = checked_triples(name, thoughts, [TripleFields(predicate=item.predicate, target=item.target)
-                                                 for item in self.insights])
+        found = checked_triples(
+            name, thoughts, [TripleFields(predicate=item.predicate, target=item.target) for item in self.insights]
+        )
         if None in found:
-            log.info("insights_packed: %s's insight(s) %s keep the single fail-safe triple (failed their checks, or missing)",
-                     name, [i for i, t in enumerate(found, 1) if t is None])
+            log.info(
+                "insights_packed: %s's insight(s) %s keep the single fail-safe triple (failed their checks, or missing)",
+                name,
+                [i for i, t in enumerate(found, 1) if t is None],
+            )
         return found
 
 
-INSIGHTS = Task(name="insights", inputs=InsightsInputs, schema=InsightsReply, fail_safe=_fail_safe, trim=memories("statements"),
-                used_in="reflect: insights (new thoughts) from the memories retrieved for each focal point "
-                        "(packed mode asks insights_packed)")
+INSIGHTS = Task(
+    name="insights",
+    inputs=InsightsInputs,
+    schema=InsightsReply,
+    fail_safe=_fail_safe,
+    trim=memories("statements"),
+    used_in="reflect: insights (new thoughts) from the memories retrieved for each focal point "
+    "(packed mode asks insights_packed)",
+)
 
 
 def _packed_fail_safe(inputs: InsightsInputs, choices: Choices) -> InsightsPackedReply:
     # The same thought, with the triple its sentence reads as.
     (insight,) = _fail_safe(inputs, choices).insights
-    return InsightsPackedReply(insights=[InsightWithTriple(insight=insight.insight, evidence=insight.evidence,
-                                                           predicate="has had", target="a lot going on lately")])
+    return InsightsPackedReply(
+        insights=[
+            InsightWithTriple(
+                insight=insight.insight, evidence=insight.evidence, predicate="has had", target="a lot going on lately"
+            )
+        ]
+    )
 
 
-INSIGHTS_PACKED = Task(name="insights_packed", inputs=InsightsInputs, schema=InsightsPackedReply,
-                       fail_safe=_packed_fail_safe, trim=memories("statements"),
-                       used_in="reflect: insights (new thoughts) from the three focal points' memories in one call, "
-                               "with each insight's triple ([simulation] packed_actions = true)")
+INSIGHTS_PACKED = Task(
+    name="insights_packed",
+    inputs=InsightsInputs,
+    schema=InsightsPackedReply,
+    fail_safe=_packed_fail_safe,
+    trim=memories("statements"),
+    used_in="reflect: insights (new thoughts) from the three focal points' memories in one call, "
+    "with each insight's triple ([simulation] packed_actions = true)",
+)
 
 
 def _inputs(persona_name: str, statements: list[str], n: int) -> tuple[InsightsInputs, Choices]:
-    inputs = InsightsInputs(persona_name=persona_name, statements=numbered(statements), n=n,
-                            last_index=len(statements) - 1)
+    inputs = InsightsInputs(
+        persona_name=persona_name, statements=numbered(statements), n=n, last_index=len(statements) - 1
+    )
     return inputs, {NUMBERS_KEY: [str(i) for i in range(len(statements))]}
 
 
-def insights(llm: LanguageModel, *,
-             persona_name: str, statements: list[str], n: int = 5) -> list[tuple[str, list[int]]]:
+def insights(
+    llm: LanguageModel, *, persona_name: str, statements: list[str], n: int = 5
+) -> list[tuple[str, list[int]]]:
     """Up to ``n`` ``(insight, [statement indices])`` pairs; indices refer to ``statements`` (from 0)."""
     if not statements:
         return []
@@ -170,13 +203,16 @@ def insights(llm: LanguageModel, *,
     return [(one_line(item.insight), [int(i) for i in item.evidence]) for item in reply.insights[:n]]
 
 
-def insights_packed(llm: LanguageModel, *, persona_name: str, statements: list[str],
-                    n: int = 5) -> list[tuple[str, list[int], tuple[str, str, str] | None]]:
+def insights_packed(
+    llm: LanguageModel, *, persona_name: str, statements: list[str], n: int = 5
+) -> list[tuple[str, list[int], tuple[str, str, str] | None]]:
     """Packed mode: :func:`insights`' pairs, each with the insight's ``(persona_name, predicate,
     target)`` where the reply gave a valid one (None: the single fail-safe's, asked no more)."""
     if not statements:
         return []
     inputs, choices = _inputs(persona_name, statements, n)
     reply = llm.ask(INSIGHTS_PACKED, inputs, choices=choices, persona=persona_name)
-    return [(one_line(item.insight), [int(i) for i in item.evidence], triple)
-            for item, triple in zip(reply.insights[:n], reply.stored_triples(inputs))]
+    return [
+        (one_line(item.insight), [int(i) for i in item.evidence], triple)
+        for item, triple in zip(reply.insights[:n], reply.stored_triples(inputs))
+    ]

@@ -34,8 +34,13 @@ def _safety_fail_safe(inputs: SafetyInputs, choices: Choices) -> SafetyReply:
     return SafetyReply(score=1)  # a check that cannot be made must not block the interview
 
 
-SAFETY_SCORE = Task(name="safety_score", inputs=SafetyInputs, schema=SafetyReply, fail_safe=_safety_fail_safe,
-                    used_in="interview: rates each user line before the persona answers")
+SAFETY_SCORE = Task(
+    name="safety_score",
+    inputs=SafetyInputs,
+    schema=SafetyReply,
+    fail_safe=_safety_fail_safe,
+    used_in="interview: rates each user line before the persona answers",
+)
 
 
 def safety_score(llm: LanguageModel, *, comment: str, persona_name: str | None = None) -> int:
@@ -54,21 +59,30 @@ class IdeasInputs(TaskInputs):
 
 
 class IdeasReply(Reply):
-    summary: Text("the summary", 400, min_words=3) = Field(description="what the persona remembers that bears on the line")
+    summary: Text("the summary", 400, min_words=3) = Field(
+        description="what the persona remembers that bears on the line"
+    )
 
 
 def _ideas_fail_safe(inputs: IdeasInputs, choices: Choices) -> IdeasReply:
     return IdeasReply(summary=f"{inputs.persona_name or 'The persona'} remembers nothing in particular about this.")
 
 
-SUMMARIZE_IDEAS = Task(name="summarize_ideas", inputs=IdeasInputs, schema=IdeasReply, fail_safe=_ideas_fail_safe,
-                       used_in="interview: the persona's memories that bear on the user's line", trim=memories("statements"))
+SUMMARIZE_IDEAS = Task(
+    name="summarize_ideas",
+    inputs=IdeasInputs,
+    schema=IdeasReply,
+    fail_safe=_ideas_fail_safe,
+    used_in="interview: the persona's memories that bear on the user's line",
+    trim=memories("statements"),
+)
 
 
 def summarize_ideas(llm: LanguageModel, *, persona_name: str, statements: list[str], question: str) -> str:
     """A short summary of the ``statements`` most relevant to the interviewer's ``question``."""
-    inputs = IdeasInputs(persona_name=persona_name, statements=bulleted(statements) or "- (no memories)",
-                         question=question)
+    inputs = IdeasInputs(
+        persona_name=persona_name, statements=bulleted(statements) or "- (no memories)", question=question
+    )
     summary: str = llm.ask(SUMMARIZE_IDEAS, inputs, persona=persona_name).summary
     return summary
 
@@ -106,15 +120,22 @@ def _answer(value: str, inputs: AnswerInputs | None) -> str:
 
 class AnswerReply(Reply):
     utterance: Annotated[str, Checked(AnswerInputs, _answer)] = Field(
-        max_length=400, description="what the persona says next, in their own voice")
+        max_length=400, description="what the persona says next, in their own voice"
+    )
 
 
 def _answer_fail_safe(inputs: AnswerInputs, choices: Choices) -> AnswerReply:
     return AnswerReply(utterance="I'm not sure what to say about that.")
 
 
-NEXT_CONVO_LINE = Task(name="next_convo_line", inputs=AnswerInputs, schema=AnswerReply, fail_safe=_answer_fail_safe,
-                       used_in="interview: the persona's answer to the user's line", trim=transcript_of("conversation"))
+NEXT_CONVO_LINE = Task(
+    name="next_convo_line",
+    inputs=AnswerInputs,
+    schema=AnswerReply,
+    fail_safe=_answer_fail_safe,
+    used_in="interview: the persona's answer to the user's line",
+    trim=transcript_of("conversation"),
+)
 
 
 def next_convo_line(

@@ -22,8 +22,8 @@ from reverie.llm.task import Choices, Task, TaskInputs
 from reverie.tasks.common import Reply, inputs_of, one_line
 
 _WORD = re.compile(r"[^\W_]+")
-MIN_QUOTED_WORDS = 3   # a quote cut shorter than this says too little to decide anything
-MIN_INNER_WORDS = 4    # the same for a run copied from inside a paraphrase
+MIN_QUOTED_WORDS = 3  # a quote cut shorter than this says too little to decide anything
+MIN_INNER_WORDS = 4  # the same for a run copied from inside a paraphrase
 
 
 def _norm(text: str) -> str:
@@ -48,7 +48,7 @@ def quoted_part(evidence: str, answer: str) -> str | None:
     if kept == len(words):
         return evidence
     if kept >= MIN_QUOTED_WORDS:
-        return evidence[:words[kept - 1].end()]
+        return evidence[: words[kept - 1].end()]
     best = (0, 0)
     for first in range(1, len(words)):
         last = first
@@ -59,7 +59,7 @@ def quoted_part(evidence: str, answer: str) -> str | None:
     first, last = best
     if last - first < MIN_INNER_WORDS:
         return None
-    return evidence[words[first].start():words[last - 1].end()]
+    return evidence[words[first].start() : words[last - 1].end()]
 
 
 class JudgeInputs(TaskInputs):
@@ -91,8 +91,13 @@ def _fail_safe(inputs: JudgeInputs, choices: Choices) -> JudgeReply:
     return JudgeReply(evidence=one_line(inputs.answer)[:150] or "-", verdict="no")
 
 
-INTERVIEW_JUDGE = Task(name="interview_judge", inputs=JudgeInputs, schema=JudgeReply, fail_safe=_fail_safe,
-                       used_in="evaluate: whether an interview answer shows the persona knows a fact or a resident")
+INTERVIEW_JUDGE = Task(
+    name="interview_judge",
+    inputs=JudgeInputs,
+    schema=JudgeReply,
+    fail_safe=_fail_safe,
+    used_in="evaluate: whether an interview answer shows the persona knows a fact or a resident",
+)
 
 
 def judge_answer(llm: LanguageModel, *, persona_name: str, question: str, answer: str) -> JudgeReply:

@@ -59,7 +59,9 @@ def plan_lines(start_minute: int, entries: list[tuple[str, int]]) -> str:
     """``[(activity, minutes)]`` -> "09:00 to 09:30 (30 min): activity" lines."""
     lines, minute = [], start_minute
     for activity, minutes in entries:
-        lines.append(f"{format_minute(minute)} to {format_minute(minute + minutes)} ({minutes} min): {one_line(activity)}")
+        lines.append(
+            f"{format_minute(minute)} to {format_minute(minute + minutes)} ({minutes} min): {one_line(activity)}"
+        )
         minute += minutes
     return "\n".join(lines)
 
@@ -131,8 +133,9 @@ def rest_of_plan(original: list[tuple[str, int]], offset: int, remaining: int) -
     return [(_usable(activity), minutes) for activity, minutes in entries]
 
 
-def resumed_schedule(*, main_act_dur: list[tuple[str, int]], truncated_act_dur: list[tuple[str, int]],
-                     start_minute: int, end_minute: int) -> list[tuple[str, int]]:
+def resumed_schedule(
+    *, main_act_dur: list[tuple[str, int]], truncated_act_dur: list[tuple[str, int]], start_minute: int, end_minute: int
+) -> list[tuple[str, int]]:
     """The window's new schedule without a call (packed mode): what happened so far, ending with
     the inserted activity, then the original plan resumed where that activity ends (the
     fail-safe's rule), summing to exactly ``end_minute - start_minute`` as the asked one does."""
@@ -158,9 +161,14 @@ def fail_safe(inputs: NewScheduleInputs, choices: Choices) -> NewScheduleReply:
         return NewScheduleReply(items=[PlanEntry(activity=FILLER, minutes=max(remaining, 1))])
 
 
-NEW_DECOMP_SCHEDULE = Task(name="new_decomp_schedule", inputs=NewScheduleInputs, schema=NewScheduleReply, fail_safe=fail_safe,
-                           used_in="plan: reacting (chat or wait), re-planning the rest of the current window "
-                                   "(packed mode resumes the plan without asking)")
+NEW_DECOMP_SCHEDULE = Task(
+    name="new_decomp_schedule",
+    inputs=NewScheduleInputs,
+    schema=NewScheduleReply,
+    fail_safe=fail_safe,
+    used_in="plan: reacting (chat or wait), re-planning the rest of the current window "
+    "(packed mode resumes the plan without asking)",
+)
 
 
 def new_decomp_schedule(

@@ -41,17 +41,21 @@ def check_state(value: str, obj: str, places: Iterable[str] = ()) -> str:
     value = re.sub(r"^is\s+", "", value, flags=re.IGNORECASE)
     value = check_text(value, "the state")
     if value.split()[0].lower() in _NOT_A_STATE:
-        raise ValueError(f"{value!r} is a thing, not what happens to the {obj or 'object'}; "
-                         "write something like \"being used to brew coffee\"")
+        raise ValueError(
+            f"{value!r} is a thing, not what happens to the {obj or 'object'}; "
+            'write something like "being used to brew coffee"'
+        )
     if len(value) < MIN_CHARACTERS:
-        raise ValueError(f"the state {value!r} is not a phrase; write something like \"being used to brew coffee\"")
+        raise ValueError(f'the state {value!r} is not a phrase; write something like "being used to brew coffee"')
     named = next((place for place in (*places, obj) if place and _starts_with(value, place)), None)
     if named is not None:
-        raise ValueError(f"the state names {named!r}; say what happens to the {obj or 'object'} instead, "
-                         "like \"being used to brew coffee\"")
+        raise ValueError(
+            f"the state names {named!r}; say what happens to the {obj or 'object'} instead, "
+            'like "being used to brew coffee"'
+        )
     words = len(value.split())
     if words > MAX_WORDS:
-        raise ValueError(f"the state has {words} words; use at most {MAX_WORDS}, like \"being used to brew coffee\"")
+        raise ValueError(f'the state has {words} words; use at most {MAX_WORDS}, like "being used to brew coffee"')
     return value
 
 
@@ -66,7 +70,8 @@ def _state_of_the_object(value: str, inputs: ObjectStateInputs | None) -> str:
 
 class ObjectStateReply(Reply):
     state: Annotated[str, Checked(ObjectStateInputs, _state_of_the_object)] = Field(
-        max_length=80, description="what is happening to the object, e.g. 'being used to brew coffee'")
+        max_length=80, description="what is happening to the object, e.g. 'being used to brew coffee'"
+    )
 
 
 def fail_safe(inputs: ObjectStateInputs, choices: Choices) -> ObjectStateReply:
@@ -74,8 +79,13 @@ def fail_safe(inputs: ObjectStateInputs, choices: Choices) -> ObjectStateReply:
     return ObjectStateReply(state=f"being used by {name}"[:80])
 
 
-ACT_OBJ_DESC = Task(name="act_obj_desc", inputs=ObjectStateInputs, schema=ObjectStateReply, fail_safe=fail_safe,
-                    used_in="plan: choosing the next action (the state of the object being used)")
+ACT_OBJ_DESC = Task(
+    name="act_obj_desc",
+    inputs=ObjectStateInputs,
+    schema=ObjectStateReply,
+    fail_safe=fail_safe,
+    used_in="plan: choosing the next action (the state of the object being used)",
+)
 
 
 def act_obj_desc(llm: LanguageModel, *, object_name: str, name: str, action_description: str) -> str:

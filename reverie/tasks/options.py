@@ -36,8 +36,11 @@ def check_choice(value: str, info: ValidationInfo, key: str) -> str:
 def Choice(key: str, description: str) -> Any:
     """A field taking one of the names passed at call time under ``key``: an enum in the
     grammar's schema, and checked again by :func:`check_choice`."""
-    return Annotated[str, choice_field(key, description=description),
-                     AfterValidator(lambda value, info: check_choice(value, info, key))]
+    return Annotated[
+        str,
+        choice_field(key, description=description),
+        AfterValidator(lambda value, info: check_choice(value, info, key)),
+    ]
 
 
 def joined(options: Iterable[str]) -> str:

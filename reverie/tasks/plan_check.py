@@ -39,8 +39,11 @@ _NAMED_TIME = re.compile(r"\b(?:noon|midday|midnight)\b", re.IGNORECASE)
 # A list number ("1.", "2)", "3:", "4 -") or bullet; "9:00 am ..." is a clock time, not a number.
 _NUMBERING = re.compile(r"^\s*(?:\d+\s*(?:[.)-]|:(?!\d))|[-*•])\s*")
 # "I'm planning to have lunch" -> "have lunch": the intent in the first person is the activity.
-_INTENT = re.compile(r"^(?:i\s+am|i'm|i\s+will|i'll|i\s+(?:plan|want|need|have|hope)\s+to)\s+"
-                     r"(?:(?:planning|going|hoping|trying|about)\s+to\s+)?", re.IGNORECASE)
+_INTENT = re.compile(
+    r"^(?:i\s+am|i'm|i\s+will|i'll|i\s+(?:plan|want|need|have|hope)\s+to)\s+"
+    r"(?:(?:planning|going|hoping|trying|about)\s+to\s+)?",
+    re.IGNORECASE,
+)
 # "Today is Tuesday February 14": a statement about the day, not an activity.
 _DAY_STATEMENT = re.compile(r"^(?:today|tomorrow|it|this)\s+(?:is|will\s+be)\b", re.IGNORECASE)
 _MEALS = re.compile(r"\b(?:breakfast|lunch|dinner)\b")
@@ -101,8 +104,15 @@ class PlanRules:
     schedule: bool = False
 
     @classmethod
-    def at(cls, wake_up_time: str | None, *, bed: int | None = None, min_items: int = MIN_ITEMS,
-           required: Sequence[str] = (), schedule: bool = False) -> PlanRules:
+    def at(
+        cls,
+        wake_up_time: str | None,
+        *,
+        bed: int | None = None,
+        min_items: int = MIN_ITEMS,
+        required: Sequence[str] = (),
+        schedule: bool = False,
+    ) -> PlanRules:
         """The rules for a plan that starts at ``wake_up_time`` ("7:00 am"; None or no hour in it: unknown)."""
         wake = hour_in(wake_up_time) if wake_up_time else None
         return cls(wake=wake, bed=bed, min_items=min_items, required=tuple(required), schedule=schedule)
@@ -154,8 +164,10 @@ def _activity_problem(items: Sequence[str]) -> str | None:
         except ValueError as exc:
             return str(exc)
         if activity is not None and _FIRST_PERSON.search(activity):
-            return (f'item {number} "{activity}" is written as the character speaking; write only the activity, '
-                    'like "have lunch at 12:00 pm"')
+            return (
+                f'item {number} "{activity}" is written as the character speaking; write only the activity, '
+                'like "have lunch at 12:00 pm"'
+            )
     return None
 
 
@@ -179,8 +191,10 @@ def _count_problem(kept: list[str], ordered: list[str], day: list[str], rules: P
 
 
 def _too_few_hours(plan: list[str], wake: int, rules: PlanRules) -> str:
-    return (f"list at least {rules.min_items} activities that start in different hours after waking up "
-            f"at {format_hour(wake)}; yours leave {len(plan)}")
+    return (
+        f"list at least {rules.min_items} activities that start in different hours after waking up "
+        f"at {format_hour(wake)}; yours leave {len(plan)}"
+    )
 
 
 # -- repair: the code's own step on a plan that passed ----------------------------------
@@ -246,7 +260,7 @@ def _hours_fitted(plan: list[str], wake: int, rules: PlanRules) -> list[str]:
     if len(body) < rules.min_items - 2 and required and len(one_an_hour(own, wake)) >= rules.min_items - 2:
         # The reply's own day was full and the commitments took its hours: the model cannot know
         # which hours the code takes, so the fail-safe day's meals and breaks fill those left free.
-        body = in_time_order(body + fillers(body, wake, rules.night)[:MAX_ITEMS - 2 - len(body)], wake)
+        body = in_time_order(body + fillers(body, wake, rules.night)[: MAX_ITEMS - 2 - len(body)], wake)
     return plan[:1] + body + [item for item in plan[1:] if is_bed(item)]
 
 
@@ -313,13 +327,18 @@ def with_requirements(items: list[str], required: list[str], wake_hour: int, bed
         return items
     hours = {known_minute(r) // 60 for r in required}
     keys = {(without_clock(r) or r).lower() for r in required}
-    kept = [item for item in items
-            if ((minute := clock_minute(item)) is None or minute // 60 not in hours)
-            and (without_clock(item) or item).lower() not in keys]
+    kept = [
+        item
+        for item in items
+        if ((minute := clock_minute(item)) is None or minute // 60 not in hours)
+        and (without_clock(item) or item).lower() not in keys
+    ]
     spare = [item for item in kept if not is_waking_up(item) and not is_bed(item)]
-    over = len(spare) + len(required) - (MAX_ITEMS - 2)   # the waking and bed items are the code's too
+    over = len(spare) + len(required) - (MAX_ITEMS - 2)  # the waking and bed items are the code's too
     if over > 0:
-        last_first = [i for i in spare if clock_minute(i) is None] + [i for i in reversed(spare) if clock_minute(i) is not None]
+        last_first = [i for i in spare if clock_minute(i) is None] + [
+            i for i in reversed(spare) if clock_minute(i) is not None
+        ]
         drop = set(last_first[:over])
         kept = [item for item in kept if item not in drop]
     return kept + required
@@ -339,9 +358,14 @@ def in_time_order(items: list[str], wake_hour: int) -> list[str]:
 
 def meals_and_breaks(wake_hour: int) -> list[str]:
     """The meals and breaks a fail-safe day is made of, around the wake-up hour."""
-    return [f"eat breakfast at {format_hour(wake_hour + 1)}", "take a short break at 10:00 am",
-            "have lunch at 12:00 pm", "take a short break at 3:00 pm", "have dinner at 6:00 pm",
-            "relax at home at 8:00 pm"]
+    return [
+        f"eat breakfast at {format_hour(wake_hour + 1)}",
+        "take a short break at 10:00 am",
+        "have lunch at 12:00 pm",
+        "take a short break at 3:00 pm",
+        "have dinner at 6:00 pm",
+        "relax at home at 8:00 pm",
+    ]
 
 
 def fillers(items: list[str], wake_hour: int, bed_hour: int) -> list[str]:

@@ -31,11 +31,21 @@ def fail_safe(inputs: PoignancyInputs, choices: Choices) -> PoignancyReply:
     return PoignancyReply(rating=FAIL_SAFE_RATING)
 
 
-EVENT_POIGNANCY = Task(name="event_poignancy", inputs=PoignancyInputs, schema=PoignancyReply, fail_safe=fail_safe,
-                       used_in="one new event or thought waiting for its poignancy, rated alone")
-CHAT_POIGNANCY = Task(name="chat_poignancy", inputs=PoignancyInputs, schema=PoignancyReply, fail_safe=fail_safe,
-                      used_in="perceive (the persona's own finished conversation, scored on its summary; "
-                              "only with [simulation] defer_ratings = false)")
+EVENT_POIGNANCY = Task(
+    name="event_poignancy",
+    inputs=PoignancyInputs,
+    schema=PoignancyReply,
+    fail_safe=fail_safe,
+    used_in="one new event or thought waiting for its poignancy, rated alone",
+)
+CHAT_POIGNANCY = Task(
+    name="chat_poignancy",
+    inputs=PoignancyInputs,
+    schema=PoignancyReply,
+    fail_safe=fail_safe,
+    used_in="perceive (the persona's own finished conversation, scored on its summary; "
+    "only with [simulation] defer_ratings = false)",
+)
 
 
 def event_poignancy(llm: LanguageModel, *, persona_name: str, identity: str, description: str) -> int:

@@ -71,9 +71,7 @@ def emoji_clusters(text: str) -> list[str]:
             joined = char == ZWJ
             continue
         if category != "So":
-            raise ValueError(
-                f"{char!r} is not an emoji; answer with one or two emoji only, no words or punctuation"
-            )
+            raise ValueError(f"{char!r} is not an emoji; answer with one or two emoji only, no words or punctuation")
         if joined or (_is_regional(char) and clusters and len(clusters[-1]) == 1 and _is_regional(clusters[-1])):
             clusters[-1] += char
         else:
@@ -113,8 +111,13 @@ def fail_safe(inputs: PronunciatioInputs, choices: Choices) -> PronunciatioReply
     return PronunciatioReply(emoji=emoji_for(inputs.action))
 
 
-PRONUNCIATIO = Task(name="pronunciatio", inputs=PronunciatioInputs, schema=PronunciatioReply, fail_safe=fail_safe,
-                    used_in="plan: choosing the next action (emoji of the action and of the object's state)")
+PRONUNCIATIO = Task(
+    name="pronunciatio",
+    inputs=PronunciatioInputs,
+    schema=PronunciatioReply,
+    fail_safe=fail_safe,
+    used_in="plan: choosing the next action (emoji of the action and of the object's state)",
+)
 
 
 def pronunciatio(llm: LanguageModel, *, action_description: str, persona: str | None = None) -> str:

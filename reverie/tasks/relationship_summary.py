@@ -46,8 +46,9 @@ def _about_the_listener(value: str, inputs: RelationshipInputs | None) -> str:
 
 
 class RelationshipReply(Reply):
-    summary: Annotated[Text("the summary", 300, min_words=4, once=True), Checked(RelationshipInputs, _about_the_listener)] = Field(
-        description="how the two relate: feelings and what one knows of the other")
+    summary: Annotated[
+        Text("the summary", 300, min_words=4, once=True), Checked(RelationshipInputs, _about_the_listener)
+    ] = Field(description="how the two relate: feelings and what one knows of the other")
 
 
 def _fail_safe(inputs: RelationshipInputs, choices: Choices) -> RelationshipReply:
@@ -56,10 +57,15 @@ def _fail_safe(inputs: RelationshipInputs, choices: Choices) -> RelationshipRepl
     return RelationshipReply(summary=f"{speaker} does not know {listener} well yet.")
 
 
-RELATIONSHIP_SUMMARY = Task(name="relationship_summary", inputs=RelationshipInputs, schema=RelationshipReply,
-                            fail_safe=_fail_safe, trim=memories("statements"),
-                            used_in="converse: once per conversation and speaker, the speaker's view of the listener "
-                                    "(not in packed mode's one-call conversation)")
+RELATIONSHIP_SUMMARY = Task(
+    name="relationship_summary",
+    inputs=RelationshipInputs,
+    schema=RelationshipReply,
+    fail_safe=_fail_safe,
+    trim=memories("statements"),
+    used_in="converse: once per conversation and speaker, the speaker's view of the listener "
+    "(not in packed mode's one-call conversation)",
+)
 
 
 def about_the_pair(statements: list[str], speaker: str, listener: str) -> list[str]:

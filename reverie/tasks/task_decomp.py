@@ -54,9 +54,12 @@ class TaskDecompReply(Reply):
     def _check(self, info: ValidationInfo) -> TaskDecompReply:
         inputs = inputs_of(info, TaskDecompInputs)
         first = inputs.first_name if inputs else ""
-        self.subtasks = [sub._replace(action=timed_step("subtask", number, strip_subject(sub.action.strip(), first),
-                                                        sub.minutes, like=15))
-                         for number, sub in enumerate(timed(self.subtasks), 1)]
+        self.subtasks = [
+            sub._replace(
+                action=timed_step("subtask", number, strip_subject(sub.action.strip(), first), sub.minutes, like=15)
+            )
+            for number, sub in enumerate(timed(self.subtasks), 1)
+        ]
         return self
 
 
@@ -79,8 +82,13 @@ def fail_safe(inputs: TaskDecompInputs, choices: Choices) -> TaskDecompReply:
     return TaskDecompReply(subtasks=[Subtask(action=a, minutes=m) for a, m in generic_steps(total)])
 
 
-TASK_DECOMP = Task(name="task_decomp", inputs=TaskDecompInputs, schema=TaskDecompReply, fail_safe=fail_safe,
-                   used_in="plan: choosing the next action, an hourly block of 60+ minutes about to start")
+TASK_DECOMP = Task(
+    name="task_decomp",
+    inputs=TaskDecompInputs,
+    schema=TaskDecompReply,
+    fail_safe=fail_safe,
+    used_in="plan: choosing the next action, an hourly block of 60+ minutes about to start",
+)
 
 
 def slots(minutes: int, length: int) -> list[str]:
@@ -112,7 +120,10 @@ def fit_durations(items: list[tuple[str, int]], total: int, step: int = 1) -> li
 
 def describe_schedule(date: str, name: str, blocks: list[tuple[int, int, str]]) -> str:
     """The surrounding-schedule sentence: ``blocks`` are (start minute, end minute, task)."""
-    parts = [f"from {format_minute(start)} to {format_minute(end)}, {name} is planning on {one_line(task)}" for start, end, task in blocks]
+    parts = [
+        f"from {format_minute(start)} to {format_minute(end)}, {name} is planning on {one_line(task)}"
+        for start, end, task in blocks
+    ]
     if not parts:
         return f"Today is {date}."
     text = "; ".join(parts)

@@ -71,8 +71,10 @@ class ThoughtTriplesReply(Reply):
     # The grammar asks for exactly one triple per thought; the model validates an empty list,
     # which is the fail-safe's "no triples".
     triples: list[TripleFields] = Field(
-        max_length=MAX_THOUGHTS, json_schema_extra={ITEMS_KEY: STATEMENTS},
-        description="one triple per numbered sentence, in the order given")
+        max_length=MAX_THOUGHTS,
+        json_schema_extra={ITEMS_KEY: STATEMENTS},
+        description="one triple per numbered sentence, in the order given",
+    )
 
     @model_validator(mode="after")
     def _some_usable(self, info: ValidationInfo) -> ThoughtTriplesReply:
@@ -80,8 +82,10 @@ class ThoughtTriplesReply(Reply):
         if not self.triples or inputs is None:
             return self
         if len(self.triples) != inputs.count:
-            raise ValueError(f"give exactly {inputs.count} triples in \"triples\", one for each numbered sentence "
-                             f"in order; you gave {len(self.triples)}")
+            raise ValueError(
+                f'give exactly {inputs.count} triples in "triples", one for each numbered sentence '
+                f"in order; you gave {len(self.triples)}"
+            )
         answers, problems = checked(self.triples, inputs)
         if not any(answers):
             raise ValueError(problems)
@@ -90,8 +94,10 @@ class ThoughtTriplesReply(Reply):
     def answers(self, inputs: ThoughtTriplesInputs) -> list[TripleReply | None]:
         """Each thought's triple as event_triple's checks make it, in order (None: the checks
         reject it, or it has no word of its thought: its thought keeps the single fail-safe); [] for the fail-safe."""
-        return [answer if answer is not None and from_its_sentence(answer, inputs.one(number)) else None
-                for number, answer in enumerate(checked(self.triples, inputs)[0], 1)]
+        return [
+            answer if answer is not None and from_its_sentence(answer, inputs.one(number)) else None
+            for number, answer in enumerate(checked(self.triples, inputs)[0], 1)
+        ]
 
 
 def checked(triples: list[TripleFields], inputs: ThoughtTriplesInputs) -> tuple[list[TripleReply | None], str]:
@@ -101,9 +107,43 @@ def checked(triples: list[TripleFields], inputs: ThoughtTriplesInputs) -> tuple[
 
 
 # Words every sentence may share with any triple.
-_COMMON = {"the", "and", "that", "this", "with", "for", "you", "your", "are", "was", "were", "has", "have", "had",
-           "will", "from", "into", "his", "her", "hers", "she", "him", "they", "them", "their", "its", "but", "not",
-           "all", "who", "what", "about", "going", "planning", "plan"}
+_COMMON = {
+    "the",
+    "and",
+    "that",
+    "this",
+    "with",
+    "for",
+    "you",
+    "your",
+    "are",
+    "was",
+    "were",
+    "has",
+    "have",
+    "had",
+    "will",
+    "from",
+    "into",
+    "his",
+    "her",
+    "hers",
+    "she",
+    "him",
+    "they",
+    "them",
+    "their",
+    "its",
+    "but",
+    "not",
+    "all",
+    "who",
+    "what",
+    "about",
+    "going",
+    "planning",
+    "plan",
+}
 
 
 def _words(text: str, subject: str) -> list[str]:
@@ -122,21 +162,32 @@ def from_its_sentence(triple: TripleReply, inputs: TripleInputs) -> bool:
     """Whether the triple shares a word with its sentence (the subject's name and words such as
     "the" or "planning" aside): a triple copied from another thought of the list does not."""
     said = _words(inputs.statement, inputs.subject)
-    return any(_same_word(word, other) for word in _words(f"{triple.predicate} {triple.target}", inputs.subject)
-               for other in said)
+    return any(
+        _same_word(word, other)
+        for word in _words(f"{triple.predicate} {triple.target}", inputs.subject)
+        for other in said
+    )
 
 
 def fail_safe(inputs: ThoughtTriplesInputs, choices: Choices) -> ThoughtTriplesReply:
     """No triples: each thought keeps ``event_triple``'s fail-safe."""
-    log.info("thought_triples: no triples for %s's %d thoughts; each keeps the single fail-safe", inputs.subject, inputs.count)
+    log.info(
+        "thought_triples: no triples for %s's %d thoughts; each keeps the single fail-safe",
+        inputs.subject,
+        inputs.count,
+    )
     return ThoughtTriplesReply(triples=[])
 
 
-THOUGHT_TRIPLES = Task(name="thought_triples", inputs=ThoughtTriplesInputs, schema=ThoughtTriplesReply,
-                       fail_safe=fail_safe,
-                       used_in="history loading: new thoughts that arrive together without their triples (a loaded "
-                               "history's whispers), two or more, their triples in one call "
-                               "([simulation] packed_actions = true)")
+THOUGHT_TRIPLES = Task(
+    name="thought_triples",
+    inputs=ThoughtTriplesInputs,
+    schema=ThoughtTriplesReply,
+    fail_safe=fail_safe,
+    used_in="history loading: new thoughts that arrive together without their triples (a loaded "
+    "history's whispers), two or more, their triples in one call "
+    "([simulation] packed_actions = true)",
+)
 
 
 def statement_of(name: str, thought: str) -> str:
@@ -146,8 +197,9 @@ def statement_of(name: str, thought: str) -> str:
 
 def triples_inputs(name: str, statements: list[str]) -> ThoughtTriplesInputs:
     """The inputs of one call for ``statements`` (at most :data:`MAX_THOUGHTS`)."""
-    return ThoughtTriplesInputs(subject=name, statements=numbered(statements, 1), count=len(statements),
-                                statement_list=list(statements))
+    return ThoughtTriplesInputs(
+        subject=name, statements=numbered(statements, 1), count=len(statements), statement_list=list(statements)
+    )
 
 
 def checked_triples(name: str, thoughts: list[str], triples: list[TripleFields]) -> list[tuple[str, str, str] | None]:
@@ -176,7 +228,13 @@ def _ask(llm: LanguageModel, name: str, statements: list[str]) -> dict[str, tupl
     inputs = triples_inputs(name, statements)
     answers = llm.ask(THOUGHT_TRIPLES, inputs, choices={STATEMENTS: statements}, persona=name).answers(inputs)
     if None in answers:
-        log.info("thought_triples: %s's thoughts %s keep the single fail-safe (their triple failed its checks)", name,
-                 ", ".join(str(number) for number, answer in enumerate(answers, 1) if answer is None))
-    return {statement: (name, answer.predicate, answer.target)
-            for statement, answer in zip(statements, answers) if answer is not None}
+        log.info(
+            "thought_triples: %s's thoughts %s keep the single fail-safe (their triple failed its checks)",
+            name,
+            ", ".join(str(number) for number, answer in enumerate(answers, 1) if answer is None),
+        )
+    return {
+        statement: (name, answer.predicate, answer.target)
+        for statement, answer in zip(statements, answers)
+        if answer is not None
+    }

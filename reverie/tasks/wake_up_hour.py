@@ -28,7 +28,7 @@ MAX_SHIFT = 1  # hours a day's wake-up may differ from the lifestyle's
 
 
 def _hour_value(value: Any) -> Any:
-    """"6", "6am", "6:30 am", "18:00" -> int hour; anything else is left for the enum check."""
+    """ "6", "6am", "6:30 am", "18:00" -> int hour; anything else is left for the enum check."""
     if isinstance(value, float) and value.is_integer():
         return int(value)
     if not isinstance(value, str):
@@ -54,8 +54,9 @@ class WakeUpInputs(TaskInputs):
 
 
 class WakeUpHourReply(Reply):
-    hour: Literal[HOURS] = Field(description="hour of waking up, 24-hour clock (0-23)",
-                                 json_schema_extra={CHOICES_KEY: "hours"})
+    hour: Literal[HOURS] = Field(
+        description="hour of waking up, 24-hour clock (0-23)", json_schema_extra={CHOICES_KEY: "hours"}
+    )
 
     @field_validator("hour", mode="before")
     @classmethod
@@ -75,8 +76,10 @@ class WakeUpHourReply(Reply):
         off = min((value - usual) % 24, (usual - value) % 24)
         if off > MAX_SHIFT:
             name = inputs.first_name or "the character"
-            raise ValueError(f"{name}'s habits say {name} wakes up around {format_hour(usual)}; {value} is {off} hours "
-                             f"off: answer {usual} or an hour at most {MAX_SHIFT} away")
+            raise ValueError(
+                f"{name}'s habits say {name} wakes up around {format_hour(usual)}; {value} is {off} hours "
+                f"off: answer {usual} or an hour at most {MAX_SHIFT} away"
+            )
         return value
 
 
@@ -93,12 +96,18 @@ def fail_safe(inputs: WakeUpInputs, choices: Choices) -> WakeUpHourReply:
     return WakeUpHourReply(hour=DEFAULT_WAKE_UP_HOUR if hour is None else hour)
 
 
-WAKE_UP_HOUR = Task(name="wake_up_hour", inputs=WakeUpInputs, schema=WakeUpHourReply, fail_safe=fail_safe,
-                    used_in="plan: long-term planning, first step of every day")
+WAKE_UP_HOUR = Task(
+    name="wake_up_hour",
+    inputs=WakeUpInputs,
+    schema=WakeUpHourReply,
+    fail_safe=fail_safe,
+    used_in="plan: long-term planning, first step of every day",
+)
 
 
-def wake_up_hour(llm: LanguageModel, *,
-                 identity: str, lifestyle: str, first_name: str, persona: str | None = None) -> int:
+def wake_up_hour(
+    llm: LanguageModel, *, identity: str, lifestyle: str, first_name: str, persona: str | None = None
+) -> int:
     """The hour (0..23) the persona wakes up today."""
     inputs = WakeUpInputs(identity=identity, lifestyle=lifestyle, first_name=first_name)
     choices = {"hours": [str(hour) for hour in allowed_hours(lifestyle)]}

@@ -71,15 +71,21 @@ def _about_the_persona(value: str, inputs: WhisperInputs | None) -> str:
 
 class WhisperReply(Reply):
     thought: Annotated[Text("the statement", 300, min_words=3), Checked(WhisperInputs, _about_the_persona)] = Field(
-        description="the statement about the persona, in the third person")
+        description="the statement about the persona, in the third person"
+    )
 
 
 def _fail_safe(inputs: WhisperInputs, choices: Choices) -> WhisperReply:
     return WhisperReply(thought=third_person(inputs.whisper, inputs.persona_name or "The persona")[:300])
 
 
-WHISPER_INNER_THOUGHT = Task(name="whisper_inner_thought", inputs=WhisperInputs, schema=WhisperReply, fail_safe=_fail_safe,
-                             used_in="history loading: each whispered 'you ...' statement becomes the persona's thought")
+WHISPER_INNER_THOUGHT = Task(
+    name="whisper_inner_thought",
+    inputs=WhisperInputs,
+    schema=WhisperReply,
+    fail_safe=_fail_safe,
+    used_in="history loading: each whispered 'you ...' statement becomes the persona's thought",
+)
 
 
 def whisper_inner_thought(llm: LanguageModel, *, persona_name: str, whisper: str) -> str:

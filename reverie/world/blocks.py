@@ -43,7 +43,7 @@ def read_grid(path: Path, width: int, height: int) -> list[list[str]]:
         cells.pop()
     if len(cells) != width * height:
         raise UserError(f"{path} has {len(cells)} cells, expected {width}x{height}={width * height}")
-    return [cells[y * width:(y + 1) * width] for y in range(height)]
+    return [cells[y * width : (y + 1) * width] for y in range(height)]
 
 
 def read_rows(path: Path) -> list[list[str]]:

@@ -23,8 +23,7 @@ def check_maze(maze: Maze) -> list[str]:
     """Problems of the world itself, one line each ([] when it is sound)."""
     problems = []
     arenas = {a for a in maze.address_tiles if not a.startswith(SPAWN_PREFIX) and a.count(":") == 2}
-    spawn_tiles = sorted({t for a, tiles in maze.address_tiles.items()
-                          if a.startswith(SPAWN_PREFIX) for t in tiles})
+    spawn_tiles = sorted({t for a, tiles in maze.address_tiles.items() if a.startswith(SPAWN_PREFIX) for t in tiles})
     if not spawn_tiles:
         problems.append("the world has no spawn tile")
     for y, row in enumerate(maze.tiles):

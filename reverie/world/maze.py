@@ -19,8 +19,16 @@ SPAWN_PREFIX = "<spawn_loc>"
 
 
 class Maze:
-    def __init__(self, name: str, width: int, height: int, sq_tile_size: int, world: str,
-                 tiles: list[list[dict]], collision_maze: list[list[str]]):
+    def __init__(
+        self,
+        name: str,
+        width: int,
+        height: int,
+        sq_tile_size: int,
+        world: str,
+        tiles: list[list[dict]],
+        collision_maze: list[list[str]],
+    ):
         self.maze_name = name
         self.width = self.maze_width = width
         self.height = self.maze_height = height
@@ -45,10 +53,13 @@ class Maze:
         special = matrix / "special_blocks"
         world_rows = blocks.read_rows(special / blocks.BLOCK_TABLES["world"])
         world = world_rows[0][-1] if world_rows else ""
-        names = {layer: blocks.read_names(special / blocks.BLOCK_TABLES[layer])
-                 for layer in ("sector", "arena", "game_object", "spawning_location")}
-        grids = {layer: blocks.read_grid(matrix / "maze" / f"{layer}_maze.csv", width, height)
-                 for layer in blocks.LAYERS}
+        names = {
+            layer: blocks.read_names(special / blocks.BLOCK_TABLES[layer])
+            for layer in ("sector", "arena", "game_object", "spawning_location")
+        }
+        grids = {
+            layer: blocks.read_grid(matrix / "maze" / f"{layer}_maze.csv", width, height) for layer in blocks.LAYERS
+        }
         tiles = []
         for y in range(height):
             row = []
@@ -63,8 +74,7 @@ class Maze:
                     tile["events"].add((":".join(tile[level] for level in LEVELS), None, None, None))
                 row.append(tile)
             tiles.append(row)
-        return cls(maze_name, width, height, int(meta.get("sq_tile_size", 32)), world, tiles,
-                   grids["collision"])
+        return cls(maze_name, width, height, int(meta.get("sq_tile_size", 32)), world, tiles, grids["collision"])
 
     # -- reading ---------------------------------------------------------------------------
     def in_bounds(self, tile: Tile) -> bool:
@@ -99,8 +109,11 @@ class Maze:
         key = (tuple(tile), r)
         if key not in cache:
             arena = self.get_tile_path(tile, "arena")
-            cache[key] = [(t, math.dist(t, tile)) for t in self.get_nearby_tiles(tile, r)
-                          if self.get_tile_path(t, "arena") == arena]
+            cache[key] = [
+                (t, math.dist(t, tile))
+                for t in self.get_nearby_tiles(tile, r)
+                if self.get_tile_path(t, "arena") == arena
+            ]
         return cache[key]
 
     # -- events ----------------------------------------------------------------------------

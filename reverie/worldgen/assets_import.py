@@ -48,8 +48,10 @@ def main(args, settings) -> int:
     if not report.copied:
         print(f"nothing to do: all {len(report.unchanged)} files are already imported")
     else:
-        print(f"imported {len(report.copied)} files ({len(report.unchanged)} already there) into "
-              f"{settings.paths.assets} and {settings.paths.storage}")
+        print(
+            f"imported {len(report.copied)} files ({len(report.unchanged)} already there) into "
+            f"{settings.paths.assets} and {settings.paths.storage}"
+        )
     if report.kept:
         print(f"kept the default world's own {', '.join(p.name for p in report.kept)}")
     return 0
@@ -60,8 +62,10 @@ def frontend_root(path: Path) -> Path:
     for candidate in (path / "environment" / "frontend_server", path):
         if (candidate / "static_dirs").is_dir():
             return candidate
-    raise UserError(f"{path} is not a clone of the original repository nor its environment/frontend_server "
-                    "folder: missing static_dirs/ (and storage/)")
+    raise UserError(
+        f"{path} is not a clone of the original repository nor its environment/frontend_server "
+        "folder: missing static_dirs/ (and storage/)"
+    )
 
 
 def _files(folder: Path, pattern: str = "*") -> list[Path]:
@@ -160,7 +164,7 @@ def import_original(path: Path, assets_dir: Path, storage_dir: Path, *, force: b
         raise UserError(f"{root} is incomplete: missing {_describe(missing)}")
     from reverie.world.maze import Maze
 
-    Maze.load(root / "static_dirs" / "assets", MAZE)   # the matrix files parse
+    Maze.load(root / "static_dirs" / "assets", MAZE)  # the matrix files parse
     targets = {"assets": Path(assets_dir), "storage": Path(storage_dir)}
     report, todo, conflicts = ImportReport(), [], []
     for src, kind, rel in items:
@@ -176,8 +180,10 @@ def import_original(path: Path, assets_dir: Path, storage_dir: Path, *, force: b
         else:
             conflicts.append(str(dst))
     if conflicts:
-        raise UserError(f"{len(conflicts)} file(s) already exist with other content ({_describe(conflicts)}); "
-                        "pass --force to replace them")
+        raise UserError(
+            f"{len(conflicts)} file(s) already exist with other content ({_describe(conflicts)}); "
+            "pass --force to replace them"
+        )
     for src, dst in todo:
         _copy(src, dst)
         report.copied.append(dst)

@@ -14,13 +14,24 @@ START_DATE = "February 13, 2023"
 
 # The original's memory settings (facts of the format), then identity, plan and action fields.
 SETTINGS = {
-    "vision_r": 8, "att_bandwidth": 8, "retention": 8,
+    "vision_r": 8,
+    "att_bandwidth": 8,
+    "retention": 8,
 }
 MEMORY_SETTINGS = {
-    "concept_forget": 100, "daily_reflection_time": 180, "daily_reflection_size": 5,
-    "overlap_reflect_th": 4, "kw_strg_event_reflect_th": 10, "kw_strg_thought_reflect_th": 9,
-    "recency_w": 1, "relevance_w": 1, "importance_w": 1, "recency_decay": 0.995,
-    "importance_trigger_max": 150, "importance_trigger_curr": 150, "importance_ele_n": 0,
+    "concept_forget": 100,
+    "daily_reflection_time": 180,
+    "daily_reflection_size": 5,
+    "overlap_reflect_th": 4,
+    "kw_strg_event_reflect_th": 10,
+    "kw_strg_thought_reflect_th": 9,
+    "recency_w": 1,
+    "relevance_w": 1,
+    "importance_w": 1,
+    "recency_decay": 0.995,
+    "importance_trigger_max": 150,
+    "importance_trigger_curr": 150,
+    "importance_ele_n": 0,
     "thought_count": 5,
 }
 # The importance that triggers a reflection, as the original's bases set it: 150 in its
@@ -35,18 +46,39 @@ def reflection_trigger(residents: int) -> int:
 def scratch(p, world: str, trigger: int = SMALL_TOWN_TRIGGER) -> dict:
     return {
         **SETTINGS,
-        "curr_time": None, "curr_tile": None,
+        "curr_time": None,
+        "curr_tile": None,
         "daily_plan_req": p.daily_plan_req,
-        "name": p.name, "first_name": p.first_name, "last_name": p.last_name, "age": p.age,
-        "innate": p.innate, "learned": p.learned, "currently": p.currently, "lifestyle": p.lifestyle,
+        "name": p.name,
+        "first_name": p.first_name,
+        "last_name": p.last_name,
+        "age": p.age,
+        "innate": p.innate,
+        "learned": p.learned,
+        "currently": p.currently,
+        "lifestyle": p.lifestyle,
         "living_area": f"{world}:{p.home}:{p.living_arena}",
-        **MEMORY_SETTINGS, "importance_trigger_max": trigger, "importance_trigger_curr": trigger,
-        "daily_req": [], "f_daily_schedule": [], "f_daily_schedule_hourly_org": [],
-        "act_address": None, "act_start_time": None, "act_duration": None, "act_description": None,
-        "act_pronunciatio": None, "act_event": [p.name, None, None],
-        "act_obj_description": None, "act_obj_pronunciatio": None, "act_obj_event": [None, None, None],
-        "chatting_with": None, "chat": None, "chatting_with_buffer": {}, "chatting_end_time": None,
-        "act_path_set": False, "planned_path": [],
+        **MEMORY_SETTINGS,
+        "importance_trigger_max": trigger,
+        "importance_trigger_curr": trigger,
+        "daily_req": [],
+        "f_daily_schedule": [],
+        "f_daily_schedule_hourly_org": [],
+        "act_address": None,
+        "act_start_time": None,
+        "act_duration": None,
+        "act_description": None,
+        "act_pronunciatio": None,
+        "act_event": [p.name, None, None],
+        "act_obj_description": None,
+        "act_obj_pronunciatio": None,
+        "act_obj_event": [None, None, None],
+        "chatting_with": None,
+        "chat": None,
+        "chatting_with_buffer": {},
+        "chatting_end_time": None,
+        "act_path_set": False,
+        "planned_path": [],
     }
 
 
@@ -84,13 +116,31 @@ def known_places(world_places: dict, p, shared_homes=()) -> dict:
     return known
 
 
-def write(out, storage: Path, g, personas, *, sim_code: str = SIM_CODE, maze_name: str = town.MAZE_NAME,
-          shared_homes=(), seeds=()) -> None:
+def write(
+    out,
+    storage: Path,
+    g,
+    personas,
+    *,
+    sim_code: str = SIM_CODE,
+    maze_name: str = town.MAZE_NAME,
+    shared_homes=(),
+    seeds=(),
+) -> None:
     sim = storage / sim_code
     names = [p.name for p in personas]
-    out.json(sim / "reverie" / "meta.json", {
-        "fork_sim_code": sim_code, "start_date": START_DATE, "curr_time": f"{START_DATE}, 00:00:00",
-        "sec_per_step": 10, "maze_name": maze_name, "persona_names": names, "step": 0})
+    out.json(
+        sim / "reverie" / "meta.json",
+        {
+            "fork_sim_code": sim_code,
+            "start_date": START_DATE,
+            "curr_time": f"{START_DATE}, 00:00:00",
+            "sec_per_step": 10,
+            "maze_name": maze_name,
+            "persona_names": names,
+            "step": 0,
+        },
+    )
     if seeds:
         out.json(sim / "reverie" / "seeds.json", list(seeds))
     env = {}
@@ -105,8 +155,7 @@ def write(out, storage: Path, g, personas, *, sim_code: str = SIM_CODE, maze_nam
         known = known_places(world_places, p, shared_homes)
         out.json(mem / "spatial_memory.json", {g.world: known})
         out.json(mem / "associative_memory" / "nodes.json", {})
-        out.json(mem / "associative_memory" / "kw_strength.json",
-                 {"kw_strength_event": {}, "kw_strength_thought": {}})
+        out.json(mem / "associative_memory" / "kw_strength.json", {"kw_strength_event": {}, "kw_strength_thought": {}})
         out.json(mem / "associative_memory" / "embeddings.json", {})
 
 

@@ -14,15 +14,32 @@ from reverie.worldgen.art.paint import rng
 from reverie.worldgen.tileset import TileSet
 
 LAYER_NAMES = (
-    "Bottom Ground", "Exterior Ground", "Exterior Decoration L1", "Exterior Decoration L2",
-    "Interior Ground", "Wall", "Interior Furniture L1", "Interior Furniture L2 ",
-    "Foreground L1", "Foreground L2",
+    "Bottom Ground",
+    "Exterior Ground",
+    "Exterior Decoration L1",
+    "Exterior Decoration L2",
+    "Interior Ground",
+    "Wall",
+    "Interior Furniture L1",
+    "Interior Furniture L2 ",
+    "Foreground L1",
+    "Foreground L2",
 )
 ARENA_FLOORS = {
-    "bedroom": "wood", "bathroom": "bath tile", "kitchen": "kitchen tile", "living room": "wood light",
-    "art studio": "wood light", "office": "carpet", "meeting room": "carpet", "cafe": "wood dark",
-    "cafe kitchen": "kitchen tile", "shop": "stone", "storeroom": "stone",
-    "classroom": "wood light", "teachers' room": "carpet", "reading room": "carpet",
+    "bedroom": "wood",
+    "bathroom": "bath tile",
+    "kitchen": "kitchen tile",
+    "living room": "wood light",
+    "art studio": "wood light",
+    "office": "carpet",
+    "meeting room": "carpet",
+    "cafe": "wood dark",
+    "cafe kitchen": "kitchen tile",
+    "shop": "stone",
+    "storeroom": "stone",
+    "classroom": "wood light",
+    "teachers' room": "carpet",
+    "reading room": "carpet",
 }
 
 
@@ -68,7 +85,7 @@ def plan_chars(plan: town.TownPlan = town.WILLOW_CREEK) -> list[list[str]]:
             for dx, ch in enumerate(row):
                 chars[by + dy][bx + dx] = ch
         for dx, ch in enumerate(b.rows[-1]):
-            if ch == lg.DOOR:                # a path from the door down to the next street
+            if ch == lg.DOOR:  # a path from the door down to the next street
                 x, y0 = bx + dx, by + len(b.rows)
                 y = y0
                 while chars[y][x] != lg.PATH:
@@ -98,8 +115,19 @@ def _rects(rects):
 def build(plan: town.TownPlan = town.WILLOW_CREEK) -> WorldGrid:
     w, h = plan.width, plan.height
     chars = plan_chars(plan)
-    g = WorldGrid(w, h, plan.world, chars, _grid(w, h, ""), _grid(w, h, ""), _grid(w, h, ""),
-                  _grid(w, h, ""), _grid(w, h, False), roofs=_grid(w, h, ""), inside=_grid(w, h, False))
+    g = WorldGrid(
+        w,
+        h,
+        plan.world,
+        chars,
+        _grid(w, h, ""),
+        _grid(w, h, ""),
+        _grid(w, h, ""),
+        _grid(w, h, ""),
+        _grid(w, h, False),
+        roofs=_grid(w, h, ""),
+        inside=_grid(w, h, False),
+    )
     names = _grid(w, h, {})
     for b, bx, by in plan.buildings:
         for x, y in _rects([(bx, by, bx + len(b.rows[0]) - 1, by + len(b.rows) - 1)]):
@@ -211,7 +239,7 @@ def _draw_layers(g: WorldGrid, pieces) -> None:
             elif ch == lg.BUSH:
                 v = (x + y) % 2
                 L["Exterior Decoration L1"][y][x] = out.ref(f"bush:{v}", lambda v=v: art_ground.bush(v))
-            elif ch in (lg.TREE, lg.LAMP):     # two tiles tall: the top is drawn over walkers
+            elif ch in (lg.TREE, lg.LAMP):  # two tiles tall: the top is drawn over walkers
                 if ch == lg.TREE:
                     v = (x * 5 + y * 3) % 3
                     parts = out.ref_piece(f"tree:{v}", lambda v=v: art_ground.tree(v))
@@ -246,11 +274,12 @@ def _draw_inside(g, ins, x, y):
         m = _mask(g, x, y, lambda c: c == lg.WALL)
         below = g.chars[y + 1][x] if y + 1 < g.height else lg.WALL
         face = "" if below == lg.WALL else ("in" if g.inside[y + 1][x] and below != lg.DOOR else "out")
-        window = (face == "out" and m & E and m & W and x % 3 == 1
-                  and lg.DOOR not in (g.chars[y][x - 1], g.chars[y][x + 1]))
+        window = (
+            face == "out" and m & E and m & W and x % 3 == 1 and lg.DOOR not in (g.chars[y][x - 1], g.chars[y][x + 1])
+        )
         g.layers["Wall"][y][x] = ins.ref(
-            f"wall:{roof}:{m}:{face}:{int(bool(window))}",
-            lambda: art_building.wall(roof, m, face, bool(window)))
+            f"wall:{roof}:{m}:{face}:{int(bool(window))}", lambda: art_building.wall(roof, m, face, bool(window))
+        )
         return
     kind = _floor_kind(g, x, y)
     g.layers["Interior Ground"][y][x] = ins.ref(f"floor:{kind}", lambda: art_building.floor(kind))

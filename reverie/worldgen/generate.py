@@ -69,9 +69,16 @@ def write_world(out: Writer, maze_dir: Path, plan: town.TownPlan = town.WILLOW_C
     b = tl.assign_blocks(g, gids[tl.BLOCKS_NAME])
     grids = tl.block_grids(g, b)
     matrix = maze_dir / "matrix"
-    out.json(matrix / "maze_meta_info.json", {
-        "world_name": g.world.lower(), "maze_width": g.width, "maze_height": g.height,
-        "sq_tile_size": 32, "special_constraint": ""})
+    out.json(
+        matrix / "maze_meta_info.json",
+        {
+            "world_name": g.world.lower(),
+            "maze_width": g.width,
+            "maze_height": g.height,
+            "sq_tile_size": 32,
+            "special_constraint": "",
+        },
+    )
     for layer in blocks.LAYERS:
         out.text(matrix / "maze" / f"{layer}_maze.csv", blocks.format_grid(grids[layer]))
     for table, rows in tl.block_tables(g, b).items():
@@ -109,14 +116,23 @@ def write_alder(out: Writer, assets: Path, storage: Path) -> None:
     _write_town(out, assets, storage, town_alder.ALDER_BAY, PERSONAS_ALDER, ALDER_SEEDS)
 
 
-def _write_town(out: Writer, assets: Path, storage: Path, plan: town.TownPlan, personas: Sequence[Any],
-                seeds: Sequence[Any]) -> None:
+def _write_town(
+    out: Writer, assets: Path, storage: Path, plan: town.TownPlan, personas: Sequence[Any], seeds: Sequence[Any]
+) -> None:
     """A generated town's world, characters, base simulation and history file."""
     maze_dir = assets / plan.maze_name
     g = write_world(out, maze_dir, plan)
     characters.write_all(out, assets, personas)
-    base_sim.write(out, storage, g, personas, sim_code=f"base_{plan.maze_name}", maze_name=plan.maze_name,
-                   shared_homes=plan.shared_homes, seeds=seeds)
+    base_sim.write(
+        out,
+        storage,
+        g,
+        personas,
+        sim_code=f"base_{plan.maze_name}",
+        maze_name=plan.maze_name,
+        shared_homes=plan.shared_homes,
+        seeds=seeds,
+    )
     base_sim.write_history(out, maze_dir / f"agent_history_init_n{len(personas)}.csv", personas)
 
 

@@ -16,13 +16,13 @@ from reverie.worldgen.art import ground as gr
 
 @dataclass(frozen=True)
 class Piece:
-    draw: object               # art function (w, h) -> image, or (part) -> image for runs
+    draw: object  # art function (w, h) -> image, or (part) -> image for runs
     w: int = 1
     h: int = 1
     blocking: bool = True
     obj: str | None = None
     outdoor: bool = False
-    run: bool = False          # a horizontal run of any length (counters)
+    run: bool = False  # a horizontal run of any length (counters)
 
 
 PIECES: dict[str, Piece] = {
@@ -64,7 +64,7 @@ USE, CHAIR, BEHIND = "u", "c", "b"
 SPAWNS = {"1": "sp-A", "2": "sp-B"}
 TREE, PATH, WATER, FLOWERS, BUSH, GRASS, PLAZA, LAMP = "t", "=", "~", "*", "p", ",", ":", "l"
 FLOWER_OBJECT = "flower garden"
-SOLID = (WALL, WATER, TREE, BUSH, LAMP)   # always collisions
+SOLID = (WALL, WATER, TREE, BUSH, LAMP)  # always collisions
 
 # Where a use tile looks for its furniture: "b" looks south first (it stands behind a
 # counter), the others look north first.

@@ -1,6 +1,6 @@
 """Render a Tiled JSON map (any world) to one PNG, for looking at a map without a browser.
 
-    python -m reverie.worldgen.preview MAP.json OUT.png [--scale 0.5]
+python -m reverie.worldgen.preview MAP.json OUT.png [--scale 0.5]
 """
 
 from __future__ import annotations
@@ -48,9 +48,13 @@ def render(map_path: Path, scale: float = 1.0) -> Image.Image:
 def build_parser() -> argparse.ArgumentParser:
     """The command line of ``python -m reverie.worldgen.preview`` (also read by the docs' reference)."""
     parser = argparse.ArgumentParser(prog="python -m reverie.worldgen.preview", description=__doc__.splitlines()[0])
-    parser.add_argument("map", help="a Tiled JSON map (the world's map file, such as <assets>/<world>/visuals/<world>.json)")
+    parser.add_argument(
+        "map", help="a Tiled JSON map (the world's map file, such as <assets>/<world>/visuals/<world>.json)"
+    )
     parser.add_argument("out", help="the PNG file to write")
-    parser.add_argument("--scale", type=float, default=1.0, help="size of the image against the map's tiles (default 1.0)")
+    parser.add_argument(
+        "--scale", type=float, default=1.0, help="size of the image against the map's tiles (default 1.0)"
+    )
     return parser
 
 

@@ -11,8 +11,15 @@ from reverie.worldgen.build import LAYER_NAMES, WorldGrid
 from reverie.worldgen.tileset import COLUMNS
 
 BLOCKS_NAME = "blocks"
-BLOCK_LAYERS = ("Collisions", "Object Interaction Blocks", "Arena Blocks", "Sector Blocks",
-                "World Blocks", "Spawning Blocks", "Special Blocks Registry")
+BLOCK_LAYERS = (
+    "Collisions",
+    "Object Interaction Blocks",
+    "Arena Blocks",
+    "Sector Blocks",
+    "World Blocks",
+    "Spawning Blocks",
+    "Special Blocks Registry",
+)
 
 
 @dataclass
@@ -48,8 +55,12 @@ def assign_blocks(g: WorldGrid, first_gid: int) -> Blocks:
     for y in range(g.height):
         for x in range(g.width):
             s, a, o, sp = g.sector[y][x], g.arena[y][x], g.game_object[y][x], g.spawn[y][x]
-            for table, key, present in ((sectors, s, s), (arenas, (s, a), a), (objects, o, o),
-                                        (spawns, (s, a, sp), sp)):
+            for table, key, present in (
+                (sectors, s, s),
+                (arenas, (s, a), a),
+                (objects, o, o),
+                (spawns, (s, a, sp), sp),
+            ):
                 if present and key not in table:
                     table[key] = None
     for table in (sectors, arenas, objects, spawns):
@@ -61,15 +72,16 @@ def assign_blocks(g: WorldGrid, first_gid: int) -> Blocks:
 
 def block_grids(g: WorldGrid, b: Blocks) -> dict[str, list[list[int]]]:
     """The five matrix grids (collision, sector, arena, game_object, spawning_location)."""
+
     def grid(f):
         return [[f(x, y) for x in range(g.width)] for y in range(g.height)]
+
     return {
         "collision": grid(lambda x, y: b.collision if g.collision[y][x] else 0),
         "sector": grid(lambda x, y: b.sectors.get(g.sector[y][x], 0)),
         "arena": grid(lambda x, y: b.arenas.get((g.sector[y][x], g.arena[y][x]), 0)),
         "game_object": grid(lambda x, y: b.objects.get(g.game_object[y][x], 0)),
-        "spawning_location": grid(lambda x, y: b.spawns.get(
-            (g.sector[y][x], g.arena[y][x], g.spawn[y][x]), 0)),
+        "spawning_location": grid(lambda x, y: b.spawns.get((g.sector[y][x], g.arena[y][x], g.spawn[y][x]), 0)),
     }
 
 
@@ -105,9 +117,20 @@ def tiled_map(g: WorldGrid, b: Blocks, grids: dict, images: dict[str, str]) -> d
     layers = []
 
     def add(name, data, visible=True, opacity=1):
-        layers.append({"data": data, "height": g.height, "id": len(layers) + 1, "name": name,
-                       "opacity": opacity, "type": "tilelayer", "visible": visible,
-                       "width": g.width, "x": 0, "y": 0})
+        layers.append(
+            {
+                "data": data,
+                "height": g.height,
+                "id": len(layers) + 1,
+                "name": name,
+                "opacity": opacity,
+                "type": "tilelayer",
+                "visible": visible,
+                "width": g.width,
+                "x": 0,
+                "y": 0,
+            }
+        )
 
     for name in LAYER_NAMES:
         add(name, [0 if ref is None else gids[ref[0]] + ref[1] for row in g.layers[name] for ref in row])
@@ -131,14 +154,35 @@ def tiled_map(g: WorldGrid, b: Blocks, grids: dict, images: dict[str, str]) -> d
     blocks["tiles"] = [{"id": 0, "properties": [{"name": "collide", "type": "bool", "value": True}]}]
     tilesets.append(blocks)
     return {
-        "compressionlevel": -1, "height": g.height, "infinite": False, "layers": layers,
-        "nextlayerid": len(layers) + 1, "nextobjectid": 1, "orientation": "orthogonal",
-        "renderorder": "right-down", "tiledversion": "1.8.6", "tileheight": T, "tilesets": tilesets,
-        "tilewidth": T, "type": "map", "version": "1.8", "width": g.width,
+        "compressionlevel": -1,
+        "height": g.height,
+        "infinite": False,
+        "layers": layers,
+        "nextlayerid": len(layers) + 1,
+        "nextobjectid": 1,
+        "orientation": "orthogonal",
+        "renderorder": "right-down",
+        "tiledversion": "1.8.6",
+        "tileheight": T,
+        "tilesets": tilesets,
+        "tilewidth": T,
+        "type": "map",
+        "version": "1.8",
+        "width": g.width,
     }
 
 
 def _tileset(name, firstgid, image, columns, img_h):
-    return {"columns": columns, "firstgid": firstgid, "image": image, "imageheight": img_h,
-            "imagewidth": columns * T, "margin": 0, "name": name, "spacing": 0,
-            "tilecount": columns * (img_h // T), "tileheight": T, "tilewidth": T}
+    return {
+        "columns": columns,
+        "firstgid": firstgid,
+        "image": image,
+        "imageheight": img_h,
+        "imagewidth": columns * T,
+        "margin": 0,
+        "name": name,
+        "spacing": 0,
+        "tilecount": columns * (img_h // T),
+        "tileheight": T,
+        "tilewidth": T,
+    }

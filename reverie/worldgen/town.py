@@ -40,73 +40,103 @@ def _house(sector: str, room: str, rows_5_to_9: list[str], roof: str, names=None
     return Building(sector, rows, arenas, roof, names or {})
 
 
-NORA_HOUSE = _house("Nora Bennett's house", "kitchen", [
-    "#TT..#F.COK#",
-    "#c...#u..uu#",
-    "#..2.o.....#",
-    "#....#.cYYc#",
-    "#Wu.P#.....#",
-], roof="red")
+NORA_HOUSE = _house(
+    "Nora Bennett's house",
+    "kitchen",
+    [
+        "#TT..#F.COK#",
+        "#c...#u..uu#",
+        "#..2.o.....#",
+        "#....#.cYYc#",
+        "#Wu.P#.....#",
+    ],
+    roof="red",
+)
 
-THEO_HOUSE = _house("Theo Alvarez's house", "living room", [
-    "#TT..#F.OSS#",
-    "#c...#u.uuu#",
-    "#..2.o.....#",
-    "#....#...XX#",
-    "#Wu.P#...LL#",
-], roof="blue")
+THEO_HOUSE = _house(
+    "Theo Alvarez's house",
+    "living room",
+    [
+        "#TT..#F.OSS#",
+        "#c...#u.uuu#",
+        "#..2.o.....#",
+        "#....#...XX#",
+        "#Wu.P#...LL#",
+    ],
+    roof="blue",
+)
 
-IRIS_HOUSE = _house("Iris Novak's house", "art studio", [
-    "#TT..#F.Eaa#",
-    "#c...#u.uuu#",
-    "#..2.o.....#",
-    "#....#.....#",
-    "#Wu.P#.P.LL#",
-], roof="green")
+IRIS_HOUSE = _house(
+    "Iris Novak's house",
+    "art studio",
+    [
+        "#TT..#F.Eaa#",
+        "#c...#u.uuu#",
+        "#..2.o.....#",
+        "#....#.....#",
+        "#Wu.P#.P.LL#",
+    ],
+    roof="green",
+)
 
-TOWN_HALL = Building("Willow Creek Town Hall", [
-    "#############",
-    "#ff.SS.#ww.P#",
-    "#...uu.#uu..#",
-    "#......#.cc.#",
-    "#TT.TT.#cNNc#",
-    "#c..c..#cNNc#",
-    "#......o.cc.#",
-    "#TT.TT.#....#",
-    "#c..c..#...P#",
-    "#......#....#",
-    "#P.....#P..P#",
-    "###D#########",
-], {"office": [(1, 1, 6, 10)], "meeting room": [(8, 1, 11, 10)]}, roof="slate",
-    names={"T": "office desk"})
+TOWN_HALL = Building(
+    "Willow Creek Town Hall",
+    [
+        "#############",
+        "#ff.SS.#ww.P#",
+        "#...uu.#uu..#",
+        "#......#.cc.#",
+        "#TT.TT.#cNNc#",
+        "#c..c..#cNNc#",
+        "#......o.cc.#",
+        "#TT.TT.#....#",
+        "#c..c..#...P#",
+        "#......#....#",
+        "#P.....#P..P#",
+        "###D#########",
+    ],
+    {"office": [(1, 1, 6, 10)], "meeting room": [(8, 1, 11, 10)]},
+    roof="slate",
+    names={"T": "office desk"},
+)
 
-CAFE = Building("Willow Bean Cafe", [
-    "##############",
-    "#FOK#.MM.SS.P#",
-    "#uuu#.uubbbb.#",
-    "#...o..QQQQQ.#",
-    "#.C.#..uuuuu.#",
-    "#####........#",
-    "#.cGc..cGc..P#",
-    "#............#",
-    "#.cGc..cGc...#",
-    "#P...........#",
-    "#####D########",
-], {"cafe": [(5, 1, 12, 9), (1, 6, 4, 9)], "cafe kitchen": [(1, 1, 3, 4)]}, roof="orange")
+CAFE = Building(
+    "Willow Bean Cafe",
+    [
+        "##############",
+        "#FOK#.MM.SS.P#",
+        "#uuu#.uubbbb.#",
+        "#...o..QQQQQ.#",
+        "#.C.#..uuuuu.#",
+        "#####........#",
+        "#.cGc..cGc..P#",
+        "#............#",
+        "#.cGc..cGc...#",
+        "#P...........#",
+        "#####D########",
+    ],
+    {"cafe": [(5, 1, 12, 9), (1, 6, 4, 9)], "cafe kitchen": [(1, 1, 3, 4)]},
+    roof="orange",
+)
 
-SHOP = Building("Creek Corner Shop", [
-    "##########",
-    "#VVVV#JJJ#",
-    "#uuuu#uuu#",
-    "#....o...#",
-    "#.VV.#####",
-    "#.uu.....#",
-    "#....bb..#",
-    "#.VV.ZZ..#",
-    "#.uu.uu..#",
-    "#P.......#",
-    "####D#####",
-], {"shop": [(1, 1, 4, 4), (1, 5, 8, 9)], "storeroom": [(6, 1, 8, 3)]}, roof="purple")
+SHOP = Building(
+    "Creek Corner Shop",
+    [
+        "##########",
+        "#VVVV#JJJ#",
+        "#uuuu#uuu#",
+        "#....o...#",
+        "#.VV.#####",
+        "#.uu.....#",
+        "#....bb..#",
+        "#.VV.ZZ..#",
+        "#.uu.uu..#",
+        "#P.......#",
+        "####D#####",
+    ],
+    {"shop": [(1, 1, 4, 4), (1, 5, 8, 9)], "storeroom": [(6, 1, 8, 3)]},
+    roof="purple",
+)
 
 # (building, x, y of its top-left corner)
 BUILDINGS = [
@@ -119,10 +149,10 @@ BUILDINGS = [
 ]
 
 STREETS = [
-    (2, 17, WIDTH - 3, 18),    # main street
-    (29, 2, 30, HEIGHT - 3),   # north-south street
-    (2, 34, 28, 35),           # lane south of the cafe and the shop
-    (31, 26, 31, 26),          # into the park
+    (2, 17, WIDTH - 3, 18),  # main street
+    (29, 2, 30, HEIGHT - 3),  # north-south street
+    (2, 34, 28, 35),  # lane south of the cafe and the shop
+    (31, 26, 31, 26),  # into the park
 ]
 # A small grove and flowers south of the lane; lamps along the main street.
 TREES = [(x + (y % 3), y) for y in (38, 41) for x in range(4, 28, 4)]
@@ -159,7 +189,6 @@ PARK_ROWS = [
 ]
 
 
-
 @dataclass(frozen=True)
 class TownPlan:
     """Everything ``build`` needs to draw a town: its size, buildings, streets and park."""
@@ -181,5 +210,18 @@ class TownPlan:
     shared_homes: tuple[str, ...] = ()
 
 
-WILLOW_CREEK = TownPlan(WIDTH, HEIGHT, WORLD, MAZE_NAME, BUILDINGS, STREETS, TREES, FLOWER_TILES, LAMPS,
-                        PARK_SECTOR, PARK, PARK_ARENAS, PARK_ROWS)
+WILLOW_CREEK = TownPlan(
+    WIDTH,
+    HEIGHT,
+    WORLD,
+    MAZE_NAME,
+    BUILDINGS,
+    STREETS,
+    TREES,
+    FLOWER_TILES,
+    LAMPS,
+    PARK_SECTOR,
+    PARK,
+    PARK_ARENAS,
+    PARK_ROWS,
+)

@@ -22,8 +22,13 @@ PUBLIC = (BAKERY, BOOKSHOP, HARBOUR_OFFICE, LIBRARY, SCHOOL, GREEN)
 
 def _renamed(building: Building, sector: str, arenas: dict[str, str], roof: str) -> Building:
     """The same drawing under another name, its arenas renamed (old name -> new)."""
-    return Building(sector, list(building.rows), {arenas.get(a, a): r for a, r in building.arenas.items()}, roof,
-                    dict(building.names))
+    return Building(
+        sector,
+        list(building.rows),
+        {arenas.get(a, a): r for a, r in building.arenas.items()},
+        roof,
+        dict(building.names),
+    )
 
 
 HOUSES = (
@@ -35,8 +40,11 @@ HOUSES = (
 
 BUILDINGS = [
     *[(h, x, 3) for h, x in zip(HOUSES, (3, 16, 32, 45))],
-    (_renamed(town.TOWN_HALL, HARBOUR_OFFICE, {"office": "harbour office", "meeting room": "chart room"}, "slate"),
-     60, 3),
+    (
+        _renamed(town.TOWN_HALL, HARBOUR_OFFICE, {"office": "harbour office", "meeting room": "chart room"}, "slate"),
+        60,
+        3,
+    ),
     (_renamed(town.CAFE, BAKERY, {"cafe": "bakery", "cafe kitchen": "bakehouse"}, "orange"), 3, 21),
     (_renamed(town.SHOP, BOOKSHOP, {"shop": "bookshop", "storeroom": "back room"}, "green"), 18, 21),
     (_renamed(town_n25.SCHOOL, SCHOOL, {}, "blue"), 60, 21),
@@ -44,14 +52,27 @@ BUILDINGS = [
 ]
 
 STREETS = [
-    (2, 17, WIDTH - 3, 18),    # the harbour road, west to east
+    (2, 17, WIDTH - 3, 18),  # the harbour road, west to east
     *town.STREETS[1:],
-    (58, 17, 59, 35),          # east of the green, down to the lane
-    (58, 34, WIDTH - 3, 35),   # the east lane
+    (58, 17, 59, 35),  # east of the green, down to the lane
+    (58, 34, WIDTH - 3, 35),  # the east lane
 ]
 TREES = town.TREES + [(x + (y % 3), y) for y in (38, 41) for x in range(62, WIDTH - 6, 4)]
 FLOWER_TILES = town.FLOWER_TILES + [(x, 39) for x in (70, 71, 80, 81)]
 LAMPS = [(x, y) for x in range(6, WIDTH - 4, 8) for y in (16, 19)]
 
-ALDER_BAY = TownPlan(WIDTH, town.HEIGHT, WORLD, MAZE_NAME, BUILDINGS, STREETS, TREES, FLOWER_TILES, LAMPS,
-                     GREEN, town.PARK, {"green": town.PARK_ARENAS["park"]}, town.PARK_ROWS)
+ALDER_BAY = TownPlan(
+    WIDTH,
+    town.HEIGHT,
+    WORLD,
+    MAZE_NAME,
+    BUILDINGS,
+    STREETS,
+    TREES,
+    FLOWER_TILES,
+    LAMPS,
+    GREEN,
+    town.PARK,
+    {"green": town.PARK_ARENAS["park"]},
+    town.PARK_ROWS,
+)

@@ -17,24 +17,34 @@ APARTMENTS = "Creekside Apartments"
 
 def family_house(sector: str, kid_room: str, roof: str) -> Building:
     """Parents share the bedroom; the child has the room where others have a kitchen."""
-    b = _house(sector, kid_room, [
-        "#TT..#B.nS.#",
-        "#c...#B..u.#",
-        "#..2.o.1...#",
-        "#....#c....#",
-        "#Wu.P#TT..P#",
-    ], roof)
+    b = _house(
+        sector,
+        kid_room,
+        [
+            "#TT..#B.nS.#",
+            "#c...#B..u.#",
+            "#..2.o.1...#",
+            "#....#c....#",
+            "#Wu.P#TT..P#",
+        ],
+        roof,
+    )
     return b
 
 
 def couple_house(sector: str, roof: str) -> Building:
-    return _house(sector, "kitchen", [
-        "#TT..#F.COK#",
-        "#c...#u..uu#",
-        "#..2.o.....#",
-        "#....#.cYYc#",
-        "#Wu.P#..LL.#",
-    ], roof)
+    return _house(
+        sector,
+        "kitchen",
+        [
+            "#TT..#F.COK#",
+            "#c...#u..uu#",
+            "#..2.o.....#",
+            "#....#.cYYc#",
+            "#Wu.P#..LL.#",
+        ],
+        roof,
+    )
 
 
 def apartment_block(rooms: list[str]) -> Building:
@@ -69,37 +79,47 @@ def apartment_block(rooms: list[str]) -> Building:
     return Building(APARTMENTS, rows, arenas, roof="slate")
 
 
-SCHOOL = Building("Willow Creek School", [
-    "##############",
-    "#ww..ww.#SS.P#",
-    "#uu..uu.#uu..#",
-    "#.......#....#",
-    "#TT.TT..#.TT.#",
-    "#c..c...o.c..#",
-    "#TT.TT..#....#",
-    "#c..c...#...P#",
-    "#TT.TT..#....#",
-    "#c..c...#P..P#",
-    "#.......#....#",
-    "#####D########",
-], {"classroom": [(1, 1, 7, 10)], "teachers' room": [(9, 1, 12, 10)]}, roof="blue",
-    names={"T": "school desk"})
+SCHOOL = Building(
+    "Willow Creek School",
+    [
+        "##############",
+        "#ww..ww.#SS.P#",
+        "#uu..uu.#uu..#",
+        "#.......#....#",
+        "#TT.TT..#.TT.#",
+        "#c..c...o.c..#",
+        "#TT.TT..#....#",
+        "#c..c...#...P#",
+        "#TT.TT..#....#",
+        "#c..c...#P..P#",
+        "#.......#....#",
+        "#####D########",
+    ],
+    {"classroom": [(1, 1, 7, 10)], "teachers' room": [(9, 1, 12, 10)]},
+    roof="blue",
+    names={"T": "school desk"},
+)
 
-LIBRARY = Building("Willow Creek Library", [
-    "############",
-    "#SSSS.SSSS.#",
-    "#uuuu.uuuu.#",
-    "#..........#",
-    "#.cYYc.cYYc#",
-    "#..........#",
-    "#.cYYc.cYYc#",
-    "#..........#",
-    "#bbb......P#",
-    "#ZZZ.......#",
-    "#P.........#",
-    "#####D######",
-], {"reading room": [(1, 1, 10, 10)]}, roof="green",
-    names={"Y": "reading table", "Z": "library front desk"})
+LIBRARY = Building(
+    "Willow Creek Library",
+    [
+        "############",
+        "#SSSS.SSSS.#",
+        "#uuuu.uuuu.#",
+        "#..........#",
+        "#.cYYc.cYYc#",
+        "#..........#",
+        "#.cYYc.cYYc#",
+        "#..........#",
+        "#bbb......P#",
+        "#ZZZ.......#",
+        "#P.........#",
+        "#####D######",
+    ],
+    {"reading room": [(1, 1, 10, 10)]},
+    roof="green",
+    names={"Y": "reading table", "Z": "library front desk"},
+)
 
 HOUSES = (
     family_house("Hale family's house", "Milo Hale's room", "orange"),
@@ -108,10 +128,23 @@ HOUSES = (
     couple_house("Sato family's house", "blue"),
 )
 
-APARTMENT_ROOMS = [f"{name}'s room" for name in (
-    "Owen Price", "Leah Kim", "Sam Whitaker", "Priya Nair", "Felix Grant", "Ruby Castillo",
-    "Jonas Berg", "Clara Mendes", "Dev Patel", "Hazel Quinn", "Marcus Reed", "Lucy Tran",
-)]
+APARTMENT_ROOMS = [
+    f"{name}'s room"
+    for name in (
+        "Owen Price",
+        "Leah Kim",
+        "Sam Whitaker",
+        "Priya Nair",
+        "Felix Grant",
+        "Ruby Castillo",
+        "Jonas Berg",
+        "Clara Mendes",
+        "Dev Patel",
+        "Hazel Quinn",
+        "Marcus Reed",
+        "Lucy Tran",
+    )
+]
 
 EAST_X = 60
 BUILDINGS = town.BUILDINGS + [
@@ -122,15 +155,28 @@ BUILDINGS = town.BUILDINGS + [
 ]
 
 STREETS = [
-    (2, 17, WIDTH - 3, 18),    # main street, all the way east
+    (2, 17, WIDTH - 3, 18),  # main street, all the way east
     *town.STREETS[1:],
-    (58, 17, 59, 35),          # east of the park, down to the lane
-    (58, 34, WIDTH - 3, 35),   # the east lane
+    (58, 17, 59, 35),  # east of the park, down to the lane
+    (58, 34, WIDTH - 3, 35),  # the east lane
 ]
 TREES = town.TREES + [(x + (y % 3), y) for y in (38, 41) for x in range(62, WIDTH - 6, 4)]
 FLOWER_TILES = town.FLOWER_TILES + [(x, 39) for x in (70, 71, 84, 85, 98, 99)]
 LAMPS = [(x, y) for x in range(6, WIDTH - 4, 8) for y in (16, 19)]
 
 WILLOW_CREEK_N25 = TownPlan(
-    WIDTH, town.HEIGHT, town.WORLD, MAZE_NAME, BUILDINGS, STREETS, TREES, FLOWER_TILES, LAMPS,
-    town.PARK_SECTOR, town.PARK, town.PARK_ARENAS, town.PARK_ROWS, shared_homes=(APARTMENTS,))
+    WIDTH,
+    town.HEIGHT,
+    town.WORLD,
+    MAZE_NAME,
+    BUILDINGS,
+    STREETS,
+    TREES,
+    FLOWER_TILES,
+    LAMPS,
+    town.PARK_SECTOR,
+    town.PARK,
+    town.PARK_ARENAS,
+    town.PARK_ROWS,
+    shared_homes=(APARTMENTS,),
+)

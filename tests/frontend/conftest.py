@@ -55,9 +55,15 @@ def live_server(tmp_path):
     """
     assert "REVERIE_CONFIG" in os.environ, "request `world` or `default_world` before `live_server`"
     command = lambda port: [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"]
-    with loopback_server(command, lambda port: f"http://127.0.0.1:{port}/", tmp_path / "server.log",
-                         what="the frontend server", wait_s=60, cwd=FRONTEND,
-                         env=dict(os.environ, PYTHONUNBUFFERED="1")) as port:
+    with loopback_server(
+        command,
+        lambda port: f"http://127.0.0.1:{port}/",
+        tmp_path / "server.log",
+        what="the frontend server",
+        wait_s=60,
+        cwd=FRONTEND,
+        env=dict(os.environ, PYTHONUNBUFFERED="1"),
+    ) as port:
         yield f"http://127.0.0.1:{port}"
 
 
@@ -69,9 +75,17 @@ def browser(tmp_path):
 
     opts = webdriver.ChromeOptions()
     opts.binary_location = "/usr/bin/chromium"
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--window-size=1400,1200",
-                 f"--user-data-dir={tmp_path / 'chromium-profile'}"):
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1400,1200",
+        f"--user-data-dir={tmp_path / 'chromium-profile'}",
+    ):
         opts.add_argument(flag)
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
     driver.set_page_load_timeout(60)

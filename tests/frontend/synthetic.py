@@ -19,8 +19,13 @@ SIM = "synthetic_three"
 BASE = "base_the_ville_isabella_maria_klaus"
 START = {"Isabella Rodriguez": [72, 14], "Maria Lopez": [123, 57], "Klaus Mueller": [127, 46]}
 STEPS = 40
-SCHEDULE = [["sleeping", 360], ["waking up and completing her morning routine", 60],
-            ["opening Hobbs Cafe", 60], ["serving customers at the cafe", 420], ["going to bed", 540]]
+SCHEDULE = [
+    ["sleeping", 360],
+    ["waking up and completing her morning routine", 60],
+    ["opening Hobbs Cafe", 60],
+    ["serving customers at the cafe", 420],
+    ["going to bed", 540],
+]
 
 
 def copy_writable(src: Path, dst: Path) -> None:
@@ -54,34 +59,52 @@ def movement(step: int, start: dict | None = None) -> dict:
     for name in start:
         chat = None
         desc = "walking @ the Ville:Johnson Park:park:park garden"
-        emoji = "\U0001F6B6"
+        emoji = "\U0001f6b6"
         if name == second:
-            desc = f"studying @ the Ville:Dorm for Oak Hill College:{second}'s room:desk" if step >= 5 else \
-                f"sleeping @ the Ville:Dorm for Oak Hill College:{second}'s room:bed"
-            emoji = "\U0001F4DA" if step >= 5 else "\U0001F634"
+            desc = (
+                f"studying @ the Ville:Dorm for Oak Hill College:{second}'s room:desk"
+                if step >= 5
+                else f"sleeping @ the Ville:Dorm for Oak Hill College:{second}'s room:bed"
+            )
+            emoji = "\U0001f4da" if step >= 5 else "\U0001f634"
         if name == third and 12 <= step < 16:
             chat = [[third, "Good morning!"], [second, f"Morning, {third.split()[0]}."]]
             desc = f"chatting with {second} @ the Ville:Johnson Park:park:park garden"
-            emoji = "\U0001F4AC"
-        persona[name] = {"movement": tile_at(name, step, start), "pronunciatio": emoji, "description": desc,
-                         "chat": chat}
+            emoji = "\U0001f4ac"
+        persona[name] = {
+            "movement": tile_at(name, step, start),
+            "pronunciatio": emoji,
+            "description": desc,
+            "chat": chat,
+        }
     secs = (step + 1) * 10
-    return {"persona": persona,
-            "meta": {"curr_time": f"February 13, 2023, {secs // 3600:02d}:{secs % 3600 // 60:02d}:{secs % 60:02d}"}}
+    return {
+        "persona": persona,
+        "meta": {"curr_time": f"February 13, 2023, {secs // 3600:02d}:{secs % 3600 // 60:02d}:{secs % 60:02d}"},
+    }
 
 
 def ledger_lines() -> list[dict]:
     lines = []
     for step in range(0, STEPS, 2):
         secs = step * 10
-        lines.append({
-            "prompt": "wake_up_hour" if step < 10 else "action_location", "role": "cheap",
-            "persona": "Isabella Rodriguez", "step": step,
-            "game_time": f"February 13, 2023, {secs // 3600:02d}:{secs % 3600 // 60:02d}:{secs % 60:02d}",
-            "attempts": 2 if step % 6 == 0 else 1, "errors": [], "prompt_tokens": 300 + step,
-            "completion_tokens": 20, "latency_s": 0.5, "fallback": step == 8, "ts": 1700000000 + step,
-            "trimmed_tokens": 150 if step in (12, 14) else 0,
-        })
+        lines.append(
+            {
+                "prompt": "wake_up_hour" if step < 10 else "action_location",
+                "role": "cheap",
+                "persona": "Isabella Rodriguez",
+                "step": step,
+                "game_time": f"February 13, 2023, {secs // 3600:02d}:{secs % 3600 // 60:02d}:{secs % 60:02d}",
+                "attempts": 2 if step % 6 == 0 else 1,
+                "errors": [],
+                "prompt_tokens": 300 + step,
+                "completion_tokens": 20,
+                "latency_s": 0.5,
+                "fallback": step == 8,
+                "ts": 1700000000 + step,
+                "trimmed_tokens": 150 if step in (12, 14) else 0,
+            }
+        )
     return lines
 
 
@@ -112,25 +135,45 @@ def build(root: Path, smallville: Path, *, steps: int = STEPS, default_world: bo
     scratch["f_daily_schedule"] = SCHEDULE
     scratch["daily_req"] = ["open the cafe at 8am", "prepare the Valentine's Day party"]
     scratch_path.write_text(json.dumps(scratch, indent=2), encoding="utf-8")
-    _dump(sim / "reverie" / "meta.json", {
-        "fork_sim_code": BASE, "start_date": "February 13, 2023", "curr_time": "February 13, 2023, 00:06:40",
-        "sec_per_step": 10, "maze_name": maze, "persona_names": list(start), "step": steps})
+    _dump(
+        sim / "reverie" / "meta.json",
+        {
+            "fork_sim_code": BASE,
+            "start_date": "February 13, 2023",
+            "curr_time": "February 13, 2023, 00:06:40",
+            "sec_per_step": 10,
+            "maze_name": maze,
+            "persona_names": list(start),
+            "step": steps,
+        },
+    )
     for step in range(steps):
         _dump(sim / "movement" / f"{step}.json", movement(step, start))
         pos = {n: tile_at(n, step - 1, start) if step else start[n] for n in start}
         _dump(sim / "environment" / f"{step}.json", {n: {"maze": maze, "x": p[0], "y": p[1]} for n, p in pos.items()})
     (sim / "timeline.md").write_text(
         "# Timeline of synthetic_three\n\n## Monday February 13, 2023\n\n"
-        "- 00:00:00 (step 0) **Isabella Rodriguez** \U0001F6B6: walking @ park\n"
+        "- 00:00:00 (step 0) **Isabella Rodriguez** \U0001f6b6: walking @ park\n"
         "\n  Conversation at 00:02:00 (step 12):\n\n  > **Klaus Mueller**: Good morning!\n"
-        "  > **Maria Lopez**: Morning, Klaus.\n\n<script>alert(1)</script>\n", encoding="utf-8")
+        "  > **Maria Lopez**: Morning, Klaus.\n\n<script>alert(1)</script>\n",
+        encoding="utf-8",
+    )
     with (sim / "reverie" / "llm_calls.jsonl").open("w", encoding="utf-8") as fh:
         for line in ledger_lines():
             fh.write(json.dumps(line) + "\n")
         fh.write("not json\n")
-    _dump(sim / "reverie" / "chat_templates.json", {
-        "strong": {"chat_format": "mistral-instruct", "family": "mistral-instruct", "system": "folded", "reason": ""},
-        "cheap": {"chat_format": "chat_template.default", "family": "chatml", "system": "kept", "reason": ""}})
+    _dump(
+        sim / "reverie" / "chat_templates.json",
+        {
+            "strong": {
+                "chat_format": "mistral-instruct",
+                "family": "mistral-instruct",
+                "system": "folded",
+                "reason": "",
+            },
+            "cheap": {"chat_format": "chat_template.default", "family": "chatml", "system": "kept", "reason": ""},
+        },
+    )
     for name in ("compressed_storage", "temp_storage"):
         (root / name).mkdir()
     config = root / "config.toml"
@@ -142,7 +185,8 @@ def build(root: Path, smallville: Path, *, steps: int = STEPS, default_world: bo
         f'temp_storage = "{(root / "temp_storage").as_posix()}"\n'
         f'prompts = "{(PROJECT_ROOT / "prompts").as_posix()}"\n'
         "[simulation]\nschedule_passes = 1\n",  # one planning pass keeps the live run short
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     return config
 
 

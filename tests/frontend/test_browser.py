@@ -22,7 +22,8 @@ pytestmark = pytest.mark.slow
 
 def wait_ready(driver, timeout=60):
     WebDriverWait(driver, timeout).until(
-        lambda d: d.execute_script("return !!(window.reverie && window.reverie.world.ready)"))
+        lambda d: d.execute_script("return !!(window.reverie && window.reverie.world.ready)")
+    )
 
 
 def canvas_colors(driver, name: str, artifacts) -> int:

@@ -29,12 +29,21 @@ def file_side(sim_dir, first: int, count: int, stop: threading.Event) -> None:
             if stop.wait(0.1):
                 return
         env = json.loads(env_file.read_text())
-        write_json_atomic(sim_dir / "movement" / f"{step}.json", {
-            "persona": {name: {"movement": [pos["x"] + 1, pos["y"]], "pronunciatio": "\U0001F3C3",
-                               "description": f"jogging @ the Ville:Johnson Park:park:step {step}", "chat": None}
-                        for name, pos in env.items()},
-            "meta": {"curr_time": f"February 13, 2023, 00:{step // 6:02d}:{step % 6 * 10:02d}"},
-        })
+        write_json_atomic(
+            sim_dir / "movement" / f"{step}.json",
+            {
+                "persona": {
+                    name: {
+                        "movement": [pos["x"] + 1, pos["y"]],
+                        "pronunciatio": "\U0001f3c3",
+                        "description": f"jogging @ the Ville:Johnson Park:park:step {step}",
+                        "chat": None,
+                    }
+                    for name, pos in env.items()
+                },
+                "meta": {"curr_time": f"February 13, 2023, 00:{step // 6:02d}:{step % 6 * 10:02d}"},
+            },
+        )
 
 
 def test_live_page_drives_the_file_protocol(world, live_server, browser, artifacts):
@@ -46,8 +55,9 @@ def test_live_page_drives_the_file_protocol(world, live_server, browser, artifac
     side.start()
     try:
         browser.get(f"{live_server}/simulator_home")
-        WebDriverWait(browser, 90).until(lambda d: d.execute_script(
-            "return window.reverie && window.reverie.step") >= first + 3)
+        WebDriverWait(browser, 90).until(
+            lambda d: d.execute_script("return window.reverie && window.reverie.step") >= first + 3
+        )
         WebDriverWait(browser, 30).until(lambda d: (sim_dir / "environment" / f"{first + 3}.json").exists())
         browser.save_screenshot(str(artifacts / "live_page.png"))
     finally:
@@ -64,8 +74,9 @@ def test_live_page_drives_the_file_protocol(world, live_server, browser, artifac
 
 
 @pytest.mark.timeout(3600)
-def test_live_page_with_the_simulation_server(world, smallville_dir, the_ville_recording, live_server, browser,
-                                             artifacts):
+def test_live_page_with_the_simulation_server(
+    world, smallville_dir, the_ville_recording, live_server, browser, artifacts
+):
     """Backend and frontend in separate processes, as users run them: `python -m reverie` forks the
     original 3-agent base world and runs 3 steps; the steps only advance because the page posts
     the agents' positions. The model's replies are the recorded ones of the session's real run of
@@ -84,9 +95,28 @@ def test_live_page_with_the_simulation_server(world, smallville_dir, the_ville_r
     log_path = world / "backend.log"
     with log_path.open("w") as log:
         backend = subprocess.Popen(
-            [sys.executable, "-m", "reverie", "server", "--fork", base, "--sim", "live_e2e",
-             "--replay", str(cassette), "--command", "run 3", "--command", "fin"],
-            cwd=PROJECT_ROOT, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
+            [
+                sys.executable,
+                "-m",
+                "reverie",
+                "server",
+                "--fork",
+                base,
+                "--sim",
+                "live_e2e",
+                "--replay",
+                str(cassette),
+                "--command",
+                "run 3",
+                "--command",
+                "fin",
+            ],
+            cwd=PROJECT_ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
         try:
             announced = world / "temp_storage" / "curr_sim_code.json"
             deadline = time.time() + 300
@@ -96,8 +126,10 @@ def test_live_page_with_the_simulation_server(world, smallville_dir, the_ville_r
                 time.sleep(0.5)
             browser.get(f"{live_server}/simulator_home")
             WebDriverWait(browser, 3300, poll_frequency=2).until(
-                lambda d: backend.poll() is not None or d.execute_script(
-                    "return window.reverie && window.reverie.step") >= 3)
+                lambda d: (
+                    backend.poll() is not None or d.execute_script("return window.reverie && window.reverie.step") >= 3
+                )
+            )
             browser.save_screenshot(str(artifacts / "live_with_backend.png"))
             assert browser.execute_script("return window.reverie.step") >= 3, log_path.read_text()
             backend.wait(timeout=600)

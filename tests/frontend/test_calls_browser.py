@@ -29,8 +29,9 @@ def test_a_fallback_is_two_clicks_from_its_messages_at_390_px(world, live_server
     rows = browser.find_elements(By.CSS_SELECTOR, "#call-list tbody tr")
     assert [r.find_element(By.CSS_SELECTOR, "td:nth-child(5)").text for r in rows] == ["fell back"]
     assert page_width(browser) <= 390, "the calls list is wider than the phone"
-    assert browser.execute_script("const s = document.querySelector('.scroll'); return s.scrollWidth <= s.clientWidth"), \
-        "the calls list scrolls sideways"
+    assert browser.execute_script(
+        "const s = document.querySelector('.scroll'); return s.scrollWidth <= s.clientWidth"
+    ), "the calls list scrolls sideways"
     browser.save_screenshot(str(artifacts / "calls_list_390.png"))
 
     rows[0].find_element(By.CSS_SELECTOR, "td:nth-child(4) a").click()  # click 2

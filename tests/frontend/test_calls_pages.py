@@ -51,6 +51,7 @@ def test_a_fallbacks_page_shows_messages_each_reply_and_correction_and_the_fail_
     assert "prompts/wake_up_hour.toml: user template at line" in page
     line = int(re.search(r"user template at line (\d+)", page).group(1))
     from reverie.config import load_settings
+
     source = (load_settings(world / "config.toml").paths.prompts / "wake_up_hour.toml").read_text().splitlines()
     assert source[line - 1].startswith("user =")
 

@@ -33,7 +33,8 @@ def test_compress_keeps_only_changes(world, settings_for, capsys):
     assert "Maria Lopez" not in master["1"] and "Maria Lopez" in master["5"]
     assert "Klaus Mueller" not in master["11"] and master["12"]["Klaus Mueller"]["chat"]
     assert json.loads((out / "meta.json").read_text()) == json.loads(
-        (world / "storage" / synthetic.SIM / "reverie" / "meta.json").read_text())
+        (world / "storage" / synthetic.SIM / "reverie" / "meta.json").read_text()
+    )
     assert (out / "personas" / "Klaus Mueller" / "bootstrap_memory" / "scratch.json").is_file()
     # The demo format keeps emoji as \\u escapes, like the original.
     assert "\\ud83d" in (out / "master_movement.json").read_text()

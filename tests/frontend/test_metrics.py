@@ -20,8 +20,9 @@ def answers_per_resident(cp: Checkpoint) -> float | None:
     return round(cp.hallucinations.answers / len(cp.personas), 2) if cp.hallucinations and cp.personas else None
 
 
-NEW = metric("answers_per_resident", "Answers per resident", Unit.RATIO, answers_per_resident,
-             *Shown)   # shown everywhere
+NEW = metric(
+    "answers_per_resident", "Answers per resident", Unit.RATIO, answers_per_resident, *Shown
+)  # shown everywhere
 
 
 def test_a_registered_metric_reaches_the_evaluation_file_the_summary_the_reports_and_the_page(tmp_path, monkeypatch):
@@ -38,8 +39,9 @@ def test_a_registered_metric_reaches_the_evaluation_file_the_summary_the_reports
     config, storage = town(tmp_path, "town")
     settings = load_settings(config)
     model = FakeChatModel()
-    llm = LLM(settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model},
-              ledger_path=storage.ledger_path)
+    llm = LLM(
+        settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model}, ledger_path=storage.ledger_path
+    )
     said: list[str] = []
     with METRICS.registered(NEW):
         assert evaluation.main(Namespace(sim="town", pairs=None, into=None), settings, llm=llm, say=said.append) == 0
@@ -51,8 +53,9 @@ def test_a_registered_metric_reaches_the_evaluation_file_the_summary_the_reports
         assert figures(cp)["answers_per_resident"] == expected
         assert METRICS.collect(cp, Shown.GAME_DAY)["answers_per_resident"] == expected
         table = table_lines(figures(cp), figures(cp), hours_run=48, hours_asked=48, model="fake")
-        assert any(line.startswith("Answers per resident") and f"{expected:.3f} -> {expected:.3f}" in line
-                   for line in table)
+        assert any(
+            line.startswith("Answers per resident") and f"{expected:.3f} -> {expected:.3f}" in line for line in table
+        )
         page = run_page(monkeypatch, config, "town")
         assert "<th>Answers per resident</th>" in page and f"<td>{expected:.3f}</td>" in page
         # A file from before the metric existed: the page computes it from the checkpoint.
@@ -81,4 +84,4 @@ def run_page(monkeypatch, config, sim: str) -> str:
     response = Client().get(f"/runs/{sim}/")
     assert response.status_code == 200
     html = response.content.decode()
-    return html[html.index("<h2>Evaluation</h2>"):html.index("<h2>Timeline</h2>")]
+    return html[html.index("<h2>Evaluation</h2>") : html.index("<h2>Timeline</h2>")]

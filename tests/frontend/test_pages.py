@@ -72,10 +72,16 @@ def test_replay_page_starts_from_the_step(client):
     assert b'id="current_action__Klaus_Mueller"' in r.content
 
 
-@pytest.mark.parametrize("url", [
-    "/replay/nope/0/", f"/replay/{SIM}/999/", f"/replay/{SIM}/abc/", f"/replay/{SIM}/-1/",
-    f"/replay/{SIM}/%EF%BC%91/",  # a full-width digit one
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/replay/nope/0/",
+        f"/replay/{SIM}/999/",
+        f"/replay/{SIM}/abc/",
+        f"/replay/{SIM}/-1/",
+        f"/replay/{SIM}/%EF%BC%91/",  # a full-width digit one
+    ],
+)
 def test_replay_unknown_sim_or_step_is_404(client, url):
     r = client.get(url)
     assert r.status_code == 404
@@ -180,7 +186,7 @@ def test_a_run_on_a_hosted_api_is_flagged_not_offline(client, world):
     html = client.get(f"/runs/{SIM}/").content.decode()
     servers = re.search(r'<p id="model-servers">(.*?)</p>', html, re.S).group(1)
     hosted = -(-len(lines) // 4)
-    assert f"https://openrouter.ai/api/v1 ({hosted} calls, <strong class=\"not-offline\">not offline" in servers
+    assert f'https://openrouter.ai/api/v1 ({hosted} calls, <strong class="not-offline">not offline' in servers
     assert f"http://127.0.0.1:8080/v1 ({len(lines) - hosted} calls)" in servers
 
 

@@ -26,8 +26,9 @@ WIDTH, HEIGHT = 390, 844
 
 
 def as_phone(driver) -> None:
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 2, "mobile": True})
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride", {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 2, "mobile": True}
+    )
     driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
 
 
@@ -50,20 +51,24 @@ def sticking_out(driver) -> list[str]:
 
 
 def touch(driver, kind: str, points: list[tuple[float, float]]) -> None:
-    driver.execute_cdp_cmd("Input.dispatchTouchEvent", {
-        "type": kind, "touchPoints": [{"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)]})
+    driver.execute_cdp_cmd(
+        "Input.dispatchTouchEvent",
+        {"type": kind, "touchPoints": [{"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)]},
+    )
 
 
 def camera(driver) -> dict:
     return driver.execute_script(
-        "const c = window.reverie.world.scene.cameras.main; return {x: c.scrollX, y: c.scrollY, zoom: c.zoom};")
+        "const c = window.reverie.world.scene.cameras.main; return {x: c.scrollX, y: c.scrollY, zoom: c.zoom};"
+    )
 
 
 def drag_and_pinch(driver) -> tuple[dict, dict, dict]:
     """The camera before, after a one-finger drag up-left, and after a two-finger pinch outwards."""
     box = driver.execute_script(
         "const r = document.querySelector('#game-container canvas').getBoundingClientRect();"
-        "return {x: r.left, y: r.top, w: r.width, h: r.height};")
+        "return {x: r.left, y: r.top, w: r.width, h: r.height};"
+    )
     cx, cy = box["x"] + box["w"] / 2, box["y"] + box["h"] / 2
     driver.execute_script("window.reverie.world.focus = null;")
     start = camera(driver)
@@ -85,9 +90,13 @@ def test_runs_pages_fit_a_phone(default_world, live_server, browser, artifacts):
     assert browser.execute_script("return document.documentElement.clientWidth") == WIDTH
     full_page(browser, artifacts / "phone_runs.png")
     assert sticking_out(browser) == []
-    evaluation = {"sim_code": synthetic.SIM, "checkpoints": [
-        checkpoint(1, [[NAMES[0], NAMES[1]]], [NAMES[0]]),
-        checkpoint(6, [[NAMES[0], NAMES[1]], [NAMES[1], NAMES[2]]], [NAMES[0], NAMES[2]])]}
+    evaluation = {
+        "sim_code": synthetic.SIM,
+        "checkpoints": [
+            checkpoint(1, [[NAMES[0], NAMES[1]]], [NAMES[0]]),
+            checkpoint(6, [[NAMES[0], NAMES[1]], [NAMES[1], NAMES[2]]], [NAMES[0], NAMES[2]]),
+        ],
+    }
     (default_world / "storage" / synthetic.SIM / "evaluation.json").write_text(json.dumps(evaluation))
     browser.get(f"{live_server}/runs/{synthetic.SIM}/")
     full_page(browser, artifacts / "phone_run_detail.png")
@@ -95,8 +104,10 @@ def test_runs_pages_fit_a_phone(default_world, live_server, browser, artifacts):
     assert browser.execute_script("return document.querySelectorAll('svg.graph, table.evaluation').length") == 2
     assert sticking_out(browser) == []
     # The ledger table is wider than the phone: it scrolls inside its own box.
-    assert browser.execute_script("const t = document.querySelector('table.ledger');"
-                                  "return t.scrollWidth > t.clientWidth && getComputedStyle(t).overflowX == 'auto';")
+    assert browser.execute_script(
+        "const t = document.querySelector('table.ledger');"
+        "return t.scrollWidth > t.clientWidth && getComputedStyle(t).overflowX == 'auto';"
+    )
 
 
 @pytest.mark.parametrize("page", ["demo", "replay"])

@@ -74,24 +74,27 @@ def test_the_next_step_follows_the_checkpoint_when_nothing_moved_since(client, r
     assert post(client, "/process_environment/", env_body(synthetic.STEPS + 5)).status_code == 200
 
 
-@pytest.mark.parametrize("body", [
-    "{not json",
-    "[1, 2]",
-    "null",
-    b"\xff\xfe",
-    {"step": 40, "sim_code": SIM},
-    {"step": 40, "sim_code": SIM, "environment": {}, "extra": 1},
-    {"step": "40", "sim_code": SIM, "environment": env_body(40)["environment"]},
-    {"step": True, "sim_code": SIM, "environment": env_body(40)["environment"]},
-    {"step": -1, "sim_code": SIM, "environment": env_body(40)["environment"]},
-    {"step": 40.5, "sim_code": SIM, "environment": env_body(40)["environment"]},
-    {"step": 40, "sim_code": SIM, "environment": {NAMES[0]: {"maze": "the_ville", "x": 1, "y": 1}}},
-    env_body(40, **{NAMES[0]: {"maze": "../../etc", "x": 1, "y": 1}}),
-    env_body(40, **{NAMES[0]: {"maze": "the_ville", "x": 140, "y": 1}}),
-    env_body(40, **{NAMES[0]: {"maze": "the_ville", "x": 1, "y": -1}}),
-    env_body(40, **{NAMES[0]: {"maze": "the_ville", "x": 1}}),
-    env_body(40, **{"Someone Else": {"maze": "the_ville", "x": 1, "y": 1}}),
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        "{not json",
+        "[1, 2]",
+        "null",
+        b"\xff\xfe",
+        {"step": 40, "sim_code": SIM},
+        {"step": 40, "sim_code": SIM, "environment": {}, "extra": 1},
+        {"step": "40", "sim_code": SIM, "environment": env_body(40)["environment"]},
+        {"step": True, "sim_code": SIM, "environment": env_body(40)["environment"]},
+        {"step": -1, "sim_code": SIM, "environment": env_body(40)["environment"]},
+        {"step": 40.5, "sim_code": SIM, "environment": env_body(40)["environment"]},
+        {"step": 40, "sim_code": SIM, "environment": {NAMES[0]: {"maze": "the_ville", "x": 1, "y": 1}}},
+        env_body(40, **{NAMES[0]: {"maze": "../../etc", "x": 1, "y": 1}}),
+        env_body(40, **{NAMES[0]: {"maze": "the_ville", "x": 140, "y": 1}}),
+        env_body(40, **{NAMES[0]: {"maze": "the_ville", "x": 1, "y": -1}}),
+        env_body(40, **{NAMES[0]: {"maze": "the_ville", "x": 1}}),
+        env_body(40, **{"Someone Else": {"maze": "the_ville", "x": 1, "y": 1}}),
+    ],
+)
 def test_process_environment_rejects_malformed_bodies(client, running, body):
     r = post(client, "/process_environment/", body)
     assert r.status_code == 400, r.content
@@ -99,9 +102,11 @@ def test_process_environment_rejects_malformed_bodies(client, running, body):
     assert not (running / "storage" / SIM / "environment" / "40.json").exists()
 
 
-@pytest.mark.parametrize("body", ["[" * 100_000 + "]" * 100_000, '{"a":' * 5_000 + "1" + "}" * 5_000,
-                                  '{"step": "' + "x" * 10_000_000 + '"}'],
-                         ids=["deep-list", "deep-object", "10MB"])
+@pytest.mark.parametrize(
+    "body",
+    ["[" * 100_000 + "]" * 100_000, '{"a":' * 5_000 + "1" + "}" * 5_000, '{"step": "' + "x" * 10_000_000 + '"}'],
+    ids=["deep-list", "deep-object", "10MB"],
+)
 @pytest.mark.parametrize("url", ["/process_environment/", "/update_environment/", "/path_tester_update/"])
 def test_hostile_bodies_are_a_json_400(client, running, url, body):
     r = post(client, url, body)
@@ -151,8 +156,16 @@ def test_update_environment_unknown_sim(client, sim):
     assert r.status_code in (400, 404)
 
 
-@pytest.mark.parametrize("body", ["nope", {"step": 0}, {"step": "0", "sim_code": SIM},
-                                  {"step": 0, "sim_code": SIM, "x": 1}, {"step": 0, "sim_code": 5}])
+@pytest.mark.parametrize(
+    "body",
+    [
+        "nope",
+        {"step": 0},
+        {"step": "0", "sim_code": SIM},
+        {"step": 0, "sim_code": SIM, "x": 1},
+        {"step": 0, "sim_code": 5},
+    ],
+)
 def test_update_environment_malformed(client, body):
     assert post(client, "/update_environment/", body).status_code == 400
 
@@ -164,13 +177,16 @@ def test_path_tester_update_writes_the_camera(client, world):
     assert out == {"maze": "the_ville", "x": 1856, "y": 288.5}
 
 
-@pytest.mark.parametrize("body", [
-    {"camera": {"maze": "nowhere", "x": 1, "y": 1}},
-    {"camera": {"maze": "the_ville", "x": "1", "y": 1}},
-    '{"camera": {"maze": "the_ville", "x": 1, "y": Infinity}}',
-    {"camera": {"maze": "the_ville", "x": 1}},
-    {"maze": "the_ville", "x": 1, "y": 1},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"camera": {"maze": "nowhere", "x": 1, "y": 1}},
+        {"camera": {"maze": "the_ville", "x": "1", "y": 1}},
+        '{"camera": {"maze": "the_ville", "x": 1, "y": Infinity}}',
+        {"camera": {"maze": "the_ville", "x": 1}},
+        {"maze": "the_ville", "x": 1, "y": 1},
+    ],
+)
 def test_path_tester_update_rejects_bad_bodies(client, world, body):
     assert post(client, "/path_tester_update/", body).status_code == 400
     assert not (world / "temp_storage" / "path_tester_env.json").exists()

@@ -17,14 +17,44 @@ def write_ledger(path, records):
 
 def test_ledger_sums_per_prompt(tmp_path):
     path = tmp_path / "llm_calls.jsonl"
-    write_ledger(path, [
-        {"prompt": "a", "role": "cheap", "attempts": 1, "prompt_tokens": 10, "completion_tokens": 2,
-         "latency_s": 1.0, "fallback": False, "step": 0, "game_time": "February 13, 2023, 07:00:00"},
-        {"prompt": "a", "role": "cheap", "attempts": 3, "prompt_tokens": 20, "completion_tokens": 4,
-         "latency_s": 3.0, "fallback": True, "step": 5, "game_time": "February 13, 2023, 09:30:00"},
-        {"prompt": "b", "role": "strong", "attempts": 1, "prompt_tokens": 5, "completion_tokens": 1,
-         "latency_s": 0.5, "fallback": False, "step": 9, "game_time": "February 13, 2023, 10:59:00"},
-    ])
+    write_ledger(
+        path,
+        [
+            {
+                "prompt": "a",
+                "role": "cheap",
+                "attempts": 1,
+                "prompt_tokens": 10,
+                "completion_tokens": 2,
+                "latency_s": 1.0,
+                "fallback": False,
+                "step": 0,
+                "game_time": "February 13, 2023, 07:00:00",
+            },
+            {
+                "prompt": "a",
+                "role": "cheap",
+                "attempts": 3,
+                "prompt_tokens": 20,
+                "completion_tokens": 4,
+                "latency_s": 3.0,
+                "fallback": True,
+                "step": 5,
+                "game_time": "February 13, 2023, 09:30:00",
+            },
+            {
+                "prompt": "b",
+                "role": "strong",
+                "attempts": 1,
+                "prompt_tokens": 5,
+                "completion_tokens": 1,
+                "latency_s": 0.5,
+                "fallback": False,
+                "step": 9,
+                "game_time": "February 13, 2023, 10:59:00",
+            },
+        ],
+    )
     s = ledger.summary(path)
     a = next(r for r in s["rows"] if r["prompt"] == "a")
     assert (a["calls"], a["tokens"], a["repairs"], a["repaired_calls"], a["fallbacks"]) == (2, 36, 2, 1, 1)
@@ -50,7 +80,8 @@ def test_missing_ledger_is_none(tmp_path):
 def test_markdown_renders_and_escapes():
     html = markdown_lite.render(
         "# Title\n\nSome *words* and **bold** `code` <b>raw</b>\n\n- one\n- two\n\n1. first\n\n"
-        "  > **A**: hi\n  > **B**: hello\n\n```\n<x>\n```\n")
+        "  > **A**: hi\n  > **B**: hello\n\n```\n<x>\n```\n"
+    )
     assert "<h2>Title</h2>" in html
     assert "<em>words</em>" in html and "<strong>bold</strong>" in html and "<code>code</code>" in html
     assert "&lt;b&gt;raw&lt;/b&gt;" in html and "<b>" not in html

@@ -14,27 +14,30 @@ from tests.frontend import synthetic
 SIM = synthetic.SIM
 
 
-@pytest.mark.parametrize("url", [
-    "/replay/..%2F..%2Fetc/0/",
-    "/replay/%2e%2e/0/",
-    "/replay/../0/",
-    "/replay/.hidden/0/",
-    "/demo/..%2Fstorage/0/3/",
-    "/demo/%2Fetc%2Fpasswd/0/3/",
-    f"/replay_persona_state/{SIM}/0/..%2F..%2F..%2Fconfig/",
-    f"/replay_persona_state/..%2F{SIM}/0/Isabella_Rodriguez/",
-    "/runs/..%2F..%2F/",
-    "/runs/%00/",
-    "/assets/../../config.toml",
-    "/assets/..%2F..%2Fconfig.toml",
-    "/assets/the_ville/visuals/..%2F..%2F..%2F..%2F..%2Fetc%2Fpasswd",
-    "/assets/%2Fetc%2Fpasswd",
-    "/assets/.hidden.png",
-    "/assets/the_ville/matrix/maze/collision_maze.csv",
-    "/assets/the_ville/visuals/nothing.png",
-    "/static/../manage.py",
-    "/static/%2e%2e/%2e%2e/manage.py",
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/replay/..%2F..%2Fetc/0/",
+        "/replay/%2e%2e/0/",
+        "/replay/../0/",
+        "/replay/.hidden/0/",
+        "/demo/..%2Fstorage/0/3/",
+        "/demo/%2Fetc%2Fpasswd/0/3/",
+        f"/replay_persona_state/{SIM}/0/..%2F..%2F..%2Fconfig/",
+        f"/replay_persona_state/..%2F{SIM}/0/Isabella_Rodriguez/",
+        "/runs/..%2F..%2F/",
+        "/runs/%00/",
+        "/assets/../../config.toml",
+        "/assets/..%2F..%2Fconfig.toml",
+        "/assets/the_ville/visuals/..%2F..%2F..%2F..%2F..%2Fetc%2Fpasswd",
+        "/assets/%2Fetc%2Fpasswd",
+        "/assets/.hidden.png",
+        "/assets/the_ville/matrix/maze/collision_maze.csv",
+        "/assets/the_ville/visuals/nothing.png",
+        "/static/../manage.py",
+        "/static/%2e%2e/%2e%2e/manage.py",
+    ],
+)
 def test_traversal_and_odd_names_are_404(client, url):
     r = client.get(url)
     assert r.status_code in (400, 404), url
@@ -82,10 +85,18 @@ def test_unknown_url_is_a_friendly_404(client):
 def test_the_simulation_debug_log_does_not_turn_on_djangos_debug(tmp_path, text, expected):
     config = tmp_path / "config.toml"
     config.write_text(text, encoding="utf-8")
-    code = ("import os, sys; sys.path.insert(0, 'environment/frontend_server'); "
-            "os.environ['DJANGO_SETTINGS_MODULE'] = 'frontend_server.settings'; "
-            "from django.conf import settings; print(settings.DEBUG)")
-    run = subprocess.run([sys.executable, "-c", code], cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=120,
-                         env={**os.environ, "REVERIE_CONFIG": str(config)})
+    code = (
+        "import os, sys; sys.path.insert(0, 'environment/frontend_server'); "
+        "os.environ['DJANGO_SETTINGS_MODULE'] = 'frontend_server.settings'; "
+        "from django.conf import settings; print(settings.DEBUG)"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "REVERIE_CONFIG": str(config)},
+    )
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == str(expected)

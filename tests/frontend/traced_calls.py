@@ -29,8 +29,13 @@ def write_trace(world: Path) -> Path:
     case = load_fixture("wake_up_hour").cases[0]
     for step, (persona, game_time, replies) in enumerate(CALLS, start=1):
         model = FakeChatModel(replies=replies)
-        llm = LLM(settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model},
-                  ledger_path=layout.ledger_path, trace_path=layout.trace_path)
+        llm = LLM(
+            settings,
+            tasks=product_tasks(),
+            chat_models={"strong": model, "cheap": model},
+            ledger_path=layout.ledger_path,
+            trace_path=layout.trace_path,
+        )
         llm.set_clock(step, game_time)
         llm.ask("wake_up_hour", case.inputs, choices=case.choices, persona=persona)
     return layout.trace_path

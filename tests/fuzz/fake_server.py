@@ -20,8 +20,15 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from tests.fuzz.fuzz_model import KINDS, Generator
 
 FAILURES = {  # share of requests, the rest are fuzzed replies
-    "http_500": 0.02, "http_503": 0.01, "http_429": 0.02, "http_400_context": 0.01, "no_choices": 0.01,
-    "null_choices": 0.005, "not_json": 0.005, "drop": 0.02, "slow": 0.005,
+    "http_500": 0.02,
+    "http_503": 0.01,
+    "http_429": 0.02,
+    "http_400_context": 0.01,
+    "no_choices": 0.01,
+    "null_choices": 0.005,
+    "not_json": 0.005,
+    "drop": 0.02,
+    "slow": 0.005,
 }
 
 
@@ -81,8 +88,11 @@ class FakeServer:
             if what == "reply":
                 request = json.loads(body)
                 asked = request.get("response_format") or {}
-                schema = (asked.get("schema") or (asked.get("json_schema") or {}).get("schema")
-                          or {"type": "object", "properties": {}})
+                schema = (
+                    asked.get("schema")
+                    or (asked.get("json_schema") or {}).get("schema")
+                    or {"type": "object", "properties": {}}
+                )
                 gen = Generator(self.rng)
                 text = gen.reply(self.rng.choice(KINDS), gen.fit(schema, schema))
         if what == "drop":
@@ -94,20 +104,40 @@ class FakeServer:
             what, text = "reply", "{}"
         if what.startswith("http_"):
             status = int(what.split("_")[1])
-            message = ("This model's maximum context length is 2048 tokens; the request has 4100"
-                       if status == 400 else "the server is busy" if status == 429 else "internal error")
+            message = (
+                "This model's maximum context length is 2048 tokens; the request has 4100"
+                if status == 400
+                else "the server is busy"
+                if status == 429
+                else "internal error"
+            )
             return _send(handler, status, {"error": {"message": message, "type": "server_error", "code": status}})
         if what == "not_json":
             return _send_raw(handler, 200, b"<html>gateway hiccup</html>")
         if what in ("no_choices", "null_choices"):
-            return _send(handler, 200, {"id": "x", "object": "chat.completion", "created": 0, "model": "fake",
-                                        "choices": [] if what == "no_choices" else None})
-        _send(handler, 200, {
-            "id": "fuzz", "object": "chat.completion", "created": int(time.time()), "model": "fake",
-            "choices": [{"index": 0, "finish_reason": "stop",
-                         "message": {"role": "assistant", "content": text}}],
-            "usage": {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110},
-        })
+            return _send(
+                handler,
+                200,
+                {
+                    "id": "x",
+                    "object": "chat.completion",
+                    "created": 0,
+                    "model": "fake",
+                    "choices": [] if what == "no_choices" else None,
+                },
+            )
+        _send(
+            handler,
+            200,
+            {
+                "id": "fuzz",
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": "fake",
+                "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}],
+                "usage": {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110},
+            },
+        )
 
 
 def _send(handler, status: int, payload) -> None:

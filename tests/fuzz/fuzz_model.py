@@ -20,13 +20,43 @@ from langchain_core.messages import AIMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
-WORDS = ("eating breakfast", "reading", "the cafe", "walking to the park", "Maria", "writing a poem",
-         "sleeping", "cooking", "talking with Klaus", "at the library", "painting", "morning", "garden")
+WORDS = (
+    "eating breakfast",
+    "reading",
+    "the cafe",
+    "walking to the park",
+    "Maria",
+    "writing a poem",
+    "sleeping",
+    "cooking",
+    "talking with Klaus",
+    "at the library",
+    "painting",
+    "morning",
+    "garden",
+)
 
 KINDS = (
-    "empty", "prose", "truncated", "wrong_types", "missing_keys", "extra_keys", "huge_string", "nan",
-    "huge_number", "surrogate", "control_chars", "outside_choices", "deep_nesting", "deep_data", "long_list",
-    "absurd", "fenced", "not_an_object", "valid", "valid",
+    "empty",
+    "prose",
+    "truncated",
+    "wrong_types",
+    "missing_keys",
+    "extra_keys",
+    "huge_string",
+    "nan",
+    "huge_number",
+    "surrogate",
+    "control_chars",
+    "outside_choices",
+    "deep_nesting",
+    "deep_data",
+    "long_list",
+    "absurd",
+    "fenced",
+    "not_an_object",
+    "valid",
+    "valid",
 )
 
 
@@ -60,8 +90,10 @@ class Generator:
             return {k: self.fit(v, root, depth + 1) for k, v in (node.get("properties") or {}).items()}
         if kind == "array":
             lo, hi = node.get("minItems", 0), min(node.get("maxItems", 5), 6)
-            return [self.fit(node.get("items") or {"type": "string"}, root, depth + 1)
-                    for _ in range(rng.randint(lo, max(lo, hi)))]
+            return [
+                self.fit(node.get("items") or {"type": "string"}, root, depth + 1)
+                for _ in range(rng.randint(lo, max(lo, hi)))
+            ]
         if kind == "integer":
             lo, hi = node.get("minimum", 1), node.get("maximum", lo + 120 if "minimum" in node else 120)
             return rng.randint(int(lo), int(max(lo, hi)))
@@ -82,8 +114,14 @@ class Generator:
         if kind == "empty":
             return rng.choice(["", " ", "\n", "{}", "[]", "null"])
         if kind == "prose":
-            return rng.choice(["Sure! Here is what they do: " + rng.choice(WORDS) + ".",
-                               "I cannot answer that.", "The answer is 7", "```\nnot json\n```"])
+            return rng.choice(
+                [
+                    "Sure! Here is what they do: " + rng.choice(WORDS) + ".",
+                    "I cannot answer that.",
+                    "The answer is 7",
+                    "```\nnot json\n```",
+                ]
+            )
         if kind == "truncated":
             text = json.dumps(valid)
             return text[: rng.randint(0, max(0, len(text) - 1))]
@@ -107,11 +145,16 @@ class Generator:
                 return "{" + ", ".join(f'"{k}": "{raw}"' for k in keys) + "}"  # raw lone surrogates
             return "{" + ", ".join(f'"{k}": "x\\ud800y"' for k in keys) + "}"  # escaped ones
         if kind == "control_chars":
-            return json.dumps({k: "\x00\x07\x1b[31m\u2028\ufeff" + (v if isinstance(v, str) else "")
-                               for k, v in base.items()})
+            return json.dumps(
+                {k: "\x00\x07\x1b[31m\u2028\ufeff" + (v if isinstance(v, str) else "") for k, v in base.items()}
+            )
         if kind == "outside_choices":
-            return json.dumps({k: (rng.choice(["Atlantis", "the moon", "", "bedroom " * 30])
-                                   if isinstance(v, str) else v) for k, v in base.items()})
+            return json.dumps(
+                {
+                    k: (rng.choice(["Atlantis", "the moon", "", "bedroom " * 30]) if isinstance(v, str) else v)
+                    for k, v in base.items()
+                }
+            )
         if kind == "deep_nesting":
             depth = rng.choice([1_000, 5_000, 100_000])
             return rng.choice(["[" * depth + "]" * depth, '{"a":' * depth + "1" + "}" * depth])
@@ -135,7 +178,7 @@ class Generator:
         if isinstance(value, bool):
             return not value
         if isinstance(value, int):
-            return rng.choice([-10**6, 0, 10**9, -1])
+            return rng.choice([-(10**6), 0, 10**9, -1])
         if isinstance(value, str):
             return rng.choice(["🦄" * 10, "(1)", "...", "n/a", "you you you", "Maria " * 12, "0:00", "!!!"])
         if isinstance(value, list):

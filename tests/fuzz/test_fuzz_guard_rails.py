@@ -41,10 +41,12 @@ def storage_with_base(root: Path, **simulation) -> tuple[Path, Path]:
     storage = root / "storage"
     shutil.copytree(SHIPPED, storage / BASE)
     config = root / "config.toml"
-    config.write_text(f'[paths]\nstorage = "{storage}"\ntemp_storage = "{root / "temp"}"\n'
-                      f'compressed_storage = "{root / "compressed"}"\n'
-                      "[simulation]\nschedule_passes = 1\n" + "".join(f"{k} = {v}\n" for k, v in simulation.items()),
-                      encoding="utf-8")
+    config.write_text(
+        f'[paths]\nstorage = "{storage}"\ntemp_storage = "{root / "temp"}"\n'
+        f'compressed_storage = "{root / "compressed"}"\n'
+        "[simulation]\nschedule_passes = 1\n" + "".join(f"{k} = {v}\n" for k, v in simulation.items()),
+        encoding="utf-8",
+    )
     return config, storage
 
 
@@ -62,8 +64,14 @@ def reverie(config: Path, *args: str, timeout: float = 300, limit_file_bytes: in
         if limit_file_bytes is not None:
             resource.setrlimit(resource.RLIMIT_FSIZE, (limit_file_bytes, limit_file_bytes))
 
-    return subprocess.run([sys.executable, "-m", "reverie", "--config", str(config), *args], cwd=PROJECT_ROOT,
-                          capture_output=True, text=True, timeout=timeout, preexec_fn=limits)
+    return subprocess.run(
+        [sys.executable, "-m", "reverie", "--config", str(config), *args],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        preexec_fn=limits,
+    )
 
 
 def error_lines(run) -> list[str]:
@@ -72,8 +80,9 @@ def error_lines(run) -> list[str]:
 
 def fuzz_llm(settings, storage: SimStorage, seed: int) -> LLM:
     model = FuzzChat(seed=seed)
-    return LLM(settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model},
-               ledger_path=storage.ledger_path)
+    return LLM(
+        settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model}, ledger_path=storage.ledger_path
+    )
 
 
 def town_fork(config: Path, storage: Path, name: str) -> SimStorage:
@@ -106,7 +115,9 @@ def test_evaluate_never_writes_a_base_and_evaluates_a_fork_it_names(tmp_path):
     figures = json.loads((storage / "evaluated" / "evaluation.json").read_text(encoding="utf-8"))
     assert figures["sim_code"] == "evaluated" and figures["checkpoints"]
     # --into an existing name is refused in one line naming the switch evaluate really has
-    assert again.returncode == 2 and len(error_lines(again)) == 1 and "--overwrite" in error_lines(again)[0], again.stderr[-1500:]
+    assert again.returncode == 2 and len(error_lines(again)) == 1 and "--overwrite" in error_lines(again)[0], (
+        again.stderr[-1500:]
+    )
     assert replaced.returncode == 0, replaced.stderr[-1500:]
     assert compressed.returncode in (0, 2) and len(error_lines(compressed)) <= 1, compressed.stderr[-1500:]
 
@@ -115,9 +126,16 @@ def test_evaluate_never_writes_a_base_and_evaluates_a_fork_it_names(tmp_path):
 def test_a_fork_starts_without_its_parents_run_files(tmp_path):
     config, storage = storage_with_base(tmp_path)
     parent = fork(storage, BASE, "parent")
-    run_files = {"evaluation.json": "{}", "game_day.json": "{}", "timeline.md": "# Timeline\n",
-                 "reverie/chat_templates.json": "{}", "reverie/llm_calls.jsonl": "{}\n", "reverie/.lock": "123\n",
-                 "chroma/chroma.sqlite3": "x", ".checkpoint.prev/meta.json": "{}"}
+    run_files = {
+        "evaluation.json": "{}",
+        "game_day.json": "{}",
+        "timeline.md": "# Timeline\n",
+        "reverie/chat_templates.json": "{}",
+        "reverie/llm_calls.jsonl": "{}\n",
+        "reverie/.lock": "123\n",
+        "chroma/chroma.sqlite3": "x",
+        ".checkpoint.prev/meta.json": "{}",
+    }
     for rel, text in run_files.items():
         (parent.dir / rel).parent.mkdir(parents=True, exist_ok=True)
         (parent.dir / rel).write_text(text, encoding="utf-8")
@@ -156,7 +174,7 @@ def test_resume_falls_back_past_a_damaged_movement_file(tmp_path, capsys):
 
     # Damage before every checkpoint kept: one line naming the file, nothing resumed.
     early = sim_storage.movement_path(1)
-    early.write_text("{\"persona\": {", encoding="utf-8")
+    early.write_text('{"persona": {', encoding="utf-8")
     with pytest.raises(UserError) as refused:
         Simulation.open(settings, "damaged", resume=True, llm=fuzz_llm(settings, sim_storage, 7))
     assert str(early) in str(refused.value) and "\n" not in str(refused.value)
@@ -185,12 +203,19 @@ SHAPES = {
     "scratch-negative": (f"{NORA}/scratch.json", lambda data: {**data, "curr_tile": [-1, 3]}),
     "scratch-a-list": (f"{NORA}/scratch.json", lambda data: [data]),
     "spatial-wrong-tree": ("personas/Theo Alvarez/bootstrap_memory/spatial_memory.json", lambda data: {"w": 1}),
-    "environment-off-the-map": ("environment/4.json",
-                                lambda env: {**env, "Iris Novak": {**env["Iris Novak"], "x": 10_000}}),
+    "environment-off-the-map": (
+        "environment/4.json",
+        lambda env: {**env, "Iris Novak": {**env["Iris Novak"], "x": 10_000}},
+    ),
     "environment-negative": ("environment/4.json", lambda env: {**env, "Iris Novak": {**env["Iris Novak"], "y": -2}}),
-    "environment-someone-missing": ("environment/4.json", lambda env: {k: v for k, v in env.items() if k != "Iris Novak"}),
-    "movement-negative": ("movement/3.json",
-                          lambda m: {**m, "persona": {**m["persona"], "Theo Alvarez": {"movement": [-3, 4]}}}),
+    "environment-someone-missing": (
+        "environment/4.json",
+        lambda env: {k: v for k, v in env.items() if k != "Iris Novak"},
+    ),
+    "movement-negative": (
+        "movement/3.json",
+        lambda m: {**m, "persona": {**m["persona"], "Theo Alvarez": {"movement": [-3, 4]}}},
+    ),
     "meta-seconds-a-string": ("reverie/meta.json", lambda meta: {**meta, "sec_per_step": "ten"}),
 }
 
@@ -341,8 +366,10 @@ def test_a_history_past_the_bounds_needs_the_flag(history_sim, tmp_path):
 
     before = memories(history_sim)
     rows = tmp_path / "rows.csv"
-    rows.write_text("Name,Whisper\n" + "".join(f"Visitor {i},hi\n" for i in range(MAX_ROWS))
-                    + "Nora Bennett,You like tea\n", encoding="utf-8")
+    rows.write_text(
+        "Name,Whisper\n" + "".join(f"Visitor {i},hi\n" for i in range(MAX_ROWS)) + "Nora Bennett,You like tea\n",
+        encoding="utf-8",
+    )
     big = tmp_path / "big.csv"
     big.write_text("Name,Whisper\n" + "Visitor,hi\n" * (MAX_BYTES // 10), encoding="utf-8")
     whispers = tmp_path / "whispers.csv"
@@ -360,8 +387,9 @@ def test_a_history_past_the_bounds_needs_the_flag(history_sim, tmp_path):
 
 def test_a_long_history_load_shows_its_progress(history_sim, tmp_path, capsys):
     path = tmp_path / "long.csv"
-    path.write_text("Name,Whisper\nNora Bennett," + ";".join(f"You like tea number {i}" for i in range(25)) + "\n",
-                    encoding="utf-8")
+    path.write_text(
+        "Name,Whisper\nNora Bennett," + ";".join(f"You like tea number {i}" for i in range(25)) + "\n", encoding="utf-8"
+    )
     assert load_history(history_sim, path) == {"Nora Bennett": 25}
     assert "25/25" in capsys.readouterr().err
 
@@ -370,19 +398,28 @@ def test_a_long_history_load_shows_its_progress(history_sim, tmp_path, capsys):
 def test_a_history_load_stopped_half_way_keeps_nothing(history_sim, tmp_path, stop_on):
     sim = history_sim
     path = tmp_path / "three.csv"
-    path.write_text("Name,Whisper\nNora Bennett,You like tea;You lost a key\nTheo Alvarez,You like maps;"
-                    "You owe Iris a book\nIris Novak,You sing\n", encoding="utf-8")
+    path.write_text(
+        "Name,Whisper\nNora Bennett,You like tea;You lost a key\nTheo Alvarez,You like maps;"
+        "You owe Iris a book\nIris Novak,You sing\n",
+        encoding="utf-8",
+    )
     before, waiting = memories(sim), {n: dict(p.memory.unrated.texts) for n, p in sim.personas.items()}
     model = StoppedChat(seed=4, stop_on=stop_on)
-    sim.llm = LLM(sim.settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model},
-                  ledger_path=sim.storage.ledger_path)
+    sim.llm = LLM(
+        sim.settings,
+        tasks=product_tasks(),
+        chat_models={"strong": model, "cheap": model},
+        ledger_path=sim.storage.ledger_path,
+    )
     with pytest.raises(KeyboardInterrupt):
         load_history(sim, path)
     assert memories(sim) == before
     assert {n: dict(p.memory.unrated.texts) for n, p in sim.personas.items()} == waiting
     sim.save()  # what a `fin` after the stop keeps
-    saved = {n: json.loads((sim.storage.persona_dir(n) / "associative_memory" / "nodes.json")
-                           .read_text(encoding="utf-8")) for n in sim.personas}
+    saved = {
+        n: json.loads((sim.storage.persona_dir(n) / "associative_memory" / "nodes.json").read_text(encoding="utf-8"))
+        for n in sim.personas
+    }
     assert {n: len(nodes) for n, nodes in saved.items()} == before
 
 
@@ -400,19 +437,20 @@ def test_a_name_too_long_is_said_to_be_the_name(tmp_path):
 def test_a_fork_onto_a_full_disk_names_the_file(tmp_path):
     """The file-size limit makes writes past 1 kB fail as a full disk would (EFBIG instead of ENOSPC)."""
     config, storage = storage_with_base(tmp_path)
-    run = reverie(config, "run", "--fork", BASE, "--sim", "full", "--steps", "1", "--no-progress",
-                  limit_file_bytes=1024)
+    run = reverie(
+        config, "run", "--fork", BASE, "--sim", "full", "--steps", "1", "--no-progress", limit_file_bytes=1024
+    )
     lines = error_lines(run)
     assert run.returncode == 2 and len(lines) == 1, run.stderr[-1500:]
     assert "a file" not in lines[0] and str(storage) in lines[0] and ".json" in lines[0], lines[0]
-    assert sorted(p.name for p in storage.iterdir()) == [BASE]   # no half copy
+    assert sorted(p.name for p in storage.iterdir()) == [BASE]  # no half copy
 
 
 def test_a_full_disk_during_a_run_names_the_file(tmp_path):
     config, storage = storage_with_base(tmp_path)
     town_fork(config, storage, "fulldisk")
     timeline = storage / "fulldisk" / "timeline.md"
-    timeline.symlink_to("/dev/full")   # every write to it fails with "No space left on device"
+    timeline.symlink_to("/dev/full")  # every write to it fails with "No space left on device"
     run = reverie(config, "run", "--resume", "fulldisk", "--steps", "1", "--no-progress")
     lines = error_lines(run)
     assert run.returncode == 2 and len(lines) == 1, run.stderr[-1500:]
@@ -430,7 +468,7 @@ def test_the_lock_file_goes_after_a_clean_exit(tmp_path):
         SimLock(sim).acquire()
     first.release()
     assert not sim.lock_path.exists()
-    again = SimLock(sim).acquire()   # and the next process locks it as before
+    again = SimLock(sim).acquire()  # and the next process locks it as before
     assert sim.lock_path.read_text().strip() == str(os.getpid())
     again.release()
 

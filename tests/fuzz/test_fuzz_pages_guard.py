@@ -54,17 +54,29 @@ def test_runs_lists_every_folder_and_links_only_openable_ones(pages):
 def test_the_pages_never_write_a_base(pages):
     client, storage, root = pages
     before = snapshot(storage / BASE)
-    for url in ("/runs/", f"/runs/{BASE}/", f"/replay/{BASE}/0/", f"/replay_persona_state/{BASE}/0/Nora_Bennett/",
-                f"/demo/{BASE}/0/3/"):
+    for url in (
+        "/runs/",
+        f"/runs/{BASE}/",
+        f"/replay/{BASE}/0/",
+        f"/replay_persona_state/{BASE}/0/Nora_Bennett/",
+        f"/demo/{BASE}/0/3/",
+    ):
         assert client.get(url).status_code in (200, 404), url
-    assert client.post("/update_environment/", json.dumps({"step": 0, "sim_code": BASE}),
-                       content_type="application/json").status_code == 200
+    assert (
+        client.post(
+            "/update_environment/", json.dumps({"step": 0, "sim_code": BASE}), content_type="application/json"
+        ).status_code
+        == 200
+    )
     # A server that announced the base (by hand here) gets no positions written into it.
     (root / "temp" / "curr_sim_code.json").write_text(json.dumps({"sim_code": BASE}), encoding="utf-8")
     (root / "temp" / "curr_step.json").write_text(json.dumps({"step": 1}), encoding="utf-8")
     env = json.loads((storage / BASE / "environment" / "0.json").read_text(encoding="utf-8"))
-    body = {"step": 1, "sim_code": BASE, "environment": {n: {"maze": "willow_creek", "x": v["x"], "y": v["y"]}
-                                                         for n, v in env.items()}}
+    body = {
+        "step": 1,
+        "sim_code": BASE,
+        "environment": {n: {"maze": "willow_creek", "x": v["x"], "y": v["y"]} for n, v in env.items()},
+    }
     r = client.post("/process_environment/", json.dumps(body), content_type="application/json")
     assert r.status_code == 403 and "base" in r.json()["error"]
     assert snapshot(storage / BASE) == before

@@ -51,13 +51,17 @@ def test_no_reply_escapes_an_ask(name, grammar, tmp_path):
     task, fixture = TASKS[name], load_fixture(name)
     model = FuzzChat(seed=zlib.crc32(f"{name}:{grammar}".encode()), valid=list(fixture.valid))
     ledger = tmp_path / "llm_calls.jsonl"
-    llm = LLM(_settings(grammar), tasks=product_tasks(), chat_models={"strong": model, "cheap": model}, ledger_path=ledger)
+    llm = LLM(
+        _settings(grammar), tasks=product_tasks(), chat_models={"strong": model, "cheap": model}, ledger_path=ledger
+    )
     asks = 0
     while model.replies < REPLIES_PER_PROMPT:
         case = fixture.cases[asks % len(fixture.cases)]
         started = time.process_time()
         result = llm.ask(name, case.inputs, choices=case.choices, persona="Fuzz")
-        assert time.process_time() - started < SLOWEST_ASK_S, "an ask must never hang (CPU seconds: other processes do not count)"
+        assert time.process_time() - started < SLOWEST_ASK_S, (
+            "an ask must never hang (CPU seconds: other processes do not count)"
+        )
         _round_trips(task, result)
         asks += 1
     lines = ledger.read_text(encoding="utf-8").splitlines()
@@ -73,8 +77,24 @@ def test_the_prompt_fuzz_reached_ten_thousand_replies():
         assert TOTALS["replies"] >= 10_000
 
 
-JUNK_TEXT = ["", " ", "(1)", "...", "n/a", "1234", "🦄", "\n\n", "x" * 5_000, "Maria " * 50, "-5", "0",
-             "is is is", "\x00", "None", "09:00 to 10:00 (60 min): (1)\n10:00 to 11:00 (x min): ..."]
+JUNK_TEXT = [
+    "",
+    " ",
+    "(1)",
+    "...",
+    "n/a",
+    "1234",
+    "🦄",
+    "\n\n",
+    "x" * 5_000,
+    "Maria " * 50,
+    "-5",
+    "0",
+    "is is is",
+    "\x00",
+    "None",
+    "09:00 to 10:00 (60 min): (1)\n10:00 to 11:00 (x min): ...",
+]
 
 
 JUNK_NAMES = ["(1)", "...", "1234", "🦄", "x", "Maria Maria", "n/a", "is is is", "a" * 100]
@@ -102,7 +122,9 @@ def test_every_fail_safe_survives_junk_inputs(name):
         case = fixture.cases[round_ % len(fixture.cases)]
         inputs = {k: _junk(v, rng) if rng.random() < 0.7 else v for k, v in case.inputs.items()}
         # Choices are names from the world: odd ones, but never longer than a choice field allows.
-        choices = {k: ([rng.choice(JUNK_NAMES) for _ in v] if rng.random() < 0.5 else v) for k, v in case.choices.items()}
+        choices = {
+            k: ([rng.choice(JUNK_NAMES) for _ in v] if rng.random() < 0.5 else v) for k, v in case.choices.items()
+        }
         if rng.random() < 0.2:
             choices = {k: [] for k in choices}  # a call with no allowed values goes straight to its fail-safe
         _round_trips(task, guarded_fail_safe(task, inputs, choices))  # what the structured chain calls

@@ -47,8 +47,10 @@ def town(root: Path, name: str, **simulation) -> tuple[Path, SimStorage]:
     meta = sim.read_meta()
     sim.write_meta({**meta, "sec_per_step": SEC_PER_STEP})
     config = root / "config.toml"
-    lines = [f'[paths]\nstorage = "{storage}"\ntemp_storage = "{root / "temp"}"\n',
-             "[simulation]\nschedule_passes = 1\n" + "".join(f"{k} = {v}\n" for k, v in simulation.items())]
+    lines = [
+        f'[paths]\nstorage = "{storage}"\ntemp_storage = "{root / "temp"}"\n',
+        "[simulation]\nschedule_passes = 1\n" + "".join(f"{k} = {v}\n" for k, v in simulation.items()),
+    ]
     config.write_text("".join(lines), encoding="utf-8")
     return config, sim
 
@@ -68,8 +70,16 @@ def ledger_steps(sim: SimStorage) -> list:
 
 
 # New day, daytime, conversation, reaction, reflection.
-STAGES = ("wake_up_hour", "daily_plan", "identity_new_currently", "decide_to_talk", "iterative_chat_utterance",
-          "decide_to_react", "focal_points", "insights")
+STAGES = (
+    "wake_up_hour",
+    "daily_plan",
+    "identity_new_currently",
+    "decide_to_talk",
+    "iterative_chat_utterance",
+    "decide_to_react",
+    "focal_points",
+    "insights",
+)
 # Fuzzed valid answers put an action at any known place (the grammar allows only real paths), so
 # two residents come to one spot, and a reaction, less often than when a wrong place fell back to
 # home or the named area: up to 20 days (the run stops at the first day after which all were seen;
@@ -98,14 +108,16 @@ def test_fuzzed_days_of_the_default_town_reach_every_stage(tmp_path):
     # residents meet; the run goes on, a day at a time up to MAX_DAYS, until every stage below
     # was reached (a reaction is the rarest), so no lucky seed is needed.
     model = FuzzChat(seed=1, kinds=KINDS + ("valid",) * 6)
-    llm = LLM(settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model}, ledger_path=storage.ledger_path)
+    llm = LLM(
+        settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model}, ledger_path=storage.ledger_path
+    )
     sim = Simulation.open(settings, "fuzzed", llm=llm)
     steps, slowest = 0, 0.0
     for day_steps in [2 * DAY + 10] + [DAY] * (MAX_DAYS - 2):  # never a multiple of autosave_every: see the kill
         if steps and not missing_stages(storage):
             break
         for _ in range(day_steps):
-            started = time.process_time()   # CPU seconds: other processes on a busy machine do not count
+            started = time.process_time()  # CPU seconds: other processes on a busy machine do not count
             assert sim.run(1) == 1
             slowest = max(slowest, time.process_time() - started)
         steps += day_steps
@@ -117,9 +129,17 @@ def test_fuzzed_days_of_the_default_town_reach_every_stage(tmp_path):
     assert slowest < STEP_LIMIT_S, f"a step took {slowest:.1f} CPU seconds"
 
     again = FuzzChat(seed=14)
-    resumed = Simulation.open(settings, "fuzzed", resume=True,
-                              llm=LLM(settings, tasks=product_tasks(), chat_models={"strong": again, "cheap": again},
-                                      ledger_path=storage.ledger_path))
+    resumed = Simulation.open(
+        settings,
+        "fuzzed",
+        resume=True,
+        llm=LLM(
+            settings,
+            tasks=product_tasks(),
+            chat_models={"strong": again, "cheap": again},
+            ledger_path=storage.ledger_path,
+        ),
+    )
     assert resumed.step_no == checkpoint < killed_at
     after = len(ledger_steps(storage))
     assert all(s is None or s < checkpoint for s in ledger_steps(storage))
@@ -128,14 +148,21 @@ def test_fuzzed_days_of_the_default_town_reach_every_stage(tmp_path):
     resumed.close()
     assert_counted_once(storage)
     files = check_files(storage)
-    print(f"\nwhole-run fuzz: {steps + 5} steps ({(steps + 5) * SEC_PER_STEP / 86400:.1f} game days), "
-          f"{model.replies + again.replies} replies, slowest step {slowest:.2f} CPU s, {files} JSON files parse; "
-          f"ledger {before} lines at the kill (step {killed_at}), {after} after the rollback to step {checkpoint}")
+    print(
+        f"\nwhole-run fuzz: {steps + 5} steps ({(steps + 5) * SEC_PER_STEP / 86400:.1f} game days), "
+        f"{model.replies + again.replies} replies, slowest step {slowest:.2f} CPU s, {files} JSON files parse; "
+        f"ledger {before} lines at the kill (step {killed_at}), {after} after the rollback to step {checkpoint}"
+    )
 
 
 def reverie(config: Path, *args: str, timeout: float = 240) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "reverie", "--config", str(config), *args], cwd=PROJECT_ROOT,
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "reverie", "--config", str(config), *args],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 @pytest.mark.slow  # about 60 s: four command-line runs
@@ -145,8 +172,10 @@ def test_a_run_against_a_failing_server_resumes_after_drops_a_kill_and_an_outage
     server = FakeServer(seed=7, slow_s=0.3).up()
     config, storage = town(tmp_path, "served", autosave_every=10)
     with config.open("a", encoding="utf-8") as fh:
-        fh.write(f'[backend]\nkind = "openai"\nbase_url = "{server.base_url}"\ntimeout_s = 5\n'
-                 "retries = 2\nretry_pause_s = 0.01\n")
+        fh.write(
+            f'[backend]\nkind = "openai"\nbase_url = "{server.base_url}"\ntimeout_s = 5\n'
+            "retries = 2\nretry_pause_s = 0.01\n"
+        )
     try:
         # Errors, drops and slow answers on a few percent of requests: retried, the run goes on.
         run = reverie(config, "run", "--resume", "served", "--steps", "40", "--no-progress")
@@ -156,9 +185,24 @@ def test_a_run_against_a_failing_server_resumes_after_drops_a_kill_and_an_outage
         assert failures > 0
 
         # kill -9 mid-run, then resume: the ledger goes back to the checkpoint.
-        child = subprocess.Popen([sys.executable, "-m", "reverie", "--config", str(config), "run", "--resume",
-                                  "served", "--steps", "500", "--no-progress"], cwd=PROJECT_ROOT,
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        child = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "reverie",
+                "--config",
+                str(config),
+                "run",
+                "--resume",
+                "served",
+                "--steps",
+                "500",
+                "--no-progress",
+            ],
+            cwd=PROJECT_ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and child.poll() is None:
             saved = SimStorage(storage.root, "served").read_meta()["step"]
@@ -193,5 +237,7 @@ def test_a_run_against_a_failing_server_resumes_after_drops_a_kill_and_an_outage
         server.down()
     assert_counted_once(storage)
     files = check_files(storage)
-    print(f"\nserver fuzz: {sum(server.counts.values())} requests, {dict(server.counts)}; kill at ledger "
-          f"{len(at_kill)} lines (checkpoint step {checkpoint}), {len(kept)} kept by the rollback; {files} JSON files parse")
+    print(
+        f"\nserver fuzz: {sum(server.counts.values())} requests, {dict(server.counts)}; kill at ledger "
+        f"{len(at_kill)} lines (checkpoint step {checkpoint}), {len(kept)} kept by the rollback; {files} JSON files parse"
+    )

@@ -68,8 +68,19 @@ def test_thirty_headless_steps_with_the_bundled_model(recorded, smallville_dir):
 
 def test_replayed_run_writes_byte_identical_movement(recorded):
     config, storage, cassette, _ = recorded
-    proc = reverie_cmd(config, "run", "--sim", "replayed", "--overwrite", "--steps", str(STEPS), "--replay", str(cassette),
-                       "--no-progress", timeout=1200)
+    proc = reverie_cmd(
+        config,
+        "run",
+        "--sim",
+        "replayed",
+        "--overwrite",
+        "--steps",
+        str(STEPS),
+        "--replay",
+        str(cassette),
+        "--no-progress",
+        timeout=1200,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     original = [p.read_bytes() for p in movement_files(storage / "rec")]
     replayed = [p.read_bytes() for p in movement_files(storage / "replayed")]
@@ -80,8 +91,22 @@ def test_kill_9_then_resume(recorded):
     config, storage, cassette, _ = recorded
     sim = storage / "killed"
     shutil.rmtree(sim, ignore_errors=True)  # an earlier run's files would end the wait below at once
-    cmd = [sys.executable, "-m", "reverie", "--config", str(config), "run", "--sim", "killed", "--overwrite",
-           "--steps", str(STEPS), "--replay", str(cassette), "--no-progress"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "reverie",
+        "--config",
+        str(config),
+        "run",
+        "--sim",
+        "killed",
+        "--overwrite",
+        "--steps",
+        str(STEPS),
+        "--replay",
+        str(cassette),
+        "--no-progress",
+    ]
     proc = subprocess.Popen(cmd, cwd=PROJECT_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 900
@@ -100,8 +125,18 @@ def test_kill_9_then_resume(recorded):
     saved_step = json.loads((sim / "reverie" / "meta.json").read_text())["step"]
     assert 0 < saved_step < STEPS and not (sim / "movement" / f"{STEPS - 1}.json").exists(), saved_step
 
-    proc = reverie_cmd(config, "run", "--resume", "killed", "--steps", str(STEPS - saved_step),
-                       "--replay", str(cassette), "--no-progress", timeout=1200)
+    proc = reverie_cmd(
+        config,
+        "run",
+        "--resume",
+        "killed",
+        "--steps",
+        str(STEPS - saved_step),
+        "--replay",
+        str(cassette),
+        "--no-progress",
+        timeout=1200,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     files = movement_files(sim)
     assert [int(p.stem) for p in files] == list(range(STEPS))
@@ -112,27 +147,60 @@ def test_kill_9_then_resume(recorded):
 
 def test_fin_then_fork_the_saved_simulation(recorded):
     config, storage, cassette, _ = recorded
-    proc = reverie_cmd(config, "server", "--fork", BASE, "--sim", "part1", "--overwrite", "--headless",
-                       "--replay", str(cassette), "--command", "run 3", "--command", "fin",
-                       input="", timeout=1200)
+    proc = reverie_cmd(
+        config,
+        "server",
+        "--fork",
+        BASE,
+        "--sim",
+        "part1",
+        "--overwrite",
+        "--headless",
+        "--replay",
+        str(cassette),
+        "--command",
+        "run 3",
+        "--command",
+        "fin",
+        input="",
+        timeout=1200,
+    )
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     assert "Enter option: fin" in proc.stdout
     part1 = storage / "part1"
     assert json.loads((part1 / "reverie" / "meta.json").read_text())["step"] == 3
-    nodes1 = {name: json.loads((part1 / "personas" / name / "bootstrap_memory" / "associative_memory" /
-                                "nodes.json").read_text()) for name in NAMES}
+    nodes1 = {
+        name: json.loads(
+            (part1 / "personas" / name / "bootstrap_memory" / "associative_memory" / "nodes.json").read_text()
+        )
+        for name in NAMES
+    }
     assert all(nodes1.values())
 
-    proc = reverie_cmd(config, "run", "--fork", "part1", "--sim", "part2", "--overwrite", "--steps", "2",
-                       "--replay", str(cassette), "--no-progress", timeout=1200)
+    proc = reverie_cmd(
+        config,
+        "run",
+        "--fork",
+        "part1",
+        "--sim",
+        "part2",
+        "--overwrite",
+        "--steps",
+        "2",
+        "--replay",
+        str(cassette),
+        "--no-progress",
+        timeout=1200,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     part2 = storage / "part2"
     meta = json.loads((part2 / "reverie" / "meta.json").read_text())
     assert meta["step"] == 5 and meta["fork_sim_code"] == "part1"
     assert [int(p.stem) for p in movement_files(part2)] == list(range(5))
     for name in NAMES:
-        nodes2 = json.loads((part2 / "personas" / name / "bootstrap_memory" / "associative_memory" /
-                             "nodes.json").read_text())
+        nodes2 = json.loads(
+            (part2 / "personas" / name / "bootstrap_memory" / "associative_memory" / "nodes.json").read_text()
+        )
         for node_id, node in nodes1[name].items():
             assert nodes2[node_id] == node  # memories kept
     # The continued run took the same course as the uninterrupted one.
@@ -145,8 +213,23 @@ def test_live_mode_waits_for_the_browser(recorded):
     """The file protocol: the backend processes step s only once environment/<s>.json exists."""
     config, storage, cassette, _ = recorded
     sim = storage / "live"
-    cmd = [sys.executable, "-m", "reverie", "--config", str(config), "run", "--live", "--sim", "live", "--overwrite",
-           "--steps", "3", "--replay", str(cassette), "--no-progress"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "reverie",
+        "--config",
+        str(config),
+        "run",
+        "--live",
+        "--sim",
+        "live",
+        "--overwrite",
+        "--steps",
+        "3",
+        "--replay",
+        str(cassette),
+        "--no-progress",
+    ]
     proc = subprocess.Popen(cmd, cwd=PROJECT_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         for step in range(3):
@@ -168,15 +251,31 @@ def test_live_mode_waits_for_the_browser(recorded):
     assert json.loads((temp / "curr_sim_code.json").read_text()) == {"sim_code": "live"}
     assert "step" in json.loads((temp / "curr_step.json").read_text())
     for step in range(3):
-        assert (sim / "movement" / f"{step}.json").read_bytes() == (storage / "rec" / "movement" / f"{step}.json").read_bytes()
+        assert (sim / "movement" / f"{step}.json").read_bytes() == (
+            storage / "rec" / "movement" / f"{step}.json"
+        ).read_bytes()
 
 
 def test_ctrl_c_saves_the_last_complete_step(recorded):
     config, storage, cassette, _ = recorded
     sim = storage / "interrupted"
     shutil.rmtree(sim, ignore_errors=True)  # an earlier run's files would end the wait below at once
-    cmd = [sys.executable, "-m", "reverie", "--config", str(config), "run", "--sim", "interrupted", "--overwrite",
-           "--steps", str(STEPS), "--replay", str(cassette), "--no-progress"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "reverie",
+        "--config",
+        str(config),
+        "run",
+        "--sim",
+        "interrupted",
+        "--overwrite",
+        "--steps",
+        str(STEPS),
+        "--replay",
+        str(cassette),
+        "--no-progress",
+    ]
     proc = subprocess.Popen(cmd, cwd=PROJECT_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 600
     while not (sim / "movement" / "2.json").exists():
@@ -209,11 +308,26 @@ def test_imported_original_runs_like_the_linked_one(recorded, tmp_path, smallvil
     )
     imported = reverie_cmd(config, "assets", "import", str(tmp_path / "clone"), timeout=600)
     assert imported.returncode == 0, imported.stderr
-    assert not (home / "assets" / "the_ville").is_symlink() and (home / "storage" / BASE / "reverie" / "meta.json").is_file()
+    assert (
+        not (home / "assets" / "the_ville").is_symlink()
+        and (home / "storage" / BASE / "reverie" / "meta.json").is_file()
+    )
 
     steps = 5
-    proc = reverie_cmd(config, "run", "--fork", BASE, "--sim", "imported", "--steps", str(steps),
-                       "--replay", str(cassette), "--no-progress", timeout=1200)
+    proc = reverie_cmd(
+        config,
+        "run",
+        "--fork",
+        BASE,
+        "--sim",
+        "imported",
+        "--steps",
+        str(steps),
+        "--replay",
+        str(cassette),
+        "--no-progress",
+        timeout=1200,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     ours = [p.read_bytes() for p in movement_files(home / "storage" / "imported")]
     assert len(ours) == steps and ours == [p.read_bytes() for p in movement_files(storage / "rec")][:steps]

@@ -32,8 +32,13 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
 
 BASE = "base_willow_creek"
 CAFE = "Willow Creek:Willow Bean Cafe:cafe"
-DAY = [["sleeping", 420], ["having breakfast at home", 60], ["working at the cafe", 480],
-       ["reading at home", 180], ["sleeping", 300]]
+DAY = [
+    ["sleeping", 420],
+    ["having breakfast at home", 60],
+    ["working at the cafe", 480],
+    ["reading at home", 180],
+    ["sleeping", 300],
+]
 
 
 def plan_the_day(persona, sim, address: str, activity: str) -> None:
@@ -42,8 +47,16 @@ def plan_the_day(persona, sim, address: str, activity: str) -> None:
     s.daily_req = [activity]
     s.f_daily_schedule = [list(item) for item in DAY]
     s.f_daily_schedule_hourly_org = [list(item) for item in DAY]
-    s.add_new_action(NewAction(address=address, duration=120, description=activity, pronunciatio="\u2615",
-                               event=[s.name, "is", activity], start_time=sim.curr_time - timedelta(minutes=30)))
+    s.add_new_action(
+        NewAction(
+            address=address,
+            duration=120,
+            description=activity,
+            pronunciatio="\u2615",
+            event=[s.name, "is", activity],
+            start_time=sim.curr_time - timedelta(minutes=30),
+        )
+    )
 
 
 def side_by_side(maze) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -80,7 +93,9 @@ def meet_at_the_cafe(sim):
     plan_the_day(theo, sim, f"{CAFE}:<random>", "having coffee at the cafe")
     plan_the_day(iris, sim, f"{iris.scratch.living_area}:bed", "sleeping")
     env = {nora.name: a, theo.name: b, iris.name: tuple(iris.scratch.curr_tile)}
-    sim.storage.write_environment(sim.step_no, {n: {"maze": sim.maze_name, "x": x, "y": y} for n, (x, y) in env.items()})
+    sim.storage.write_environment(
+        sim.step_no, {n: {"maze": sim.maze_name, "x": x, "y": y} for n, (x, y) in env.items()}
+    )
     return nora, theo, iris
 
 
@@ -114,11 +129,18 @@ def test_two_personas_talk_and_remember_the_conversation(cafe):
         assert any(t.startswith(f"For {p.name}'s planning:") for t in thoughts), thoughts
 
     asked = {line["prompt"] for line in read_ledger(sim.storage.ledger_path)}
-    for prompt in ("iterative_chat_utterance", "relationship_summary", "summarize_conversation",
-                   "new_decomp_schedule", "planning_thought_on_convo", "memo_on_convo"):
+    for prompt in (
+        "iterative_chat_utterance",
+        "relationship_summary",
+        "summarize_conversation",
+        "new_decomp_schedule",
+        "planning_thought_on_convo",
+        "memo_on_convo",
+    ):
         assert prompt in asked, prompt
     assert "chat_poignancy" not in asked, "deferred ratings: the chat memory takes its event's score"
     movement = sim.storage.read_movement(sim.step_no - steps)
     assert movement["persona"][talker.name]["chat"], "the movement file carries the transcript for the page"
-    assert not {line["persona"] for line in read_ledger(sim.storage.ledger_path)} & {iris.name}, \
+    assert not {line["persona"] for line in read_ledger(sim.storage.ledger_path)} & {iris.name}, (
         "Iris sleeps through it without a model call"
+    )

@@ -55,8 +55,9 @@ def test_interview_two_turns_prints_the_answers(settings, monkeypatch):
     out = io.StringIO()
     server = Server(sim, settings, headless=True, out=out)
     # The typed lines on standard input (whichever `input` the loop holds, it reads from there).
-    monkeypatch.setattr(sys, "stdin", io.StringIO("What do you do for a living?\nWhat are you planning this week?\n"
-                                                   "end_convo\n"))
+    monkeypatch.setattr(
+        sys, "stdin", io.StringIO("What do you do for a living?\nWhat are you planning this week?\nend_convo\n")
+    )
     assert server.handle("call -- analysis Isabella Rodriguez") is None
     text = out.getvalue()
     answers = [line for line in text.splitlines() if line.startswith("Isabella Rodriguez: ")]

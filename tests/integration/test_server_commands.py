@@ -52,8 +52,15 @@ def test_print_commands_answer_and_bad_ones_hint(server):
     assert "no event memories" in said(out)
     srv.handle("print persona chatting with buffer Maria Lopez")
     assert "(empty)" in said(out)
-    for bad in ("dance", "run", "run two", "print tile event 999, 999", "print persona schedule Nobody",
-                "call -- load history no/such.csv", ""):
+    for bad in (
+        "dance",
+        "run",
+        "run two",
+        "print tile event 999, 999",
+        "print persona schedule Nobody",
+        "call -- load history no/such.csv",
+        "",
+    ):
         assert srv.handle(bad) is None
         text = said(out)
         assert text.startswith("error: ") and text.count("\n") == 1, (bad, text)

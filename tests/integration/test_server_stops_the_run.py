@@ -26,8 +26,12 @@ WILLOW = "base_willow_creek"
 
 
 def with_backend(config: Path, base_url: str, **keys) -> Path:
-    lines = ['kind = "openai"', f'base_url = "{base_url}"', "retry_pause_s = 0.05",
-             *(f"{key} = {value}" for key, value in keys.items())]
+    lines = [
+        'kind = "openai"',
+        f'base_url = "{base_url}"',
+        "retry_pause_s = 0.05",
+        *(f"{key} = {value}" for key, value in keys.items()),
+    ]
     with config.open("a", encoding="utf-8") as fh:
         fh.write("[backend]\n" + "\n".join(lines) + "\n")
     return config
@@ -40,8 +44,11 @@ def willow_town(root: Path) -> Path:
     shipped = load_settings(PROJECT_ROOT / "config.toml").paths.storage / WILLOW
     (storage / WILLOW).symlink_to(shipped, target_is_directory=True)
     config = root / "config.toml"
-    config.write_text(f'[paths]\nstorage = "{storage}"\ntemp_storage = "{root / "temp"}"\n'
-                      f'[simulation]\ndefault_fork = "{WILLOW}"\nschedule_passes = 1\n', encoding="utf-8")
+    config.write_text(
+        f'[paths]\nstorage = "{storage}"\ntemp_storage = "{root / "temp"}"\n'
+        f'[simulation]\ndefault_fork = "{WILLOW}"\nschedule_passes = 1\n',
+        encoding="utf-8",
+    )
     return config
 
 
@@ -69,15 +76,18 @@ def test_a_server_that_does_not_answer_stops_the_run_and_leaves_no_fork(village,
     assert "5 s" in line and "cannot be reached" not in line, line
     assert not (village.parent / "storage" / "unanswered").exists(), "the fork made for the run is removed"
     assert seconds < 240, f"{seconds:.0f} s"
-    print(f"\n{server} server, timeout_s = 5: stopped after {seconds:.1f} s (process start and embedder "
-          f"included): {line}")
+    print(
+        f"\n{server} server, timeout_s = 5: stopped after {seconds:.1f} s (process start and embedder included): {line}"
+    )
 
 
 @pytest.mark.slow  # one command-line run
 @pytest.mark.timeout(600)
 def test_a_refused_api_key_stops_the_run_of_the_default_town_with_one_line(tmp_path):
     """Before: every ask got its fail-safe after the 401, and the run ended with exit code 0."""
-    body = {"error": {"message": "Incorrect API key provided", "type": "invalid_request_error", "code": "invalid_api_key"}}
+    body = {
+        "error": {"message": "Incorrect API key provided", "type": "invalid_request_error", "code": "invalid_api_key"}
+    }
     with broken_servers.fixed(401, body, reason="Unauthorized") as fake:
         config = with_backend(willow_town(tmp_path), fake.base_url, api_key='"wrong"')
         started = time.monotonic()
@@ -107,8 +117,11 @@ def test_the_interactive_server_goes_back_to_the_checkpoint_when_the_server_drop
         srv = Server(sim, settings, headless=True, out=out)
         assert srv.handle("run 2") is None
         said = out.getvalue().splitlines()
-        assert [line for line in said if line.startswith("error:")] == [
-            line for line in said if line.startswith("error: [backend]")] != [], said
+        assert (
+            [line for line in said if line.startswith("error:")]
+            == [line for line in said if line.startswith("error: [backend]")]
+            != []
+        ), said
         assert srv.sim is not sim and srv.sim.step_no == 0
         assert fake.counts["drop"] >= 2
         assert srv.handle("fin") == 0

@@ -123,8 +123,11 @@ def dripping(*, every_s: float = 1.0, headers: bool = False) -> Iterator[RawServ
                 return
             method, path = request
             if method == "GET":
-                status, body = ("200 OK", json.dumps(MODELS).encode()) if path == "/v1/models" else \
-                    ("404 Not Found", b'{"error": "not found"}')
+                status, body = (
+                    ("200 OK", json.dumps(MODELS).encode())
+                    if path == "/v1/models"
+                    else ("404 Not Found", b'{"error": "not found"}')
+                )
                 conn.sendall(_response(status, body))
                 continue
             reply = _response("200 OK", b" " * 100_000)
@@ -133,7 +136,7 @@ def dripping(*, every_s: float = 1.0, headers: bool = False) -> Iterator[RawServ
             for i in range(start, len(reply)):
                 if stop.wait(every_s):
                     return
-                conn.sendall(reply[i:i + 1])
+                conn.sendall(reply[i : i + 1])
 
     server = RawServer(handle)
     with server:
@@ -141,8 +144,9 @@ def dripping(*, every_s: float = 1.0, headers: bool = False) -> Iterator[RawServ
 
 
 @contextmanager
-def fixed(status: int, body: str | dict, *, content_type: str = "application/json",
-          reason: str = "") -> Iterator[RawServer]:
+def fixed(
+    status: int, body: str | dict, *, content_type: str = "application/json", reason: str = ""
+) -> Iterator[RawServer]:
     data = (json.dumps(body) if isinstance(body, dict) else body).encode()
 
     def handle(conn: socket.socket, stop: threading.Event) -> None:

@@ -38,7 +38,7 @@ NO_TEMPLATE = "no-chat-template"
 # one-line error naming [models.X] chat_format (tested).
 LEFT_OUT: dict[str, str] = {
     "fireworks-ai-llama-3-firefunction-v2": "function calling only: it needs the `functions` and `datetime` "
-                                            "variables that its own caller supplies",
+    "variables that its own caller supplies",
 }
 
 
@@ -58,16 +58,32 @@ def llama_cpp_templates() -> Path:
         return folder
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run(
-            [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:",
-             f"llama-cpp-python=={version}", "-d", tmp],
-            check=True, capture_output=True,
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "-q",
+                "--no-deps",
+                "--no-binary",
+                ":all:",
+                f"llama-cpp-python=={version}",
+                "-d",
+                tmp,
+            ],
+            check=True,
+            capture_output=True,
         )
         sdist = next(Path(tmp).glob("llama_cpp_python-*.tar.gz"))
         staging = Path(tmp) / "templates"
         staging.mkdir()
         with tarfile.open(sdist) as tar:
             for member in tar.getmembers():
-                if "/vendor/llama.cpp/models/templates/" in member.name and member.name.endswith(".jinja") and member.isfile():
+                if (
+                    "/vendor/llama.cpp/models/templates/" in member.name
+                    and member.name.endswith(".jinja")
+                    and member.isfile()
+                ):
                     source = tar.extractfile(member)
                     (staging / Path(member.name).name).write_bytes(source.read() if source else b"")
         folder.parent.mkdir(parents=True, exist_ok=True)
@@ -126,7 +142,7 @@ def _bundled_parts() -> _Parts:
     for _ in range(pairs):
         start = at
         length = struct.unpack_from("<Q", raw, at)[0]
-        key = raw[at + 8:at + 8 + length].decode()
+        key = raw[at + 8 : at + 8 + length].decode()
         kind = struct.unpack_from("<I", raw, at + 8 + length)[0]
         at = _skip_value(raw, at + 12 + length, kind)
         if key == "general.alignment":

@@ -34,9 +34,13 @@ REPLY = '{"hour": 8, "place": "kitchen"}'
 
 def chat_reply(model: str, *, usage: dict, extra: dict | None = None, content: str = REPLY) -> dict:
     return {
-        "id": "chatcmpl-1", "object": "chat.completion", "created": 1757141666, "model": model,
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 1757141666,
+        "model": model,
         "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
-        "usage": usage, **(extra or {}),
+        "usage": usage,
+        **(extra or {}),
     }
 
 
@@ -95,74 +99,162 @@ class FakeServer:
 
 # -- one fake per server ------------------------------------------------------------------------
 
+
 def llama_server(*, slots: int = 4, timings_only: bool = False) -> FakeServer:
     def chat(request):
         schema = (request.get("response_format") or {}).get("json_schema", {}).get("schema")
         if request.get("response_format") and not isinstance(schema, dict):
-            return 400, {"error": {"code": 400, "message": "JSON schema conversion failed", "type": "invalid_request_error"}}
+            return 400, {
+                "error": {"code": 400, "message": "JSON schema conversion failed", "type": "invalid_request_error"}
+            }
         if "grammar" in request and (request.get("response_format") or not isinstance(request["grammar"], str)):
-            return 400, {"error": {"code": 400, "message": "Cannot use both json_schema and grammar",
-                                   "type": "invalid_request_error"}}
+            return 400, {
+                "error": {
+                    "code": 400,
+                    "message": "Cannot use both json_schema and grammar",
+                    "type": "invalid_request_error",
+                }
+            }
         usage = {"completion_tokens": 12, "prompt_tokens": 120, "total_tokens": 132}
         if not timings_only:
             usage["prompt_tokens_details"] = {"cached_tokens": 96}
-        timings = {"cache_n": 96, "prompt_n": 24, "prompt_ms": 30.9, "prompt_per_token_ms": 1.3,
-                   "prompt_per_second": 776.0, "predicted_n": 12, "predicted_ms": 66.1,
-                   "predicted_per_token_ms": 5.5, "predicted_per_second": 181.5}
+        timings = {
+            "cache_n": 96,
+            "prompt_n": 24,
+            "prompt_ms": 30.9,
+            "prompt_per_token_ms": 1.3,
+            "prompt_per_second": 776.0,
+            "predicted_n": 12,
+            "predicted_ms": 66.1,
+            "predicted_per_token_ms": 5.5,
+            "predicted_per_second": 181.5,
+        }
         return 200, chat_reply("gpt-3.5-turbo", usage=usage, extra={"timings": timings})
 
-    props = {"default_generation_settings": {"n_ctx": 2048, "params": {}}, "total_slots": slots,
-             "model_path": "/models/SmolLM2-135M-Instruct.Q4_1.gguf", "chat_template": "...",
-             "build_info": "b6999-0c1e570", "modalities": {"vision": False}, "is_sleeping": False}
-    models = {"object": "list", "data": [{"id": "SmolLM2-135M-Instruct.Q4_1.gguf", "object": "model",
-                                          "created": 1757141666, "owned_by": "llamacpp", "meta": {}}]}
+    props = {
+        "default_generation_settings": {"n_ctx": 2048, "params": {}},
+        "total_slots": slots,
+        "model_path": "/models/SmolLM2-135M-Instruct.Q4_1.gguf",
+        "chat_template": "...",
+        "build_info": "b6999-0c1e570",
+        "modalities": {"vision": False},
+        "is_sleeping": False,
+    }
+    models = {
+        "object": "list",
+        "data": [
+            {
+                "id": "SmolLM2-135M-Instruct.Q4_1.gguf",
+                "object": "model",
+                "created": 1757141666,
+                "owned_by": "llamacpp",
+                "meta": {},
+            }
+        ],
+    }
     return FakeServer({"/props": props, "/v1/models": models}, chat)
 
 
 def vllm(model: str = "Qwen/Qwen2.5-7B-Instruct") -> FakeServer:
     def chat(request):
         if request.get("model") != model:
-            return 404, {"error": {"message": f"The model `{request.get('model')}` does not exist.",
-                                   "type": "NotFoundError", "param": "model", "code": 404}}
+            return 404, {
+                "error": {
+                    "message": f"The model `{request.get('model')}` does not exist.",
+                    "type": "NotFoundError",
+                    "param": "model",
+                    "code": 404,
+                }
+            }
         if (request.get("response_format") or {}).get("type") not in (None, "text", "json_object", "json_schema"):
-            return 400, {"error": {"message": "response_format: invalid type", "type": "BadRequestError",
-                                   "param": None, "code": 400}}
-        usage = {"prompt_tokens": 120, "total_tokens": 132, "completion_tokens": 12,
-                 "prompt_tokens_details": {"cached_tokens": 64}}
+            return 400, {
+                "error": {
+                    "message": "response_format: invalid type",
+                    "type": "BadRequestError",
+                    "param": None,
+                    "code": 400,
+                }
+            }
+        usage = {
+            "prompt_tokens": 120,
+            "total_tokens": 132,
+            "completion_tokens": 12,
+            "prompt_tokens_details": {"cached_tokens": 64},
+        }
         return 200, chat_reply(model, usage=usage, extra={"prompt_logprobs": None})
 
-    models = {"object": "list", "data": [{"id": model, "object": "model", "created": 1757141666,
-                                          "owned_by": "vllm", "root": model, "parent": None,
-                                          "max_model_len": 32768, "permission": []}]}
+    models = {
+        "object": "list",
+        "data": [
+            {
+                "id": model,
+                "object": "model",
+                "created": 1757141666,
+                "owned_by": "vllm",
+                "root": model,
+                "parent": None,
+                "max_model_len": 32768,
+                "permission": [],
+            }
+        ],
+    }
     return FakeServer({"/version": {"version": "0.11.0"}, "/v1/models": models}, chat)
 
 
 def ollama(model: str = "llama3.2:latest") -> FakeServer:
     def chat(request):
         if request.get("model") not in (model, model.removesuffix(":latest")):
-            return 404, {"error": {"message": f'model "{request.get("model")}" not found, try pulling it first',
-                                   "type": "api_error", "param": None, "code": None}}
+            return 404, {
+                "error": {
+                    "message": f'model "{request.get("model")}" not found, try pulling it first',
+                    "type": "api_error",
+                    "param": None,
+                    "code": None,
+                }
+            }
         usage = {"prompt_tokens": 120, "completion_tokens": 12, "total_tokens": 132}
         return 200, chat_reply(model, usage=usage, extra={"system_fingerprint": "fp_ollama"})
 
-    models = {"object": "list", "data": [{"id": model, "object": "model", "created": 1757141666, "owned_by": "library"}]}
+    models = {
+        "object": "list",
+        "data": [{"id": model, "object": "model", "created": 1757141666, "owned_by": "library"}],
+    }
     return FakeServer({"/api/version": {"version": "0.12.3"}, "/v1/models": models}, chat)
 
 
 def lmstudio(model: str = "qwen2.5-7b-instruct") -> FakeServer:
     def chat(request):
         if request.get("model") != model:
-            return 404, {"error": {"message": f"Model '{request.get('model')}' not found", "type": "invalid_request_error",
-                                   "param": "model", "code": "model_not_found"}}
+            return 404, {
+                "error": {
+                    "message": f"Model '{request.get('model')}' not found",
+                    "type": "invalid_request_error",
+                    "param": "model",
+                    "code": "model_not_found",
+                }
+            }
         kind = (request.get("response_format") or {}).get("type")
         if kind not in (None, "json_schema", "text"):
             return 400, {"error": "'response_format.type' must be 'json_schema' or 'text'"}
         usage = {"prompt_tokens": 120, "completion_tokens": 12, "total_tokens": 132}
         return 200, chat_reply(model, usage=usage, extra={"stats": {}, "system_fingerprint": model})
 
-    native = {"object": "list", "data": [{"id": model, "object": "model", "type": "llm", "publisher": "lmstudio-community",
-                                          "arch": "qwen2", "compatibility_type": "gguf", "quantization": "Q4_K_M",
-                                          "state": "loaded", "max_context_length": 32768}]}
+    native = {
+        "object": "list",
+        "data": [
+            {
+                "id": model,
+                "object": "model",
+                "type": "llm",
+                "publisher": "lmstudio-community",
+                "arch": "qwen2",
+                "compatibility_type": "gguf",
+                "quantization": "Q4_K_M",
+                "state": "loaded",
+                "max_context_length": 32768,
+            }
+        ],
+    }
     models = {"object": "list", "data": [{"id": model, "object": "model", "owned_by": "organization_owner"}]}
     return FakeServer({"/api/v0/models": native, "/v1/models": models}, chat)
 
@@ -171,8 +263,16 @@ def llama_cpp_python() -> FakeServer:
     def chat(request):
         kind = (request.get("response_format") or {}).get("type")
         if kind not in (None, "text", "json_object"):
-            return 422, {"detail": [{"type": "literal_error", "loc": ["body", "response_format", "type"],
-                                     "msg": "Input should be 'text' or 'json_object'", "input": kind}]}
+            return 422, {
+                "detail": [
+                    {
+                        "type": "literal_error",
+                        "loc": ["body", "response_format", "type"],
+                        "msg": "Input should be 'text' or 'json_object'",
+                        "input": kind,
+                    }
+                ]
+            }
         usage = {"prompt_tokens": 120, "completion_tokens": 12, "total_tokens": 132}
         return 200, chat_reply("model.gguf", usage=usage)
 

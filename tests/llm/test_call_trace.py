@@ -22,8 +22,13 @@ CLOCK = (12, "February 13, 2023, 07:10:00")
 
 def make_llm(settings, tmp_path, model=None) -> LLM:
     models = {"strong": model, "cheap": model} if model else None
-    llm = LLM(settings, tasks=TASKS, chat_models=models, ledger_path=tmp_path / "llm_calls.jsonl",
-              trace_path=tmp_path / "llm_trace.jsonl")
+    llm = LLM(
+        settings,
+        tasks=TASKS,
+        chat_models=models,
+        ledger_path=tmp_path / "llm_calls.jsonl",
+        trace_path=tmp_path / "llm_trace.jsonl",
+    )
     llm.set_clock(*CLOCK)
     return llm
 

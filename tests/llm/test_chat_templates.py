@@ -28,7 +28,9 @@ TEMPLATES = template_files()
 
 # Families whose template drops or refuses the system message: their system text is folded.
 FOLDED = {
-    "mistralai-Mistral-7B-Instruct-v0.1", "mistralai-Mistral-7B-Instruct-v0.2", "microsoft-Phi-3-mini-4k-instruct",
+    "mistralai-Mistral-7B-Instruct-v0.1",
+    "mistralai-Mistral-7B-Instruct-v0.2",
+    "microsoft-Phi-3-mini-4k-instruct",
     "google-gemma-2-2b-it",
 }
 
@@ -70,8 +72,11 @@ def test_the_system_text_reaches_the_model_once_and_a_real_call_per_family_compl
     family = family_key(report)
     if family in CALLED:
         return  # its family's real call completed with CALLED[family]
-    real = LLM(settings_for(fixture_gguf(TEMPLATES[name]), tmp_path), tasks=product_tasks(),
-               ledger_path=tmp_path / "llm_calls.jsonl")
+    real = LLM(
+        settings_for(fixture_gguf(TEMPLATES[name]), tmp_path),
+        tasks=product_tasks(),
+        ledger_path=tmp_path / "llm_calls.jsonl",
+    )
     assert real._model("cheap").template == report, "the loader decides as the probe of the template did"
     saved = json.loads((tmp_path / "chat_templates.json").read_text(encoding="utf-8"))
     assert saved["cheap"]["system"] == report.system.value

@@ -15,8 +15,13 @@ LENGTH = {"finish_reason": "length"}
 
 
 def parser() -> ReplyParser:
-    return ReplyParser(reply_model=RelationshipReply, call_schema=call_schema(RelationshipReply, {}), inputs=INPUTS,
-                       task=RELATIONSHIP_SUMMARY, task_name="relationship_summary")
+    return ReplyParser(
+        reply_model=RelationshipReply,
+        call_schema=call_schema(RelationshipReply, {}),
+        inputs=INPUTS,
+        task=RELATIONSHIP_SUMMARY,
+        task_name="relationship_summary",
+    )
 
 
 def test_a_summary_cut_inside_a_word_is_kept_without_that_word():

@@ -23,8 +23,14 @@ def test_replies_come_in_order_and_the_last_one_repeats():
 
 def test_per_prompt_scripts_count_each_prompt_and_other_prompts_never_validate():
     model = FakeChatModel(replies={"a": ["a1", "a2"], "b": "b"})
-    assert [ask(model, "a"), ask(model, "b"), ask(model, "a"), ask(model, "a"), ask(model, "c"), ask(model)] == \
-        ["a1", "b", "a2", "a2", NEVER_VALID, NEVER_VALID]
+    assert [ask(model, "a"), ask(model, "b"), ask(model, "a"), ask(model, "a"), ask(model, "c"), ask(model)] == [
+        "a1",
+        "b",
+        "a2",
+        "a2",
+        NEVER_VALID,
+        NEVER_VALID,
+    ]
     assert model.prompts() == {"a": 3, "b": 1, "c": 1, None: 1}
 
 
@@ -37,7 +43,9 @@ def test_a_rule_answers_from_the_call_and_none_means_never_valid():
 
 def test_fail_safe_only_ends_every_ask_in_its_fail_safe(settings, tmp_path):
     model = FakeChatModel()
-    llm = LLM(settings, tasks=TASKS, chat_models={"strong": model, "cheap": model}, ledger_path=tmp_path / "calls.jsonl")
+    llm = LLM(
+        settings, tasks=TASKS, chat_models={"strong": model, "cheap": model}, ledger_path=tmp_path / "calls.jsonl"
+    )
     answer = llm.ask(TASK, INPUTS, choices=CHOICES)
     assert answer == WakeUp(hour=7, place="bedroom")  # the test task's fail-safe
     # Its junk reply is the same each time: asked afresh once at the repeat, then the fail-safe.

@@ -88,9 +88,15 @@ def test_nesting_is_counted_outside_strings_only():
     assert nesting_depth("[" * (MAX_NESTING + 1)) == MAX_NESTING + 1
 
 
-@pytest.mark.parametrize("reply", ['{"hour": 8, "place": "\ud800"}', '{"hour": 8, "place": "x\\udfffy"}',
-                                   '{"hour": 8, "place": "kitchen", "note": "\ud83d"}'],
-                         ids=["raw", "escaped", "extra-key"])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        '{"hour": 8, "place": "\ud800"}',
+        '{"hour": 8, "place": "x\\udfffy"}',
+        '{"hour": 8, "place": "kitchen", "note": "\ud83d"}',
+    ],
+    ids=["raw", "escaped", "extra-key"],
+)
 def test_lone_surrogates_reach_the_ledger_and_never_the_answer(settings, scripted, reply, tmp_path):
     """Scripted: a reply with a lone surrogate (invalid place or ignored key), then a valid one."""
     model = scripted(reply, VALID)
@@ -105,14 +111,22 @@ def test_the_ledger_writes_whatever_it_is_given(tmp_path):
     from reverie.llm.ledger import Ledger
 
     ledger = Ledger(tmp_path / "calls.jsonl")
-    ledger.record(valid=False, fallback=True, prompt="p", errors=["attempt 1: place: \"\ud800\" is not one of"])
+    ledger.record(valid=False, fallback=True, prompt="p", errors=['attempt 1: place: "\ud800" is not one of'])
     (line,) = ledger_lines(tmp_path / "calls.jsonl")
-    assert line["errors"] == ["attempt 1: place: \"\ud800\" is not one of"]
+    assert line["errors"] == ['attempt 1: place: "\ud800" is not one of']
 
 
-@pytest.mark.parametrize("reply", ['{"hour": 8, "place": ' + "9" * 5000 + "}", '{"hour": 1e999, "place": "kitchen"}',
-                                   '{"hour": NaN, "place": "kitchen"}', "\x00\x07", '{"hour": 8, "place": ["kitchen"]}'],
-                         ids=["5000-digits", "infinity", "nan", "control", "list"])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        '{"hour": 8, "place": ' + "9" * 5000 + "}",
+        '{"hour": 1e999, "place": "kitchen"}',
+        '{"hour": NaN, "place": "kitchen"}',
+        "\x00\x07",
+        '{"hour": 8, "place": ["kitchen"]}',
+    ],
+    ids=["5000-digits", "infinity", "nan", "control", "list"],
+)
 def test_odd_numbers_and_types_are_corrections(settings, scripted, reply):
     """Scripted: an odd reply, then a valid one."""
     model = scripted(reply, VALID)
@@ -121,6 +135,7 @@ def test_odd_numbers_and_types_are_corrections(settings, scripted, reply):
 
 
 # -- a model server that fails -----------------------------------------------------------------
+
 
 def server_llm(settings, server: FakeServer, tmp_path, **backend) -> LLM:
     settings.backend.kind, settings.backend.base_url = "openai", server.base_url

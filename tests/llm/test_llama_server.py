@@ -42,8 +42,13 @@ def conforms(text: str) -> bool:
 
 
 def chat(url: str, **body) -> dict:
-    request = {"model": "local", "messages": [{"role": "user", "content": "Tell me about your morning."}],
-               "max_tokens": 64, "temperature": 0, **body}
+    request = {
+        "model": "local",
+        "messages": [{"role": "user", "content": "Tell me about your morning."}],
+        "max_tokens": 64,
+        "temperature": 0,
+        **body,
+    }
     reply = httpx.post(f"{url}/chat/completions", json=request, timeout=120)
     assert reply.status_code == 200, reply.text
     return reply.json()
@@ -68,9 +73,17 @@ def test_our_grammar_is_enforced_and_lets_no_reply_indent(server):
 
     # (without HARD's integer range: llama-cpp-python's conversion, like the in-process grammar,
     # does not bound integers, and no reply schema of ours relies on it)
-    item = {**HARD, "properties": {k: v for k, v in HARD["properties"].items() if k != "count"}, "required": ["code", "colours"]}
-    nested = {"type": "object", "properties": {"items": {"type": "array", "minItems": 2, "maxItems": 2, "items": item}},
-              "required": ["items"], "additionalProperties": False}
+    item = {
+        **HARD,
+        "properties": {k: v for k, v in HARD["properties"].items() if k != "count"},
+        "required": ["code", "colours"],
+    }
+    nested = {
+        "type": "object",
+        "properties": {"items": {"type": "array", "minItems": 2, "maxItems": 2, "items": item}},
+        "required": ["items"],
+        "additionalProperties": False,
+    }
     for seed in (1, 2, 3):
         reply = chat(server, grammar=compact_grammar(json.dumps(nested)), seed=seed, temperature=0.8, max_tokens=200)
         text = reply["choices"][0]["message"]["content"]

@@ -69,11 +69,27 @@ def test_with_the_prompt_cache_off_every_prompt_is_evaluated_in_full(settings, t
 @pytest.fixture
 def llama_server(tmp_path):
     command = lambda port: [
-        sys.executable, "-m", "llama_cpp.server", "--model", str(bundled_model_path()),
-        "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "1024", "--n_threads", "2",
+        sys.executable,
+        "-m",
+        "llama_cpp.server",
+        "--model",
+        str(bundled_model_path()),
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--n_ctx",
+        "1024",
+        "--n_threads",
+        "2",
     ]
-    with loopback_server(command, lambda port: f"http://127.0.0.1:{port}/v1/models", tmp_path / "server.log",
-                         what="llama_cpp.server", wait_s=180) as port:
+    with loopback_server(
+        command,
+        lambda port: f"http://127.0.0.1:{port}/v1/models",
+        tmp_path / "server.log",
+        what="llama_cpp.server",
+        wait_s=180,
+    ) as port:
         yield f"http://127.0.0.1:{port}/v1"
 
 

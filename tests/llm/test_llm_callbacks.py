@@ -52,7 +52,9 @@ class Seen(BaseCallbackHandler):
 
 
 def make_llm(settings, model, tmp_path) -> LLM:
-    llm = LLM(settings, tasks=TASKS, chat_models={"strong": model, "cheap": model}, ledger_path=tmp_path / "llm_calls.jsonl")
+    llm = LLM(
+        settings, tasks=TASKS, chat_models={"strong": model, "cheap": model}, ledger_path=tmp_path / "llm_calls.jsonl"
+    )
     llm.set_clock(*CLOCK)
     return llm
 

@@ -12,7 +12,9 @@ from reverie.llm import LLM, CassetteMiss
 
 def test_replay_gives_identical_answers_without_a_model(settings, scripted, tmp_path):
     """Scripted for the recording: a wrong reply, then valid ones (so a repair is replayed too)."""
-    model = scripted('{"hour": 4, "place": "attic"}', '{"hour": 9, "place": "bathroom"}', '{"hour": 6, "place": "kitchen"}')
+    model = scripted(
+        '{"hour": 4, "place": "attic"}', '{"hour": 9, "place": "bathroom"}', '{"hour": 6, "place": "kitchen"}'
+    )
     tape = tmp_path / "calls.tape.jsonl"
     recorder = LLM(settings, tasks=TASKS, chat_models={"strong": model, "cheap": model}, record=tape)
     other = dict(INPUTS, name="Klaus")
@@ -30,10 +32,20 @@ def test_replay_gives_identical_answers_without_a_model(settings, scripted, tmp_
     def counts(llm):
         return {k: v for k, v in llm.ledger.summary()[TASK].items() if k != "latency_s"}
 
-    assert counts(player) == counts(recorder) == {
-        "calls": 2, "first_attempt_valid": 1, "repaired": 1, "fallbacks": 0, "failed": 0,
-        "prompt_tokens": 120, "completion_tokens": 27, "trimmed_tokens": 0,
-    }
+    assert (
+        counts(player)
+        == counts(recorder)
+        == {
+            "calls": 2,
+            "first_attempt_valid": 1,
+            "repaired": 1,
+            "fallbacks": 0,
+            "failed": 0,
+            "prompt_tokens": 120,
+            "completion_tokens": 27,
+            "trimmed_tokens": 0,
+        }
+    )
     with pytest.raises(CassetteMiss, match="no recorded reply for prompt 'llm_test_wake_up'"):
         player.ask(TASK, dict(INPUTS, name="Isabella"), choices=CHOICES)
 

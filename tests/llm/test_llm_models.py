@@ -42,7 +42,12 @@ def test_a_local_model_loads_before_the_openai_client_is_imported():
         "assert models['cheap'].client.n_ctx() > 0\n"
         "print(sorted(m for m in ('openai', 'langchain_openai') if m in sys.modules))\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
-                          cwd=Path(__file__).resolve().parents[2])
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=Path(__file__).resolve().parents[2],
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip().splitlines()[-1] == "[]"

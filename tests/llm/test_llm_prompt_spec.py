@@ -46,7 +46,9 @@ def test_undeclared_variable_names_the_line(tmp_path):
 
 
 def test_declared_but_unused_input(tmp_path):
-    text = PROMPT.replace('inputs = ["name", "lifestyle", "earliest"]', 'inputs = ["name", "lifestyle", "earliest", "age"]')
+    text = PROMPT.replace(
+        'inputs = ["name", "lifestyle", "earliest"]', 'inputs = ["name", "lifestyle", "earliest", "age"]'
+    )
     assert "input 'age' is listed in inputs but not used" in error_of(write(tmp_path, text))
 
 
@@ -58,9 +60,18 @@ def test_declared_but_unused_input(tmp_path):
         (('role = "cheap"', 'role = "cheap"\nrloe = 1'), "unknown key 'rloe'"),
         (("never gets up before {earliest}.", "never {gets up before {earliest}."), "double literal braces"),
         (("assistant = ", "assistent = "), "example 1 must have exactly two strings"),
-        (('role = "cheap"', 'role = "cheap"\nrepeat_penalty = 0.9'), "repeat_penalty must be a number from 1 (off) to 2"),
-        (('role = "cheap"', 'role = "cheap"\nrepeat_penalty = "1.1"'), "repeat_penalty must be a number from 1 (off) to 2"),
-        (('role = "cheap"', 'role = "cheap"\nformat_line_with_grammar = "no"'), "format_line_with_grammar must be true or false"),
+        (
+            ('role = "cheap"', 'role = "cheap"\nrepeat_penalty = 0.9'),
+            "repeat_penalty must be a number from 1 (off) to 2",
+        ),
+        (
+            ('role = "cheap"', 'role = "cheap"\nrepeat_penalty = "1.1"'),
+            "repeat_penalty must be a number from 1 (off) to 2",
+        ),
+        (
+            ('role = "cheap"', 'role = "cheap"\nformat_line_with_grammar = "no"'),
+            "format_line_with_grammar must be true or false",
+        ),
     ],
 )
 def test_malformed_files(tmp_path, change, expected):

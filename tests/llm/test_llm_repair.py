@@ -42,7 +42,10 @@ def test_invalid_then_valid_reaches_the_model_with_the_errors(settings, scripted
     correction = second[-1]
     assert isinstance(correction, HumanMessage)
     assert "hour: got 25; allowed values: 5, 6, 7, 8, 9 or 10" in correction.content
-    assert 'place: "garden" is not one of the allowed values; choose one of: "bedroom", "kitchen", "bathroom"' in correction.content
+    assert (
+        'place: "garden" is not one of the allowed values; choose one of: "bedroom", "kitchen", "bathroom"'
+        in correction.content
+    )
     # The caller's inputs and choices are untouched; the first call's messages were not extended.
     assert inputs == INPUTS and choices == CHOICES
     assert len(first) == 4  # system, example user, example assistant, user
@@ -97,12 +100,18 @@ def test_a_prompt_may_leave_its_format_line_to_the_grammar(settings, scripted, p
 def test_allowed_values_are_listed_whole_however_long(settings, scripted):
     """Scripted: a place not allowed, then a valid reply. An allowed value cut off with "..."
     could never be copied right (a small model copies what the correction shows)."""
-    allowed = ["bedroom", "kitchen", "the reading corner of the upstairs landing, by the window that looks over the pond"]
+    allowed = [
+        "bedroom",
+        "kitchen",
+        "the reading corner of the upstairs landing, by the window that looks over the pond",
+    ]
     model = scripted('{"hour": 8, "place": "garden"}', VALID)
     make_llm(settings, model).ask(TASK, INPUTS, choices={"places": allowed})
     correction = model.calls[1][0][-1].content
-    assert f'place: "garden" is not one of the allowed values; choose one of: "bedroom", "kitchen", "{allowed[2]}"' \
+    assert (
+        f'place: "garden" is not one of the allowed values; choose one of: "bedroom", "kitchen", "{allowed[2]}"'
         in correction
+    )
     assert "..." not in correction
 
 
@@ -155,7 +164,7 @@ def test_a_reply_repeated_after_asking_afresh_ends_the_loop(settings, scripted, 
     settings.repair.max_attempts = 5
     model = scripted(WRONG)
     llm = make_llm(settings, model, ledger_path=tmp_path / "calls.jsonl")
-    assert llm.ask(TASK, INPUTS, choices=CHOICES) == WakeUp(hour=7, place="bedroom")   # the fail-safe
+    assert llm.ask(TASK, INPUTS, choices=CHOICES) == WakeUp(hour=7, place="bedroom")  # the fail-safe
     assert len(model.calls) == 3
     line = json.loads((tmp_path / "calls.jsonl").read_text())
     assert line["fallback"] is True and line["attempts"] == 3

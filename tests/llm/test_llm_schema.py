@@ -45,8 +45,8 @@ def test_choice_problems_name_path_value_and_allowed_values():
     data = {"objects": ["bed", "sofa"], "steps": [{"arena": "cafe", "note": ""}, {"arena": "moon", "note": ""}]}
     problems = [str(p) for p in choice_problems(schema, data, CHOICES)]
     assert problems == [
-        "objects[1]: \"sofa\" is not one of the allowed values; choose one of: \"bed\", \"desk\"",
-        "steps[1].arena: \"moon\" is not one of the allowed values; choose one of: \"kitchen\", \"cafe\"",
+        'objects[1]: "sofa" is not one of the allowed values; choose one of: "bed", "desk"',
+        'steps[1].arena: "moon" is not one of the allowed values; choose one of: "kitchen", "cafe"',
     ]
 
 
@@ -96,16 +96,18 @@ def test_a_list_marked_with_a_most_items_key_gets_at_most_that_many_items_and_ne
     assert call_schema(Steps, {})["properties"]["steps"]["maxItems"] == 16
 
 
-
 class Cited(BaseModel):
     evidence: list[str] = Field(json_schema_extra={"x-choices": "numbers"})
 
 
 def test_a_long_run_of_numbers_is_shown_by_its_ends():
     assert format_instruction(call_schema(Cited, {"numbers": [str(i) for i in range(21)]})) == (
-        'Answer with only one JSON object of this shape: {"evidence": ["0" to "20", ...] (at most 30 items)}')
+        'Answer with only one JSON object of this shape: {"evidence": ["0" to "20", ...] (at most 30 items)}'
+    )
     # A short run, and numbers with a gap, are written out.
-    assert format_instruction(call_schema(Cited, {"numbers": ["0", "1", "2"]})).endswith('{"evidence": ["0" | "1" | "2", ...] (at most 30 items)}')
+    assert format_instruction(call_schema(Cited, {"numbers": ["0", "1", "2"]})).endswith(
+        '{"evidence": ["0" | "1" | "2", ...] (at most 30 items)}'
+    )
     gap = [str(i) for i in range(10) if i != 4]
     assert '"3" | "5"' in format_instruction(call_schema(Cited, {"numbers": gap}))
 
@@ -125,9 +127,17 @@ class Where(BaseModel):
     note: str = Field(max_length=20)
 
 
-PATHS = {"areas": ["Cafe", "Home"], "rooms": ["kitchen", "bedroom"], "things": ["stove", "bed", "sink"],
-         "places": [path_choice("Cafe", "kitchen", "stove"), path_choice("Cafe", "kitchen", "sink"),
-                    path_choice("Home", "bedroom", "bed"), path_choice("Home", "kitchen", "stove")]}
+PATHS = {
+    "areas": ["Cafe", "Home"],
+    "rooms": ["kitchen", "bedroom"],
+    "things": ["stove", "bed", "sink"],
+    "places": [
+        path_choice("Cafe", "kitchen", "stove"),
+        path_choice("Cafe", "kitchen", "sink"),
+        path_choice("Home", "bedroom", "bed"),
+        path_choice("Home", "kitchen", "stove"),
+    ],
+}
 
 
 def test_a_grammar_of_paths_allows_only_the_paths_given():
@@ -137,11 +147,18 @@ def test_a_grammar_of_paths_allows_only_the_paths_given():
     schema = call_schema(Where, PATHS)
     ok = {"area": "Home", "room": "bedroom", "thing": "bed", "note": "x"}
     jsonschema.validate(ok, schema)
-    for wrong in ({"room": "bedroom", "area": "Cafe"}, {"thing": "sink", "area": "Home", "room": "kitchen"},
-                  {"thing": "bed", "area": "Cafe", "room": "kitchen"}):
+    for wrong in (
+        {"room": "bedroom", "area": "Cafe"},
+        {"thing": "sink", "area": "Home", "room": "kitchen"},
+        {"thing": "bed", "area": "Cafe", "room": "kitchen"},
+    ):
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate({**ok, **wrong}, schema)
-    assert [branch["properties"]["thing"]["enum"] for branch in schema["anyOf"]] == [["stove", "sink"], ["bed"], ["stove"]]
+    assert [branch["properties"]["thing"]["enum"] for branch in schema["anyOf"]] == [
+        ["stove", "sink"],
+        ["bed"],
+        ["stove"],
+    ]
     line = format_instruction(schema)
     assert '"room": string (as listed)' in line and '"note": string (at most 20 characters)' in line
     assert "bedroom" not in line and line.count("{") == 1
@@ -165,6 +182,7 @@ def test_a_grammar_of_paths_in_a_list_of_answers():
     where = schema["$defs"]["Where"]
     assert len(where["anyOf"]) == 3 and schema["$defs"]["places-note"]["maxLength"] == 20
     import jsonschema
+
     jsonschema.validate({"answers": [{"area": "Cafe", "room": "kitchen", "thing": "sink", "note": ""}]}, schema)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({"answers": [{"area": "Cafe", "room": "bedroom", "thing": "bed", "note": ""}]}, schema)

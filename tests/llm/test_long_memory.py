@@ -17,15 +17,21 @@ from reverie.prompt_tools.fixtures import load_fixture
 
 # The prompts whose inputs grow with the run; a prompt that loses its trim fails here.
 GROWING = {
-    "decide_to_talk": {"context": Drop.LAST}, "decide_to_react": {"context": Drop.LAST},
+    "decide_to_talk": {"context": Drop.LAST},
+    "decide_to_react": {"context": Drop.LAST},
     "iterative_chat_utterance": {"memories": Drop.LAST, "conversation": Drop.FIRST},
     "conversation_packed": {"initiator_memories": Drop.LAST, "partner_memories": Drop.LAST},
-    "focal_points": {"statements": Drop.LAST}, "insights": {"statements": Drop.LAST},
+    "focal_points": {"statements": Drop.LAST},
+    "insights": {"statements": Drop.LAST},
     "insights_packed": {"statements": Drop.LAST},
-    "identity_plan_note": {"statements": Drop.LAST}, "identity_thought_note": {"statements": Drop.LAST},
-    "relationship_summary": {"statements": Drop.LAST}, "summarize_ideas": {"statements": Drop.LAST},
-    "next_convo_line": {"conversation": Drop.FIRST}, "memo_on_convo": {"conversation": Drop.FIRST},
-    "planning_thought_on_convo": {"conversation": Drop.FIRST}, "summarize_conversation": {"conversation": Drop.FIRST},
+    "identity_plan_note": {"statements": Drop.LAST},
+    "identity_thought_note": {"statements": Drop.LAST},
+    "relationship_summary": {"statements": Drop.LAST},
+    "summarize_ideas": {"statements": Drop.LAST},
+    "next_convo_line": {"conversation": Drop.FIRST},
+    "memo_on_convo": {"conversation": Drop.FIRST},
+    "planning_thought_on_convo": {"conversation": Drop.FIRST},
+    "summarize_conversation": {"conversation": Drop.FIRST},
     "convo_thoughts_packed": {"conversation": Drop.FIRST},
 }
 

@@ -35,11 +35,30 @@ def gemma_gguf(tmp_path_factory) -> Path:
 @pytest.mark.timeout(1800)
 def test_peak_memory_of_a_large_vocabulary_model_stays_inside_the_bound(gemma_gguf, tmp_path):
     config = tmp_path / "config.toml"
-    config.write_text("".join(f"[models.{role}]\nmax_tokens = 48\nn_ctx = 2048\n" for role in ("strong", "cheap"))
-                      + f'[paths]\nprompts = "{(PROJECT_ROOT / "prompts").as_posix()}"\n', encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "reverie.benchmarks.memory_bench", "--config", str(config),
-                           "--model", str(gemma_gguf), "--chat-format", "gemma", "--calls", str(CALLS)],
-                          cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=1700)
+    config.write_text(
+        "".join(f"[models.{role}]\nmax_tokens = 48\nn_ctx = 2048\n" for role in ("strong", "cheap"))
+        + f'[paths]\nprompts = "{(PROJECT_ROOT / "prompts").as_posix()}"\n',
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "reverie.benchmarks.memory_bench",
+            "--config",
+            str(config),
+            "--model",
+            str(gemma_gguf),
+            "--chat-format",
+            "gemma",
+            "--calls",
+            str(CALLS),
+        ],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=1700,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     figures = json.loads(done.stdout.strip().splitlines()[-1])
     print("\n" + "\n".join(done.stdout.strip().splitlines()[-3:]))
@@ -70,5 +89,5 @@ def test_a_state_restored_from_the_cache_answers_as_a_fresh_one():
     again = llama.create_completion(prompt, max_tokens=12, temperature=0)["choices"][0]["text"]
     assert first == expected and again == expected
     states = list(cache.cache_state.values())
-    assert states and all(s.scores.nbytes <= 4 for s in states)   # no n_batch x n_vocab copy
+    assert states and all(s.scores.nbytes <= 4 for s in states)  # no n_batch x n_vocab copy
     assert cache.cache_size == sum(state_bytes(s) for s in states) <= 64 << 20

@@ -11,8 +11,10 @@ INSTRUCTIONS = "You rate memories. Reply with one JSON object."
 
 
 def render(inputs: dict) -> list:
-    return [SystemMessage(content=INSTRUCTIONS),
-            HumanMessage(content=f"Memories:\n{inputs['memories']}\n\nChat:\n{inputs['chat']}\n\nAnswer now.")]
+    return [
+        SystemMessage(content=INSTRUCTIONS),
+        HumanMessage(content=f"Memories:\n{inputs['memories']}\n\nChat:\n{inputs['chat']}\n\nAnswer now."),
+    ]
 
 
 def words(messages) -> int:
@@ -36,13 +38,17 @@ def test_growing_inputs_lose_their_least_relevant_lines_and_instructions_stay():
     assert fitted.trimmed_tokens == words(render({"memories": MEMORIES, "chat": CHAT})) - fitted.prompt_tokens
     memories, chat = fitted.inputs["memories"].splitlines(), fitted.inputs["chat"].splitlines()
     assert memories[0] == "memory 0 most relevant first" and memories == MEMORIES.splitlines()[: len(memories)]
-    assert chat[-1] == "line 99 of the chat, oldest first" and chat == CHAT.splitlines()[-len(chat):]
+    assert chat[-1] == "line 99 of the chat, oldest first" and chat == CHAT.splitlines()[-len(chat) :]
     assert fitted.messages[0].content == INSTRUCTIONS and fitted.messages[1].content.endswith("Answer now.")
 
 
 def test_only_the_latest_repair_exchange_is_kept_when_the_window_is_full():
-    exchanges = [AIMessage(content="bad " * 60), HumanMessage(content="fix 1 " * 30),
-                 AIMessage(content="worse " * 60), HumanMessage(content="fix 2 " * 30)]
+    exchanges = [
+        AIMessage(content="bad " * 60),
+        HumanMessage(content="fix 1 " * 30),
+        AIMessage(content="worse " * 60),
+        HumanMessage(content="fix 2 " * 30),
+    ]
     fitted = fit(render, {"memories": MEMORIES, "chat": CHAT}, TRIMS, exchanges, words, budget=300)
     assert fitted.messages[-2:] == exchanges[-2:] and exchanges[0] not in fitted.messages
     assert fitted.prompt_tokens <= 300

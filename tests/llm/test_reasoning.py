@@ -16,8 +16,10 @@ from llm_support import CHOICES, INPUTS, TASK, TASKS
 from reverie.llm import LLM
 from reverie.llm.reasoning import without_reasoning
 
-R1_REPLY = ('<think>\nMaria likes to sleep in, so not before 6. Something like {"hour": 5} would be too early.\n'
-            'The kitchen makes sense.\n</think>\n\n{"hour": 8, "place": "kitchen"}')
+R1_REPLY = (
+    '<think>\nMaria likes to sleep in, so not before 6. Something like {"hour": 5} would be too early.\n'
+    'The kitchen makes sense.\n</think>\n\n{"hour": 8, "place": "kitchen"}'
+)
 OPENED_BY_TEMPLATE = 'She sleeps in; the bedroom is where she wakes.\n</think>\n{"hour": 9, "place": "bedroom"}'
 QWEN3_EMPTY_THINK = '<think>\n\n</think>\n\n{"hour": 7, "place": "bathroom"}'
 
@@ -26,14 +28,18 @@ QWEN3_EMPTY_THINK = '<think>\n\n</think>\n\n{"hour": 7, "place": "bathroom"}'
 def test_a_reply_that_thinks_first_is_valid_on_the_first_attempt(settings, scripted, reply, hour):
     settings.repair.grammar = False
     model = scripted(reply)
-    answer = LLM(settings, tasks=TASKS, chat_models={"strong": model, "cheap": model}).ask(TASK, INPUTS, choices=CHOICES)
+    answer = LLM(settings, tasks=TASKS, chat_models={"strong": model, "cheap": model}).ask(
+        TASK, INPUTS, choices=CHOICES
+    )
     assert answer.hour == hour and len(model.calls) == 1
 
 
 def test_thinking_that_never_ends_is_sent_back_for_an_answer(settings, scripted):
     settings.repair.grammar = False
     model = scripted('<think>\nLet me consider {"hour": 5} first and', '{"hour": 7, "place": "kitchen"}')
-    answer = LLM(settings, tasks=TASKS, chat_models={"strong": model, "cheap": model}).ask(TASK, INPUTS, choices=CHOICES)
+    answer = LLM(settings, tasks=TASKS, chat_models={"strong": model, "cheap": model}).ask(
+        TASK, INPUTS, choices=CHOICES
+    )
     assert answer.hour == 7 and len(model.calls) == 2
 
 

@@ -53,8 +53,10 @@ def ask(settings, tmp_path, penalty: float | None) -> tuple[int, int]:
 def check(settings, tmp_path, *, shorter: bool):
     plain_tokens, plain_loops = ask(settings, tmp_path, None)
     tokens, loops = ask(settings, tmp_path, 1.1)
-    print(f"\nwithout repeat_penalty: {plain_tokens} reply tokens, {plain_loops} repeated phrases; "
-          f"with 1.1: {tokens}, {loops}")
+    print(
+        f"\nwithout repeat_penalty: {plain_tokens} reply tokens, {plain_loops} repeated phrases; "
+        f"with 1.1: {tokens}, {loops}"
+    )
     assert plain_loops > 0, "without the penalty the bundled model carries the loop on"
     assert loops < plain_loops
     if shorter:  # the loop ran to the string's limit

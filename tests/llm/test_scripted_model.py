@@ -23,8 +23,9 @@ TASKS = product_tasks()
 def llm(tmp_path):
     settings = Settings()
     model = ScriptedChatModel(prompts=settings.paths.prompts)
-    return LLM(settings, tasks=TASKS, chat_models={"strong": model, "cheap": model},
-               ledger_path=tmp_path / "calls.jsonl")
+    return LLM(
+        settings, tasks=TASKS, chat_models={"strong": model, "cheap": model}, ledger_path=tmp_path / "calls.jsonl"
+    )
 
 
 def ask(llm, name: str, **values):
@@ -52,18 +53,33 @@ def test_it_agrees_to_talk(llm):
 
 def test_a_conversation_passes_on_the_most_important_memory(llm):
     memories = "- Ana is watering the plants\n- Ana is hosting a picnic at Elm Park on March 3 at 4 pm\n- Ana is idle"
-    first = ask(llm, "iterative_chat_utterance", memories=memories, conversation="(Nobody has said anything yet.)",
-                identity="Name: Ana Ruiz\nCurrently: Ana Ruiz is reading.")
+    first = ask(
+        llm,
+        "iterative_chat_utterance",
+        memories=memories,
+        conversation="(Nobody has said anything yet.)",
+        identity="Name: Ana Ruiz\nCurrently: Ana Ruiz is reading.",
+    )
     assert "picnic at Elm Park on March 3 at 4 pm" in first.utterance and not first.end
-    other = ask(llm, "iterative_chat_utterance", memories="- Ana is running for mayor\n- Ana is idle",
-                conversation="(Nobody has said anything yet.)", identity="Name: Ana Ruiz\nCurrently: Ana Ruiz is reading.")
+    other = ask(
+        llm,
+        "iterative_chat_utterance",
+        memories="- Ana is running for mayor\n- Ana is idle",
+        conversation="(Nobody has said anything yet.)",
+        identity="Name: Ana Ruiz\nCurrently: Ana Ruiz is reading.",
+    )
     assert "running for mayor" in other.utterance and "picnic" not in other.utterance
 
 
 def test_a_packed_conversation_passes_on_each_speakers_news(llm):
-    talk = ask(llm, "conversation_packed", initiator_memories="- Ana is hosting a picnic at Elm Park on March 3 at 4 pm",
-               partner_memories="- Bo is running for mayor", initiator_identity="Name: Ana Ruiz",
-               partner_identity="Name: Bo Li")
+    talk = ask(
+        llm,
+        "conversation_packed",
+        initiator_memories="- Ana is hosting a picnic at Elm Park on March 3 at 4 pm",
+        partner_memories="- Bo is running for mayor",
+        initiator_identity="Name: Ana Ruiz",
+        partner_identity="Name: Bo Li",
+    )
     assert "picnic at Elm Park on March 3 at 4 pm" in talk.lines[0] and "running for mayor" in talk.lines[1]
     assert llm.ledger.last["fallback"] is False
 
@@ -72,14 +88,21 @@ def test_what_was_heard_becomes_the_memo(llm):
     convo = "Bo Li: Hi Ana! Did you hear? Cy is hosting a dance at the Town Hall on May 2 at 8 pm.\nAna Ruiz: Thanks."
     memo = ask(llm, "memo_on_convo", persona_name="Ana Ruiz", partner_name="Bo Li", conversation=convo).memo
     assert "dance at the Town Hall on May 2 at 8 pm" in memo
-    memo = ask(llm, "memo_on_convo", persona_name="Ana Ruiz", partner_name="Bo Li",
-               conversation=convo.replace("dance", "wedding")).memo
+    memo = ask(
+        llm,
+        "memo_on_convo",
+        persona_name="Ana Ruiz",
+        partner_name="Bo Li",
+        conversation=convo.replace("dance", "wedding"),
+    ).memo
     assert "wedding" in memo
 
 
 def test_the_day_plan_goes_to_an_event_remembered_for_today_at_its_time(llm):
-    identity = ("Name: Ana Ruiz\nCurrently: Ana Ruiz knows that Cy is hosting a party at Elm Cafe on February 14 "
-                "from 5 pm to 7 pm.")
+    identity = (
+        "Name: Ana Ruiz\nCurrently: Ana Ruiz knows that Cy is hosting a party at Elm Cafe on February 14 "
+        "from 5 pm to 7 pm."
+    )
     today = ask(llm, "daily_plan", identity=identity, date="Tuesday February 14", wake_up_time="7:00 am").items
     assert any("party at Elm Cafe" in item and "5:00 pm" in item for item in today)
     other_day = ask(llm, "daily_plan", identity=identity, date="Monday February 13", wake_up_time="7:00 am").items
@@ -100,49 +123,100 @@ def test_an_action_goes_where_its_words_say(llm):
 
 
 def test_an_interview_says_yes_only_when_the_memories_bear_on_it(llm):
-    yes = ask(llm, "summarize_ideas", persona_name="Ana Ruiz", question="Do you know who is running for mayor?",
-              statements="- Bo Li is running for mayor\n- Ana is idle").summary
+    yes = ask(
+        llm,
+        "summarize_ideas",
+        persona_name="Ana Ruiz",
+        question="Do you know who is running for mayor?",
+        statements="- Bo Li is running for mayor\n- Ana is idle",
+    ).summary
     assert "Bo Li is running for mayor" in yes
-    none = ask(llm, "summarize_ideas", persona_name="Ana Ruiz", question="Do you know who is running for mayor?",
-               statements="- Ana is idle\n- Ana ate lunch").summary
+    none = ask(
+        llm,
+        "summarize_ideas",
+        persona_name="Ana Ruiz",
+        question="Do you know who is running for mayor?",
+        statements="- Ana is idle\n- Ana ate lunch",
+    ).summary
     assert "Bo Li" not in none
 
 
 def test_an_interview_about_someone_finds_them_in_the_memories_that_name_them(llm):
     """The memories that name another resident are the reported ones ("A heard from B that ...",
     "A is conversing about ..."): matched as retrieved, they let A know of B."""
-    heard = ask(llm, "summarize_ideas", persona_name="Ana Ruiz", question="Do you know of Bo Li?",
-                statements="- Ana Ruiz heard from Bo Li that the library opens late\n- Ana Ruiz is idle").summary
+    heard = ask(
+        llm,
+        "summarize_ideas",
+        persona_name="Ana Ruiz",
+        question="Do you know of Bo Li?",
+        statements="- Ana Ruiz heard from Bo Li that the library opens late\n- Ana Ruiz is idle",
+    ).summary
     assert "Bo Li" in heard
-    reply = ask(llm, "next_convo_line", persona_name="Ana Ruiz", summary=heard,
-                conversation="Interviewer: Do you know of Bo Li?", identity="Name: Ana Ruiz\nCurrently: Ana is reading.")
+    reply = ask(
+        llm,
+        "next_convo_line",
+        persona_name="Ana Ruiz",
+        summary=heard,
+        conversation="Interviewer: Do you know of Bo Li?",
+        identity="Name: Ana Ruiz\nCurrently: Ana is reading.",
+    )
     assert reply.utterance.startswith("Yes")
-    chatted = ask(llm, "summarize_ideas", persona_name="Ana Ruiz", question="Do you know of Cy Moss?",
-                  statements="- Ana Ruiz is conversing about the fair with Cy Moss").summary
+    chatted = ask(
+        llm,
+        "summarize_ideas",
+        persona_name="Ana Ruiz",
+        question="Do you know of Cy Moss?",
+        statements="- Ana Ruiz is conversing about the fair with Cy Moss",
+    ).summary
     assert "Cy Moss" in chatted
 
 
 def test_an_interview_about_someone_needs_their_full_name(llm):
     """One word of a name may be someone else's: "Zara Okafor" is not "Ben Okafor"."""
-    summary = ask(llm, "summarize_ideas", persona_name="Ana Ruiz", question="Do you know of Ben Okafor?",
-                  statements="- Ana Ruiz heard from Zara Okafor that Ben is away\n- Ana Ruiz is idle").summary
+    summary = ask(
+        llm,
+        "summarize_ideas",
+        persona_name="Ana Ruiz",
+        question="Do you know of Ben Okafor?",
+        statements="- Ana Ruiz heard from Zara Okafor that Ben is away\n- Ana Ruiz is idle",
+    ).summary
     assert "Okafor" not in summary
-    reply = ask(llm, "next_convo_line", persona_name="Ana Ruiz", summary=summary,
-                conversation="Interviewer: Do you know of Ben Okafor?",
-                identity="Name: Ana Ruiz\nCurrently: Ana Ruiz often chats with Zara Okafor.")
+    reply = ask(
+        llm,
+        "next_convo_line",
+        persona_name="Ana Ruiz",
+        summary=summary,
+        conversation="Interviewer: Do you know of Ben Okafor?",
+        identity="Name: Ana Ruiz\nCurrently: Ana Ruiz often chats with Zara Okafor.",
+    )
     assert not reply.utterance.startswith("Yes")
 
 
 def test_a_diffusion_question_keeps_its_keywords_and_needs_a_memory(llm):
-    heard = ask(llm, "summarize_ideas", persona_name="Ana Ruiz", question="Did you know there is a party?",
-                statements="- Ana Ruiz heard from Bo Li that there is a party at Elm Hall on May 2").summary
+    heard = ask(
+        llm,
+        "summarize_ideas",
+        persona_name="Ana Ruiz",
+        question="Did you know there is a party?",
+        statements="- Ana Ruiz heard from Bo Li that there is a party at Elm Hall on May 2",
+    ).summary
     assert "party at Elm Hall" in heard
-    none = ask(llm, "summarize_ideas", persona_name="Ana Ruiz", question="Did you know there is a Valentine's Day party?",
-               statements="- Ana Ruiz heard from Bo Li that the library opens late every day").summary
-    assert "library" not in none   # "day" is no party: the head of what is asked must be named
-    reply = ask(llm, "next_convo_line", persona_name="Ana Ruiz", summary=none,
-                conversation="Interviewer: Did you know there is a party?",
-                identity="Name: Ana Ruiz\nCurrently: Ana Ruiz is reading.")
+    none = ask(
+        llm,
+        "summarize_ideas",
+        persona_name="Ana Ruiz",
+        question="Did you know there is a Valentine's Day party?",
+        statements="- Ana Ruiz heard from Bo Li that the library opens late every day",
+    ).summary
+    assert "library" not in none  # "day" is no party: the head of what is asked must be named
+    reply = ask(
+        llm,
+        "next_convo_line",
+        persona_name="Ana Ruiz",
+        summary=none,
+        conversation="Interviewer: Did you know there is a party?",
+        identity="Name: Ana Ruiz\nCurrently: Ana Ruiz is reading.",
+    )
     assert not reply.utterance.startswith("Yes")
 
 
@@ -151,17 +225,31 @@ def test_a_talk_about_an_event_keeps_its_hours_in_the_topic(llm):
     announced event is told in a phrase short enough to keep its place, date and hours."""
     from reverie.llm.scripted.cues import span_of
 
-    said = ("Ana Ruiz: Did you hear? Cy Moss is throwing a spring party at the Elm Town Hall on May 2, 2023, from 8 pm "
-            "to 10 pm, and she hopes everyone comes.\nBo Li: Good to know!")
+    said = (
+        "Ana Ruiz: Did you hear? Cy Moss is throwing a spring party at the Elm Town Hall on May 2, 2023, from 8 pm "
+        "to 10 pm, and she hopes everyone comes.\nBo Li: Good to know!"
+    )
     topic = ask(llm, "summarize_conversation", conversation=said).conversing_about
     assert "Elm Town Hall" in topic and "May 2" in topic and span_of(topic) == (20 * 60, 22 * 60), topic
 
 
 def test_a_long_event_keeps_its_time_when_it_must_be_shortened(llm):
-    statement = ("Cy is getting the hall ready for it and asks everyone she meets to come to the dance at Elm Town Hall "
-                 "on May 2, 2023, from 8 pm to 10 pm, and she hopes it will be the best evening of the spring.")
-    insight = ask(llm, "insights", persona_name="Ana Ruiz", statements=f"0. {statement}\n1. Ana is idle", n="1",
-                  last_index="1").insights[0].insight
+    statement = (
+        "Cy is getting the hall ready for it and asks everyone she meets to come to the dance at Elm Town Hall "
+        "on May 2, 2023, from 8 pm to 10 pm, and she hopes it will be the best evening of the spring."
+    )
+    insight = (
+        ask(
+            llm,
+            "insights",
+            persona_name="Ana Ruiz",
+            statements=f"0. {statement}\n1. Ana is idle",
+            n="1",
+            last_index="1",
+        )
+        .insights[0]
+        .insight
+    )
     assert "dance at Elm Town Hall" in insight and "8:00 pm to 10:00 pm" in insight
 
 
@@ -170,8 +258,9 @@ def test_a_batch_of_events_is_rated_one_by_one_from_its_cues(llm):
     assert ask(llm, "events_poignancy", events=events, count=3).ratings == [1, 9, 1]
     reordered = "1. Ana is hosting a party on May 2 at 8 pm\n2. the bed is idle\n3. Ana is sleeping"
     assert ask(llm, "events_poignancy", events=reordered, count=3).ratings == [9, 1, 1]
-    assert ask(llm, "events_poignancy", events=reordered.replace("hosting a party on May 2 at 8 pm", "idle"),
-               count=3).ratings == [1, 1, 1]
+    assert ask(
+        llm, "events_poignancy", events=reordered.replace("hosting a party on May 2 at 8 pm", "idle"), count=3
+    ).ratings == [1, 1, 1]
 
 
 def test_it_answers_each_subtask_of_a_batch_as_it_answers_that_subtask_alone(llm):
@@ -183,8 +272,10 @@ def test_it_answers_each_subtask_of_a_batch_as_it_answers_that_subtask_alone(llm
     reply = llm.ask("actions_packed", batch, choices=choices)
     assert llm.ledger.last["attempts"] == 1
     single = {key: inputs[key] for key in load_fixture("action_packed").cases[0].inputs if key != "subtask"}
-    alone = [llm.ask("action_packed", {**single, "subtask": one}, choices=load_fixture("action_packed").cases[0].choices)
-             for one in subtasks]
+    alone = [
+        llm.ask("action_packed", {**single, "subtask": one}, choices=load_fixture("action_packed").cases[0].choices)
+        for one in subtasks
+    ]
     assert reply.answers(TASKS["actions_packed"].typed(batch), choices) == alone
     assert alone[0].sector == "The Rose and Crown Pub" and alone[1].sector != alone[0].sector
 
@@ -209,4 +300,5 @@ def test_a_packed_insight_comes_with_the_triple_it_gets_alone(llm):
     name = case.inputs["persona_name"]
     alone = [llm.ask("event_triple", {"subject": name, "statement": i.insight}) for i in reply.insights]
     assert reply.stored_triples(TASKS["insights_packed"].typed(case.inputs)) == [
-        (name, answer.predicate, answer.target) for answer in alone]
+        (name, answer.predicate, answer.target) for answer in alone
+    ]

@@ -34,7 +34,9 @@ def server_llm(settings, fake, tmp_path, *, model: str, server: str = "auto") ->
 
 
 @pytest.mark.parametrize("name", list(SERVERS))
-def test_auto_recognises_each_server_and_sends_its_documented_structured_output_request(settings, tmp_path, name, capsys):
+def test_auto_recognises_each_server_and_sends_its_documented_structured_output_request(
+    settings, tmp_path, name, capsys
+):
     make, model = SERVERS[name]
     settings.backend.slot_pinning = True
     with make() as fake:
@@ -179,10 +181,24 @@ def test_an_unknown_server_name_is_a_one_line_config_error(tmp_path):
 def test_the_bench_ratio_row_divides_the_multi_slot_run_by_the_lock_step_one():
     from reverie.benchmarks.bench_server import ratios, row
 
-    lock_step = {"wall_s": 100.0, "calls": 50, "calls_per_s": 0.5, "prompt_tok_per_s": 400.0,
-                 "completion_tok_per_s": 20.0, "cache_hit": 0.5, "fallbacks": 2}
-    four = {"wall_s": 40.0, "calls": 50, "calls_per_s": 1.25, "prompt_tok_per_s": 1000.0,
-            "completion_tok_per_s": 50.0, "cache_hit": None, "fallbacks": 0}
+    lock_step = {
+        "wall_s": 100.0,
+        "calls": 50,
+        "calls_per_s": 0.5,
+        "prompt_tok_per_s": 400.0,
+        "completion_tok_per_s": 20.0,
+        "cache_hit": 0.5,
+        "fallbacks": 2,
+    }
+    four = {
+        "wall_s": 40.0,
+        "calls": 50,
+        "calls_per_s": 1.25,
+        "prompt_tok_per_s": 1000.0,
+        "completion_tok_per_s": 50.0,
+        "cache_hit": None,
+        "fallbacks": 0,
+    }
     got = ratios(lock_step, four)
     assert got["wall_s"] == pytest.approx(0.4) and got["calls_per_s"] == pytest.approx(2.5)
     assert got["cache_hit"] is None and got["fallbacks"] == 0.0
@@ -196,20 +212,26 @@ def test_the_grammar_for_llama_server_needs_no_native_library():
     import subprocess
     import sys
 
-    code = ("import sys; from reverie.llm.servers import compact_grammar; "
-            "g = compact_grammar('{\"type\": \"object\", \"properties\": {\"a\": {\"enum\": [\"x\", \"y\"]}}}'); "
-            "print('llama_cpp' in sys.modules, '\\\\\"y\\\\\"' in g)")
+    code = (
+        "import sys; from reverie.llm.servers import compact_grammar; "
+        'g = compact_grammar(\'{"type": "object", "properties": {"a": {"enum": ["x", "y"]}}}\'); '
+        "print('llama_cpp' in sys.modules, '\\\\\"y\\\\\"' in g)"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.stdout.split() == ["False", "True"], done.stderr
 
 
 @pytest.mark.parametrize("name", list(SERVERS))
-def test_a_prompts_repeat_penalty_goes_in_the_field_each_server_documents(settings, prompts_dir, tmp_path, name, caplog):
+def test_a_prompts_repeat_penalty_goes_in_the_field_each_server_documents(
+    settings, prompts_dir, tmp_path, name, caplog
+):
     """llama.cpp's servers and LM Studio: ``repeat_penalty``; vLLM: ``repetition_penalty``; Ollama's
     ``/v1`` documents no such field, so none is sent and the run says so once."""
     path = prompts_dir / f"{TASK}.toml"
-    path.write_text(path.read_text(encoding="utf-8").replace('role = "cheap"', 'role = "cheap"\nrepeat_penalty = 1.15'),
-                    encoding="utf-8")
+    path.write_text(
+        path.read_text(encoding="utf-8").replace('role = "cheap"', 'role = "cheap"\nrepeat_penalty = 1.15'),
+        encoding="utf-8",
+    )
     make, model = SERVERS[name]
     with make() as fake:
         llm = server_llm(settings, fake, tmp_path, model=model)
@@ -219,6 +241,7 @@ def test_a_prompts_repeat_penalty_goes_in_the_field_each_server_documents(settin
     field = {"vllm": "repetition_penalty", "ollama": None}.get(name, "repeat_penalty")
     for request in asks:
         assert {key: request[key] for key in ("repeat_penalty", "repetition_penalty") if key in request} == (
-            {field: 1.15} if field else {})
+            {field: 1.15} if field else {}
+        )
     said = [r.getMessage() for r in caplog.records if "repeat_penalty" in r.getMessage()]
     assert len(said) == (0 if field else 1)

@@ -16,8 +16,14 @@ import broken_servers
 from llm_support import CHOICES, INPUTS, TASK, TASKS, WakeUp
 from reverie.llm import LLM
 from reverie.llm.deadline import deadline_client
-from reverie.llm.server_errors import (IN_A_ROW, AuthRefused, BackendLost, NotAChatCompletion, RequestsRefused,
-                                       ServerFailing)
+from reverie.llm.server_errors import (
+    IN_A_ROW,
+    AuthRefused,
+    BackendLost,
+    NotAChatCompletion,
+    RequestsRefused,
+    ServerFailing,
+)
 from tests.fuzz.fake_server import FakeServer
 
 FAIL_SAFE = WakeUp(hour=7, place="bedroom")
@@ -44,6 +50,7 @@ def ledger(tmp_path) -> list[dict]:
 
 
 # -- the deadline ------------------------------------------------------------------------------
+
 
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("headers", [False, True], ids=["body", "status-line"])
@@ -85,9 +92,12 @@ def test_a_silent_server_stops_the_run_at_the_start_within_the_probe_deadline(se
 
 # -- what stops the run ------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("status", [401, 403])
 def test_a_refused_api_key_stops_the_run_at_once(settings, tmp_path, status):
-    body = {"error": {"message": "Incorrect API key provided", "type": "invalid_request_error", "code": "invalid_api_key"}}
+    body = {
+        "error": {"message": "Incorrect API key provided", "type": "invalid_request_error", "code": "invalid_api_key"}
+    }
     with broken_servers.fixed(status, body) as server:
         llm = server_llm(settings, server.base_url, tmp_path, retries=3)
         _, at_start = broken_servers.elapsed(llm.check_backend)
@@ -105,8 +115,11 @@ def test_a_refused_api_key_stops_the_run_at_once(settings, tmp_path, status):
 
 NOT_COMPLETIONS = {
     "html": (200, "<html><body><h1>Welcome to nginx!</h1></body></html>", "text/html"),
-    "no-choices": (200, json.dumps({"id": "x", "object": "chat.completion", "created": 0, "model": "m", "choices": []}),
-                   "application/json"),
+    "no-choices": (
+        200,
+        json.dumps({"id": "x", "object": "chat.completion", "created": 0, "model": "m", "choices": []}),
+        "application/json",
+    ),
     "not-json": (200, "OK", "text/plain"),
 }
 
@@ -158,7 +171,8 @@ def test_a_dropped_reply_is_not_reported_as_an_unreachable_server(settings, tmp_
     server = FakeServer(failures={"drop": 1.0}).up()
     try:
         _, error = broken_servers.elapsed(
-            lambda: server_llm(settings, server.base_url, tmp_path, retries=1).ask(TASK, INPUTS, choices=CHOICES))
+            lambda: server_llm(settings, server.base_url, tmp_path, retries=1).ask(TASK, INPUTS, choices=CHOICES)
+        )
     finally:
         server.down()
     text = one_line_about_the_backend(error, server.base_url)
@@ -181,6 +195,7 @@ def test_nothing_listening_is_reported_as_unreachable(settings, tmp_path):
 
 
 # -- what falls back ---------------------------------------------------------------------------
+
 
 def test_a_refused_request_falls_back_but_refusals_in_a_row_stop_the_run(settings, tmp_path):
     """HTTP 400 "context too long" is this request's fault: its ask uses the fail-safe, as today.
@@ -211,10 +226,20 @@ def test_a_chat_completion_between_refusals_resets_the_count(settings, tmp_path)
 
 def test_a_bad_answer_from_a_working_server_keeps_its_repair_and_fail_safe(settings, tmp_path):
     """Valid JSON that fails validation is the model's, not the server's: corrected, then the fail-safe."""
-    body = {"id": "x", "object": "chat.completion", "created": 0, "model": "local",
-            "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant",
-                                                                         "content": '{"hour": 3, "place": "attic"}'}}],
-            "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}}
+    body = {
+        "id": "x",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "local",
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": "stop",
+                "message": {"role": "assistant", "content": '{"hour": 3, "place": "attic"}'},
+            }
+        ],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+    }
     with broken_servers.fixed(200, body, reason="OK") as server:
         llm = server_llm(settings, server.base_url, tmp_path)
         assert llm.ask(TASK, INPUTS, choices=CHOICES) == FAIL_SAFE

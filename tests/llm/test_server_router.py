@@ -21,7 +21,9 @@ from tests.loopback_server import free_port
 
 
 def router(*slots: int) -> Router:
-    sessions = [SimpleNamespace(backend=SimpleNamespace(base_url=f"http://10.0.0.{i}:8080/v1")) for i in range(len(slots))]
+    sessions = [
+        SimpleNamespace(backend=SimpleNamespace(base_url=f"http://10.0.0.{i}:8080/v1")) for i in range(len(slots))
+    ]
     return Router(list(slots), sessions)
 
 
@@ -62,18 +64,22 @@ def test_a_lost_server_gets_no_calls_and_its_personas_find_another():
 
 
 def test_each_server_kind_keeps_its_structured_output_request_behind_the_router(settings, tmp_path):
-    kinds = {"llama.cpp": (server_fakes.llama_server, "local"),
-             "vllm": (server_fakes.vllm, "Qwen/Qwen2.5-7B-Instruct"),
-             "lmstudio": (server_fakes.lmstudio, "qwen2.5-7b-instruct"),
-             "ollama": (server_fakes.ollama, "llama3.2"),
-             "llama-cpp-python": (server_fakes.llama_cpp_python, "local")}
+    kinds = {
+        "llama.cpp": (server_fakes.llama_server, "local"),
+        "vllm": (server_fakes.vllm, "Qwen/Qwen2.5-7B-Instruct"),
+        "lmstudio": (server_fakes.lmstudio, "qwen2.5-7b-instruct"),
+        "ollama": (server_fakes.ollama, "llama3.2"),
+        "llama-cpp-python": (server_fakes.llama_cpp_python, "local"),
+    }
     fakes = {name: make() for name, (make, _) in kinds.items()}
     for fake in fakes.values():
         fake.__enter__()
     try:
         settings.backend.kind, settings.backend.retry_pause_s, settings.backend.timeout_s = "openai", 0.01, 5.0
-        settings.backend.servers = [{"base_url": fakes[name].base_url, "server": "auto", "parallel_slots": 1,
-                                     "server_model": model} for name, (_, model) in kinds.items()]
+        settings.backend.servers = [
+            {"base_url": fakes[name].base_url, "server": "auto", "parallel_slots": 1, "server_model": model}
+            for name, (_, model) in kinds.items()
+        ]
         llm = LLM(settings, tasks=TASKS, ledger_path=tmp_path / "calls.jsonl")
         llm.check_backend()
         for n in range(10):
@@ -87,8 +93,10 @@ def test_each_server_kind_keeps_its_structured_output_request_behind_the_router(
     assert all(r["grammar"] == compact_grammar(json.dumps(schema)) for r in asks["llama.cpp"])
     assert all(r["response_format"] == {"type": "json_object", "schema": schema} for r in asks["llama-cpp-python"])
     for name in ("vllm", "lmstudio", "ollama"):
-        assert all(r["response_format"]["type"] == "json_schema" and r["response_format"]["json_schema"]["schema"] == schema
-                   for r in asks[name])
+        assert all(
+            r["response_format"]["type"] == "json_schema" and r["response_format"]["json_schema"]["schema"] == schema
+            for r in asks[name]
+        )
     lines = [json.loads(line) for line in (tmp_path / "calls.jsonl").read_text().splitlines()]
     assert {line["server"] for line in lines} == {fake.base_url for fake in fakes.values()}
     by_server = {line["server"]: line for line in lines}
@@ -113,11 +121,19 @@ def test_a_dead_server_at_start_is_left_out_in_one_line_and_none_left_stops_the_
     assert "\n" not in str(raised.value) and dead in str(raised.value)
 
 
-@pytest.mark.parametrize("url,offline", [
-    ("http://127.0.0.1:8080/v1", True), ("http://localhost:8080/v1", True), ("http://192.168.1.20:8080/v1", True),
-    ("http://gpu-box:8080/v1", True), ("http://gpu-box.local:8080/v1", True),
-    ("https://openrouter.ai/api/v1", False), ("https://api.openai.com/v1", False), ("http://8.8.8.8/v1", False),
-])
+@pytest.mark.parametrize(
+    "url,offline",
+    [
+        ("http://127.0.0.1:8080/v1", True),
+        ("http://localhost:8080/v1", True),
+        ("http://192.168.1.20:8080/v1", True),
+        ("http://gpu-box:8080/v1", True),
+        ("http://gpu-box.local:8080/v1", True),
+        ("https://openrouter.ai/api/v1", False),
+        ("https://api.openai.com/v1", False),
+        ("http://8.8.8.8/v1", False),
+    ],
+)
 def test_a_hosted_server_is_not_offline(url, offline):
     assert is_offline(url) is offline
 
@@ -149,8 +165,10 @@ def test_a_new_run_asks_the_lost_servers_again():
 def _two_fakes(settings, a, b) -> None:
     settings.backend.kind, settings.backend.retry_pause_s, settings.backend.timeout_s = "openai", 0.01, 5.0
     settings.backend.probe_timeout_s = 2.0
-    settings.backend.servers = [{"base_url": a.base_url, "server": "llama.cpp"},
-                                {"base_url": b.base_url, "server": "llama.cpp"}]
+    settings.backend.servers = [
+        {"base_url": a.base_url, "server": "llama.cpp"},
+        {"base_url": b.base_url, "server": "llama.cpp"},
+    ]
 
 
 def test_a_run_over_two_servers_is_recorded_and_replayed_without_them(settings, tmp_path):

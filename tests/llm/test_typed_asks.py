@@ -25,8 +25,13 @@ VALID = {"hour": 8, "place": "kitchen"}
 
 
 def make_llm(settings, tmp_path, model: FakeChatModel, tasks: TaskRegistry = TASKS) -> LLM:
-    return LLM(settings, tasks=tasks, chat_models={"strong": model, "cheap": model},
-               ledger_path=tmp_path / "calls.jsonl", trace_path=tmp_path / "trace.jsonl")
+    return LLM(
+        settings,
+        tasks=tasks,
+        chat_models={"strong": model, "cheap": model},
+        ledger_path=tmp_path / "calls.jsonl",
+        trace_path=tmp_path / "trace.jsonl",
+    )
 
 
 def traced(tmp_path) -> list[dict]:
@@ -48,8 +53,11 @@ def test_inputs_left_to_their_default_are_not_given():
     class WithDefault(WakeUpInputs):
         note: str = "unused"
 
-    assert given_values(WithDefault(name="Ann", lifestyle="x", earliest=5)) == {"name": "Ann", "lifestyle": "x",
-                                                                                 "earliest": 5}
+    assert given_values(WithDefault(name="Ann", lifestyle="x", earliest=5)) == {
+        "name": "Ann",
+        "lifestyle": "x",
+        "earliest": 5,
+    }
 
 
 def test_a_task_the_llm_was_not_given_is_refused(settings, tmp_path):

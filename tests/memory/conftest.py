@@ -22,4 +22,3 @@ def base_personas(smallville_dir) -> dict[str, Path]:
 def index(tmp_path) -> VectorIndex:
     """A real Chroma store in a fresh simulation folder."""
     return VectorIndex(Settings(), tmp_path / "sim")
-

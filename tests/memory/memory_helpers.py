@@ -12,10 +12,26 @@ PERSONAS = ("Isabella Rodriguez", "Maria Lopez", "Klaus Mueller")
 T0 = datetime(2023, 2, 13, 7, 0, 0)
 
 
-def add(mem: AssociativeMemory, desc: str, vector, *, poignancy: int = 5, minutes: int = 0,
-        kind: str = "event", keywords=("thing",)):
+def add(
+    mem: AssociativeMemory,
+    desc: str,
+    vector,
+    *,
+    poignancy: int = 5,
+    minutes: int = 0,
+    kind: str = "event",
+    keywords=("thing",),
+):
     """Add a node with a chosen vector, created (and last accessed) T0 + minutes."""
     adder = {"event": mem.add_event, "thought": mem.add_thought, "chat": mem.add_chat}[kind]
     s, p, o = desc.split(" ", 2) if desc.count(" ") >= 2 else (desc, "is", "here")
-    return adder(created=T0 + timedelta(minutes=minutes), event=Event(s, p, o), description=desc, keywords=keywords,
-                 poignancy=poignancy, embedding_key=desc, filling=[], embedding=list(map(float, vector)))
+    return adder(
+        created=T0 + timedelta(minutes=minutes),
+        event=Event(s, p, o),
+        description=desc,
+        keywords=keywords,
+        poignancy=poignancy,
+        embedding_key=desc,
+        filling=[],
+        embedding=list(map(float, vector)),
+    )

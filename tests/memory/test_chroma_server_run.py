@@ -27,8 +27,13 @@ BASE = "base_willow_creek"
 
 def chroma(port_dir: Path, port: int, log: Path):
     cli = Path(sys.executable).with_name("chroma")
-    return loopback_server(lambda _: [str(cli), "run", "--path", str(port_dir), "--host", "127.0.0.1", "--port", str(port)],
-                           lambda _: f"http://127.0.0.1:{port}/api/v2/heartbeat", log, what="chroma run", wait_s=90)
+    return loopback_server(
+        lambda _: [str(cli), "run", "--path", str(port_dir), "--host", "127.0.0.1", "--port", str(port)],
+        lambda _: f"http://127.0.0.1:{port}/api/v2/heartbeat",
+        log,
+        what="chroma run",
+        wait_s=90,
+    )
 
 
 def settings_for(root: Path, port: int):
@@ -44,7 +49,12 @@ def settings_for(root: Path, port: int):
 
 def llm_for(s, sim_dir: Path) -> LLM:
     model = FakeChatModel()  # fail-safe only: each ask ends in its fail-safe
-    return LLM(s, tasks=product_tasks(), chat_models={"strong": model, "cheap": model}, ledger_path=sim_dir.parent.parent / "calls.jsonl")
+    return LLM(
+        s,
+        tasks=product_tasks(),
+        chat_models={"strong": model, "cheap": model},
+        ledger_path=sim_dir.parent.parent / "calls.jsonl",
+    )
 
 
 def nodes_on_disk(sim_dir: Path) -> dict[str, int]:

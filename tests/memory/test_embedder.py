@@ -37,8 +37,9 @@ def test_the_cache_keeps_the_most_recently_used_texts_up_to_its_bound():
     assert emb.embed_one("Maria is painting") == first[2] and emb.hits == 1
     # A text embedded again comes out of a batch of another size: the same vector to float
     # rounding (the CPU's kernels may pad and sum differently), not necessarily to the bit.
-    assert np.allclose(emb.embed_one("Isabella is making coffee"), first[0], atol=1e-6) and emb.misses == 4, \
+    assert np.allclose(emb.embed_one("Isabella is making coffee"), first[0], atol=1e-6) and emb.misses == 4, (
         "dropped: embedded again"
+    )
     assert emb.embed_one("Maria is painting") == first[2] and emb.hits == 2, "recently used: kept"
     klaus = emb.embed(["Klaus is reading"] * 3)
     assert klaus[0] == klaus[1] == klaus[2] and np.allclose(klaus[0], first[1], atol=1e-6)
@@ -47,8 +48,9 @@ def test_the_cache_keeps_the_most_recently_used_texts_up_to_its_bound():
 
 def test_vectors_are_unit_length_and_meaningful():
     emb = Embedder()
-    coffee, espresso, piano = (np.array(v) for v in emb.embed(
-        ["brewing coffee at the cafe", "making an espresso", "playing the piano"]))
+    coffee, espresso, piano = (
+        np.array(v) for v in emb.embed(["brewing coffee at the cafe", "making an espresso", "playing the piano"])
+    )
     assert np.linalg.norm(coffee) == pytest.approx(1.0, abs=1e-5)
     assert coffee @ espresso > coffee @ piano
 

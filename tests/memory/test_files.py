@@ -55,18 +55,35 @@ def test_scratch_keeps_curr_time_when_no_action(base_personas):
 
 def quirky_nodes() -> dict:
     """A nodes.json with what the shipped runs contain, newest first."""
+
     def node(n, type_count, kind, desc, filling, keywords, expiration=None, depth=0):
         return {
-            "node_count": n, "type_count": type_count, "type": kind, "depth": depth,
-            "created": f"2023-02-13 0{n}:00:00", "expiration": expiration,
-            "subject": "Isabella Rodriguez", "predicate": "is", "object": desc.split()[-1],
-            "description": desc, "embedding_key": desc, "poignancy": n, "keywords": keywords,
+            "node_count": n,
+            "type_count": type_count,
+            "type": kind,
+            "depth": depth,
+            "created": f"2023-02-13 0{n}:00:00",
+            "expiration": expiration,
+            "subject": "Isabella Rodriguez",
+            "predicate": "is",
+            "object": desc.split()[-1],
+            "description": desc,
+            "embedding_key": desc,
+            "poignancy": n,
+            "keywords": keywords,
             "filling": filling,
         }
+
     nodes = [
         node(1, 1, "event", "Isabella Rodriguez is sleeping", [], ["Isabella Rodriguez", "sleeping"]),
-        node(2, 1, "chat", "conversing about the party", [["Isabella Rodriguez", "Hi"], ["Klaus Mueller", "Hello"]],
-             ["Isabella Rodriguez", "Klaus Mueller"]),
+        node(
+            2,
+            1,
+            "chat",
+            "conversing about the party",
+            [["Isabella Rodriguez", "Hi"], ["Klaus Mueller", "Hello"]],
+            ["Isabella Rodriguez", "Klaus Mueller"],
+        ),
         node(3, 2, "event", "Isabella Rodriguez is chatting", ["node_2"], ["Isabella Rodriguez", "chatting"]),
         node(4, 1, "thought", "Isabella likes the cafe", "node_1", ["cafe"], "2023-03-15 04:00:00", 1),
         node(5, 2, "thought", "Isabella plans a party", None, ["party"], "2023-03-15 05:00:00", 1),
@@ -82,8 +99,9 @@ def test_original_quirks_load(tmp_path, index):
     folder.mkdir()
     nodes = quirky_nodes()
     (folder / "nodes.json").write_text(json.dumps(nodes))
-    (folder / "kw_strength.json").write_text(json.dumps({"kw_strength_event": {"sleeping": 1},
-                                                        "kw_strength_thought": {}}))
+    (folder / "kw_strength.json").write_text(
+        json.dumps({"kw_strength_event": {"sleeping": 1}, "kw_strength_thought": {}})
+    )
     old = {n["embedding_key"]: [0.01] * 1536 for n in nodes.values() if n["node_count"] != 5}
     (folder / "embeddings.json").write_text(json.dumps(old))
 
@@ -119,25 +137,56 @@ def test_original_quirks_load(tmp_path, index):
 def test_add_nodes_like_the_original(index):
     mem = AssociativeMemory(vectors=index.persona("Klaus Mueller"))
     t = datetime(2023, 2, 13, 9)
-    e1 = mem.add_event(created=t, event=Event("Klaus Mueller", "is", "reading"),
-                       description="Klaus Mueller is reading (a paper on gentrification)",
-                       keywords=["Klaus Mueller", "reading"], poignancy=4, embedding_key="a paper on gentrification",
-                       embedding=[1.0, 0.0])
+    e1 = mem.add_event(
+        created=t,
+        event=Event("Klaus Mueller", "is", "reading"),
+        description="Klaus Mueller is reading (a paper on gentrification)",
+        keywords=["Klaus Mueller", "reading"],
+        poignancy=4,
+        embedding_key="a paper on gentrification",
+        embedding=[1.0, 0.0],
+    )
     assert e1.node_id == "node_1" and e1.type_count == 1
     assert e1.description == "Klaus Mueller is a paper on gentrification"
-    idle = mem.add_event(created=t, event=Event("the Ville:library:desk", "is", "idle"), description="desk is idle",
-                         keywords=["desk", "idle"], poignancy=1, embedding_key="desk is idle", embedding=[0.0, 1.0])
-    chat = mem.add_chat(created=t, event=Event("Klaus Mueller", "chat with", "Maria Lopez"),
-                        description="conversing about research", keywords=["Klaus Mueller", "Maria Lopez"],
-                        poignancy=6, embedding_key="conversing about research", filling=[["Klaus Mueller", "Hi"]],
-                        embedding=[0.5, 0.5])
-    thought = mem.add_thought(created=t, event=Event("Klaus Mueller", "likes", "research"),
-                              description="Klaus likes research", keywords=["Klaus Mueller", "likes", "research"],
-                              poignancy=7, embedding_key="Klaus likes research", filling=[e1.node_id, chat.node_id],
-                              embedding=[0.7, 0.7])
-    deeper = mem.add_thought(created=t, event=Event("Klaus Mueller", "is", "curious"), description="Klaus is curious",
-                             keywords=["Klaus Mueller"], poignancy=5, embedding_key="Klaus is curious",
-                             filling=[thought.node_id], embedding=[0.1, 0.9])
+    idle = mem.add_event(
+        created=t,
+        event=Event("the Ville:library:desk", "is", "idle"),
+        description="desk is idle",
+        keywords=["desk", "idle"],
+        poignancy=1,
+        embedding_key="desk is idle",
+        embedding=[0.0, 1.0],
+    )
+    chat = mem.add_chat(
+        created=t,
+        event=Event("Klaus Mueller", "chat with", "Maria Lopez"),
+        description="conversing about research",
+        keywords=["Klaus Mueller", "Maria Lopez"],
+        poignancy=6,
+        embedding_key="conversing about research",
+        filling=[["Klaus Mueller", "Hi"]],
+        embedding=[0.5, 0.5],
+    )
+    thought = mem.add_thought(
+        created=t,
+        event=Event("Klaus Mueller", "likes", "research"),
+        description="Klaus likes research",
+        keywords=["Klaus Mueller", "likes", "research"],
+        poignancy=7,
+        embedding_key="Klaus likes research",
+        filling=[e1.node_id, chat.node_id],
+        embedding=[0.7, 0.7],
+    )
+    deeper = mem.add_thought(
+        created=t,
+        event=Event("Klaus Mueller", "is", "curious"),
+        description="Klaus is curious",
+        keywords=["Klaus Mueller"],
+        poignancy=5,
+        embedding_key="Klaus is curious",
+        filling=[thought.node_id],
+        embedding=[0.1, 0.9],
+    )
     assert [n.node_id for n in (idle, chat, thought, deeper)] == ["node_2", "node_3", "node_4", "node_5"]
     assert (thought.depth, deeper.depth, chat.type_count, deeper.type_count) == (1, 2, 1, 2)
     assert mem.seq_event == [idle, e1] and mem.seq_thought == [deeper, thought]
@@ -162,8 +211,15 @@ def _stored_poignancy(mem: AssociativeMemory, node_id: str):
 def test_a_score_asked_after_the_node_was_indexed_reaches_chroma_at_the_next_flush(index):
     mem = AssociativeMemory(vectors=index.persona("Klaus Mueller"))
     t = datetime(2023, 2, 13, 9)
-    waiting = mem.add_event(created=t, event=Event("Klaus Mueller", "is", "reading"), description="Klaus is reading",
-                            keywords=["Klaus Mueller"], poignancy=4, embedding_key="Klaus is reading", embedding=[1.0, 0.0])
+    waiting = mem.add_event(
+        created=t,
+        event=Event("Klaus Mueller", "is", "reading"),
+        description="Klaus is reading",
+        keywords=["Klaus Mueller"],
+        poignancy=4,
+        embedding_key="Klaus is reading",
+        embedding=[1.0, 0.0],
+    )
     mem.set_poignancy(waiting, 7)  # not in Chroma yet: written once, with its score
     mem.flush_index()
     assert _stored_poignancy(mem, waiting.node_id) == 7
@@ -178,12 +234,26 @@ def test_a_score_asked_after_a_save_is_in_the_next_save(index, tmp_path):
     (a deferred poignancy) must still reach the file, beside a node added since."""
     mem = AssociativeMemory(vectors=index.persona("Klaus Mueller"))
     t = datetime(2023, 2, 13, 9)
-    waiting = mem.add_event(created=t, event=Event("Klaus Mueller", "is", "reading"), description="Klaus is reading",
-                            keywords=["Klaus Mueller"], poignancy=4, embedding_key="Klaus is reading", embedding=[1.0, 0.0])
+    waiting = mem.add_event(
+        created=t,
+        event=Event("Klaus Mueller", "is", "reading"),
+        description="Klaus is reading",
+        keywords=["Klaus Mueller"],
+        poignancy=4,
+        embedding_key="Klaus is reading",
+        embedding=[1.0, 0.0],
+    )
     mem.save(tmp_path)
     mem.set_poignancy(waiting, 8)
-    mem.add_event(created=t, event=Event("Klaus Mueller", "is", "writing"), description="Klaus is writing",
-                  keywords=["Klaus Mueller"], poignancy=3, embedding_key="Klaus is writing", embedding=[0.0, 1.0])
+    mem.add_event(
+        created=t,
+        event=Event("Klaus Mueller", "is", "writing"),
+        description="Klaus is writing",
+        keywords=["Klaus Mueller"],
+        poignancy=3,
+        embedding_key="Klaus is writing",
+        embedding=[0.0, 1.0],
+    )
     mem.save(tmp_path)
     nodes = read(tmp_path / "nodes.json")
     assert [nodes[n]["poignancy"] for n in ("node_1", "node_2")] == [8, 3]

@@ -8,7 +8,12 @@ import pytest
 
 from reverie.memory import AssociativeMemory
 from reverie.memory.retrieval import (
-    RetrievalWeights, candidates, normalise, recency_scores, relevance_scores, retrieve_by_vectors,
+    RetrievalWeights,
+    candidates,
+    normalise,
+    recency_scores,
+    relevance_scores,
+    retrieve_by_vectors,
 )
 
 from memory_helpers import T0, add
@@ -64,8 +69,9 @@ def test_combined_score_and_weights(memory):
     # Scratch weights scale the components: a heavy recency weight puts the newest first.
     for node in (a, b, c):
         node.last_accessed = node.created
-    got = retrieve_by_vectors(memory, {"q": [1, 0, 0]}, 1, now=NOW,
-                              weights=RetrievalWeights(recency_w=10, recency_decay=0.5))
+    got = retrieve_by_vectors(
+        memory, {"q": [1, 0, 0]}, 1, now=NOW, weights=RetrievalWeights(recency_w=10, recency_decay=0.5)
+    )
     assert got["q"] == [c]
 
 
@@ -141,10 +147,22 @@ def test_persona_memory_retrieves_by_meaning(base_personas, tmp_path, index):
     memory = PersonaMemory.load(base_personas["Isabella Rodriguez"], embedder=Embedder(), index=index)
     memory.scratch.curr_time = NOW
     a_mem = memory.associative
-    for k, text in enumerate(["Isabella is brewing coffee for customers", "Isabella is cleaning the piano",
-                              "Isabella is sleeping in her bed", "Klaus is writing a research paper"]):
-        a_mem.add_event(created=T0 + timedelta(minutes=k), event=Event("Isabella Rodriguez", "is", "busy"),
-                        description=text, keywords=["Isabella Rodriguez"], poignancy=5, embedding_key=text)
+    for k, text in enumerate(
+        [
+            "Isabella is brewing coffee for customers",
+            "Isabella is cleaning the piano",
+            "Isabella is sleeping in her bed",
+            "Klaus is writing a research paper",
+        ]
+    ):
+        a_mem.add_event(
+            created=T0 + timedelta(minutes=k),
+            event=Event("Isabella Rodriguez", "is", "busy"),
+            description=text,
+            keywords=["Isabella Rodriguez"],
+            poignancy=5,
+            embedding_key=text,
+        )
     got = memory.retrieve(["Who makes the espresso drinks?", "Which academic work is going on?"], n=1)
     assert ids(got["Who makes the espresso drinks?"]) == ["Isabella is brewing coffee for customers"]
     assert ids(got["Which academic work is going on?"]) == ["Klaus is writing a research paper"]

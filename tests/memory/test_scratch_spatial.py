@@ -23,8 +23,14 @@ def isabella(base_personas) -> Scratch:
 def test_identity_has_eight_lines(isabella):
     lines = isabella.identity().split("\n")
     assert [line.split(":")[0] for line in lines] == [
-        "Name", "Age", "Innate traits", "Learned traits", "Currently", "Lifestyle",
-        "Daily plan requirement", "Current Date",
+        "Name",
+        "Age",
+        "Innate traits",
+        "Learned traits",
+        "Currently",
+        "Lifestyle",
+        "Daily plan requirement",
+        "Current Date",
     ]
     assert lines[0] == "Name: Isabella Rodriguez" and lines[1] == "Age: 34"
     assert lines[-1] == "Current Date: Monday February 13"
@@ -49,10 +55,18 @@ def test_action_finishes_for_any_step_length(isabella, sec_per_step):
     """The original compared HH:MM:SS exactly, so steps that skip the end second never finished."""
     start = datetime(2023, 2, 13, 8, 0, 3)  # seconds -> the action starts at the next whole minute
     isabella.curr_time = start
-    isabella.add_new_action(NewAction(
-        address="the Ville:Hobbs Cafe:cafe:cafe customer seating", duration=5, description="drinking coffee",
-        pronunciatio="☕", event=["Isabella Rodriguez", "drink", "coffee"],
-        obj_description="cup is being used", obj_pronunciatio="☕", obj_event=["cup", "is", "used"]))
+    isabella.add_new_action(
+        NewAction(
+            address="the Ville:Hobbs Cafe:cafe:cafe customer seating",
+            duration=5,
+            description="drinking coffee",
+            pronunciatio="☕",
+            event=["Isabella Rodriguez", "drink", "coffee"],
+            obj_description="cup is being used",
+            obj_pronunciatio="☕",
+            obj_event=["cup", "is", "used"],
+        )
+    )
     assert isabella.act_start_time == start and not isabella.act_path_set
     end = datetime(2023, 2, 13, 8, 6, 0)
     now, finished_at = start, None
@@ -66,11 +80,19 @@ def test_action_finishes_for_any_step_length(isabella, sec_per_step):
 
 def test_chat_end_and_no_action(isabella):
     assert isabella.act_check_finished()  # no act_address yet
-    isabella.add_new_action(NewAction(
-        address="<persona> Klaus Mueller", duration=10, description="chatting with Klaus", pronunciatio="💬",
-        event=["Isabella Rodriguez", "chat with", "Klaus Mueller"], chatting_with="Klaus Mueller",
-        chat=[["Isabella Rodriguez", "Hi"]], chatting_with_buffer={"Klaus Mueller": 800},
-        chatting_end_time=datetime(2023, 2, 13, 8, 32)))
+    isabella.add_new_action(
+        NewAction(
+            address="<persona> Klaus Mueller",
+            duration=10,
+            description="chatting with Klaus",
+            pronunciatio="💬",
+            event=["Isabella Rodriguez", "chat with", "Klaus Mueller"],
+            chatting_with="Klaus Mueller",
+            chat=[["Isabella Rodriguez", "Hi"]],
+            chatting_with_buffer={"Klaus Mueller": 800},
+            chatting_end_time=datetime(2023, 2, 13, 8, 32),
+        )
+    )
     assert isabella.chatting_with_buffer == {"Klaus Mueller": 800}
     assert not isabella.act_check_finished()
     isabella.curr_time = datetime(2023, 2, 13, 8, 32)
@@ -91,8 +113,9 @@ def test_spatial_lists_strings_and_growth(base_personas, tmp_path):
     assert "Oak Hill College" in spatial.sectors("the Ville")
     assert spatial.arenas("the Ville:Oak Hill College")[:2] == ["hallway", "library"]
     assert spatial.objects("the Ville:Oak Hill College:hallway") == []
-    assert spatial.accessible_objects_str("the Ville:Oak Hill College:library") == \
-        "library sofa, library table, bookshelf"
+    assert (
+        spatial.accessible_objects_str("the Ville:Oak Hill College:library") == "library sofa, library table, bookshelf"
+    )
     assert spatial.arenas("the Ville:") == [] and spatial.objects("the Ville:Nowhere:room") == []
     studio = {"world": "the Ville", "sector": "Artist's co-living space", "arena": "studio", "game_object": "easel"}
     spatial.add_tile_info(studio)

@@ -97,8 +97,11 @@ def test_chroma_server_mode(tmp_path):
     """A real `chroma run` server on loopback; collection names carry the simulation name."""
     port = _free_port()
     chroma_cli = Path(sys.executable).with_name("chroma")
-    server = subprocess.Popen([str(chroma_cli), "run", "--path", str(tmp_path / "db"), "--host", "127.0.0.1",
-                               "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [str(chroma_cli), "run", "--path", str(tmp_path / "db"), "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         settings = Settings()
         settings.chroma.mode = "server"

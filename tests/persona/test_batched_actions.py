@@ -33,8 +33,9 @@ STEPS = ["washing the dishes", "sweeping the floor", "watering the plants", "fol
 def nora(world, tmp_path):
     persona = load_nora(world[0], tmp_path, CognitionOptions(packed_actions=True, reuse_answers=True))
     s = persona.scratch
-    s.replace_schedule(0, len(s.f_daily_schedule), [PlanItem("sleeping", 540), PlanItem(TASK, 60),
-                                                     PlanItem("sleeping", 840)])
+    s.replace_schedule(
+        0, len(s.f_daily_schedule), [PlanItem("sleeping", 540), PlanItem(TASK, 60), PlanItem("sleeping", 840)]
+    )
     return persona
 
 
@@ -46,26 +47,40 @@ def home_places(persona: Persona) -> list[tuple[str, str, str]]:
 
 
 def answer(sector: str, arena: str, obj: str, target: str) -> dict:
-    return {"sector": sector, "arena": arena, "object": obj, "emoji": "🧹", "predicate": "is doing",
-            "target": target, "state": "being cleaned", "state_emoji": "✨"}
+    return {
+        "sector": sector,
+        "arena": arena,
+        "object": obj,
+        "emoji": "🧹",
+        "predicate": "is doing",
+        "target": target,
+        "state": "being cleaned",
+        "state_emoji": "✨",
+    }
 
 
 def town_model(actions_reply) -> FakeChatModel:
     """``task_decomp``: the four STEPS; ``actions_packed``: ``actions_reply(call)``; the rest never valid."""
+
     def reply(call: FakeCall):
         if call.prompt == "task_decomp":
             return {"subtasks": [[step, 15] for step in STEPS]}
         if call.prompt == "actions_packed":
             return actions_reply(call)
         return None
+
     return FakeChatModel(replies=reply)
 
 
 def facade(model: FakeChatModel, tmp_path) -> LLM:
     settings = Settings()
     settings.paths.prompts = PROJECT_ROOT / "prompts"
-    return LLM(settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model},
-               ledger_path=tmp_path / "ledger.jsonl")
+    return LLM(
+        settings,
+        tasks=product_tasks(),
+        chat_models={"strong": model, "cheap": model},
+        ledger_path=tmp_path / "ledger.jsonl",
+    )
 
 
 def decompose_and_start(persona: Persona, maze, llm: LLM) -> None:
@@ -78,9 +93,17 @@ def remember(persona: Persona, description: str, place: tuple[str, str, str]) ->
     """An answer already in today's cache, as a single call stores it."""
     world_name = persona.scratch.living_area.split(":")[0]
     persona.memory.todays_answers().remember_action(
-        description, persona.s_mem.tree, f"{world_name}:{':'.join(place)}",
-        {"pronunciatio": "🧽", "event": [NAME, "is", "tidying"], "obj_description": None, "obj_pronunciatio": None,
-         "obj_event": [None, None, None]})
+        description,
+        persona.s_mem.tree,
+        f"{world_name}:{':'.join(place)}",
+        {
+            "pronunciatio": "🧽",
+            "event": [NAME, "is", "tidying"],
+            "obj_description": None,
+            "obj_pronunciatio": None,
+            "obj_event": [None, None, None],
+        },
+    )
 
 
 def prompts_asked(tmp_path) -> list[str]:
@@ -174,8 +197,9 @@ def test_a_reply_with_no_usable_answer_goes_back_to_the_model_with_what_is_wrong
     good = places[0]
     elsewhere = next(p for p in places if p[1] != good[1])
     wrong = (good[0], good[1], elsewhere[2])
-    replies = iter([{"actions": [answer(*wrong, step) for step in STEPS]},
-                    {"actions": [answer(*good, step) for step in STEPS]}])
+    replies = iter(
+        [{"actions": [answer(*wrong, step) for step in STEPS]}, {"actions": [answer(*good, step) for step in STEPS]}]
+    )
     model = town_model(lambda call: next(replies))
     llm = facade(model, tmp_path)
     decompose_and_start(nora, maze, llm)

@@ -20,8 +20,13 @@ def test_the_event_cuts_the_blocks_it_overlaps():
     day = [["sleeping", 360], ["working", 600], ["dinner", 120], ["reading", 120], ["sleeping", 240]]
     got = splice(day, PARTY)
     assert _starts(got) == [
-        (0, "sleeping", 360), (360, "working", 600), (960, "dinner", 60),
-        (1020, PARTY.activity, 120), (1140, "reading", 60), (1200, "sleeping", 240)]
+        (0, "sleeping", 360),
+        (360, "working", 600),
+        (960, "dinner", 60),
+        (1020, PARTY.activity, 120),
+        (1140, "reading", 60),
+        (1200, "sleeping", 240),
+    ]
     assert sum(m for _, m in got) == 1440
 
 

@@ -28,8 +28,13 @@ from reverie.persona.ratings import REFLECTION_WAIT, rate_waiting, rate_when_due
 from reverie.persona.retrieve import retrieve_scored
 from reverie.persona.step import StepContext
 from reverie.persona.thoughts import NewThought, add_thought, add_thoughts
-from reverie.tasks.events_poignancy import (EVENTS_POIGNANCY, MAX_EVENTS, EventsPoignancyReply, events_poignancy,
-                                            fail_safe)
+from reverie.tasks.events_poignancy import (
+    EVENTS_POIGNANCY,
+    MAX_EVENTS,
+    EventsPoignancyReply,
+    events_poignancy,
+    fail_safe,
+)
 from reverie.prompt_tools.fixtures import fixture_inputs
 from reverie.tasks.registry import product_tasks
 from reverie.world.maze import Maze
@@ -53,12 +58,15 @@ def test_the_grammar_writes_exactly_one_score_per_event():
     assert call_schema(EventsPoignancyReply, {})["properties"]["ratings"]["maxItems"] == MAX_EVENTS
 
 
-@pytest.mark.parametrize("ratings, error", [
-    ([3, 12, 1], "12 is out of range; use a whole number from 1 to 10"),
-    ([3, 0, 1], "0 is out of range"),
-    ([3, 2], "give exactly 3 ratings, one for each numbered memory in order; you gave 2"),
-    ([3, 2, 1, 5], "you gave 4"),
-])
+@pytest.mark.parametrize(
+    "ratings, error",
+    [
+        ([3, 12, 1], "12 is out of range; use a whole number from 1 to 10"),
+        ([3, 0, 1], "0 is out of range"),
+        ([3, 2], "give exactly 3 ratings, one for each numbered memory in order; you gave 2"),
+        ([3, 2, 1, 5], "you gave 4"),
+    ],
+)
 def test_a_wrong_reply_goes_back_with_what_to_fix(ratings, error):
     with pytest.raises(ValidationError) as caught:
         EventsPoignancyReply.model_validate({"ratings": ratings}, context=_context(3))
@@ -100,14 +108,18 @@ def _clear(maze: Maze, *events):
         maze.remove_event_from_tile(event, HERE)
 
 
-EVENTS = [("Theo Alvarez", "is", "singing", "singing loudly"),
-          ("Willow Creek:cafe:counter:coffee machine", "is", "brewing", "brewing coffee"),
-          ("Mira Chen", "is", "reading", "reading a novel")]
+EVENTS = [
+    ("Theo Alvarez", "is", "singing", "singing loudly"),
+    ("Willow Creek:cafe:counter:coffee machine", "is", "brewing", "brewing coffee"),
+    ("Mira Chen", "is", "reading", "reading a novel"),
+]
 
 
-LATER = [("Theo Alvarez", "is", "dancing", "dancing"),
-         ("Willow Creek:cafe:counter:coffee machine", "is", "steaming", "steaming milk"),
-         ("Mira Chen", "is", "writing", "writing a letter")]
+LATER = [
+    ("Theo Alvarez", "is", "dancing", "dancing"),
+    ("Willow Creek:cafe:counter:coffee machine", "is", "steaming", "steaming milk"),
+    ("Mira Chen", "is", "writing", "writing a letter"),
+]
 
 
 def _by_count(call):
@@ -235,24 +247,39 @@ def test_the_persona_comes_after_the_stable_text_without_the_lines_a_rating_does
 
 
 def test_thoughts_wait_too_and_are_rated_on_their_score_text(nora):
-    llm, model = _llm({"event_triple": [{"predicate": "is", "target": "thinking"}],
-                       "events_poignancy": [_by_count], "event_poignancy": [_by_count]})
-    nodes = add_thoughts(nora, llm, [NewThought("Nora likes the cafe", ["e1"]),
-                                     NewThought("Nora will call Theo", [], score_text="call Theo")])
+    llm, model = _llm(
+        {
+            "event_triple": [{"predicate": "is", "target": "thinking"}],
+            "events_poignancy": [_by_count],
+            "event_poignancy": [_by_count],
+        }
+    )
+    nodes = add_thoughts(
+        nora,
+        llm,
+        [NewThought("Nora likes the cafe", ["e1"]), NewThought("Nora will call Theo", [], score_text="call Theo")],
+    )
     assert _asked(model) == ["event_triple", "event_triple"]
     trigger = nora.scratch.importance_trigger_curr
     rate_waiting(nora, llm)
     assert _asked(model)[2:] == ["events_poignancy"]
-    assert [n.poignancy for n in nodes] == [7, 6] and [n.description for n in nodes] == ["Nora likes the cafe",
-                                                                                         "Nora will call Theo"]
+    assert [n.poignancy for n in nodes] == [7, 6] and [n.description for n in nodes] == [
+        "Nora likes the cafe",
+        "Nora will call Theo",
+    ]
     assert "1. Nora likes the cafe" in model.calls[2].user_text and "2. call Theo" in model.calls[2].user_text
     assert nodes[0].filling == ["e1"]
     assert nora.scratch.importance_trigger_curr == trigger, "thoughts do not count toward the reflection"
 
 
 def test_with_deferring_off_thoughts_that_arrive_together_are_one_call_and_a_lone_one_alone(nora):
-    llm, model = _llm({"event_triple": [{"predicate": "is", "target": "thinking"}],
-                       "events_poignancy": [_by_count], "event_poignancy": [_by_count]})
+    llm, model = _llm(
+        {
+            "event_triple": [{"predicate": "is", "target": "thinking"}],
+            "events_poignancy": [_by_count],
+            "event_poignancy": [_by_count],
+        }
+    )
     nora.options = CognitionOptions(defer_ratings=False)
     nodes = add_thoughts(nora, llm, [NewThought("Nora likes the cafe", ["e1"]), NewThought("Nora is here")])
     assert _asked(model) == ["event_triple", "event_triple", "events_poignancy"]

@@ -20,8 +20,14 @@ def maze(smallville_dir):
 
 
 def persona(name, tile, address, description="sleeping"):
-    scratch = Scratch(name=name, curr_tile=tile, act_address=address, act_description=description,
-                      act_pronunciatio="z", living_area="the Ville:Isabella Rodriguez's apartment:main room")
+    scratch = Scratch(
+        name=name,
+        curr_tile=tile,
+        act_address=address,
+        act_description=description,
+        act_pronunciatio="z",
+        living_area="the Ville:Isabella Rodriguez's apartment:main room",
+    )
     return SimpleNamespace(name=name, scratch=scratch)
 
 
@@ -59,8 +65,7 @@ def test_an_invented_arena_falls_back_to_its_sector(maze):
 
 def test_unknown_world_goes_home(maze):
     p = persona("Isabella Rodriguez", (60, 20), "Atlantis:palace:hall:throne")
-    assert known_tiles(maze, p.scratch.act_address, p.scratch.living_area) == \
-        maze.address_tiles[p.scratch.living_area]
+    assert known_tiles(maze, p.scratch.act_address, p.scratch.living_area) == maze.address_tiles[p.scratch.living_area]
 
 
 def test_waiting_stays_and_chat_partners_meet_in_the_middle(maze):

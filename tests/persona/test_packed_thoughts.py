@@ -29,13 +29,17 @@ from tests.persona.nora import MORNING, NAME, load_nora, world  # noqa: F401 (wo
 
 PACKED = CognitionOptions(packed_actions=True)
 FAITHFUL = CognitionOptions(packed_actions=False)
-INSIGHTS = ["Nora Bennett sleeps well at home these days",
-            "Nora Bennett cares about how her neighbours are doing",
-            "Nora Bennett looks forward to the spring tasting menu"]
+INSIGHTS = [
+    "Nora Bennett sleeps well at home these days",
+    "Nora Bennett cares about how her neighbours are doing",
+    "Nora Bennett looks forward to the spring tasting menu",
+]
 # The packed insights reply's own triples (not the readings the triple prompts' fakes give).
-INSIGHT_TRIPLES = [{"predicate": "sleeps well", "target": "at home"},
-                   {"predicate": "cares", "target": "about her neighbours"},
-                   {"predicate": "looks forward", "target": "to the spring tasting menu"}]
+INSIGHT_TRIPLES = [
+    {"predicate": "sleeps well", "target": "at home"},
+    {"predicate": "cares", "target": "about her neighbours"},
+    {"predicate": "looks forward", "target": "to the spring tasting menu"},
+]
 
 
 @pytest.fixture
@@ -62,26 +66,44 @@ def _batch(call):
 
 
 # The partner's notes in a packed notes reply.
-THEOS = {"plan": "Theo Alvarez will get a lemon tart from Nora Bennett on Friday.",
-         "memo": "Theo Alvarez heard that Nora Bennett wished him luck with the footbridge plan."}
+THEOS = {
+    "plan": "Theo Alvarez will get a lemon tart from Nora Bennett on Friday.",
+    "memo": "Theo Alvarez heard that Nora Bennett wished him luck with the footbridge plan.",
+}
 
 
 def _llm(**replies) -> tuple[LLM, FakeChatModel]:
     settings = Settings()
     settings.paths.prompts = PROJECT_ROOT / "prompts"
-    script = {"event_triple": [_single], "thought_triples": [_batch],
-              "events_poignancy": [lambda call: {"ratings": [3] * call.schema["properties"]["ratings"]["maxItems"]}],
-              "event_poignancy": [{"rating": 3}],
-              "focal_points": [{"questions": ["How is Nora Bennett doing?"]}],
-              "insights": [{"insights": [{"insight": text, "evidence": ["0"]} for text in INSIGHTS]}],
-              "insights_packed": [{"insights": [{"insight": text, "evidence": ["0"], **triple}
-                                                for text, triple in zip(INSIGHTS, INSIGHT_TRIPLES)]}],
-              "planning_thought_on_convo": [{"thought": "Nora Bennett will bring Theo Alvarez a lemon tart on Friday."}],
-              "memo_on_convo": [{"memo": "Nora Bennett heard that Theo Alvarez will present the footbridge plan."}],
-              "convo_thoughts_packed": [{"notes": [
-                  {"plan": "Nora Bennett will bring Theo Alvarez a lemon tart on Friday.",
-                   "memo": "Nora Bennett heard that Theo Alvarez will present the footbridge plan."}, THEOS]}],
-              **replies}
+    script = {
+        "event_triple": [_single],
+        "thought_triples": [_batch],
+        "events_poignancy": [lambda call: {"ratings": [3] * call.schema["properties"]["ratings"]["maxItems"]}],
+        "event_poignancy": [{"rating": 3}],
+        "focal_points": [{"questions": ["How is Nora Bennett doing?"]}],
+        "insights": [{"insights": [{"insight": text, "evidence": ["0"]} for text in INSIGHTS]}],
+        "insights_packed": [
+            {
+                "insights": [
+                    {"insight": text, "evidence": ["0"], **triple} for text, triple in zip(INSIGHTS, INSIGHT_TRIPLES)
+                ]
+            }
+        ],
+        "planning_thought_on_convo": [{"thought": "Nora Bennett will bring Theo Alvarez a lemon tart on Friday."}],
+        "memo_on_convo": [{"memo": "Nora Bennett heard that Theo Alvarez will present the footbridge plan."}],
+        "convo_thoughts_packed": [
+            {
+                "notes": [
+                    {
+                        "plan": "Nora Bennett will bring Theo Alvarez a lemon tart on Friday.",
+                        "memo": "Nora Bennett heard that Theo Alvarez will present the footbridge plan.",
+                    },
+                    THEOS,
+                ]
+            }
+        ],
+        **replies,
+    }
     model = FakeChatModel(replies=script)
     return LLM(settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model}), model
 
@@ -105,8 +127,10 @@ TRIPLE_PROMPTS = ["event_triple", "thought_triples"]
 REFLECTION = ["insights", "insights_packed", *TRIPLE_PROMPTS]
 
 
-@pytest.mark.parametrize("options, asked", [(PACKED, ["insights_packed"]),
-                                            (FAITHFUL, ["insights", "event_triple", "event_triple", "event_triple"])])
+@pytest.mark.parametrize(
+    "options, asked",
+    [(PACKED, ["insights_packed"]), (FAITHFUL, ["insights", "event_triple", "event_triple", "event_triple"])],
+)
 def test_a_reflections_insights_come_with_their_triples_in_packed_mode(nora, options, asked):
     """Packed: the insights reply carries each insight's triple, and no triples call follows;
     faithful: #9 for each insight, as the original."""
@@ -117,26 +141,35 @@ def test_a_reflections_insights_come_with_their_triples_in_packed_mode(nora, opt
     assert _asked(model, *REFLECTION) == asked
     if options.packed_actions:
         assert [_triple(nora, text) for text in INSIGHTS] == [
-            (NAME, "sleeps well", "at home"), (NAME, "cares", "about her neighbours"),
-            (NAME, "looks forward", "to the spring tasting menu")], "the reply's own triples"
+            (NAME, "sleeps well", "at home"),
+            (NAME, "cares", "about her neighbours"),
+            (NAME, "looks forward", "to the spring tasting menu"),
+        ], "the reply's own triples"
         schema = next(call for call in model.calls if call.prompt == "insights_packed").schema
         item = schema["$defs"]["InsightWithTriple"]
         assert {"predicate", "target"} <= set(item["required"]), "the grammar writes each insight's triple"
         assert item["properties"]["predicate"]["maxLength"] == 40 and item["properties"]["target"]["maxLength"] == 80
     else:
         assert [_triple(nora, text) for text in INSIGHTS] == [
-            (NAME, "sleeps", "well at home these days"), (NAME, "cares", "about how her neighbours are doing"),
-            (NAME, "looks", "forward to the spring tasting menu")], "#9's reading of each"
+            (NAME, "sleeps", "well at home these days"),
+            (NAME, "cares", "about how her neighbours are doing"),
+            (NAME, "looks", "forward to the spring tasting menu"),
+        ], "#9's reading of each"
 
 
-@pytest.mark.parametrize("triples, failed", [
-    # the second repeats the subject; the third is the first's again (no word of its insight)
-    ([INSIGHT_TRIPLES[0], {"predicate": "likes", "target": NAME}, INSIGHT_TRIPLES[0]], [1, 2]),
-    # the second has no triple at all, the third an empty one
-    ([INSIGHT_TRIPLES[0], {}, {"predicate": "", "target": ""}], [1, 2]),
-    ([{}, {}, {}], [0, 1, 2])])
-def test_an_insight_whose_triple_fails_or_is_missing_keeps_the_fail_safe_without_another_call(nora, caplog, triples,
-                                                                                               failed):
+@pytest.mark.parametrize(
+    "triples, failed",
+    [
+        # the second repeats the subject; the third is the first's again (no word of its insight)
+        ([INSIGHT_TRIPLES[0], {"predicate": "likes", "target": NAME}, INSIGHT_TRIPLES[0]], [1, 2]),
+        # the second has no triple at all, the third an empty one
+        ([INSIGHT_TRIPLES[0], {}, {"predicate": "", "target": ""}], [1, 2]),
+        ([{}, {}, {}], [0, 1, 2]),
+    ],
+)
+def test_an_insight_whose_triple_fails_or_is_missing_keeps_the_fail_safe_without_another_call(
+    nora, caplog, triples, failed
+):
     """The insights reply is the one ask of their triples: a failed or missing one is logged and
     left to #9's fail-safe, and neither sends the reply back nor asks a triples call."""
     _seed(nora)
@@ -154,15 +187,20 @@ def test_an_insight_whose_triple_fails_or_is_missing_keeps_the_fail_safe_without
             assert _triple(nora, text) == (NAME, triples[i]["predicate"], triples[i]["target"])
     assert [r.getMessage() for r in caplog.records if "insights_packed" in r.getMessage()] == [
         f"insights_packed: {NAME}'s insight(s) {[i + 1 for i in failed]} keep the single fail-safe triple "
-        "(failed their checks, or missing)"]
+        "(failed their checks, or missing)"
+    ]
 
 
 def test_a_thought_whose_triple_fails_in_the_batch_keeps_the_fail_safe_without_another_call(nora, caplog):
     """Packed mode asks a triple once: the batch's failed answer is not asked again alone."""
     nora.options = PACKED
-    broken = lambda call: {"triples": [{"predicate": "sleeps", "target": "well at home these days"},
-                                       {"predicate": "likes", "target": NAME},  # the subject again: fails
-                                       {"predicate": "looks", "target": "forward to the spring tasting menu"}]}
+    broken = lambda call: {
+        "triples": [
+            {"predicate": "sleeps", "target": "well at home these days"},
+            {"predicate": "likes", "target": NAME},  # the subject again: fails
+            {"predicate": "looks", "target": "forward to the spring tasting menu"},
+        ]
+    }
     llm, model = _llm(thought_triples=[broken])
     with caplog.at_level(logging.INFO, logger="reverie.persona"):
         add_thoughts(nora, llm, [NewThought(text) for text in INSIGHTS])
@@ -171,7 +209,8 @@ def test_a_thought_whose_triple_fails_in_the_batch_keeps_the_fail_safe_without_a
     assert _triple(nora, INSIGHTS[0]) == (NAME, "sleeps", "well at home these days")
     assert _triple(nora, INSIGHTS[2]) == (NAME, "looks", "forward to the spring tasting menu")
     assert [r.getMessage() for r in caplog.records if "fail-safe triple" in r.getMessage()] == [
-        f"{NAME}'s thought {INSIGHTS[1]!r}: the fail-safe triple (its one ask gave none that passed the checks)"]
+        f"{NAME}'s thought {INSIGHTS[1]!r}: the fail-safe triple (its one ask gave none that passed the checks)"
+    ]
 
 
 def test_a_failed_batch_leaves_every_thought_the_fail_safe(nora):
@@ -190,8 +229,9 @@ def test_a_fail_safe_triples_is_does_not_find_the_thought_but_a_models_is_does(n
     are still found by their subject."""
     nora.options = PACKED
     given, failed = "Nora Bennett is proud of her scones", "Nora Bennett is tired of the rain"
-    batch = lambda call: {"triples": [{"predicate": "is", "target": "proud of her scones"},
-                                      {"predicate": "likes", "target": NAME}]}  # the subject again: fails
+    batch = lambda call: {
+        "triples": [{"predicate": "is", "target": "proud of her scones"}, {"predicate": "likes", "target": NAME}]
+    }  # the subject again: fails
     llm, _ = _llm(thought_triples=[batch])
     add_thoughts(nora, llm, [NewThought(given), NewThought(failed)])
     assert _triple(nora, failed) == thought_fail_safe(NAME, failed) == (NAME, "is", "tired of the rain")
@@ -217,9 +257,13 @@ def _chatted(nora):
 NOTES = ["planning_thought_on_convo", "memo_on_convo", "convo_thoughts_packed"]
 
 
-@pytest.mark.parametrize("options, asked", [
-    (PACKED, ["convo_thoughts_packed"]),
-    (FAITHFUL, ["planning_thought_on_convo", "memo_on_convo", "event_triple", "event_triple"])])
+@pytest.mark.parametrize(
+    "options, asked",
+    [
+        (PACKED, ["convo_thoughts_packed"]),
+        (FAITHFUL, ["planning_thought_on_convo", "memo_on_convo", "event_triple", "event_triple"]),
+    ],
+)
 def test_the_two_notes_at_a_chats_end_are_one_call_and_ask_their_triples_together_in_packed_mode(nora, options, asked):
     nora.options = options
     _chatted(nora)
@@ -230,14 +274,19 @@ def test_the_two_notes_at_a_chats_end_are_one_call_and_ask_their_triples_togethe
     assert _triple(nora, planning)[0] == NAME
     memo = "Nora Bennett heard that Theo Alvarez will present the footbridge plan."
     # packed: the reply (this one without triples) was the one ask; faithful: #9 alone
-    assert _triple(nora, memo) == (thought_fail_safe(NAME, memo) if options.packed_actions else
-                                   (NAME, "heard", "that Theo Alvarez will present the footbridge plan"))
+    assert _triple(nora, memo) == (
+        thought_fail_safe(NAME, memo)
+        if options.packed_actions
+        else (NAME, "heard", "that Theo Alvarez will present the footbridge plan")
+    )
 
 
 def _theo(settings, tmp_path):
     """Theo Alvarez of the base world, in the same conversation as Nora."""
     folder = tmp_path / "theo"
-    shutil.copytree(settings.paths.storage / "base_willow_creek" / "personas" / "Theo Alvarez" / "bootstrap_memory", folder)
+    shutil.copytree(
+        settings.paths.storage / "base_willow_creek" / "personas" / "Theo Alvarez" / "bootstrap_memory", folder
+    )
     theo = Persona.load("Theo Alvarez", folder, embedder=Embedder(settings), options=PACKED)
     theo.scratch.curr_time = MORNING
     theo.scratch.chatting_with = NAME
@@ -246,32 +295,57 @@ def _theo(settings, tmp_path):
 
 
 @pytest.mark.parametrize("options", [PACKED, FAITHFUL])
-def test_the_first_participant_at_a_chats_end_asks_both_notes_and_the_partner_takes_its_own(world, nora, tmp_path, options):
+def test_the_first_participant_at_a_chats_end_asks_both_notes_and_the_partner_takes_its_own(
+    world, nora, tmp_path, options
+):
     """Packed: one call writes both participants' notes, each stored from its own point of view
     with its own triples; the faithful mode asks each participant's two notes itself."""
     nora.options = options
     _chatted(nora)
     theo = _theo(world[0], tmp_path)
     theo.options = options
-    llm, model = _llm(convo_thoughts_packed=[{"notes": [
-        {"plan": PLAN, "memo": MEMO, "triples": [{"predicate": "will bring", "target": "Theo Alvarez a lemon tart"},
-                                                 {"predicate": "heard", "target": "about the footbridge plan"}]},
-        {**THEOS, "triples": [{"predicate": "will get", "target": "a lemon tart from Nora Bennett"},
-                              {"predicate": "heard", "target": "that Nora Bennett wished him luck"}]}]}])
+    llm, model = _llm(
+        convo_thoughts_packed=[
+            {
+                "notes": [
+                    {
+                        "plan": PLAN,
+                        "memo": MEMO,
+                        "triples": [
+                            {"predicate": "will bring", "target": "Theo Alvarez a lemon tart"},
+                            {"predicate": "heard", "target": "about the footbridge plan"},
+                        ],
+                    },
+                    {
+                        **THEOS,
+                        "triples": [
+                            {"predicate": "will get", "target": "a lemon tart from Nora Bennett"},
+                            {"predicate": "heard", "target": "that Nora Bennett wished him luck"},
+                        ],
+                    },
+                ]
+            }
+        ]
+    )
     reflect_on_chat(nora, llm, theo)
     reflect_on_chat(theo, llm, nora)
     if options.packed_actions:
         assert _asked(model, "event_triple", "thought_triples", *NOTES) == ["convo_thoughts_packed"]
         assert _triple(theo, f"For Theo Alvarez's planning: {THEOS['plan']}") == (
-            "Theo Alvarez", "will get", "a lemon tart from Nora Bennett")
+            "Theo Alvarez",
+            "will get",
+            "a lemon tart from Nora Bennett",
+        )
         assert _triple(theo, THEOS["memo"]) == ("Theo Alvarez", "heard", "that Nora Bennett wished him luck")
         assert _triple(nora, MEMO) == (NAME, "heard", "about the footbridge plan")
         assert theo.chat_notes == {} and nora.chat_notes == {}, "taken once"
     else:
         assert _asked(model, *NOTES) == ["planning_thought_on_convo", "memo_on_convo"] * 2
     assert {node.embedding_key for node in theo.a_mem.seq_thought} >= (
-        {f"For Theo Alvarez's planning: {THEOS['plan']}", THEOS["memo"]} if options.packed_actions else
-        {"Nora Bennett heard that Theo Alvarez will present the footbridge plan."})
+        {f"For Theo Alvarez's planning: {THEOS['plan']}", THEOS["memo"]}
+        if options.packed_actions
+        else {"Nora Bennett heard that Theo Alvarez will present the footbridge plan."}
+    )
 
 
 def test_notes_left_for_another_conversation_are_not_taken(world, nora, tmp_path):
@@ -294,14 +368,31 @@ PLAN = "Nora Bennett will bring Theo Alvarez a lemon tart on Friday."
 MEMO = "Nora Bennett heard that Theo Alvarez will present the footbridge plan."
 
 
-@pytest.mark.parametrize("triples, failed", [
-    ([{"predicate": "will bring", "target": "Theo Alvarez a lemon tart"},
-      {"predicate": "heard", "target": "that Theo Alvarez will present the footbridge plan"}], []),
-    # the memo's triple is the plan's again (no word of its thought), the plan's repeats the subject
-    ([{"predicate": "will bring", "target": "Theo Alvarez a lemon tart"},
-      {"predicate": "will bring", "target": "a lemon tart"}], ["memo"]),
-    ([{"predicate": "likes", "target": NAME}, {"predicate": "heard", "target": "about the footbridge plan"}], ["plan"]),
-    ([], ["plan", "memo"])])
+@pytest.mark.parametrize(
+    "triples, failed",
+    [
+        (
+            [
+                {"predicate": "will bring", "target": "Theo Alvarez a lemon tart"},
+                {"predicate": "heard", "target": "that Theo Alvarez will present the footbridge plan"},
+            ],
+            [],
+        ),
+        # the memo's triple is the plan's again (no word of its thought), the plan's repeats the subject
+        (
+            [
+                {"predicate": "will bring", "target": "Theo Alvarez a lemon tart"},
+                {"predicate": "will bring", "target": "a lemon tart"},
+            ],
+            ["memo"],
+        ),
+        (
+            [{"predicate": "likes", "target": NAME}, {"predicate": "heard", "target": "about the footbridge plan"}],
+            ["plan"],
+        ),
+        ([], ["plan", "memo"]),
+    ],
+)
 def test_the_packed_notes_reply_carries_their_triples_and_a_failed_one_keeps_the_fail_safe(nora, triples, failed):
     """The notes' reply is the one ask of their triples: one that fails is not asked again."""
     nora.options = PACKED
@@ -331,8 +422,12 @@ def test_a_packed_notes_reply_that_fails_its_checks_is_sent_back_then_both_fail_
     nora.options = PACKED
     _chatted(nora)
     looped = "Nora Bennett will see Theo Alvarez on Friday" + " Friday" * 12
-    llm, model = _llm(convo_thoughts_packed=[{"notes": [{"plan": "I should go.", "memo": "..."}, THEOS]},
-                                             {"notes": [{"plan": looped, "memo": "Theo Alvarez has a plan."}, THEOS]}])
+    llm, model = _llm(
+        convo_thoughts_packed=[
+            {"notes": [{"plan": "I should go.", "memo": "..."}, THEOS]},
+            {"notes": [{"plan": looped, "memo": "Theo Alvarez has a plan."}, THEOS]},
+        ]
+    )
     reflect_on_chat(nora, llm)
     assert _asked(model, *NOTES) == ["convo_thoughts_packed"] * 2
     kept = [node.embedding_key for node in nora.a_mem.seq_thought][:2]
@@ -343,7 +438,8 @@ def test_a_packed_notes_reply_that_fails_its_checks_is_sent_back_then_both_fail_
     assert _asked(model, *NOTES) == ["convo_thoughts_packed"] * 3
     assert llm.ledger.summary()["convo_thoughts_packed"]["fallbacks"] == 1
     assert f"For {NAME}'s planning: {NAME} should keep the conversation with Theo Alvarez in mind when planning." in [
-        node.embedding_key for node in nora.a_mem.seq_thought]
+        node.embedding_key for node in nora.a_mem.seq_thought
+    ]
 
 
 QUESTIONS = ["What does Nora Bennett bake?", "How does Nora Bennett sleep?", "Who visits the cafe?"]

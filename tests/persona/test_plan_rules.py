@@ -36,8 +36,13 @@ def test_post_chat_thoughts_fire_once_whatever_the_step_length():
 
 
 def test_chat_state_clears_and_buffers_stop_at_zero():
-    s = Scratch(act_event=["Maria Lopez", "eating", "lunch"], chatting_with="Klaus Mueller", chat=[["a", "b"]],
-                chatting_end_time=datetime(2023, 2, 13, 9, 0), chatting_with_buffer={"Klaus Mueller": 1})
+    s = Scratch(
+        act_event=["Maria Lopez", "eating", "lunch"],
+        chatting_with="Klaus Mueller",
+        chat=[["a", "b"]],
+        chatting_end_time=datetime(2023, 2, 13, 9, 0),
+        chatting_with_buffer={"Klaus Mueller": 1},
+    )
     s.end_chat_state()
     assert s.chatting_with is None and s.chat is None and s.chatting_end_time is None
     s.end_chat_state()
@@ -45,9 +50,10 @@ def test_chat_state_clears_and_buffers_stop_at_zero():
 
 
 def test_reaction_window_spans_the_current_hourly_block():
-    s = Scratch(curr_time=datetime(2023, 2, 13, 9, 30),
-                f_daily_schedule_hourly_org=[["sleeping", 480], ["breakfast", 60], ["work", 180], ["lunch", 60],
-                                             ["work", 660]])
+    s = Scratch(
+        curr_time=datetime(2023, 2, 13, 9, 30),
+        f_daily_schedule_hourly_org=[["sleeping", 480], ["breakfast", 60], ["work", 180], ["lunch", 60], ["work", 660]],
+    )
     assert reaction_window(s) == (540, 720)
     s.set_time(datetime(2023, 2, 13, 8, 30))
     assert reaction_window(s) == (480, 720)  # a one-hour block takes the next one too
@@ -57,8 +63,14 @@ def test_waiting_stands_still_until_the_other_has_finished():
     """A WaitUntil reaction becomes a waiting action on the persona's own tile that ends at the
     given minute; a waiting persona reacts to nobody. (No schedule to rewrite: no model call.)"""
     now = datetime(2023, 2, 13, 9, 30, 20)
-    s = Scratch(name="Maria Lopez", curr_time=now, curr_tile=(20, 14), act_address="the Ville:Hobbs Cafe:cafe:counter",
-                act_description="getting coffee (waiting in line)", planned_path=[(21, 14)])
+    s = Scratch(
+        name="Maria Lopez",
+        curr_time=now,
+        curr_tile=(20, 14),
+        act_address="the Ville:Hobbs Cafe:cafe:counter",
+        act_description="getting coffee (waiting in line)",
+        planned_path=[(21, 14)],
+    )
     maria = SimpleNamespace(name="Maria Lopez", scratch=s)
     wait_react(maria, WaitUntil(datetime(2023, 2, 13, 9, 44)), llm=None)
     assert s.address() == WaitingAt((20, 14)) and s.act_address == "<waiting> 20 14"
@@ -73,10 +85,17 @@ def test_waiting_stands_still_until_the_other_has_finished():
 def test_create_react_starts_the_new_action_now():
     now = datetime(2023, 2, 13, 9, 30)
     s = Scratch(name="Maria Lopez", curr_time=now, chatting_with_buffer={"Ayesha Khan": 3})
-    action = NewAction(address=PersonaAt("Klaus Mueller"), duration=4, description="talking about the party",
-                       pronunciatio="\U0001f4ac", event=Event("Maria Lopez", "chat with", "Klaus Mueller"),
-                       chatting_with="Klaus Mueller", chat=[["Maria Lopez", "Hi"]],
-                       chatting_with_buffer={"Klaus Mueller": 800}, chatting_end_time=now + timedelta(minutes=4))
+    action = NewAction(
+        address=PersonaAt("Klaus Mueller"),
+        duration=4,
+        description="talking about the party",
+        pronunciatio="\U0001f4ac",
+        event=Event("Maria Lopez", "chat with", "Klaus Mueller"),
+        chatting_with="Klaus Mueller",
+        chat=[["Maria Lopez", "Hi"]],
+        chatting_with_buffer={"Klaus Mueller": 800},
+        chatting_end_time=now + timedelta(minutes=4),
+    )
     create_react(SimpleNamespace(name="Maria Lopez", scratch=s), action, llm=None)
     assert s.address() == PersonaAt("Klaus Mueller") and s.chatting_with == "Klaus Mueller"
     assert s.chatting_with_buffer == {"Ayesha Khan": 3, "Klaus Mueller": 800}
@@ -105,8 +124,13 @@ def test_the_focus_is_another_persona_first_known_by_the_town_s_personas_not_by_
     from reverie.persona.react import choose_retrieved
 
     maria = SimpleNamespace(name="Maria Lopez")
-    seen = {key: {"curr_event": SimpleNamespace(subject=subject, description=f"{subject} is {doing}")}
-            for key, subject, doing in [("stove", "the Ville:Hobbs Cafe:cafe:stove", "heating"),
-                                        ("me", "Maria Lopez", "reading"), ("klaus", "Klaus Mueller", "writing")]}
+    seen = {
+        key: {"curr_event": SimpleNamespace(subject=subject, description=f"{subject} is {doing}")}
+        for key, subject, doing in [
+            ("stove", "the Ville:Hobbs Cafe:cafe:stove", "heating"),
+            ("me", "Maria Lopez", "reading"),
+            ("klaus", "Klaus Mueller", "writing"),
+        ]
+    }
     personas = {"Maria Lopez": maria, "Klaus Mueller": object()}
     assert all(choose_retrieved(maria, seen, random.Random(seed), personas) is seen["klaus"] for seed in range(20))

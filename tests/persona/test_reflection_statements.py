@@ -30,13 +30,19 @@ def _insight(call):
 def test_each_text_is_one_statement_and_its_memories_are_all_cited(nora):
     settings = Settings()
     settings.paths.prompts = PROJECT_ROOT / "prompts"
-    model = FakeChatModel(replies={"event_triple": [{"predicate": "thinks", "target": "about the cafe"}],
-                                   "events_poignancy": [lambda call: {"ratings": [2] * call.schema["properties"]["ratings"]["maxItems"]}],
-                                   "event_poignancy": [{"rating": 2}],
-                                   "focal_points": [{"questions": ["How does Nora Bennett sleep?"]}],
-                                   "insights": [_insight]})
+    model = FakeChatModel(
+        replies={
+            "event_triple": [{"predicate": "thinks", "target": "about the cafe"}],
+            "events_poignancy": [lambda call: {"ratings": [2] * call.schema["properties"]["ratings"]["maxItems"]}],
+            "event_poignancy": [{"rating": 2}],
+            "focal_points": [{"questions": ["How does Nora Bennett sleep?"]}],
+            "insights": [_insight],
+        }
+    )
     llm = LLM(settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model})
-    repeated = add_thoughts(nora, llm, [NewThought(REPEATED) for _ in range(3)] + [NewThought("Nora Bennett bakes scones")])[:3]
+    repeated = add_thoughts(
+        nora, llm, [NewThought(REPEATED) for _ in range(3)] + [NewThought("Nora Bennett bakes scones")]
+    )[:3]
     assert len({node.node_id for node in repeated}) == 3
     before = {node.node_id for node in nora.a_mem.seq_thought}
     nora.scratch.importance_ele_n = 10  # the latest ten memories go to the focal points

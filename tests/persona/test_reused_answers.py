@@ -99,10 +99,18 @@ def test_a_repeated_perception_is_rated_once_and_nothing_is_rated_in_sleep(world
     assert asks(llm) == 1, "rated today: its score is taken at once"
 
     address, details = address_and_details(nora, maze, "sleeping", llm)
-    nora.scratch.add_new_action(NewAction(
-        address=address, duration=480, description="sleeping", pronunciatio=details.pronunciatio, event=details.event,
-        obj_description=details.obj_description, obj_pronunciatio=details.obj_pronunciatio,
-        obj_event=details.obj_event))
+    nora.scratch.add_new_action(
+        NewAction(
+            address=address,
+            duration=480,
+            description="sleeping",
+            pronunciatio=details.pronunciatio,
+            event=details.event,
+            obj_description=details.obj_description,
+            obj_pronunciatio=details.obj_pronunciatio,
+            obj_event=details.obj_event,
+        )
+    )
     assert asleep(nora.scratch)
     node = remember_event(nora, llm, Event("Theo Alvarez", "is", "singing"), "Theo Alvarez is singing loudly")
     rate_waiting(nora, llm)

@@ -87,9 +87,16 @@ def test_a_failed_line_is_the_originals_pause_and_does_not_end_the_talk():
     """Scripted replies that never validate, in the middle of a conversation."""
     llm, _ = scripted_llm('{"utterance": "", "end": true}')
     line, end = iterative_chat_utterance(
-        llm, identity="Name: Theo Alvarez", speaker="Theo Alvarez", listener="Nora Bennett", memories=[],
-        past_context="", location="cafe in Willow Bean Cafe", current_context="Theo is drinking coffee.",
-        conversation=[("Nora Bennett", "Hi Theo! Will you come to the party?")])
+        llm,
+        identity="Name: Theo Alvarez",
+        speaker="Theo Alvarez",
+        listener="Nora Bennett",
+        memories=[],
+        past_context="",
+        location="cafe in Willow Bean Cafe",
+        current_context="Theo is drinking coffee.",
+        conversation=[("Nora Bennett", "Hi Theo! Will you come to the party?")],
+    )
     assert (line, end) == (FAILED_LINE, False)
 
 
@@ -136,8 +143,10 @@ def test_a_model_that_can_only_repeat_its_line_ends_the_talk(tmp_path):
 
 def test_one_silent_line_at_a_time_does_not_end_the_talk(tmp_path):
     """A speaker's "..." between new lines is a pause: the talk runs to the original's turn cap."""
-    said = [_line(f"Here is news number {n} from the cafe.") if n % 2 else _line(FAILED_LINE)
-            for n in range(1, 2 * MAX_ROUNDS + 1)]
+    said = [
+        _line(f"Here is news number {n} from the cafe.") if n % 2 else _line(FAILED_LINE)
+        for n in range(1, 2 * MAX_ROUNDS + 1)
+    ]
     transcript, asks = _cafe_talk(tmp_path, {"iterative_chat_utterance": said})
     assert len(transcript) == 2 * MAX_ROUNDS
     assert [line for _, line in transcript].count(FAILED_LINE) == MAX_ROUNDS

@@ -44,8 +44,13 @@ def gate(upstream: str, key: str) -> Iterator[tuple[str, dict]]:
                 status, data = 401, json.dumps({"error": {"message": "invalid api key"}}).encode()
             else:
                 seen["with_key"] += 1
-                reply = httpx.request(method, upstream.removesuffix("/v1") + self.path, content=body,
-                                      headers={"Content-Type": "application/json"}, timeout=60)
+                reply = httpx.request(
+                    method,
+                    upstream.removesuffix("/v1") + self.path,
+                    content=body,
+                    headers={"Content-Type": "application/json"},
+                    timeout=60,
+                )
                 status, data = reply.status_code, reply.content
             self.send_response(status)
             self.send_header("Content-Type", "application/json")

@@ -39,9 +39,19 @@ def settings():
 
 
 def report_file(path: Path, **fig) -> Path:
-    figures_ = {"agents": 3, "game_minutes": 60, "calls_per_agent_hour": 20.0, "prompt_tokens_per_call": 400.0,
-                "completion_tokens_per_call": 30.0, "wall_s": 100.0, "model_share": 0.9, "overhead_share": 0.1,
-                "cache_hit": None, "fallbacks": 4, **fig}
+    figures_ = {
+        "agents": 3,
+        "game_minutes": 60,
+        "calls_per_agent_hour": 20.0,
+        "prompt_tokens_per_call": 400.0,
+        "completion_tokens_per_call": 30.0,
+        "wall_s": 100.0,
+        "model_share": 0.9,
+        "overhead_share": 0.1,
+        "cache_hit": None,
+        "fallbacks": 4,
+        **fig,
+    }
     path.write_text(json.dumps({"settings": {"packed": "packed" in path.name}, "figures": figures_}))
     return path
 
@@ -53,14 +63,23 @@ def run_cli(argv: list[str], settings) -> int:
 
 # -- compare ---------------------------------------------------------------------------------
 
+
 def test_compare_prints_both_runs_and_the_ratios_last(tmp_path, settings, capsys):
     a = report_file(tmp_path / "faithful.json")
-    b = report_file(tmp_path / "packed.json", calls_per_agent_hour=8.0, prompt_tokens_per_call=600.0, wall_s=50.0,
-                    model_share=0.8, overhead_share=0.2, cache_hit=0.5, fallbacks=0)
+    b = report_file(
+        tmp_path / "packed.json",
+        calls_per_agent_hour=8.0,
+        prompt_tokens_per_call=600.0,
+        wall_s=50.0,
+        model_share=0.8,
+        overhead_share=0.2,
+        cache_hit=0.5,
+        fallbacks=0,
+    )
     assert run_cli(["compare", str(a), str(b)], settings) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert lines[0].split() == ["figure", "faithful.json", "packed.json", "B/A"]
-    table = {line.split()[0]: line.split()[1:] for line in lines[1:len(ROW_KEYS) + 1]}
+    table = {line.split()[0]: line.split()[1:] for line in lines[1 : len(ROW_KEYS) + 1]}
     assert list(table) == list(ROW_KEYS)
     assert table["calls_per_agent_hour"] == ["20.0", "8.0", "0.400"]
     assert table["wall_s"] == ["100.0", "50.0", "0.500"]
@@ -89,25 +108,50 @@ def test_compare_rejects_a_file_that_is_not_a_report(tmp_path, settings):
 
 # -- figures -----------------------------------------------------------------------------------
 
+
 def test_figures_are_sums_of_the_ledger_over_the_run():
     lines = [
-        {"prompt": "a", "attempts": 1, "fallback": False, "prompt_tokens": 100, "completion_tokens": 10, "latency_s": 1.0},
-        {"prompt": "b", "attempts": 3, "fallback": True, "prompt_tokens": 300, "completion_tokens": 30, "latency_s": 2.0},
+        {
+            "prompt": "a",
+            "attempts": 1,
+            "fallback": False,
+            "prompt_tokens": 100,
+            "completion_tokens": 10,
+            "latency_s": 1.0,
+        },
+        {
+            "prompt": "b",
+            "attempts": 3,
+            "fallback": True,
+            "prompt_tokens": 300,
+            "completion_tokens": 30,
+            "latency_s": 2.0,
+        },
     ]
     total = totals(lines)
-    assert total == {"calls": 2, "attempts": 4, "fallbacks": 1, "prompt_tokens": 400, "completion_tokens": 40,
-                     "latency_s": 3.0, "cached_tokens": None}
+    assert total == {
+        "calls": 2,
+        "attempts": 4,
+        "fallbacks": 1,
+        "prompt_tokens": 400,
+        "completion_tokens": 40,
+        "latency_s": 3.0,
+        "cached_tokens": None,
+    }
     fig = figures(total, agents=2, game_minutes=30, wall_s=4.0, cached_tokens=100)
     assert fig["calls_per_agent_hour"] == 2.0 and fig["prompt_tokens_per_call"] == 200.0
     assert (fig["model_share"], fig["overhead_share"], fig["cache_hit"]) == (0.75, 0.25, 0.25)
-    assert row(fig) == ("agents=2 game_minutes=30 calls_per_agent_hour=2.0 prompt_tokens_per_call=200.0 "
-                        "completion_tokens_per_call=20.0 wall_s=4.0 model_share=0.750 overhead_share=0.250 "
-                        "cache_hit=0.250 fallbacks=1")
+    assert row(fig) == (
+        "agents=2 game_minutes=30 calls_per_agent_hour=2.0 prompt_tokens_per_call=200.0 "
+        "completion_tokens_per_call=20.0 wall_s=4.0 model_share=0.750 overhead_share=0.250 "
+        "cache_hit=0.250 fallbacks=1"
+    )
     # A ledger whose lines say how many prompt tokens came from the cache is used as is.
     assert totals([{**line, "cached_tokens": 50} for line in lines])["cached_tokens"] == 100
 
 
 # -- fast-forward ------------------------------------------------------------------------------
+
 
 def test_target_is_the_next_such_time_on_the_step_grid():
     now = datetime(2023, 2, 13, 0, 0, 0)
@@ -136,6 +180,7 @@ def test_fast_forward_moves_only_the_clock_and_the_positions(tmp_path, settings)
 
 # -- whole runs ----------------------------------------------------------------------------------
 
+
 def check_report_against_ledger(report: dict, ledger: list[dict], minutes: int) -> None:
     fig, total = report["figures"], report["totals"]
     assert fig["agents"] == 3 and fig["game_minutes"] == minutes and report["steps"] == minutes * 6
@@ -144,7 +189,9 @@ def check_report_against_ledger(report: dict, ledger: list[dict], minutes: int) 
     assert total["prompt_tokens"] == sum(line["prompt_tokens"] for line in ledger)
     assert fig["calls_per_agent_hour"] == pytest.approx(len(ledger) / (3 * minutes / 60))
     assert fig["prompt_tokens_per_call"] == pytest.approx(total["prompt_tokens"] / len(ledger))
-    assert fig["completion_tokens_per_call"] == pytest.approx(sum(line["completion_tokens"] for line in ledger) / len(ledger))
+    assert fig["completion_tokens_per_call"] == pytest.approx(
+        sum(line["completion_tokens"] for line in ledger) / len(ledger)
+    )
     latency = sum(line["latency_s"] for line in ledger)
     assert fig["model_share"] == pytest.approx(latency / fig["wall_s"], abs=1e-3)
     assert fig["overhead_share"] == pytest.approx(1 - fig["model_share"])
@@ -153,19 +200,25 @@ def check_report_against_ledger(report: dict, ledger: list[dict], minutes: int) 
     assert min(line["step"] for line in ledger) == 2880
     first = [line for line in ledger if line["prompt"] == "wake_up_hour"]
     assert len(first) == 3 and {line["game_time"] for line in first} == {"February 13, 2023, 08:00:00"}
-    planning = [line for line in ledger
-                if line["prompt"] in ("wake_up_hour", "daily_plan", "hourly_schedule", "hourly_schedule_packed")]
+    planning = [
+        line
+        for line in ledger
+        if line["prompt"] in ("wake_up_hour", "daily_plan", "hourly_schedule", "hourly_schedule_packed")
+    ]
     assert report["day_planning_calls"] == len(planning) >= 9
     awake = report["awake_agent_hours"]
-    assert report["calls_per_awake_agent_hour_besides_day_planning"] == pytest.approx((len(ledger) - len(planning)) / awake)
+    assert report["calls_per_awake_agent_hour_besides_day_planning"] == pytest.approx(
+        (len(ledger) - len(planning)) / awake
+    )
 
 
 @pytest.mark.slow
 def test_bench_figures_agree_with_the_ledger_when_every_ask_fails(settings):
     """Failure path, with the fake chat model in its fail-safe-only mode (it never answers with JSON)."""
     fake = FakeChatModel()
-    report = bench.run_bench(settings, fork=BASE, start="08:00", minutes=2, keep=True,
-                             chat_models={"strong": fake, "cheap": fake})
+    report = bench.run_bench(
+        settings, fork=BASE, start="08:00", minutes=2, keep=True, chat_models={"strong": fake, "cheap": fake}
+    )
     root = Path(report["sim_dir"]).parents[1]
     try:
         ledger = read_ledger(Path(report["sim_dir"]) / "reverie" / "llm_calls.jsonl")
@@ -189,8 +242,14 @@ def test_bench_figures_agree_with_the_ledger_when_every_ask_fails(settings):
 
 def reverie(*args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    return subprocess.run([sys.executable, "-m", "reverie", "--config", str(CONFIG), *args], cwd=PROJECT_ROOT,
-                          env=env, capture_output=True, text=True, timeout=3000)
+    return subprocess.run(
+        [sys.executable, "-m", "reverie", "--config", str(CONFIG), *args],
+        cwd=PROJECT_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=3000,
+    )
 
 
 @pytest.mark.slow
@@ -202,8 +261,9 @@ def test_bench_with_the_bundled_model_then_its_replay(tmp_path, settings):
     both modes, and the faithful first days on the bundled model are the session's run of the_ville
     (tests/the_ville_run.py)."""
     cassette = tmp_path / "calls.jsonl"
-    live = bench.run_bench(settings, fork=BASE, start="08:00", minutes=2, model="bundled", packed=True,
-                           record=cassette, keep=True)
+    live = bench.run_bench(
+        settings, fork=BASE, start="08:00", minutes=2, model="bundled", packed=True, record=cassette, keep=True
+    )
     try:
         ledger = read_ledger(Path(live["sim_dir"]) / "reverie" / "llm_calls.jsonl")
         check_report_against_ledger(live, ledger, 2)
@@ -218,8 +278,20 @@ def test_bench_with_the_bundled_model_then_its_replay(tmp_path, settings):
         shutil.rmtree(Path(live["sim_dir"]).parents[1], ignore_errors=True)
 
     out = tmp_path / "replay.json"
-    proc = reverie("bench", "--fork", BASE, "--start", "08:00", "--minutes", "2", "--packed", "--replay", str(cassette),
-                   "--out", str(out))
+    proc = reverie(
+        "bench",
+        "--fork",
+        BASE,
+        "--start",
+        "08:00",
+        "--minutes",
+        "2",
+        "--packed",
+        "--replay",
+        str(cassette),
+        "--out",
+        str(out),
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     last = proc.stdout.strip().splitlines()[-1]
     values = dict(item.split("=") for item in last.split())
@@ -227,7 +299,9 @@ def test_bench_with_the_bundled_model_then_its_replay(tmp_path, settings):
     replay = json.loads(out.read_text())
     assert values["agents"] == "3" and values["cache_hit"] == "n/a"
     assert replay["totals"]["calls"] == live["totals"]["calls"]  # the same decisions, call for call
-    assert {k: v["calls"] for k, v in replay["per_prompt"].items()} == {k: v["calls"] for k, v in live["per_prompt"].items()}
+    assert {k: v["calls"] for k, v in replay["per_prompt"].items()} == {
+        k: v["calls"] for k, v in live["per_prompt"].items()
+    }
     assert replay["figures"]["fallbacks"] == live["figures"]["fallbacks"]
     assert replay["figures"]["model_share"] < live["figures"]["model_share"]  # no model: engine time only
 
@@ -238,8 +312,15 @@ def test_packed_mode_asks_one_prompt_instead_of_the_action_pipeline(settings):
     JSON): the packed run's new actions go through `action_packed` (its fail-safe), never the
     faithful prompts."""
     fake = FakeChatModel()
-    report = bench.run_bench(settings, fork=BASE, start="08:00", minutes=1, packed=True, keep=True,
-                             chat_models={"strong": fake, "cheap": fake})
+    report = bench.run_bench(
+        settings,
+        fork=BASE,
+        start="08:00",
+        minutes=1,
+        packed=True,
+        keep=True,
+        chat_models={"strong": fake, "cheap": fake},
+    )
     root = Path(report["sim_dir"]).parents[1]
     try:
         prompts = {line["prompt"] for line in read_ledger(Path(report["sim_dir"]) / "reverie" / "llm_calls.jsonl")}

@@ -39,7 +39,8 @@ def test_unchanged_persona_files_are_linked_and_changed_ones_written(tmp_path):
         sim.save()  # only this scratch is new
         after = _files(current)
         assert {rel for rel in after if after[rel].st_ino != again[rel].st_ino} == {
-            Path(name) / "bootstrap_memory" / "scratch.json"}
+            Path(name) / "bootstrap_memory" / "scratch.json"
+        }
 
         sim.run(2)  # asleep: the clocks move, so each scratch is new; a file is shared exactly when unchanged
         sim.save()

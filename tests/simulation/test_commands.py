@@ -6,12 +6,21 @@ from reverie.errors import UserError
 from reverie.console.commands import parse_command, resolve_persona
 
 
-@pytest.mark.parametrize("line, name", [
-    ("f", "fin"), ("fin", "fin"), ("FINISH", "fin"), ("save and finish", "fin"),
-    ("save", "save"), ("exit", "exit"), ("start path tester mode", "path_tester"),
-    ("print current time", "print_time"), ("print all persona schedule", "print_all_schedules"),
-    ("help", "help"),
-])
+@pytest.mark.parametrize(
+    "line, name",
+    [
+        ("f", "fin"),
+        ("fin", "fin"),
+        ("FINISH", "fin"),
+        ("save and finish", "fin"),
+        ("save", "save"),
+        ("exit", "exit"),
+        ("start path tester mode", "path_tester"),
+        ("print current time", "print_time"),
+        ("print all persona schedule", "print_all_schedules"),
+        ("help", "help"),
+    ],
+)
 def test_simple_commands(line, name):
     assert parse_command(line).name == name
 
@@ -24,13 +33,16 @@ def test_run_takes_a_positive_number():
             parse_command(bad)
 
 
-@pytest.mark.parametrize("line, name", [
-    ("print persona schedule Isabella Rodriguez", "print_schedule"),
-    ("print hourly org persona schedule Isabella Rodriguez", "print_hourly_schedule"),
-    ("print persona current tile Isabella Rodriguez", "print_tile"),
-    ("print persona chatting with buffer Isabella Rodriguez", "print_buffer"),
-    ("print persona spatial memory Isabella Rodriguez", "print_spatial"),
-])
+@pytest.mark.parametrize(
+    "line, name",
+    [
+        ("print persona schedule Isabella Rodriguez", "print_schedule"),
+        ("print hourly org persona schedule Isabella Rodriguez", "print_hourly_schedule"),
+        ("print persona current tile Isabella Rodriguez", "print_tile"),
+        ("print persona chatting with buffer Isabella Rodriguez", "print_buffer"),
+        ("print persona spatial memory Isabella Rodriguez", "print_spatial"),
+    ],
+)
 def test_persona_commands_keep_the_whole_name(line, name):
     command = parse_command(line)
     assert command.name == name
@@ -54,8 +66,18 @@ def test_tiles_and_calls():
     assert (c.name, c.persona) == ("interview", "Klaus Mueller")
 
 
-@pytest.mark.parametrize("line", ["", "   ", "dance", "print persona schedule", "call -- analysis",
-                                  "call -- load history", "print tile details a, b"])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "",
+        "   ",
+        "dance",
+        "print persona schedule",
+        "call -- analysis",
+        "call -- load history",
+        "print tile details a, b",
+    ],
+)
 def test_bad_lines_give_a_one_line_hint(line):
     with pytest.raises(UserError) as err:
         parse_command(line)

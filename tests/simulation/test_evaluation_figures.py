@@ -19,9 +19,9 @@ def test_density_counts_a_pair_only_when_both_know_of_each_other():
     names = ["Ann", "Bob", "Cy", "Dee"]
     knows = {
         "Ann": {"Bob": True, "Cy": False, "Dee": True},
-        "Bob": {"Ann": False, "Cy": False, "Dee": False},   # Ann knows of Bob, not Bob of Ann: no edge
+        "Bob": {"Ann": False, "Cy": False, "Dee": False},  # Ann knows of Bob, not Bob of Ann: no edge
         "Cy": {"Ann": False, "Bob": False, "Dee": True},
-        "Dee": {"Ann": True, "Bob": False, "Cy": True},     # known both ways: one edge each
+        "Dee": {"Ann": True, "Bob": False, "Cy": True},  # known both ways: one edge each
     }
     got = density(names, knows)
     assert got.pairs == 6 and got.known_pairs == 2
@@ -51,15 +51,19 @@ def test_a_sample_of_pairs_is_drawn_without_repeats_and_the_same_for_the_same_se
     pairs = sample_pairs(names, 40)
     assert len(pairs) == len(set(pairs)) == 40
     assert all(a < b and a in names and b in names for a, b in pairs)
-    assert sample_pairs(list(reversed(names)), 40) == pairs   # the names' order does not matter
+    assert sample_pairs(list(reversed(names)), 40) == pairs  # the names' order does not matter
     assert sample_pairs(names, 40, seed=1) != pairs
-    assert len(sample_pairs(names, 1000)) == 300               # never more than every pair
+    assert len(sample_pairs(names, 1000)) == 300  # never more than every pair
 
 
 def test_a_sampled_density_counts_the_asked_pairs_only_and_gives_its_interval():
     names = ["Ann", "Bob", "Cy", "Dee"]
-    knows = {"Ann": {"Bob": True, "Dee": True}, "Bob": {"Ann": True},
-             "Dee": {"Ann": False, "Cy": True}, "Cy": {"Dee": True}}
+    knows = {
+        "Ann": {"Bob": True, "Dee": True},
+        "Bob": {"Ann": True},
+        "Dee": {"Ann": False, "Cy": True},
+        "Cy": {"Dee": True},
+    }
     # Asked: Ann-Bob (both know) and Ann-Dee (one way only); Cy-Dee known both ways but never asked.
     got = density(names, knows, [("Bob", "Ann"), ("Ann", "Dee")])
     assert (got.pairs, got.pairs_asked, got.known_pairs, got.density) == (6, 2, 1, 0.5)
@@ -77,10 +81,10 @@ def test_attendance_counts_steps_at_the_place_inside_the_window_only():
     window = (start, start + timedelta(hours=2))
     cafe = {(5, 5), (5, 6)}
     frames = [
-        (start - timedelta(seconds=10), {"A": (5, 5), "B": (1, 1)}),   # before: not counted
+        (start - timedelta(seconds=10), {"A": (5, 5), "B": (1, 1)}),  # before: not counted
         (start, {"A": (5, 5), "B": (1, 1)}),
         (start + timedelta(minutes=30), {"A": (5, 6), "B": (5, 5), "C": (9, 9)}),
-        (start + timedelta(hours=2), {"C": (5, 5)}),                    # the end is excluded
+        (start + timedelta(hours=2), {"C": (5, 5)}),  # the end is excluded
     ]
     got = attendance(frames, lambda t: t in cafe, window, ["A", "B", "C"])
     assert got == {"A": 2, "B": 1}
@@ -90,17 +94,19 @@ def test_a_fact_is_held_by_a_memory_with_every_keyword_and_names_are_whole_names
     from reverie.evaluation.evaluation_figures import holds, names_in
 
     memories = ["Marcus Reed is running for the Willow Creek town council", "Nora Bennett is baking"]
-    assert holds(memories, ["run", "council"])                       # "running": a word that starts with "run"
+    assert holds(memories, ["run", "council"])  # "running": a word that starts with "run"
     assert not holds(memories, ["party"]) and not holds(memories, [])
     assert not holds(["the council meets on Monday", "Theo runs to the shop"], ["run", "council"])  # not in one memory
     assert names_in(memories + ["Nora said hello to Theo"], ["Nora Bennett", "Theo Alvarez", "Marcus Reed"]) == {
-        "Nora Bennett", "Marcus Reed"}
+        "Nora Bennett",
+        "Marcus Reed",
+    }
 
 
 def test_an_open_answer_names_what_it_must_as_whole_words():
     expected = ["Marcus Reed", "Marcus"]
     assert named_in("Yes, Marcus Reed is running for the council!", expected) == "Marcus Reed"
-    assert named_in("I heard marcus is running.", expected) == "Marcus"              # case aside
-    assert named_in("Leah Kim is running, I think.", expected) is None               # someone else
-    assert named_in("No, I don't know who is running.", expected) is None            # no one
-    assert named_in("Marcusson's bakery is running a sale.", expected) is None       # not a whole word
+    assert named_in("I heard marcus is running.", expected) == "Marcus"  # case aside
+    assert named_in("Leah Kim is running, I think.", expected) is None  # someone else
+    assert named_in("No, I don't know who is running.", expected) is None  # no one
+    assert named_in("Marcusson's bakery is running a sale.", expected) is None  # not a whole word

@@ -33,8 +33,11 @@ from reverie.worldgen import assets_import
 STEPS = 3
 SMALLVILLE = PROJECT_ROOT.parent / "shared" / "smallville"  # a clone of the original's data, if any
 SHIPPED_STORAGE = PROJECT_ROOT / "environment" / "frontend_server" / "storage"
-SHIPPED = sorted(p.name for p in SHIPPED_STORAGE.glob("base_*") if (p / "reverie" / "meta.json").is_file()
-                 and p.name != assets_import.BASE_SIM)
+SHIPPED = sorted(
+    p.name
+    for p in SHIPPED_STORAGE.glob("base_*")
+    if (p / "reverie" / "meta.json").is_file() and p.name != assets_import.BASE_SIM
+)
 THE_VILLE = assets_import.BASE_SIM  # the original's base, run only from a clone beside the project
 
 
@@ -70,15 +73,27 @@ def prepare(base: str, root: Path):
     return s
 
 
-@pytest.mark.parametrize(("replies", "start"), [("fail_safe_only", None), ("fail_safe_only", "08:00"),
-                                               ("fixture_replies", "08:00")],
-                         ids=["fail_safe_only-from_its_start", "fail_safe_only-from_8am", "fixture_replies-from_8am"])
+@pytest.mark.parametrize(
+    ("replies", "start"),
+    [("fail_safe_only", None), ("fail_safe_only", "08:00"), ("fixture_replies", "08:00")],
+    ids=["fail_safe_only-from_its_start", "fail_safe_only-from_8am", "fixture_replies-from_8am"],
+)
 @pytest.mark.parametrize("base", [*SHIPPED, THE_VILLE])
 def test_every_base_forks_and_steps_on_the_fake_model(base, replies, start, tmp_path):
     s = prepare(base, tmp_path)
     model = FakeChatModel(replies=fixture_replies() if replies == "fixture_replies" else None)
-    sim = Simulation.fork(s, base, "smoke", start=start, llm=LLM(s, tasks=product_tasks(), chat_models={"strong": model, "cheap": model},
-                                                                 ledger_path=tmp_path / "calls.jsonl"))
+    sim = Simulation.fork(
+        s,
+        base,
+        "smoke",
+        start=start,
+        llm=LLM(
+            s,
+            tasks=product_tasks(),
+            chat_models={"strong": model, "cheap": model},
+            ledger_path=tmp_path / "calls.jsonl",
+        ),
+    )
     first = sim.step_no
     try:
         assert sim.run(STEPS) == STEPS

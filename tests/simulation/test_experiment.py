@@ -14,14 +14,32 @@ from reverie.evaluation.experiment_table import figures, meets, paper_figures, t
 
 def checkpoint(step, *, candidacy, party, density, came, reached=True):
     def row(fact, share):
-        return {"fact": fact, "count": round(share * 25), "total": 25, "share": share,
-                "in_memory": {"count": round(share * 25), "total": 25, "share": share}}
-    return {"step": step, "time": "February 14, 2023, 20:00:00",
-            "diffusion": [row("Marcus Reed is running for the town council", candidacy),
-                          row("there is a party at Willow Bean Cafe", party)],
-            "relationships": {"density": density, "in_memory": {"density": density}},
-            "coordination": [{"fact": "there is a party at Willow Bean Cafe", "invited": ["a"] * 13,
-                              "attended": ["b"] * came, "attended_invited": ["b"] * came, "reached": reached}]}
+        return {
+            "fact": fact,
+            "count": round(share * 25),
+            "total": 25,
+            "share": share,
+            "in_memory": {"count": round(share * 25), "total": 25, "share": share},
+        }
+
+    return {
+        "step": step,
+        "time": "February 14, 2023, 20:00:00",
+        "diffusion": [
+            row("Marcus Reed is running for the town council", candidacy),
+            row("there is a party at Willow Bean Cafe", party),
+        ],
+        "relationships": {"density": density, "in_memory": {"density": density}},
+        "coordination": [
+            {
+                "fact": "there is a party at Willow Bean Cafe",
+                "invited": ["a"] * 13,
+                "attended": ["b"] * came,
+                "attended_invited": ["b"] * came,
+                "reached": reached,
+            }
+        ],
+    }
 
 
 def test_a_checkpoint_gives_the_papers_figures_telling_the_party_by_its_event():
@@ -38,8 +56,13 @@ def test_the_table_puts_the_paper_beside_the_run_and_says_when_the_run_is_shorte
     lines = table_lines(start, end, hours_run=48, hours_asked=48, model="scripted")
     assert "SHORTER" not in lines[0] and any("4% -> 32%" in l and "0% -> 36%" in l for l in lines)
     assert any("12 / 5" in l and "13 / 6  (6 in the place during the party)" in l for l in lines)
-    early = table_lines(start, figures(checkpoint(3, candidacy=0.1, party=0.2, density=0.3, came=0, reached=False)),
-                        hours_run=12, hours_asked=48, model="scripted")
+    early = table_lines(
+        start,
+        figures(checkpoint(3, candidacy=0.1, party=0.2, density=0.3, came=0, reached=False)),
+        hours_run=12,
+        hours_asked=48,
+        model="scripted",
+    )
     assert "SHORTER" in early[0] and any("window not reached" in l for l in early)
     assert early[-1] == "(the run reached 12 of the 48 game hours asked)"
 
@@ -47,11 +70,18 @@ def test_the_table_puts_the_paper_beside_the_run_and_says_when_the_run_is_shorte
 def test_a_packed_conversation_counts_once_whether_its_topic_came_with_it_or_was_asked(tmp_path):
     """Packed mode: three conversations written in one call (the second's topic failed, so a summary
     followed in the same step), and one whose call failed and was held line by line."""
+
     def line(prompt, who, step, fallback=False):
         return {"prompt": prompt, "persona": who, "step": step, "fallback": fallback}
-    lines = [line("conversation_packed", "Nora", 10), line("conversation_packed", "Theo", 10),
-             line("summarize_conversation", "Theo", 10), line("conversation_packed", "Nora", 40),
-             line("conversation_packed", "Iris", 50, fallback=True), line("summarize_conversation", "Iris", 50)]
+
+    lines = [
+        line("conversation_packed", "Nora", 10),
+        line("conversation_packed", "Theo", 10),
+        line("summarize_conversation", "Theo", 10),
+        line("conversation_packed", "Nora", 40),
+        line("conversation_packed", "Iris", 50, fallback=True),
+        line("summarize_conversation", "Iris", 50),
+    ]
     ledger = tmp_path / "llm_calls.jsonl"
     ledger.write_text("".join(json.dumps(l) + "\n" for l in lines))
     assert conversations(ledger) == 4
@@ -62,13 +92,27 @@ def test_the_report_counts_conversations_per_resident_and_game_day(tmp_path):
     (sim / "reverie").mkdir(parents=True)
     lines = [{"prompt": "summarize_conversation"}] * 30 + [{"prompt": "action_packed"}] * 5
     (sim / "reverie" / "llm_calls.jsonl").write_text("".join(json.dumps(l) + "\n" for l in lines))
-    (sim / "evaluation.json").write_text(json.dumps({"checkpoints": [
-        checkpoint(0, candidacy=0.04, party=0.04, density=0.2, came=0, reached=False),
-        checkpoint(9, candidacy=0.36, party=0.6, density=0.8, came=6)]}))
+    (sim / "evaluation.json").write_text(
+        json.dumps(
+            {
+                "checkpoints": [
+                    checkpoint(0, candidacy=0.04, party=0.04, density=0.2, came=0, reached=False),
+                    checkpoint(9, candidacy=0.36, party=0.6, density=0.8, came=6),
+                ]
+            }
+        )
+    )
     held = conversations(sim / "reverie" / "llm_calls.jsonl")
-    report = build_report(sim, sim_code="exp", model="scripted", hours_asked=48,
-                          progress={"base": "b", "hours": [{}] * 24}, residents=25, conversations_held=held)
-    assert held == 30 and report["conversations_per_agent_day"] == 2.4   # 60 residents' talks over 25 in one day
+    report = build_report(
+        sim,
+        sim_code="exp",
+        model="scripted",
+        hours_asked=48,
+        progress={"base": "b", "hours": [{}] * 24},
+        residents=25,
+        conversations_held=held,
+    )
+    assert held == 30 and report["conversations_per_agent_day"] == 2.4  # 60 residents' talks over 25 in one day
     assert report["shorter_than_paper"] and report["scripted"] and report["paper"] == paper_figures()
     assert report["end"]["came"] == 6 and report["start"]["party"] == 0.04
 
@@ -81,9 +125,21 @@ def test_resume_needs_a_run_with_progress(tmp_path, monkeypatch):
 
     settings = Settings()
     settings.paths.storage = tmp_path
-    args = Namespace(hours=48, resume=True, sim="nothing", model="scripted", server=None, slots=None, faithful=False,
-                     force_seed_plan=False, history="base", base="b", evaluate_every=6, pairs=None,
-                     max_wall_minutes=None)
+    args = Namespace(
+        hours=48,
+        resume=True,
+        sim="nothing",
+        model="scripted",
+        server=None,
+        slots=None,
+        faithful=False,
+        force_seed_plan=False,
+        history="base",
+        base="b",
+        evaluate_every=6,
+        pairs=None,
+        max_wall_minutes=None,
+    )
     with pytest.raises(UserError, match="no experiment_progress.json"):
         experiment.main(args, settings)
 
@@ -126,9 +182,21 @@ def test_a_resumed_experiment_reports_the_hours_before_and_after_and_keeps_each_
         return progress
 
     monkeypatch.setattr(game_day, "run_day", run_day)
-    args = Namespace(hours=3, resume=True, sim="exp", model="scripted", server=None, slots=None, faithful=False,
-                     force_seed_plan=False, history="none", base="b", evaluate_every=6, pairs=None,
-                     max_wall_minutes=None)
+    args = Namespace(
+        hours=3,
+        resume=True,
+        sim="exp",
+        model="scripted",
+        server=None,
+        slots=None,
+        faithful=False,
+        force_seed_plan=False,
+        history="none",
+        base="b",
+        evaluate_every=6,
+        pairs=None,
+        max_wall_minutes=None,
+    )
     assert experiment.main(args, settings) == 0
     assert [len(hours) for hours in saved] == [1, 2]  # saved before each hour's rows are written
     assert [row["hour"] for row in json.loads((sim_dir / EXPERIMENT_PROGRESS).read_text())["hours"]] == [7, 8, 9]
@@ -154,8 +222,18 @@ def test_any_base_takes_its_seeds_from_a_file_and_one_without_seeds_is_refused(t
     with pytest.raises(UserError, match="bad.json: give a list of seeds"):
         _seeds_for(settings, "seedless", bad)
     good = tmp_path / "seeds.json"
-    good.write_text(json.dumps([{"persona": "Nora Bennett", "currently": "Nora Bennett is hosting a picnic.",
-                                 "question": "Did you know there is a picnic?", "fact": "a picnic"}]))
+    good.write_text(
+        json.dumps(
+            [
+                {
+                    "persona": "Nora Bennett",
+                    "currently": "Nora Bennett is hosting a picnic.",
+                    "question": "Did you know there is a picnic?",
+                    "fact": "a picnic",
+                }
+            ]
+        )
+    )
     assert _seeds_for(settings, "seedless", good) == good
     sim = Simulation.fork(settings, "seedless", "seeded", seeds=good)
     try:

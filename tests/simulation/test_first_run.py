@@ -56,9 +56,12 @@ def test_the_readme_first_command_shows_a_morning_where_residents_wake_leave_hom
     names = set(sectors_at[0])
     assert awake == names, f"still asleep: {names - awake}"
     assert outside == names, f"never left home: {names - outside}"
-    met = [(step, sector) for step, here in zip(steps, sectors_at)
-           for sector in set(here.values()) if sector and not sector.endswith("'s house")
-           and sum(1 for s in here.values() if s == sector) >= 2]
+    met = [
+        (step, sector)
+        for step, here in zip(steps, sectors_at)
+        for sector in set(here.values())
+        if sector and not sector.endswith("'s house") and sum(1 for s in here.values() if s == sector) >= 2
+    ]
     # Meeting: two in one shared place, or two talking (where they met: a street counts)
     assert met or max(talking) >= 2, "no two residents were ever in the same shared place, and none talked"
 
@@ -72,8 +75,13 @@ def test_the_readme_first_command_shows_a_morning_where_residents_wake_leave_hom
 def test_a_bad_start_time_is_one_line_naming_the_format(tmp_path):
     config = tmp_path / "config.toml"
     config.write_text(f'[paths]\nstorage = "{tmp_path / "storage"}"\n', encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "reverie", "--config", str(config), "run", "--start", "25:00", "--steps", "1"],
-                         cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-m", "reverie", "--config", str(config), "run", "--start", "25:00", "--steps", "1"],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 2
     assert "--start '25:00': give a time of day as HH:MM" in run.stderr
     assert not (tmp_path / "storage").exists() or not any((tmp_path / "storage").iterdir())  # nothing was forked

@@ -12,8 +12,14 @@ from reverie.evaluation.game_day import day_summary, hour_row, run_lines, waitin
 
 
 def _line(prompt, tokens=(100, 10), latency=0.5, fallback=False):
-    return {"prompt": prompt, "prompt_tokens": tokens[0], "completion_tokens": tokens[1], "latency_s": latency,
-            "fallback": fallback, "attempts": 1}
+    return {
+        "prompt": prompt,
+        "prompt_tokens": tokens[0],
+        "completion_tokens": tokens[1],
+        "latency_s": latency,
+        "fallback": fallback,
+        "attempts": 1,
+    }
 
 
 def test_interviews_are_left_out_of_the_runs_figures(tmp_path):
@@ -43,9 +49,9 @@ def test_an_hour_row_and_a_day_extrapolated_from_six_hours():
 
 def test_a_morning_scales_by_awake_agent_hours_when_the_schedules_are_known():
     row = hour_row(7, [_line("action_packed")] * 10, steps=360, wall_s=10.0, awake_agent_hours=20.0)
-    rows = [dict(row, hour=h) for h in range(6)]              # 60 calls in 120 awake agent-hours
+    rows = [dict(row, hour=h) for h in range(6)]  # 60 calls in 120 awake agent-hours
     day = day_summary(rows, {"action_packed": 60}, {"calls": 0, "tokens": 0}, awake_day=400.0)
-    assert day["calls_per_day"] == 60 * 400 // 120 == 200     # not 60 * 24/6 = 240
+    assert day["calls_per_day"] == 60 * 400 // 120 == 200  # not 60 * 24/6 = 240
     assert "400 awake agent-hours" in day["note"] and day["awake_agent_hours_in_day"] == 400.0
 
 
@@ -72,11 +78,16 @@ def test_time_inside_the_model_counts_overlapping_calls_once():
     lock_step = [{"ts": 10.0, "latency_s": 2.0}, {"ts": 13.0, "latency_s": 3.0}]
     assert waiting_s(lock_step) == 5.0
     # Four slots: calls 8-10, 9-12, 9.5-10.5 overlap (4 s in flight); 20-21 is apart.
-    slots = [{"ts": 12.0, "latency_s": 3.0}, {"ts": 10.0, "latency_s": 2.0}, {"ts": 10.5, "latency_s": 1.0},
-             {"ts": 21.0, "latency_s": 1.0}]
+    slots = [
+        {"ts": 12.0, "latency_s": 3.0},
+        {"ts": 10.0, "latency_s": 2.0},
+        {"ts": 10.5, "latency_s": 1.0},
+        {"ts": 21.0, "latency_s": 1.0},
+    ]
     assert waiting_s(slots) == 5.0
-    row = hour_row(8, [dict(line, prompt="action_packed") for line in slots], steps=10, wall_s=20.0,
-                   awake_agent_hours=1.0)
+    row = hour_row(
+        8, [dict(line, prompt="action_packed") for line in slots], steps=10, wall_s=20.0, awake_agent_hours=1.0
+    )
     assert row["model_s"] == 5.0 and row["engine_ms_per_step"] == 1500.0
 
 
@@ -93,12 +104,26 @@ def test_a_wall_budget_stops_after_the_hour_it_runs_out_in_and_keeps_that_hours_
     config, storage = town(tmp_path, "quick_base")
     settings = load_settings(config)
     model = FakeChatModel()
-    llm = LLM(settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model},
-              ledger_path=settings.paths.storage / "day" / "reverie" / "llm_calls.jsonl")
+    llm = LLM(
+        settings,
+        tasks=product_tasks(),
+        chat_models={"strong": model, "cheap": model},
+        ledger_path=settings.paths.storage / "day" / "reverie" / "llm_calls.jsonl",
+    )
     shutil.rmtree(settings.paths.storage / "day")  # the ledger's folder: the fork makes it again
     said: list[str] = []
-    report = run_day(settings, base="quick_base", sim_code="day", hours=3, evaluate_every=0, say=said.append,
-                     llm=llm, start="07:00", max_wall_s=0.0, evaluate_start=True)
+    report = run_day(
+        settings,
+        base="quick_base",
+        sim_code="day",
+        hours=3,
+        evaluate_every=0,
+        say=said.append,
+        llm=llm,
+        start="07:00",
+        max_wall_s=0.0,
+        evaluate_start=True,
+    )
     assert [row["hour"] for row in report["hours"]] == [7] and report["hours"][0]["steps"] == 6
     assert report["stopped"].startswith("stopped after 1 of 3 game hours") and report["stopped"] in said
     assert report["day"]["game_hours_run"] == 1 and report["day"]["extrapolated"]
@@ -141,17 +166,37 @@ def test_a_day_goes_on_from_its_last_checkpoint_and_adds_its_hours_to_the_report
 
     def llm():
         model = FakeChatModel()
-        return LLM(settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model},
-                   ledger_path=settings.paths.storage / "day" / "reverie" / "llm_calls.jsonl")
+        return LLM(
+            settings,
+            tasks=product_tasks(),
+            chat_models={"strong": model, "cheap": model},
+            ledger_path=settings.paths.storage / "day" / "reverie" / "llm_calls.jsonl",
+        )
 
     first_llm = llm()
     shutil.rmtree(settings.paths.storage / "day")  # the ledger's folder: the fork makes it again
     forced = settings.model_copy(deep=True)
     forced.simulation.force_seed_plan = True
-    first = run_day(forced, base="quick_base", sim_code="day", hours=1, evaluate_every=-1, say=lambda _l: None,
-                    llm=first_llm, start="07:00")
-    second = run_day(settings, base="quick_base", sim_code="day", hours=1, evaluate_every=-1, say=lambda _l: None,
-                     llm=llm(), previous=first)
+    first = run_day(
+        forced,
+        base="quick_base",
+        sim_code="day",
+        hours=1,
+        evaluate_every=-1,
+        say=lambda _l: None,
+        llm=first_llm,
+        start="07:00",
+    )
+    second = run_day(
+        settings,
+        base="quick_base",
+        sim_code="day",
+        hours=1,
+        evaluate_every=-1,
+        say=lambda _l: None,
+        llm=llm(),
+        previous=first,
+    )
     # An hour run with the forced seed plan marks the whole report.
     assert first["force_seed_plan"] is True and second["force_seed_plan"] is True
     assert [row["hour"] for row in second["hours"]] == [7, 8] and second["hours"][0] == first["hours"][0]
@@ -179,7 +224,7 @@ def test_a_day_stopped_inside_an_hour_goes_on_from_the_last_hour_it_finished(tmp
     ledger = settings.paths.storage / "day" / "reverie" / "llm_calls.jsonl"
 
     class StoppedModel(FakeChatModel):
-        calls_left: int | None = None   # set after the first hour: then the model is stopped that many calls later
+        calls_left: int | None = None  # set after the first hour: then the model is stopped that many calls later
 
         def _generate(self, *args, **kwargs):
             if self.calls_left is not None:
@@ -197,21 +242,40 @@ def test_a_day_stopped_inside_an_hour_goes_on_from_the_last_hour_it_finished(tmp
     def first_hour_kept(sim, progress):
         keep(sim, progress)
         kept_lines.append(len(run_lines(ledger)))
-        stopped.calls_left = 10   # a few asks (each tries the fake's invalid reply more than once)
+        stopped.calls_left = 10  # a few asks (each tries the fake's invalid reply more than once)
 
     with pytest.raises(KeyboardInterrupt):
-        run_day(settings, base="quick_base", sim_code="day", hours=2, evaluate_every=-1, say=lambda _l: None,
-                llm=llm, start="07:00", on_hour=first_hour_kept)
+        run_day(
+            settings,
+            base="quick_base",
+            sim_code="day",
+            hours=2,
+            evaluate_every=-1,
+            say=lambda _l: None,
+            llm=llm,
+            start="07:00",
+            on_hour=first_hour_kept,
+        )
     progress = read_json(keep.path)
     assert keep.hours == 1 and [row["hour"] for row in progress["hours"]] == [7]
-    assert len(run_lines(ledger)) > kept_lines[0]   # asks answered inside the second hour before it was stopped
+    assert len(run_lines(ledger)) > kept_lines[0]  # asks answered inside the second hour before it was stopped
 
     model = FakeChatModel()
     again = LLM(settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model}, ledger_path=ledger)
-    report = run_day(settings, base="quick_base", sim_code="day", hours=1, evaluate_every=-1, say=lambda _l: None,
-                     llm=again, previous=progress)
+    report = run_day(
+        settings,
+        base="quick_base",
+        sim_code="day",
+        hours=1,
+        evaluate_every=-1,
+        say=lambda _l: None,
+        llm=again,
+        previous=progress,
+    )
     assert [row["hour"] for row in report["hours"]] == [7, 8] and report["hours"][0] == progress["hours"][0]
-    assert sum(report["per_prompt_calls"].values()) == report["day"]["calls"] == sum(r["calls"] for r in report["hours"])
+    assert (
+        sum(report["per_prompt_calls"].values()) == report["day"]["calls"] == sum(r["calls"] for r in report["hours"])
+    )
 
 
 def test_the_command_stopped_inside_an_hour_says_how_to_go_on_and_goes_on(tmp_path, monkeypatch, capsys):
@@ -234,8 +298,20 @@ def test_the_command_stopped_inside_an_hour_says_how_to_go_on_and_goes_on(tmp_pa
         return run(self, *args, **kwargs)
 
     monkeypatch.setattr(Simulation, "run", stopped_in_the_second_hour)
-    common = ["--config", str(config), "--base", "quick_base", "--sim", "day", "--model", "scripted",
-              "--evaluate-every", "-1", "--history", "none"]
+    common = [
+        "--config",
+        str(config),
+        "--base",
+        "quick_base",
+        "--sim",
+        "day",
+        "--model",
+        "scripted",
+        "--evaluate-every",
+        "-1",
+        "--history",
+        "none",
+    ]
     assert game_day.main([*common, "--hours", "2", "--start", "07:00"]) == 130
     said = capsys.readouterr().err
     assert "1 game hour(s) are kept" in said and "--resume --sim day --hours 1" in said

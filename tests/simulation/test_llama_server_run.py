@@ -37,8 +37,10 @@ def test_the_default_town_runs_on_four_slots(tmp_path, capsys):
     valid = sum(1 for c in calls if not c["fallback"])
     cached = sum(c["cached_tokens"] or 0 for c in calls)
     prompt = sum(c["prompt_tokens"] for c in calls)
-    print(f"\n{said[0]}\n{steps} steps, {len(calls)} asks ({valid} valid), at most {peak_in_flight(calls)} in flight, "
-          f"cache hit {cached / prompt:.2f}, {time.monotonic() - started:.0f} s")
+    print(
+        f"\n{said[0]}\n{steps} steps, {len(calls)} asks ({valid} valid), at most {peak_in_flight(calls)} in flight, "
+        f"cache hit {cached / prompt:.2f}, {time.monotonic() - started:.0f} s"
+    )
     assert len(said) == 1 and "identified from /props; 4 slots" in said[0]
     assert len(movement_bytes(sim)) == steps and {c["persona"] for c in calls} == set(NAMES)
     assert len(calls) > 20, "step 0 plans three first days"

@@ -20,8 +20,11 @@ from reverie.benchmarks.model_server import (
 
 
 def ask(url: str, content: str = "Say something.") -> dict:
-    body = {"model": "any", "messages": [{"role": "system", "content": "You answer."},
-                                         {"role": "user", "content": content}], "max_tokens": 16}
+    body = {
+        "model": "any",
+        "messages": [{"role": "system", "content": "You answer."}, {"role": "user", "content": content}],
+        "max_tokens": 16,
+    }
     reply = httpx.post(f"{url}/chat/completions", json=body, timeout=30)
     assert reply.status_code == 200, reply.text
     return reply.json()
@@ -46,7 +49,7 @@ def test_n_calls_at_once_keep_at_most_slots_in_flight(slots, calls):
             thread.join()
         elapsed = time.perf_counter() - started
         stats = server_stats(server.url)
-    rounds = -(-calls // slots)   # the server answers `slots` at a time, the rest queue
+    rounds = -(-calls // slots)  # the server answers `slots` at a time, the rest queue
     assert stats["calls"] == calls and stats["peak_in_flight"] == min(slots, calls)
     assert stats["model_s"] == pytest.approx(calls * hold, rel=0.01)
     assert elapsed >= rounds * hold
@@ -65,7 +68,7 @@ def test_the_meter_weights_calls_in_flight_by_time():
     time.sleep(0.3)
     for _ in range(3):
         meter.leave(0.3)
-    time.sleep(0.3)   # idle: counts in the wall time, not in the busy time
+    time.sleep(0.3)  # idle: counts in the wall time, not in the busy time
     stats = meter.stats()
     assert stats["calls"] == 3 and stats["peak_in_flight"] == 3 and stats["in_flight_now"] == 0
     assert stats["mean_in_flight_while_busy"] == pytest.approx(3.0, rel=0.01)

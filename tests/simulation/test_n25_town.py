@@ -54,8 +54,12 @@ def town_settings(base_settings, root: Path):
 
 def fake_llm(settings, sim_dir: Path, model: FakeChatModel | None = None) -> LLM:
     model = model or town_chat()
-    return LLM(settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model},
-               ledger_path=sim_dir / "reverie" / "llm_calls.jsonl")
+    return LLM(
+        settings,
+        tasks=product_tasks(),
+        chat_models={"strong": model, "cheap": model},
+        ledger_path=sim_dir / "reverie" / "llm_calls.jsonl",
+    )
 
 
 def evaluated(settings, sim_dir: Path, model: FakeChatModel | None = None, pairs: int | None = None):
@@ -80,8 +84,9 @@ def town(base_settings, tmp_path_factory):
     sim.save()
     sim.close()
     lines = []
-    code = evaluation.main(argparse.Namespace(sim="town"), settings,
-                           llm=fake_llm(settings, storage / "town"), say=lines.append)
+    code = evaluation.main(
+        argparse.Namespace(sim="town"), settings, llm=fake_llm(settings, storage / "town"), say=lines.append
+    )
     assert code == 0
     return settings, storage / "town", lines
 
@@ -101,10 +106,14 @@ def test_seeds_join_currently_and_no_code_plans_the_party(town):
     for seed in seeds:
         scratch = json.loads((sim_dir / "personas" / seed.persona / "bootstrap_memory" / "scratch.json").read_text())
         assert seed.currently and seed.currently in scratch["currently"], seed.persona
-        nodes = json.loads((sim_dir / "personas" / seed.persona / "bootstrap_memory" / "associative_memory"
-                            / "nodes.json").read_text())
-        assert not any("council" in n["description"] or "Valentine" in n["description"] for n in nodes.values()
-                       if n["type"] == "thought" and n["subject"] == seed.persona and n["predicate"] != "plan")
+        nodes = json.loads(
+            (sim_dir / "personas" / seed.persona / "bootstrap_memory" / "associative_memory" / "nodes.json").read_text()
+        )
+        assert not any(
+            "council" in n["description"] or "Valentine" in n["description"]
+            for n in nodes.values()
+            if n["type"] == "thought" and n["subject"] == seed.persona and n["predicate"] != "plan"
+        )
     party = next(s for s in seeds if s.event)
     assert party.event.day == "February 14, 2023"  # the run starts on the 13th: the party is on day 2
     for name in ("Nora Bennett", "Ken Sato"):
@@ -135,8 +144,9 @@ def test_evaluation_figures_match_the_recorded_answers(town):
     assert council.answers["Marcus Reed"].evidence == "Marcus Reed"
     assert party.question == "Did you know there is a Valentine's Day party?"
     assert [council.in_memory.keywords, party.in_memory.keywords] == [["run", "council"], ["party"]]
-    assert any("1/25 (4%) know; 1 said yes (0 with no memory of it); 1/25 (4%) hold it in memory" in line
-               for line in lines)
+    assert any(
+        "1/25 (4%) know; 1 said yes (0 with no memory of it); 1/25 (4%) hold it in memory" in line for line in lines
+    )
     # Relationships: a pair counts when both know of each other (said so, memories name the other).
     rel = cp.relationships
     answers = rel.answers
@@ -147,7 +157,7 @@ def test_evaluation_figures_match_the_recorded_answers(town):
     assert rel.pairs == 300 and rel.edges == edges and rel.known_pairs == len(edges)
     assert rel.density == round(len(edges) / 300, 4) and 0 < rel.density < 1
     one_way = [[a, b] for a, b in pairs if answers[a][b].knows != answers[b][a].knows]
-    assert one_way and not any(p in edges for p in one_way)   # one-sided knowledge is no edge
+    assert one_way and not any(p in edges for p in one_way)  # one-sided knowledge is no edge
     # In memory: every pair whose memories both name the other, counted over all 300 pairs.
     named = rel.in_memory
     assert named.pairs == 300 and 0 < named.density < 1 and set(map(tuple, edges)) <= set(map(tuple, named.edges))
@@ -186,14 +196,15 @@ def test_a_yes_no_memory_supports_is_counted_apart_as_a_hallucination(town):
     cp = evaluated(settings, sim_dir, FakeChatModel(replies=say_yes_to_everything), pairs=40)
     for row in cp.diffusion:
         assert row.said_yes.count == 25
-        assert row.knows == row.in_memory.holders == [row.seeded_to]   # the whisper reached only its persona
+        assert row.knows == row.in_memory.holders == [row.seeded_to]  # the whisper reached only its persona
         assert sorted(row.unsupported) == sorted(n for n in cp.personas if n != row.seeded_to)
     rel = cp.relationships
-    assert rel.said_yes.density == 1.0                                   # every pair asked said yes both ways
+    assert rel.said_yes.density == 1.0  # every pair asked said yes both ways
     memory_edges = {tuple(e) for e in rel.in_memory.edges}
     assert rel.edges and all(tuple(e) in memory_edges for e in rel.edges) and rel.density < 1.0
     every = [a for row in cp.diffusion for a in row.answers.values()] + [
-        a for row in rel.answers.values() for a in row.values()]
+        a for row in rel.answers.values() for a in row.values()
+    ]
     unsupported = sum(1 for a in every if not a.supported)
     assert cp.hallucinations.yes == cp.hallucinations.answers == len(every) == 50 + 80
     assert cp.hallucinations.unsupported == unsupported > 48
@@ -206,6 +217,7 @@ def test_the_invited_and_those_in_the_place_during_its_window_came(town):
     movement = json.loads((sim_dir / "movement" / "1.json").read_text())
     sim = Simulation.open(settings, "town", llm=fake_llm(settings, sim_dir))
     try:
+
         def arena(name):
             x, y = movement["persona"][name]["movement"]
             return sim.maze.tiles[y][x]["sector"], sim.maze.tiles[y][x]["arena"]
@@ -220,8 +232,11 @@ def test_the_invited_and_those_in_the_place_during_its_window_came(town):
         assert came.reached is True and came.invited == [guest, away]
         assert guest in came.attended and came.attended_invited == [guest] and came.steps_at_place[guest] >= 1
         assert all(arena(n) == (sector, room) for n in came.attended)
-        later = evaluation.coordination(sim, Seed(host, "w", "q", "f", PlannedEvent(
-            "February 14, 2023", 17 * 60, 19 * 60, sector, room, "later")), [host, guest])
+        later = evaluation.coordination(
+            sim,
+            Seed(host, "w", "q", "f", PlannedEvent("February 14, 2023", 17 * 60, 19 * 60, sector, room, "later")),
+            [host, guest],
+        )
         assert later.reached is False and later.attended == []
     finally:
         sim.close()
@@ -233,11 +248,11 @@ def test_a_sampled_evaluation_asks_both_ways_about_the_drawn_pairs_only(town):
     rel = cp.relationships
     asked = sorted({tuple(sorted((a, b))) for a, row in rel.answers.items() for b in row})
     assert len(asked) == rel.pairs_asked == 30 and rel.pairs == 300
-    assert all(b in rel.answers[a] and a in rel.answers[b] for a, b in asked)   # both ways
+    assert all(b in rel.answers[a] and a in rel.answers[b] for a, b in asked)  # both ways
     edges = [[a, b] for a, b in asked if rel.answers[a][b].knows and rel.answers[b][a].knows]
     assert rel.edges == edges and rel.density == round(len(edges) / 30, 4)
     assert rel.interval[0] <= rel.density <= rel.interval[1]
-    assert all(row.total == 25 for row in cp.diffusion)     # the seeded facts: still everyone
+    assert all(row.total == 25 for row in cp.diffusion)  # the seeded facts: still everyone
     assert any("pairs asked" in line for line in evaluation.summary_lines(cp))
 
 
@@ -292,8 +307,12 @@ def test_the_town_steps_twice_on_the_bundled_model(base_settings, tmp_path):
     tests/recordings/n25_two_steps.jsonl); a call the recording lacks goes to the model itself."""
     settings = town_settings(base_settings, tmp_path)
     settings.simulation.packed_actions = True
-    planner = LLM(settings, tasks=product_tasks(), chat_models={"strong": FakeChatModel(), "cheap": FakeChatModel()},
-                  ledger_path=tmp_path / "planning.jsonl")
+    planner = LLM(
+        settings,
+        tasks=product_tasks(),
+        chat_models={"strong": FakeChatModel(), "cheap": FakeChatModel()},
+        ledger_path=tmp_path / "planning.jsonl",
+    )
     sim = Simulation.fork(settings, BASE, "real", start="08:00", llm=planner)
     try:
         assert sim.run(1) == 1
@@ -313,8 +332,10 @@ def test_the_town_steps_twice_on_the_bundled_model(base_settings, tmp_path):
             movement = json.loads((sim.storage.dir / "movement" / f"{step}.json").read_text())
             assert len(movement["persona"]) == 25
         nora = sim.personas["Nora Bennett"].scratch
-        assert "Valentine's Day party" in nora.currently   # the party is tomorrow: in her identity, not today's plan
-        ledger = [json.loads(line) for line in (sim.storage.dir / "reverie" / "llm_calls.jsonl").read_text().splitlines()]
+        assert "Valentine's Day party" in nora.currently  # the party is tomorrow: in her identity, not today's plan
+        ledger = [
+            json.loads(line) for line in (sim.storage.dir / "reverie" / "llm_calls.jsonl").read_text().splitlines()
+        ]
         assert ledger and all(e["attempts"] >= 1 for e in ledger), "the morning's calls went to the bundled model"
         assert any(not e["fallback"] for e in ledger), "some of the bundled model's answers were taken"
     finally:

@@ -77,6 +77,7 @@ def peak_in_flight(entries: list[dict], slack_s: float = 0.002) -> int:
 
 # -- the grouping and the pool ---------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def maze(base_settings):
     return Maze.load(base_settings.paths.assets, "willow_creek")
@@ -86,8 +87,9 @@ def place(maze, tiles: dict[str, tuple[int, int]], *, vision: dict | None = None
     """Stand-in personas (name, scratch) with their events on ``tiles``; undone by ``unplace``."""
     personas = {}
     for name, tile in tiles.items():
-        scratch = SimpleNamespace(curr_tile=list(tile), vision_r=(vision or {}).get(name, 4),
-                                  chatting_with=(chatting or {}).get(name))
+        scratch = SimpleNamespace(
+            curr_tile=list(tile), vision_r=(vision or {}).get(name, 4), chatting_with=(chatting or {}).get(name)
+        )
         personas[name] = SimpleNamespace(name=name, scratch=scratch)
         maze.add_event_to_tile((name, "is", "idle", "idle"), tile)
     return personas
@@ -176,6 +178,7 @@ def test_only_a_server_with_several_slots_runs_concurrently():
 
 # -- the step: which backends run personas side by side ---------------------------------------
 
+
 class StandIn:
     """A persona stand-in: its move only counts how many moves run at once."""
 
@@ -192,15 +195,19 @@ class StandIn:
         return tile, "x", f"standing @ {self.name}"
 
 
-@pytest.mark.parametrize("kind, slots, tiles, peak", [
-    ("llama_cpp", 3, [(5, 5), (18, 5), (34, 5)], 1),  # in process: one at a time, whatever the slots
-    ("openai", 1, [(5, 5), (18, 5), (34, 5)], 1),
-    ("openai", 3, [(5, 5), (18, 5), (34, 5)], 3),
-    ("openai", 2, [(5, 5), (18, 5), (34, 5)], 2),
-    ("openai", 3, [(5, 5), (8, 5), (11, 5)], 1),  # within sight of each other: one group
-])
-def test_a_step_runs_personas_side_by_side_only_on_a_multi_slot_server(base_settings, maze, tmp_path,
-                                                                        kind, slots, tiles, peak):
+@pytest.mark.parametrize(
+    "kind, slots, tiles, peak",
+    [
+        ("llama_cpp", 3, [(5, 5), (18, 5), (34, 5)], 1),  # in process: one at a time, whatever the slots
+        ("openai", 1, [(5, 5), (18, 5), (34, 5)], 1),
+        ("openai", 3, [(5, 5), (18, 5), (34, 5)], 3),
+        ("openai", 2, [(5, 5), (18, 5), (34, 5)], 2),
+        ("openai", 3, [(5, 5), (8, 5), (11, 5)], 1),  # within sight of each other: one group
+    ],
+)
+def test_a_step_runs_personas_side_by_side_only_on_a_multi_slot_server(
+    base_settings, maze, tmp_path, kind, slots, tiles, peak
+):
     from reverie.simulation.storage import fork
 
     s = sim_settings(base_settings, tmp_path, kind=kind, slots=slots)
@@ -221,6 +228,7 @@ def test_a_step_runs_personas_side_by_side_only_on_a_multi_slot_server(base_sett
 
 
 # -- whole steps, with a fake model that counts the calls in flight ---------------------------
+
 
 def fake_run(base_settings, root: Path, *, kind: str, slots: int, steps: int = 2) -> tuple[Simulation, FakeChatModel]:
     """A few steps on the fake chat model in its fail-safe-only mode (every ask ends in its
@@ -255,16 +263,38 @@ def test_an_in_process_model_is_never_called_from_two_threads(base_settings, tmp
 
 # -- the real thing: llama-cpp-python's server on loopback ------------------------------------
 
+
 @pytest.fixture
 def llama_server(tmp_path, base_settings):
     model = base_settings.models.strong
     command = lambda port: [  # noqa: E731
-        sys.executable, "-m", "llama_cpp.server", "--model", str(bundled_model_path()),
-        "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(model.n_ctx), "--n_threads", "2",
-        "--interrupt_requests", "False", "--cache", "True", "--cache_size", str(512 << 20),  # as [backend] prompt_cache
+        sys.executable,
+        "-m",
+        "llama_cpp.server",
+        "--model",
+        str(bundled_model_path()),
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--n_ctx",
+        str(model.n_ctx),
+        "--n_threads",
+        "2",
+        "--interrupt_requests",
+        "False",
+        "--cache",
+        "True",
+        "--cache_size",
+        str(512 << 20),  # as [backend] prompt_cache
     ]
-    with loopback_server(command, lambda port: f"http://127.0.0.1:{port}/v1/models", tmp_path / "server.log",
-                         what="llama_cpp.server", wait_s=180) as port:
+    with loopback_server(
+        command,
+        lambda port: f"http://127.0.0.1:{port}/v1/models",
+        tmp_path / "server.log",
+        what="llama_cpp.server",
+        wait_s=180,
+    ) as port:
         yield f"http://127.0.0.1:{port}/v1"
 
 
@@ -292,8 +322,9 @@ def test_three_agents_on_a_two_slot_server_decide_as_the_sequential_run(base_set
     calls = ledger(parallel)
     peak = peak_in_flight(calls)
     print(f"{len(calls)} asks, at most {peak} in flight")
-    assert {"wake_up_hour", "daily_plan", "hourly_schedule_packed"} <= {c["prompt"] for c in calls}, \
+    assert {"wake_up_hour", "daily_plan", "hourly_schedule_packed"} <= {c["prompt"] for c in calls}, (
         "step 0 plans three first days"
+    )
     assert 1 < peak <= slots
     assert {c["persona"] for c in calls} == set(NAMES)
 

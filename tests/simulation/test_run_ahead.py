@@ -36,8 +36,9 @@ def base_settings():
     return load_settings(PROJECT_ROOT / "config.toml")
 
 
-def run(base_settings, url: str, *, fork: str, scheduler: Scheduler, slots: int, minutes: int,
-        start: str = "07:00") -> tuple[Path, dict]:
+def run(
+    base_settings, url: str, *, fork: str, scheduler: Scheduler, slots: int, minutes: int, start: str = "07:00"
+) -> tuple[Path, dict]:
     s = base_settings.model_copy(deep=True)
     s.backend.kind, s.backend.base_url, s.backend.parallel_slots = "openai", url, slots
     s.simulation.scheduler = scheduler
@@ -79,9 +80,10 @@ def party_town(root: Path):
     from tests.simulation.test_scripted_town import GUEST, PARTY, _seed
 
     config, base = town(root, "party_base", packed_actions="true")
-    base.write_meta({**base.read_meta(), "sec_per_step": 10})   # people walk a tile a step
-    (base.dir / "reverie" / "seeds.json").write_text(json.dumps([_seed("Nora Bennett", PARTY, True),
-                                                                 _seed("Iris Novak", GUEST, True)]))
+    base.write_meta({**base.read_meta(), "sec_per_step": 10})  # people walk a tile a step
+    (base.dir / "reverie" / "seeds.json").write_text(
+        json.dumps([_seed("Nora Bennett", PARTY, True), _seed("Iris Novak", GUEST, True)])
+    )
     return load_settings(config), "party_base"
 
 
@@ -97,24 +99,28 @@ def test_out_of_order_writes_the_lockstep_runs_files(base_settings, server, tmp_
     else:
         settings, fork, start = base_settings, "base_willow_creek_n25", "07:00"
     started = time.perf_counter()
-    lock_dir, lock = run(settings, server.url, fork=fork, scheduler=Scheduler.LOCKSTEP, slots=1, minutes=minutes,
-                         start=start)
+    lock_dir, lock = run(
+        settings, server.url, fork=fork, scheduler=Scheduler.LOCKSTEP, slots=1, minutes=minutes, start=start
+    )
     lock_s = time.perf_counter() - started
-    ahead_dir, ahead = run(settings, server.url, fork=fork, scheduler=Scheduler.OUT_OF_ORDER, slots=16,
-                           minutes=minutes, start=start)
+    ahead_dir, ahead = run(
+        settings, server.url, fork=fork, scheduler=Scheduler.OUT_OF_ORDER, slots=16, minutes=minutes, start=start
+    )
     print(f"{fork}: lockstep {lock_s:.0f} s, out of order {time.perf_counter() - started - lock_s:.0f} s")
     try:
         compare(lock_dir, lock, ahead_dir, ahead, minutes, waiting=town == "n25")
     finally:
         for sim_dir in (lock_dir, ahead_dir):
-            shutil.rmtree(sim_dir.parents[1], ignore_errors=True)   # the bench's temporary folder
+            shutil.rmtree(sim_dir.parents[1], ignore_errors=True)  # the bench's temporary folder
 
 
 def compare(lock_dir: Path, lock: dict, ahead_dir: Path, ahead: dict, minutes: int, *, waiting: bool) -> None:
     chats, waits = what_happened(lock_dir)
     # A conversation is a reaction (decide_to_talk); the 3 residents never come to wait for each other
     # in two hours (decide_to_react is asked only of one walking to where another is busy).
-    assert chats and (waits or not waiting), f"the run must hold a conversation and a reaction ({chats} chat steps, {waits} waiting)"
+    assert chats and (waits or not waiting), (
+        f"the run must hold a conversation and a reaction ({chats} chat steps, {waits} waiting)"
+    )
     assert lock["steps"] == ahead["steps"] == minutes * 6
     a, b = files(lock_dir), files(ahead_dir)
     assert sorted(a) == sorted(b)
@@ -135,23 +141,32 @@ def test_a_run_killed_while_residents_run_ahead_resumes_with_whole_steps(base_se
 
     storage = tmp_path / "storage"
     storage.mkdir()
-    (storage / "base_willow_creek").symlink_to(base_settings.paths.storage / "base_willow_creek", target_is_directory=True)
+    (storage / "base_willow_creek").symlink_to(
+        base_settings.paths.storage / "base_willow_creek", target_is_directory=True
+    )
     config = tmp_path / "config.toml"
-    config.write_text(f'[paths]\nstorage = "{storage}"\ntemp_storage = "{tmp_path / "temp"}"\n'
-                      f'[backend]\nkind = "openai"\nbase_url = "{server.url}"\nparallel_slots = 16\n'
-                      '[simulation]\nscheduler = "out_of_order"\nautosave_every = 12\nschedule_passes = 1\n'
-                      'packed_actions = true\n', encoding="utf-8")
+    config.write_text(
+        f'[paths]\nstorage = "{storage}"\ntemp_storage = "{tmp_path / "temp"}"\n'
+        f'[backend]\nkind = "openai"\nbase_url = "{server.url}"\nparallel_slots = 16\n'
+        '[simulation]\nscheduler = "out_of_order"\nautosave_every = 12\nschedule_passes = 1\n'
+        "packed_actions = true\n",
+        encoding="utf-8",
+    )
     env = {**os.environ, "REVERIE_CONFIG": str(config)}
     command = [sys.executable, "-m", "reverie", "run", "--no-progress"]
     sim = SimStorage(storage, "killed")
-    proc = subprocess.Popen([*command, "--fork", "base_willow_creek", "--sim", "killed", "--start", "07:00",
-                             "--steps", "2000"], env=env, cwd=PROJECT_ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [*command, "--fork", "base_willow_creek", "--sim", "killed", "--start", "07:00", "--steps", "2000"],
+        env=env,
+        cwd=PROJECT_ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 240
         while time.monotonic() < deadline and proc.poll() is None:
             written = len(list((sim.dir / "movement").glob("*.json"))) if (sim.dir / "movement").is_dir() else 0
-            if written >= 40:   # past three checkpoints, with residents between steps
+            if written >= 40:  # past three checkpoints, with residents between steps
                 break
             time.sleep(0.2)
         assert proc.poll() is None, "the run ended before it could be killed"
@@ -161,16 +176,25 @@ def test_a_run_killed_while_residents_run_ahead_resumes_with_whole_steps(base_se
         proc.wait()
     killed_at = max(int(p.stem) for p in (sim.dir / "movement").glob("*.json"))
 
-    done = subprocess.run([*command, "--resume", "killed", "--steps", "30"], env=env, cwd=PROJECT_ROOT,
-                          capture_output=True, text=True, timeout=300, check=False)
+    done = subprocess.run(
+        [*command, "--resume", "killed", "--steps", "30"],
+        env=env,
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     assert check_files(sim) > 0
     meta = sim.read_meta()
     steps = sorted(int(p.stem) for p in (sim.dir / "movement").glob("*.json"))
     assert steps == list(range(steps[0], meta["step"])), "movement files are one per step, none missing"
-    assert meta["step"] > killed_at - 12   # resumed from the last checkpoint before the kill, then 30 steps
+    assert meta["step"] > killed_at - 12  # resumed from the last checkpoint before the kill, then 30 steps
     for step in steps:
-        assert set(json.loads((sim.dir / "movement" / f"{step}.json").read_text())["persona"]) == set(meta["persona_names"])
+        assert set(json.loads((sim.dir / "movement" / f"{step}.json").read_text())["persona"]) == set(
+            meta["persona_names"]
+        )
     env_next = sim.read_environment(meta["step"])
     assert env_next is not None and set(env_next) >= set(meta["persona_names"])
     for name in meta["persona_names"]:
@@ -210,26 +234,29 @@ def test_a_run_ahead_that_fails_midway_saves_nothing(base_settings, tmp_path):
     s = base_settings.model_copy(deep=True)
     s.paths.storage, s.paths.temp_storage = tmp_path / "storage", tmp_path / "temp"
     s.paths.storage.mkdir()
-    (s.paths.storage / "base_willow_creek").symlink_to(base_settings.paths.storage / "base_willow_creek",
-                                                      target_is_directory=True)
+    (s.paths.storage / "base_willow_creek").symlink_to(
+        base_settings.paths.storage / "base_willow_creek", target_is_directory=True
+    )
     s.backend.kind, s.backend.parallel_slots, s.simulation.scheduler = "openai", 3, Scheduler.OUT_OF_ORDER
     storage = fork(s.paths.storage, "base_willow_creek", "walkers")
     meta = storage.read_meta()
     start = datetime_of(meta["curr_time"])
     tiles = [(5, 5), (30, 5), (55, 40)]
     names = list(meta["persona_names"])
-    walkers = {n: Walker(n, t, start + timedelta(seconds=20) if i == 1 else None)
-               for i, (n, t) in enumerate(zip(names, tiles))}
+    walkers = {
+        n: Walker(n, t, start + timedelta(seconds=20) if i == 1 else None) for i, (n, t) in enumerate(zip(names, tiles))
+    }
     for name, tile in zip(names, tiles):
-        walkers[name].scratch.set_time(start - timedelta(seconds=10))   # not a first step: no seeds planted
+        walkers[name].scratch.set_time(start - timedelta(seconds=10))  # not a first step: no seeds planted
     sim = Simulation(s, storage, world=Maze.load(s.paths.assets, meta["maze_name"]), personas=walkers)
-    storage.write_environment(sim.step_no, {n: {"maze": meta["maze_name"], "x": t[0], "y": t[1]}
-                                            for n, t in zip(names, tiles)})
+    storage.write_environment(
+        sim.step_no, {n: {"maze": meta["maze_name"], "x": t[0], "y": t[1]} for n, t in zip(names, tiles)}
+    )
     assert sim.runs_ahead(headless=True)
     first = sim.step_no
     with pytest.raises(RuntimeError, match=f"{names[1]} fails"):
         sim.run(10)
-    assert sim.torn and sim.step_no == first + 2   # steps 0 and 1 were passed by everyone and written
+    assert sim.torn and sim.step_no == first + 2  # steps 0 and 1 were passed by everyone and written
     assert storage.steps_in("movement") == [first, first + 1]
     sim.save()
     assert storage.read_meta()["step"] == first, "the checkpoint is the one before the run"

@@ -37,8 +37,16 @@ def test_smallville_residents_leave_home_for_the_places_their_descriptions_name(
 
     settings = load_settings(make_village(tmp_path, smallville_dir))
     settings.models.strong.path = settings.models.cheap.path = SCRIPTED
-    run_day(settings, base=BASE, sim_code="morning", hours=2, evaluate_every=-1, say=lambda _l: None,
-            start="07:30", history=None)
+    run_day(
+        settings,
+        base=BASE,
+        sim_code="morning",
+        hours=2,
+        evaluate_every=-1,
+        say=lambda _l: None,
+        start="07:30",
+        history=None,
+    )
 
     seen = _sectors_visited(settings, "morning")
     # "goes to the library at Oak Hill College early in the morning" (no clock time)
@@ -57,8 +65,16 @@ def test_alder_bay_residents_go_where_their_prose_says(tmp_path):
 
     settings, _storage = fork_base(tmp_path, "base_alder_bay", "unused")
     settings.models.strong.path = settings.models.cheap.path = SCRIPTED
-    run_day(settings, base="base_alder_bay", sim_code="morning", hours=2, evaluate_every=-1, say=lambda _l: None,
-            start="07:30", history=None)
+    run_day(
+        settings,
+        base="base_alder_bay",
+        sim_code="morning",
+        hours=2,
+        evaluate_every=-1,
+        say=lambda _l: None,
+        start="07:30",
+        history=None,
+    )
 
     seen = _sectors_visited(settings, "morning")
     # "walks to the Alder Bay Harbour Office early in the morning"
@@ -69,8 +85,10 @@ def test_alder_bay_residents_go_where_their_prose_says(tmp_path):
 
 PARTY_DAY = "February 14, 2023"
 HOST = "Nora Bennett"
-PARTY = ("Nora Bennett is throwing a Valentine's Day party at Willow Bean Cafe on February 14, 2023, from 5 pm to 7 pm. "
-         "Nora asks everyone she meets to come to the party at Willow Bean Cafe.")
+PARTY = (
+    "Nora Bennett is throwing a Valentine's Day party at Willow Bean Cafe on February 14, 2023, from 5 pm to 7 pm. "
+    "Nora asks everyone she meets to come to the party at Willow Bean Cafe."
+)
 HEARD = "Nora Bennett told you that she is throwing a Valentine's Day party at Willow Bean Cafe on February 14, 2023, from 5 pm to 7 pm"
 
 
@@ -92,11 +110,22 @@ def test_invited_residents_reach_the_party_in_its_window(tmp_path):
     from tests.fuzz.test_fuzz_runs import town
 
     config, base = town(tmp_path, "party_base", packed_actions="true")
-    base.write_meta({**base.read_meta(), "sec_per_step": 10})   # people walk a tile a step
-    seed = {"persona": HOST, "currently": PARTY, "keywords": ["party"], "question": "Did you know there is a party?",
-            "fact": "there is a party at Willow Bean Cafe",
-            "event": {"sector": "Willow Bean Cafe", "arena": "cafe", "day": PARTY_DAY, "start": "17:00",
-                      "end": "19:00", "description": "hosting the party at the cafe"}}
+    base.write_meta({**base.read_meta(), "sec_per_step": 10})  # people walk a tile a step
+    seed = {
+        "persona": HOST,
+        "currently": PARTY,
+        "keywords": ["party"],
+        "question": "Did you know there is a party?",
+        "fact": "there is a party at Willow Bean Cafe",
+        "event": {
+            "sector": "Willow Bean Cafe",
+            "arena": "cafe",
+            "day": PARTY_DAY,
+            "start": "17:00",
+            "end": "19:00",
+            "description": "hosting the party at the cafe",
+        },
+    }
     (base.dir / "reverie" / "seeds.json").write_text(json.dumps([seed]))
     history = tmp_path / "heard.csv"
     guests = ["Iris Novak", "Theo Alvarez"]
@@ -107,25 +136,32 @@ def test_invited_residents_reach_the_party_in_its_window(tmp_path):
     sim = Simulation.fork(settings, "party_base", "valentine", start="23:50")
     try:
         load_history(sim, history)
-        sim.run(15 * 6, headless=True)   # past midnight: February 14 is planned
+        sim.run(15 * 6, headless=True)  # past midnight: February 14 is planned
         plans = {name: " ".join(sim.personas[name].scratch.daily_req) for name in guests}
     finally:
         sim.close()
     for name in guests:
-        assert "5:00 pm" in plans[name] and "Willow Bean Cafe" in plans[name], f"{name} did not plan the party: {plans[name]}"
+        assert "5:00 pm" in plans[name] and "Willow Bean Cafe" in plans[name], (
+            f"{name} did not plan the party: {plans[name]}"
+        )
 
     storage = SimStorage(settings.paths.storage, "valentine")
     fast_forward(storage, "16:45")
     sim = Simulation.open(settings, "valentine")
     try:
         sim.run(45 * 6, headless=True)
-        cafe = {(x, y) for y, row in enumerate(sim.maze.tiles) for x, t in enumerate(row)
-                if t["sector"] == "Willow Bean Cafe" and t["arena"] == "cafe"}
+        cafe = {
+            (x, y)
+            for y, row in enumerate(sim.maze.tiles)
+            for x, t in enumerate(row)
+            if t["sector"] == "Willow Bean Cafe" and t["arena"] == "cafe"
+        }
         from datetime import datetime
 
         window = (datetime(2023, 2, 14, 17), datetime(2023, 2, 14, 19))
-        came = attendance(movement_frames(storage, sim.persona_names), lambda tile: tile in cafe, window,
-                          sim.persona_names)
+        came = attendance(
+            movement_frames(storage, sim.persona_names), lambda tile: tile in cafe, window, sim.persona_names
+        )
     finally:
         sim.close()
     assert set(guests) <= set(came), f"not every guest reached the cafe between 5 and 7 pm: {came}"
@@ -146,13 +182,26 @@ def test_a_conversation_passes_the_news_on_and_the_two_know_each_other(tmp_path)
 
     config, base = town(tmp_path, "talk_base", packed_actions="true")
     base.write_meta({**base.read_meta(), "sec_per_step": 10})
-    seed = {"persona": HOST, "currently": PARTY, "keywords": ["party"], "question": "Did you know there is a party?",
-            "fact": "there is a party at Willow Bean Cafe"}
+    seed = {
+        "persona": HOST,
+        "currently": PARTY,
+        "keywords": ["party"],
+        "question": "Did you know there is a party?",
+        "fact": "there is a party at Willow Bean Cafe",
+    }
     (base.dir / "reverie" / "seeds.json").write_text(json.dumps([seed]))
     settings = load_settings(config)
     settings.models.strong.path = settings.models.cheap.path = SCRIPTED
-    run_day(settings, base="talk_base", sim_code="talk", hours=1, evaluate_every=-1, say=lambda _l: None,
-            start="07:50", history=None)
+    run_day(
+        settings,
+        base="talk_base",
+        sim_code="talk",
+        hours=1,
+        evaluate_every=-1,
+        say=lambda _l: None,
+        start="07:50",
+        history=None,
+    )
 
     sim = Simulation.open(settings, "talk")
     try:

@@ -60,7 +60,10 @@ def test_the_shipped_seeds_are_the_originals_two_facts():
 
 def test_with_status_adds_once_and_keep_seeded_lets_go_after_the_event_day():
     assert with_status("Nora runs the cafe", "She hosts a party.") == "Nora runs the cafe. She hosts a party."
-    assert with_status("Nora runs the cafe. She hosts a party.", "She hosts a party.") == "Nora runs the cafe. She hosts a party."
+    assert (
+        with_status("Nora runs the cafe. She hosts a party.", "She hosts a party.")
+        == "Nora runs the cafe. She hosts a party."
+    )
     seeds = read_seeds(load_settings(PROJECT_ROOT / "config.toml").paths.storage / BASE)
     nora = [s for s in seeds if s.persona == "Nora Bennett"]
 
@@ -86,7 +89,9 @@ def test_the_seed_joins_currently_and_survives_a_new_day(town):
     before = nora.scratch.currently
     seeds = {s.persona: s for s in read_seeds(sim.storage.dir)}
     plant_seeds(sim)
-    assert nora.scratch.currently.startswith(before) and nora.scratch.currently.endswith(seeds["Nora Bennett"].currently)
+    assert nora.scratch.currently.startswith(before) and nora.scratch.currently.endswith(
+        seeds["Nora Bennett"].currently
+    )
     assert seeds["Marcus Reed"].currently in marcus.scratch.currently
     assert seeds["Nora Bennett"].currently in nora.identity()  # in every prompt of hers
     assert "whisper_inner_thought" not in model.prompts()  # no whisper: the original's way
@@ -109,8 +114,17 @@ def test_a_whisper_only_seed_is_still_whispered(tmp_path):
     a seed with only a whisper becomes one memory and leaves `currently` as it was."""
     model = FakeChatModel()
     with forked_sim(tmp_path, "base_willow_creek", "small", model) as sim:
-        _write(sim.storage.dir, [{"persona": "Nora Bennett", "whisper": "You are hosting a party at the cafe",
-                                  "question": "Did you know there is a party?", "fact": "a party"}])
+        _write(
+            sim.storage.dir,
+            [
+                {
+                    "persona": "Nora Bennett",
+                    "whisper": "You are hosting a party at the cafe",
+                    "question": "Did you know there is a party?",
+                    "fact": "a party",
+                }
+            ],
+        )
         nora = sim.personas["Nora Bennett"]
         before, thoughts = nora.scratch.currently, len(nora.a_mem.seq_thought)
         assert plant_seeds(sim) == {"Nora Bennett": 1}
@@ -124,8 +138,10 @@ def test_a_seed_whose_fact_currently_already_tells_is_not_added_again(tmp_path):
     (in other words, or word for word) adds nothing; a fact with another hour is added."""
     from reverie.persona.seeded_status import holds
 
-    told = ("Ana Ruiz is planning on having a picnic at Elm Park with her friends on March 3rd, 2023 at 4pm. She is "
-            "telling everyone to join the picnic at Elm Park on March 3rd, 2023, from 4pm to 6pm.")
+    told = (
+        "Ana Ruiz is planning on having a picnic at Elm Park with her friends on March 3rd, 2023 at 4pm. She is "
+        "telling everyone to join the picnic at Elm Park on March 3rd, 2023, from 4pm to 6pm."
+    )
     assert holds(told, "Ana Ruiz is having a picnic at Elm Park on March 3rd, 2023, from 4pm to 6pm.")
     assert not holds(told, "Ana Ruiz is having a picnic at Elm Park on March 3rd, 2023, from 5pm to 7pm.")
     assert not holds(told, "Ana Ruiz is running for mayor.")

@@ -27,7 +27,7 @@ def storage_root(tmp_path, smallville_dir):
 
 def test_write_json_atomic_formats_like_the_original(tmp_path):
     path = tmp_path / "a" / "b.json"
-    write_json_atomic(path, {"emoji": "\U0001F634", "n": [1, 2]})
+    write_json_atomic(path, {"emoji": "\U0001f634", "n": [1, 2]})
     text = path.read_text()
     assert '"\\ud83d\\ude34"' in text and text.startswith("{\n  ")
     assert not [p for p in path.parent.iterdir() if p.name != "b.json"]

@@ -42,8 +42,13 @@ def town(tmp_path) -> Path:
 
 
 def reverie(config: Path, *args: str, timeout: int = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "reverie", "--config", str(config), *args], cwd=PROJECT_ROOT,
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "reverie", "--config", str(config), *args],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def one_line_error(run: subprocess.CompletedProcess) -> str:
@@ -67,11 +72,14 @@ def snapshot(folder: Path) -> dict:
 
 # -- names -----------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("name", ["../storage/base_willow_creek", "/tmp", "a/b", "..", ".hidden", "new\nline", " x"])
 def test_resume_and_fork_take_only_a_name_inside_storage(town, tmp_path, name):
     before = snapshot(SHIPPED)
     assert "not a usable simulation name" in one_line_error(reverie(town, "run", "--resume", name, "--steps", "1"))
-    assert "not a usable simulation name" in one_line_error(reverie(town, "run", "--fork", name, "--sim", "x", "--steps", "1"))
+    assert "not a usable simulation name" in one_line_error(
+        reverie(town, "run", "--fork", name, "--sim", "x", "--steps", "1")
+    )
     assert snapshot(SHIPPED) == before and not (tmp_path / "storage" / "x").exists()
 
 
@@ -104,14 +112,21 @@ def test_a_base_is_never_overwritten(town, tmp_path):
     line = one_line_error(reverie(town, "run", "--fork", BASE, "--sim", "town_start", "--overwrite", "--steps", "1"))
     assert "base simulation" in line and snapshot(flagged) == before
     assert "kept for base simulations" in one_line_error(
-        reverie(town, "run", "--fork", "town_start", "--sim", "base_mine", "--steps", "1"))
+        reverie(town, "run", "--fork", "town_start", "--sim", "base_mine", "--steps", "1")
+    )
     # A fork of a flagged base is an ordinary simulation.
     assert "base" not in fork(storage, "town_start", "mine").read_meta()
 
 
 def test_interactive_names_follow_the_same_rule(town):
-    run = subprocess.run([sys.executable, "-m", "reverie", "--config", str(town)], cwd=PROJECT_ROOT,
-                         input="../storage/base_willow_creek\nnew\n", capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-m", "reverie", "--config", str(town)],
+        cwd=PROJECT_ROOT,
+        input="../storage/base_willow_creek\nnew\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 2 and "not a usable simulation name" in run.stderr
 
 
@@ -130,8 +145,12 @@ HOLDER = textwrap.dedent("""
 
 def test_a_second_process_is_refused_and_a_dead_holders_lock_is_taken_over(tmp_path):
     storage = fork_town(tmp_path)
-    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(storage.root), storage.sim_code],
-                              cwd=PROJECT_ROOT, stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(storage.root), storage.sim_code],
+        cwd=PROJECT_ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert holder.stdout.readline().strip() == "held"
         with pytest.raises(SimulationInUse) as refused:
@@ -167,6 +186,7 @@ def fork_town(tmp_path: Path) -> SimStorage:
 
 
 # -- damaged files, full disks -------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("damage", ["meta", "meta-keys", "scratch"])
 def test_a_damaged_file_is_named_in_one_line(town, tmp_path, damage):
@@ -208,6 +228,7 @@ def test_a_full_or_read_only_disk_is_one_line_and_keeps_the_checkpoint(tmp_path,
 
 # -- the ledger follows the checkpoint ---------------------------------------------------------
 
+
 def test_the_ledger_drops_the_calls_of_steps_that_run_again(tmp_path):
     path = tmp_path / "llm_calls.jsonl"
     lines = [json.dumps({"prompt": "p", "step": step}) for step in [None, 0, 0, 1, 2, 2, 3, 4, None]]
@@ -232,7 +253,8 @@ def test_a_model_that_fails_to_load_leaves_no_fork_behind(town, tmp_path):
     assert not (tmp_path / "storage" / "first").exists()
     # The same command again needs no --overwrite (it fails the same way, not on the name).
     assert "cannot load the model" in the_error(
-        reverie(town, "run", "--fork", BASE, "--sim", "first", "--steps", "1", "--no-progress", timeout=300))
+        reverie(town, "run", "--fork", BASE, "--sim", "first", "--steps", "1", "--no-progress", timeout=300)
+    )
 
 
 def test_overwrite_never_replaces_a_simulation_in_use(town, tmp_path):
@@ -245,12 +267,15 @@ def test_overwrite_never_replaces_a_simulation_in_use(town, tmp_path):
         lock.release()
     assert "in use by process" in line
     after = snapshot(tmp_path / "storage" / "busy")
-    assert {k: v for k, v in after.items() if k.name != ".lock"} == {k: v for k, v in before.items() if k.name != ".lock"}
+    assert {k: v for k, v in after.items() if k.name != ".lock"} == {
+        k: v for k, v in before.items() if k.name != ".lock"
+    }
 
 
 # -- stop signals: SIGTERM (docker stop, systemd, timeout) and SIGHUP save like Ctrl-C ------------
 # The runs answer from the scripted town model (rules, not a real model): what is tested is
 # what the process does with a signal.
+
 
 def saved_step(sim_dir: Path) -> int:
     return json.loads((sim_dir / "reverie" / "meta.json").read_text(encoding="utf-8"))["step"]
@@ -274,9 +299,29 @@ def wait_for(path: Path, proc: subprocess.Popen, seconds: float = 240) -> None:
 def test_a_stop_signal_saves_the_steps_run(town, tmp_path, signum):
     """Ctrl-C did this already (test_bundled_run.py); SIGTERM killed the run, losing its steps."""
     sim = tmp_path / "storage" / "stopped"
-    proc = subprocess.Popen([sys.executable, "-m", "reverie", "--config", str(town), "run", "--fork", BASE,
-                             "--sim", "stopped", "--steps", "100000", "--model", "scripted", "--no-progress"],
-                            cwd=PROJECT_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "reverie",
+            "--config",
+            str(town),
+            "run",
+            "--fork",
+            BASE,
+            "--sim",
+            "stopped",
+            "--steps",
+            "100000",
+            "--model",
+            "scripted",
+            "--no-progress",
+        ],
+        cwd=PROJECT_ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         wait_for(sim / "movement" / "2.json", proc)
         proc.send_signal(signum)
@@ -289,8 +334,9 @@ def test_a_stop_signal_saves_the_steps_run(town, tmp_path, signum):
     assert (sim / "environment" / f"{step}.json").is_file()
     leftovers = [p.name for p in (sim / "reverie").iterdir() if p.name.startswith(".")]
     assert not leftovers and not (sim / ".personas.saving").exists()  # no lock, no half save
-    resumed = reverie(town, "run", "--resume", "stopped", "--steps", "1", "--model", "scripted", "--no-progress",
-                      timeout=300)
+    resumed = reverie(
+        town, "run", "--resume", "stopped", "--steps", "1", "--model", "scripted", "--no-progress", timeout=300
+    )
     assert resumed.returncode == 0 and "damaged" not in resumed.stderr, resumed.stderr[-2000:]
     assert saved_step(sim) == step + 1
 
@@ -301,10 +347,30 @@ def test_sigterm_at_the_interactive_prompt_saves_and_finishes(town, tmp_path):
     """Nobody is at the prompt to type `fin` when a service manager stops the server."""
     sim = tmp_path / "storage" / "served"
     with town.open("a", encoding="utf-8") as fh:
-        fh.write('[models.strong]\npath = "scripted"\nn_ctx = 65536\n[models.cheap]\npath = "scripted"\nn_ctx = 65536\n')
-    proc = subprocess.Popen([sys.executable, "-m", "reverie", "--config", str(town), "--fork", BASE, "--sim", "served",
-                             "--headless", "--command", "run 2"], cwd=PROJECT_ROOT, stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        fh.write(
+            '[models.strong]\npath = "scripted"\nn_ctx = 65536\n[models.cheap]\npath = "scripted"\nn_ctx = 65536\n'
+        )
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "reverie",
+            "--config",
+            str(town),
+            "--fork",
+            BASE,
+            "--sim",
+            "served",
+            "--headless",
+            "--command",
+            "run 2",
+        ],
+        cwd=PROJECT_ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         wait_for(sim / "movement" / "1.json", proc)
         proc.send_signal(signal.SIGTERM)
@@ -346,8 +412,22 @@ def test_ctrl_c_during_the_final_save_does_not_cut_it(town, tmp_path, monkeypatc
         return write(path, data, **kw)
 
     monkeypatch.setattr(checkpoint, "write_json_atomic", interrupted)
-    code = cli.main(["--config", str(town), "run", "--fork", BASE, "--sim", "last", "--steps", "2",
-                     "--model", "scripted", "--no-progress"])
+    code = cli.main(
+        [
+            "--config",
+            str(town),
+            "run",
+            "--fork",
+            BASE,
+            "--sim",
+            "last",
+            "--steps",
+            "2",
+            "--model",
+            "scripted",
+            "--no-progress",
+        ]
+    )
     sim = tmp_path / "storage" / "last"
     assert code == 130, capsys.readouterr().err[-2000:]
     assert saved_step(sim) == 2 and moved_steps(sim) == [0, 1]
@@ -355,6 +435,7 @@ def test_ctrl_c_during_the_final_save_does_not_cut_it(town, tmp_path, monkeypatc
 
 
 # -- a live run (the browser reports positions) resumes where it stopped, in both modes -----------
+
 
 def feed_positions(sim: Path, stop) -> None:
     """The browser's part: once movement/<k>.json is written, report environment/<k+1>.json."""
@@ -365,7 +446,9 @@ def feed_positions(sim: Path, stop) -> None:
                 continue
             meta = json.loads((sim / "reverie" / "meta.json").read_text(encoding="utf-8"))
             moves = json.loads((sim / "movement" / f"{k}.json").read_text(encoding="utf-8"))["persona"]
-            env = {n: {"maze": meta["maze_name"], "x": m["movement"][0], "y": m["movement"][1]} for n, m in moves.items()}
+            env = {
+                n: {"maze": meta["maze_name"], "x": m["movement"][0], "y": m["movement"][1]} for n, m in moves.items()
+            }
             tmp = target.with_name(f".{target.name}.tmp")
             tmp.write_text(json.dumps(env), encoding="utf-8")
             os.replace(tmp, target)
@@ -382,23 +465,48 @@ def test_a_finished_live_run_resumes_at_its_last_step(town, tmp_path):
     feeder = threading.Thread(target=feed_positions, args=(sim, stop), daemon=True)
     feeder.start()
     try:
-        live = reverie(town, "run", "--live", "--fork", BASE, "--sim", "live", "--steps", "2", "--model", "scripted",
-                       "--no-progress", timeout=300)
+        live = reverie(
+            town,
+            "run",
+            "--live",
+            "--fork",
+            BASE,
+            "--sim",
+            "live",
+            "--steps",
+            "2",
+            "--model",
+            "scripted",
+            "--no-progress",
+            timeout=300,
+        )
         assert live.returncode == 0, live.stderr[-2000:]
         assert saved_step(sim) == 2
         stop.set()
         feeder.join()
         # The browser has not reported the positions after the last step: the checkpoint is whole anyway.
         (sim / "environment" / "2.json").unlink(missing_ok=True)
-        headless = reverie(town, "run", "--resume", "live", "--steps", "1", "--model", "scripted", "--no-progress",
-                           timeout=300)
+        headless = reverie(
+            town, "run", "--resume", "live", "--steps", "1", "--model", "scripted", "--no-progress", timeout=300
+        )
         assert headless.returncode == 0 and "damaged" not in headless.stderr, headless.stderr[-2000:]
         assert "at step 2" in headless.stderr and saved_step(sim) == 3
         stop.clear()
         feeder = threading.Thread(target=feed_positions, args=(sim, stop), daemon=True)
         feeder.start()
-        again = reverie(town, "run", "--resume", "live", "--live", "--steps", "2", "--model", "scripted",
-                        "--no-progress", timeout=300)
+        again = reverie(
+            town,
+            "run",
+            "--resume",
+            "live",
+            "--live",
+            "--steps",
+            "2",
+            "--model",
+            "scripted",
+            "--no-progress",
+            timeout=300,
+        )
         assert again.returncode == 0 and "damaged" not in again.stderr, again.stderr[-2000:]
         assert "at step 3" in again.stderr and saved_step(sim) == 5 and moved_steps(sim) == list(range(5))
     finally:

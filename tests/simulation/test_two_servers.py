@@ -35,12 +35,16 @@ def test_a_packed_run_uses_both_servers_and_survives_one_killed_mid_run(tmp_path
     n_ctx, steps = base_settings.models.strong.n_ctx, 2
     first: list = []
     second: list = []
-    with llama_server(tmp_path / "a.log", slots=2, n_ctx=n_ctx) as url_a, \
-            llama_server(tmp_path / "b.log", slots=2, n_ctx=n_ctx, started=second) as url_b:
+    with (
+        llama_server(tmp_path / "a.log", slots=2, n_ctx=n_ctx) as url_a,
+        llama_server(tmp_path / "b.log", slots=2, n_ctx=n_ctx, started=second) as url_b,
+    ):
         s = sim_settings(base_settings, tmp_path / "run", kind="openai", slots=1)
         s.simulation.packed_actions = True
-        s.backend.servers = [{"base_url": url_a, "server": "llama.cpp", "parallel_slots": 2},
-                             {"base_url": url_b, "server": "llama.cpp", "parallel_slots": 2}]
+        s.backend.servers = [
+            {"base_url": url_a, "server": "llama.cpp", "parallel_slots": 2},
+            {"base_url": url_b, "server": "llama.cpp", "parallel_slots": 2},
+        ]
         sim = Simulation.fork(s, BASE, "two_servers")
         ledger_path = sim.storage.ledger_path
         killed_at: list[float] = []
@@ -71,8 +75,10 @@ def test_a_packed_run_uses_both_servers_and_survives_one_killed_mid_run(tmp_path
     after = [c for c in calls if c["ts"] > kill + 0.5]
     per_server = {url: sum(1 for c in calls if url in (c.get("server") or "")) for url in (url_a, url_b)}
     said = [line for line in capsys.readouterr().err.splitlines() if line.startswith("[backend]")]
-    print(f"\n{len(calls)} asks; per server {per_server}; killed B after {len(before)} asks; "
-          f"{len(after)} asks after; fail-safes {sum(1 for c in calls if c['fallback'])}\n" + "\n".join(said))
+    print(
+        f"\n{len(calls)} asks; per server {per_server}; killed B after {len(before)} asks; "
+        f"{len(after)} asks after; fail-safes {sum(1 for c in calls if c['fallback'])}\n" + "\n".join(said)
+    )
     assert kill > 0, "B was killed while the run went on"
     assert {c.get("server") for c in before} >= {url_a, url_b}, "before the kill, both servers answered"
     assert after and all(c["server"] == url_a for c in after), "after the kill, every call went to A"

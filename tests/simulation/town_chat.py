@@ -15,8 +15,9 @@ import re
 
 from reverie.llm.fake_model import FakeCall, FakeChatModel
 
-MEMORIES = re.compile(r"Memories of [^\n]*:\n(?P<statements>.*?)\n\nThe interviewer said to [^:]+: (?P<question>[^\n]*)",
-                      re.S)
+MEMORIES = re.compile(
+    r"Memories of [^\n]*:\n(?P<statements>.*?)\n\nThe interviewer said to [^:]+: (?P<question>[^\n]*)", re.S
+)
 SUMMARY_KNOWN = "remembers hearing about"
 SUMMARY_UNKNOWN = "remembers nothing about"
 IDENTITY = re.compile(r"About [^\n]*:\n(?P<identity>.*?)\n\n", re.S)
@@ -41,25 +42,38 @@ def town_reply(call: FakeCall) -> dict:
         m = MEMORIES.search(text)
         if m:
             about = subject(m.group("question"))
-            held = [line.lstrip("- ").rstrip(".") for line in m.group("statements").splitlines()
-                    if about.lower() in line.lower()]
-            reply = {"summary": f"The persona {SUMMARY_KNOWN} {about}: {held[0][:200]}." if held
-                     else f"The persona {SUMMARY_UNKNOWN} {about}."}
+            held = [
+                line.lstrip("- ").rstrip(".")
+                for line in m.group("statements").splitlines()
+                if about.lower() in line.lower()
+            ]
+            reply = {
+                "summary": f"The persona {SUMMARY_KNOWN} {about}: {held[0][:200]}."
+                if held
+                else f"The persona {SUMMARY_UNKNOWN} {about}."
+            }
     elif props == {"utterance"}:
         m = re.search(rf"(?:{SUMMARY_KNOWN}|{SUMMARY_UNKNOWN}) ([^\n]+?)\.(?:\n|$)", text)
         if m:
             about, known = m.group(1), SUMMARY_KNOWN in m.group(0)
             who = IDENTITY.search(str(call.messages[0].content)) if call.messages else None
-            told = [s for s in re.split(r"(?<=[.!?])\s+", who.group("identity")) if about.lower() in s.lower()] if who else []
-            reply = {"utterance": f"Yes, I know about {about}." if known
-                     else f"Yes, I know about {about}: {told[0]}" if told
-                     else f"No, I have never heard of {about}."}
+            told = (
+                [s for s in re.split(r"(?<=[.!?])\s+", who.group("identity")) if about.lower() in s.lower()]
+                if who
+                else []
+            )
+            reply = {
+                "utterance": f"Yes, I know about {about}."
+                if known
+                else f"Yes, I know about {about}: {told[0]}"
+                if told
+                else f"No, I have never heard of {about}."
+            }
     elif props == {"evidence", "verdict"}:
         m = re.search(r"Answer of [^:]+: ([^\n]+)", text)
         if m:
             answer = m.group(1)
-            reply = {"evidence": " ".join(answer.split()[:3]),
-                     "verdict": "yes" if answer.startswith("Yes") else "no"}
+            reply = {"evidence": " ".join(answer.split()[:3]), "verdict": "yes" if answer.startswith("Yes") else "no"}
     return reply
 
 

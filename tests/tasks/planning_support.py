@@ -21,7 +21,9 @@ def scripted_llm(*replies: str, ledger_path=None) -> tuple[LLM, FakeChatModel]:
     settings = Settings()
     settings.paths.prompts = PROJECT_ROOT / "prompts"
     model = FakeChatModel(replies=list(replies))
-    return LLM(settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model}, ledger_path=ledger_path), model
+    return LLM(
+        settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model}, ledger_path=ledger_path
+    ), model
 
 
 def last_user_text(model: FakeChatModel, call: int = -1) -> str:

@@ -23,19 +23,26 @@ from reverie.tasks.options import keep_own_private
 SECTORS = ["Hobbs Cafe", "Isabella Rodriguez's apartment", "Johnson Park"]
 
 
-@pytest.mark.parametrize("schema, field, key", [(SectorReply, "sector", "sectors"), (ArenaReply, "arena", "arenas"),
-                                                 (ObjectReply, "object", "objects")])
+@pytest.mark.parametrize(
+    "schema, field, key",
+    [(SectorReply, "sector", "sectors"), (ArenaReply, "arena", "arenas"), (ObjectReply, "object", "objects")],
+)
 def test_answer_is_a_call_time_choice(schema, field, key):
     assert schema.model_json_schema()["properties"][field][CHOICES_KEY] == key
 
 
 def test_unknown_sector_is_rejected_with_the_options():
-    with pytest.raises(ValidationError, match="'cafe' is not one of: Hobbs Cafe, Isabella Rodriguez's apartment, Johnson Park"):
+    with pytest.raises(
+        ValidationError, match="'cafe' is not one of: Hobbs Cafe, Isabella Rodriguez's apartment, Johnson Park"
+    ):
         SectorReply.model_validate({"sector": "cafe"}, context={"choices": {"sectors": SECTORS}})
 
 
 def test_case_slips_are_fixed_to_the_option():
-    assert SectorReply.model_validate({"sector": "johnson park"}, context={"choices": {"sectors": SECTORS}}).sector == "Johnson Park"
+    assert (
+        SectorReply.model_validate({"sector": "johnson park"}, context={"choices": {"sectors": SECTORS}}).sector
+        == "Johnson Park"
+    )
 
 
 def test_other_peoples_houses_and_rooms_are_filtered():
@@ -47,20 +54,35 @@ def test_other_peoples_houses_and_rooms_are_filtered():
 
 def test_sector_fail_safe_prefers_home_then_current():
     inputs = {"living_sector": "Isabella Rodriguez's apartment", "current_sector": "Hobbs Cafe"}
-    assert sector_fail_safe(inputs_with(ACTION_SECTOR, **inputs), {"sectors": SECTORS}).sector == "Isabella Rodriguez's apartment"
-    assert sector_fail_safe(inputs_with(ACTION_SECTOR, **inputs), {"sectors": ["Hobbs Cafe", "Johnson Park"]}).sector == "Hobbs Cafe"
-    assert sector_fail_safe(inputs_with(ACTION_SECTOR, **inputs), {"sectors": ["Johnson Park"]}).sector == "Johnson Park"
+    assert (
+        sector_fail_safe(inputs_with(ACTION_SECTOR, **inputs), {"sectors": SECTORS}).sector
+        == "Isabella Rodriguez's apartment"
+    )
+    assert (
+        sector_fail_safe(inputs_with(ACTION_SECTOR, **inputs), {"sectors": ["Hobbs Cafe", "Johnson Park"]}).sector
+        == "Hobbs Cafe"
+    )
+    assert (
+        sector_fail_safe(inputs_with(ACTION_SECTOR, **inputs), {"sectors": ["Johnson Park"]}).sector == "Johnson Park"
+    )
 
 
 def test_arena_fail_safe_prefers_own_room_and_is_a_known_option():
     arenas = ["garden", "Klaus Mueller's room", "common room"]
-    assert arena_fail_safe(inputs_with(ACTION_ARENA, name="Klaus Mueller"), {"arenas": arenas}).arena == "Klaus Mueller's room"
+    assert (
+        arena_fail_safe(inputs_with(ACTION_ARENA, name="Klaus Mueller"), {"arenas": arenas}).arena
+        == "Klaus Mueller's room"
+    )
     assert arena_fail_safe(inputs_with(ACTION_ARENA, name="Maria Lopez"), {"arenas": ["cafe"]}).arena == "cafe"
 
 
 @pytest.mark.parametrize(
     "activity, expected",
-    [("sleeping in bed", "bed"), ("making coffee at the counter", "behind the cafe counter"), ("thinking", "refrigerator")],
+    [
+        ("sleeping in bed", "bed"),
+        ("making coffee at the counter", "behind the cafe counter"),
+        ("thinking", "refrigerator"),
+    ],
 )
 def test_object_fail_safe_matches_words_of_the_activity(activity, expected):
     objects = ["refrigerator", "bed", "behind the cafe counter", "piano"]
@@ -89,21 +111,36 @@ def test_sector_options_leave_out_other_peoples_houses():
     llm, model = scripted_llm('{"sector": "Oak Hill College"}')
     sectors = ["Oak Hill College", "Dorm for Oak Hill College", "Moreno family's house", "Hobbs Cafe"]
     assert action_sector(llm, **SECTOR_KW, sectors=sectors) == "Oak Hill College"
-    assert call_schema(model)["properties"]["sector"]["enum"] == ["Oak Hill College", "Dorm for Oak Hill College", "Hobbs Cafe"]
+    assert call_schema(model)["properties"]["sector"]["enum"] == [
+        "Oak Hill College",
+        "Dorm for Oak Hill College",
+        "Hobbs Cafe",
+    ]
 
 
 def test_unknown_sector_ends_in_a_known_one():
     """Scripted replies naming a place that is not an option -> the fail-safe (home sector)."""
     llm, model = scripted_llm('{"sector": "library"}')
-    assert action_sector(llm, **SECTOR_KW, sectors=["Oak Hill College", "Dorm for Oak Hill College"]) == "Dorm for Oak Hill College"
-    assert len(model.calls) == 3   # the same reply again: asked afresh once, then the fail-safe
+    assert (
+        action_sector(llm, **SECTOR_KW, sectors=["Oak Hill College", "Dorm for Oak Hill College"])
+        == "Dorm for Oak Hill College"
+    )
+    assert len(model.calls) == 3  # the same reply again: asked afresh once, then the fail-safe
 
 
 def test_single_or_no_option_needs_no_call():
     """Scripted model that must not be called."""
     llm, model = scripted_llm("unused")
-    assert action_arena(llm, name="Isabella Rodriguez", action_description="sleeping", sector="Isabella Rodriguez's apartment",
-                        arenas=["main room"]) == "main room"
+    assert (
+        action_arena(
+            llm,
+            name="Isabella Rodriguez",
+            action_description="sleeping",
+            sector="Isabella Rodriguez's apartment",
+            arenas=["main room"],
+        )
+        == "main room"
+    )
     assert action_object(llm, action_description="walking (looking around)", objects=[]) == "<random>"
     assert action_object(llm, action_description="gardening", objects=["park garden"]) == "park garden"
     assert model.calls == []
@@ -112,8 +149,15 @@ def test_single_or_no_option_needs_no_call():
 def test_arena_and_object_come_from_their_options():
     """Scripted replies: an arena and an object from the lists given."""
     llm, model = scripted_llm('{"arena": "library"}', '{"object": "library table"}')
-    arena = action_arena(llm, name="Klaus Mueller", action_description="writing (reading sources)", sector="Oak Hill College",
-                         arenas=["hallway", "library", "classroom"])
-    obj = action_object(llm, action_description="writing (reading sources)", objects=["library sofa", "library table", "bookshelf"])
+    arena = action_arena(
+        llm,
+        name="Klaus Mueller",
+        action_description="writing (reading sources)",
+        sector="Oak Hill College",
+        arenas=["hallway", "library", "classroom"],
+    )
+    obj = action_object(
+        llm, action_description="writing (reading sources)", objects=["library sofa", "library table", "bookshelf"]
+    )
     assert (arena, obj) == ("library", "library table")
     assert call_schema(model, 1)["properties"]["object"]["enum"] == ["library sofa", "library table", "bookshelf"]

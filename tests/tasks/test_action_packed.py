@@ -8,7 +8,15 @@ from pydantic import ValidationError
 from reverie import PROJECT_ROOT
 from reverie.config import load_settings
 from reverie.llm import LLM
-from reverie.tasks.action_packed import ACTION_PACKED, PackedActionReply, allowed_places, as_action, fail_safe, packed_action, render_places
+from reverie.tasks.action_packed import (
+    ACTION_PACKED,
+    PackedActionReply,
+    allowed_places,
+    as_action,
+    fail_safe,
+    packed_action,
+    render_places,
+)
 from reverie.prompt_tools.evaluate import read_ledger
 from reverie.prompt_tools.fixtures import inputs_with, load_fixture
 from reverie.tasks.registry import product_tasks
@@ -16,17 +24,29 @@ from tests.tasks.planning_support import call_schema, last_user_text, scripted_l
 
 TREE = {
     "Hobbs Cafe": {"cafe": ["coffee machine", "cafe counter"], "kitchen": ["stove", "sink"]},
-    "Isabella Rodriguez's apartment": {"main room": ["bed", "desk"], "kitchen": ["stove", "refrigerator"],
-                                       "balcony": []},
+    "Isabella Rodriguez's apartment": {
+        "main room": ["bed", "desk"],
+        "kitchen": ["stove", "refrigerator"],
+        "balcony": [],
+    },
     "Maria Lopez's house": {"bedroom": ["bed"]},
 }
-REPLY = {"sector": "Hobbs Cafe", "arena": "cafe", "object": "coffee machine", "emoji": "☕",
-         "predicate": "is brewing", "target": "coffee", "state": "brewing coffee",
-         "state_emoji": "☕"}
+REPLY = {
+    "sector": "Hobbs Cafe",
+    "arena": "cafe",
+    "object": "coffee machine",
+    "emoji": "☕",
+    "predicate": "is brewing",
+    "target": "coffee",
+    "state": "brewing coffee",
+    "state_emoji": "☕",
+}
 
 
 def check(reply: dict, tree=TREE, name="Isabella Rodriguez") -> PackedActionReply:
-    return PackedActionReply.model_validate(reply, context={"inputs": inputs_with(ACTION_PACKED, name=name, place_tree=tree)})
+    return PackedActionReply.model_validate(
+        reply, context={"inputs": inputs_with(ACTION_PACKED, name=name, place_tree=tree)}
+    )
 
 
 def test_a_consistent_reply_is_kept():
@@ -39,12 +59,17 @@ def test_an_arena_of_exactly_one_other_area_moves_the_sector_there():
 
 
 def test_an_arena_of_several_areas_must_match_the_sector():
-    with pytest.raises(ValidationError, match="arena 'kitchen' is not in Maria Lopez's house; the places in Maria Lopez's house are: bedroom"):
+    with pytest.raises(
+        ValidationError,
+        match="arena 'kitchen' is not in Maria Lopez's house; the places in Maria Lopez's house are: bedroom",
+    ):
         check({**REPLY, "sector": "Maria Lopez's house", "arena": "kitchen", "object": "stove"})
 
 
 def test_the_object_must_be_in_the_arena():
-    with pytest.raises(ValidationError, match="object 'bed' is not in cafe; the objects there are: coffee machine, cafe counter"):
+    with pytest.raises(
+        ValidationError, match="object 'bed' is not in cafe; the objects there are: coffee machine, cafe counter"
+    ):
         check({**REPLY, "object": "bed"})
 
 
@@ -73,8 +98,7 @@ def test_a_place_name_copied_into_every_other_field_keeps_the_place_and_restates
     """What the bundled model does: the place is its decision and stays; the fields that should
     restate the activity get the fail-safe's wording of it instead of sending the place back."""
     pub = "The Rose and Crown Pub"
-    copied = {**REPLY, **{k: pub for k in ("emoji", "predicate", "target", "state",
-                                             "state_emoji")}}
+    copied = {**REPLY, **{k: pub for k in ("emoji", "predicate", "target", "state", "state_emoji")}}
     inputs = inputs_with(ACTION_PACKED, name="Isabella Rodriguez", place_tree=TREE)
     reply = PackedActionReply.model_validate(copied, context={"inputs": inputs})
     safe = fail_safe(inputs, {})
@@ -87,8 +111,9 @@ def test_a_place_name_copied_into_every_other_field_keeps_the_place_and_restates
     assert (again.predicate, again.target) == (safe.predicate, safe.target)
 
 
-@pytest.mark.parametrize("state", ["Hobbs Cafe", "Isabella Rodriguez's apartment is quiet", "cafe",
-                                   "coffee machine", "M", "Ai"])
+@pytest.mark.parametrize(
+    "state", ["Hobbs Cafe", "Isabella Rodriguez's apartment is quiet", "cafe", "coffee machine", "M", "Ai"]
+)
 def test_a_state_that_names_a_place_or_is_a_letter_or_two_gets_the_fail_safes_wording(state):
     """What the bundled model wrote in a whole day ("bed is Creekside Apartments", "bed is M"): an
     area, a place or the object itself, or a state cut short, is no state of the object. In packed
@@ -118,10 +143,17 @@ def test_fail_safe_prefers_an_area_the_action_names():
 
 
 def _call(llm, places=TREE, description="working at Hobbs Cafe (brewing coffee)"):
-    return packed_action(llm, name="Isabella Rodriguez", action_description=description, world="the Ville",
-                         living_area="the Ville:Isabella Rodriguez's apartment:main room",
-                         living_sector="Isabella Rodriguez's apartment", current_sector="Isabella Rodriguez's apartment",
-                         daily_plan_req="Isabella opens Hobbs Cafe at 8am.", places=places)
+    return packed_action(
+        llm,
+        name="Isabella Rodriguez",
+        action_description=description,
+        world="the Ville",
+        living_area="the Ville:Isabella Rodriguez's apartment:main room",
+        living_sector="Isabella Rodriguez's apartment",
+        current_sector="Isabella Rodriguez's apartment",
+        daily_plan_req="Isabella opens Hobbs Cafe at 8am.",
+        places=places,
+    )
 
 
 def test_a_model_that_never_answers_gets_the_fail_safe_in_the_faithful_shape(tmp_path):
@@ -132,17 +164,24 @@ def test_a_model_that_never_answers_gets_the_fail_safe_in_the_faithful_shape(tmp
     assert result.event[0] == "Isabella Rodriguez" and result.obj_event[0] == "coffee machine"
     assert result.obj_description == "being used by Isabella" and result.pronunciatio and result.obj_pronunciatio
     [line] = read_ledger(tmp_path / "ledger.jsonl")
-    assert line["prompt"] == "action_packed" and line["fallback"] and line["attempts"] == 3   # the same reply again: asked afresh once
+    assert (
+        line["prompt"] == "action_packed" and line["fallback"] and line["attempts"] == 3
+    )  # the same reply again: asked afresh once
     # The prompt lists the places as "area > place: objects"; the schema holds the paths, one branch
     # per area and place in it, and the format line does not write the names out again.
     assert "Hobbs Cafe > cafe: coffee machine, cafe counter" in last_user_text(fake, 0)
     assert "Maria Lopez's house" not in last_user_text(fake, 0)
-    branches = {(b["properties"]["sector"]["const"], b["properties"]["arena"]["const"]): b["properties"]["object"]["enum"]
-                for b in call_schema(fake, 0)["anyOf"]}
-    assert branches == {("Hobbs Cafe", "cafe"): ["coffee machine", "cafe counter"], ("Hobbs Cafe", "kitchen"): ["stove", "sink"],
-                        ("Isabella Rodriguez's apartment", "main room"): ["bed", "desk"],
-                        ("Isabella Rodriguez's apartment", "kitchen"): ["stove", "refrigerator"],
-                        ("Isabella Rodriguez's apartment", "balcony"): ["<random>"]}
+    branches = {
+        (b["properties"]["sector"]["const"], b["properties"]["arena"]["const"]): b["properties"]["object"]["enum"]
+        for b in call_schema(fake, 0)["anyOf"]
+    }
+    assert branches == {
+        ("Hobbs Cafe", "cafe"): ["coffee machine", "cafe counter"],
+        ("Hobbs Cafe", "kitchen"): ["stove", "sink"],
+        ("Isabella Rodriguez's apartment", "main room"): ["bed", "desk"],
+        ("Isabella Rodriguez's apartment", "kitchen"): ["stove", "refrigerator"],
+        ("Isabella Rodriguez's apartment", "balcony"): ["<random>"],
+    }
     assert '"arena": string (as listed)' in last_user_text(fake, 0) and '"balcony"' not in last_user_text(fake, 0)
     # The object's triple is read from its state, not asked of the model.
     assert result.obj_event == ("coffee machine", "is", "being used by Isabella")
@@ -159,7 +198,9 @@ def test_nowhere_known_gives_the_home_address_and_no_object(tmp_path):
 
 @pytest.mark.slow
 def test_the_bundled_model_gives_a_known_consistent_address(tmp_path):
-    llm = LLM.from_settings(load_settings(PROJECT_ROOT / "config.toml"), tasks=product_tasks(), ledger_path=tmp_path / "ledger.jsonl")
+    llm = LLM.from_settings(
+        load_settings(PROJECT_ROOT / "config.toml"), tasks=product_tasks(), ledger_path=tmp_path / "ledger.jsonl"
+    )
     result = _call(llm)
     world, sector, arena, obj = result.address.split(":")
     assert world == "the Ville" and sector in TREE and arena in TREE[sector]
@@ -176,14 +217,31 @@ def test_the_fail_safe_never_raises_on_an_activity_without_words(subtask):
     case = load_fixture("action_packed").cases[0]
     inputs = {**case.inputs, "subtask": subtask, "action": subtask}
     reply = fail_safe(inputs_with(ACTION_PACKED, **inputs), case.choices)
-    assert PackedActionReply.model_validate(reply.model_dump(), context={**case.context(ACTION_PACKED), "inputs": inputs_with(ACTION_PACKED, **inputs)}) == reply
+    assert (
+        PackedActionReply.model_validate(
+            reply.model_dump(), context={**case.context(ACTION_PACKED), "inputs": inputs_with(ACTION_PACKED, **inputs)}
+        )
+        == reply
+    )
 
 
 def test_an_activity_naming_a_place_happens_there_whatever_area_the_model_chose():
     home = {**REPLY, "sector": "Isabella Rodriguez's apartment", "arena": "main room", "object": "bed"}
-    inputs = {"name": "Isabella Rodriguez", "place_tree": TREE, "action": "opening Hobbs Cafe", "subtask": "unlocking the door"}
+    inputs = {
+        "name": "Isabella Rodriguez",
+        "place_tree": TREE,
+        "action": "opening Hobbs Cafe",
+        "subtask": "unlocking the door",
+    }
     reply = PackedActionReply.model_validate(home, context={"inputs": inputs_with(ACTION_PACKED, **inputs)})
-    assert (reply.sector, reply.arena) == ("Hobbs Cafe", "cafe") or reply.sector == "Hobbs Cafe" and reply.arena in TREE["Hobbs Cafe"]
+    assert (
+        (reply.sector, reply.arena) == ("Hobbs Cafe", "cafe")
+        or reply.sector == "Hobbs Cafe"
+        and reply.arena in TREE["Hobbs Cafe"]
+    )
     assert reply.object in TREE["Hobbs Cafe"][reply.arena]
     unnamed = {**inputs, "action": "sleeping", "subtask": "in bed"}
-    assert PackedActionReply.model_validate(home, context={"inputs": inputs_with(ACTION_PACKED, **unnamed)}).sector == "Isabella Rodriguez's apartment"
+    assert (
+        PackedActionReply.model_validate(home, context={"inputs": inputs_with(ACTION_PACKED, **unnamed)}).sector
+        == "Isabella Rodriguez's apartment"
+    )

@@ -39,8 +39,9 @@ def test_each_answer_is_what_action_packed_makes_of_it_for_its_own_subtask():
     for number, (raw, answer) in enumerate(zip(GOOD, answers(reply)), 1):
         assert answer == ACTION_PACKED.validate(raw, INPUTS.one(number), CASE.choices)
     # action_packed's own correction of a reply: an activity that names an area happens there.
-    moved = check([{**GOOD[0], "sector": "Isabella Rodriguez's apartment", "arena": "main room", "object": "desk"},
-                   *GOOD[1:]])
+    moved = check(
+        [{**GOOD[0], "sector": "Isabella Rodriguez's apartment", "arena": "main room", "object": "desk"}, *GOOD[1:]]
+    )
     assert answers(moved)[0].sector == "Hobbs Cafe"
 
 
@@ -73,9 +74,16 @@ def test_long_lists_go_in_even_parts():
 
 def _ask(llm, descriptions):
     inputs = CASE.inputs
-    return actions_packed(llm, name=inputs["name"], descriptions=descriptions, world="the Ville",
-                          living_sector=inputs["living_sector"], current_sector=inputs["current_sector"],
-                          daily_plan_req=inputs["daily_plan_req"], places=inputs["place_tree"])
+    return actions_packed(
+        llm,
+        name=inputs["name"],
+        descriptions=descriptions,
+        world="the Ville",
+        living_sector=inputs["living_sector"],
+        current_sector=inputs["current_sector"],
+        daily_plan_req=inputs["daily_plan_req"],
+        places=inputs["place_tree"],
+    )
 
 
 def test_more_subtasks_than_one_call_holds_are_asked_in_even_calls(tmp_path):

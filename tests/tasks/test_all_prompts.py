@@ -28,6 +28,8 @@ TASKS = product_tasks()
 @pytest.fixture(scope="module")
 def settings():
     return load_settings(PROJECT_ROOT / "config.toml")
+
+
 NAMES = sorted(TASKS)
 
 # The original's prompt sites that are never reached; not ported (prompts/README.md says why).
@@ -53,8 +55,14 @@ def _correction(name: str, reply, case) -> str | None:
     followed by pydantic's own wording of the same errors (fixtures may quote either)."""
     task = TASKS[name]
     text = reply if isinstance(reply, str) else json.dumps(reply)
-    parser = ReplyParser(reply_model=task.schema, call_schema=call_schema(task.schema, case.choices),
-                         inputs=case.inputs, choices=case.choices or {}, task_name=name, task=task)
+    parser = ReplyParser(
+        reply_model=task.schema,
+        call_schema=call_schema(task.schema, case.choices),
+        inputs=case.inputs,
+        choices=case.choices or {},
+        task_name=name,
+        task=task,
+    )
     try:
         parser.parse(text)
     except ReplyProblems as exc:
@@ -74,12 +82,36 @@ def _correction(name: str, reply, case) -> str | None:
 # The original's 31 live prompt sites (23 reached by `run`, the four new-day identity
 # prompts, four reached by server commands), by our names.
 LIVE = [
-    "wake_up_hour", "daily_plan", "hourly_schedule", "task_decomp", "action_sector", "action_arena",
-    "action_object", "pronunciatio", "event_triple", "act_obj_desc", "act_obj_event_triple",
-    "new_decomp_schedule", "decide_to_talk", "decide_to_react", "summarize_conversation", "event_poignancy",
-    "chat_poignancy", "focal_points", "insights", "relationship_summary", "summarize_ideas", "next_convo_line",
-    "whisper_inner_thought", "planning_thought_on_convo", "memo_on_convo", "safety_score",
-    "iterative_chat_utterance", "identity_plan_note", "identity_thought_note", "identity_new_currently",
+    "wake_up_hour",
+    "daily_plan",
+    "hourly_schedule",
+    "task_decomp",
+    "action_sector",
+    "action_arena",
+    "action_object",
+    "pronunciatio",
+    "event_triple",
+    "act_obj_desc",
+    "act_obj_event_triple",
+    "new_decomp_schedule",
+    "decide_to_talk",
+    "decide_to_react",
+    "summarize_conversation",
+    "event_poignancy",
+    "chat_poignancy",
+    "focal_points",
+    "insights",
+    "relationship_summary",
+    "summarize_ideas",
+    "next_convo_line",
+    "whisper_inner_thought",
+    "planning_thought_on_convo",
+    "memo_on_convo",
+    "safety_score",
+    "iterative_chat_utterance",
+    "identity_plan_note",
+    "identity_thought_note",
+    "identity_new_currently",
     "identity_new_daily_req",
 ]
 
@@ -212,7 +244,9 @@ def test_prompts_list_names_every_prompt_with_its_role(settings, capsys):
         assert int(prompt) > 0 and int(budget) == int(prompt) + int(reply)
         spec = load_prompt(PROMPTS_DIR / f"{name}.toml")
         items = max(items_asked(call_schema(TASKS[name].schema, case.choices)) for case in load_fixture(name).cases)
-        assert int(reply) == ((spec.max_tokens + (spec.max_tokens_per_item or 0) * items) if spec.max_tokens else int(reply))
+        assert int(reply) == (
+            (spec.max_tokens + (spec.max_tokens_per_item or 0) * items) if spec.max_tokens else int(reply)
+        )
 
 
 def test_prompts_show_renders_the_first_fixture(settings, capsys):
@@ -251,9 +285,15 @@ def test_prompts_eval_runs_every_prompt_on_the_bundled_model(settings, capsys, m
     from reverie.llm import LLM
     from tests.recorded_replies import recorded_llm
 
-    monkeypatch.setattr(LLM, "from_settings", classmethod(
-        lambda cls, eval_settings, *, tasks, ledger_path=None, **_: recorded_llm(eval_settings, "prompts_eval",
-                                                                                  ledger_path=ledger_path)))
+    monkeypatch.setattr(
+        LLM,
+        "from_settings",
+        classmethod(
+            lambda cls, eval_settings, *, tasks, ledger_path=None, **_: recorded_llm(
+                eval_settings, "prompts_eval", ledger_path=ledger_path
+            )
+        ),
+    )
     code = _prompts_cli(["eval", "--model", "bundled", "--n", "1"], settings)
     out = capsys.readouterr().out
     with capsys.disabled():
@@ -262,7 +302,7 @@ def test_prompts_eval_runs_every_prompt_on_the_bundled_model(settings, capsys, m
     lines = out.strip().splitlines()
     assert "grammar on" in lines[0]
     end = next(i for i, line in enumerate(lines) if line.startswith("TOTAL"))
-    rows = {line.split()[0]: line.split() for line in lines[2:end + 1]}
+    rows = {line.split()[0]: line.split() for line in lines[2 : end + 1]}
     assert sorted(set(rows) - {"TOTAL"}) == NAMES
     assert re.match(r"day coherence: [01]/1 days with no violation", lines[end + 1])  # --n 1: one day
     total = rows["TOTAL"]

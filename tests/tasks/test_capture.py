@@ -37,8 +37,13 @@ def trace_calls(settings: Settings, calls: list[tuple[str, dict, list[str]]]) ->
     case = load_fixture("wake_up_hour").cases[0]
     for step, (persona, inputs, replies) in enumerate(calls):
         model = FakeChatModel(replies=replies)
-        llm = LLM(settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model},
-                  ledger_path=layout.ledger_path, trace_path=layout.trace_path)
+        llm = LLM(
+            settings,
+            tasks=product_tasks(),
+            chat_models={"strong": model, "cheap": model},
+            ledger_path=layout.ledger_path,
+            trace_path=layout.trace_path,
+        )
         llm.set_clock(step, f"February 13, 2023, 0{step}:00:00")
         llm.ask("wake_up_hour", {**case.inputs, **inputs}, choices=case.choices, persona=persona)
 
@@ -54,19 +59,28 @@ def written(folder, name="wake_up_hour") -> list[dict]:
 
 def test_calls_with_the_same_inputs_are_one_case_and_only_failed_keeps_fallbacks(settings, tmp_path, capsys):
     never = ["no", "no!", "no!!"]
-    trace_calls(settings, [
-        ("Isabella Rodriguez", {}, ['{"hour": 6}']),
-        ("Isabella Rodriguez", {}, ['{"hour": 6}']),  # the same inputs again: one case
-        ("Maria Lopez", {"first_name": "Maria"}, never),
-        ("Klaus Mueller", {"first_name": "Klaus"}, ['{"hour": 7}']),
-    ])
+    trace_calls(
+        settings,
+        [
+            ("Isabella Rodriguez", {}, ['{"hour": 6}']),
+            ("Isabella Rodriguez", {}, ['{"hour": 6}']),  # the same inputs again: one case
+            ("Maria Lopez", {"first_name": "Maria"}, never),
+            ("Klaus Mueller", {"first_name": "Klaus"}, ['{"hour": 7}']),
+        ],
+    )
     out = tmp_path / "cases"
     assert capture(settings, SIM, "--out", str(out)) == 0
     cases = written(out)
     assert [c["inputs"]["first_name"] for c in cases] == ["Isabella", "Maria", "Klaus"]
     assert [c["source"]["outcome"] for c in cases] == ["valid", "fallback", "valid"]
-    assert cases[1]["source"] | {"sim": SIM} == {"sim": SIM, "step": 2, "game_time": "February 13, 2023, 02:00:00",
-                                                  "persona": "Maria Lopez", "outcome": "fallback", "attempts": 3}
+    assert cases[1]["source"] | {"sim": SIM} == {
+        "sim": SIM,
+        "step": 2,
+        "game_time": "February 13, 2023, 02:00:00",
+        "persona": "Maria Lopez",
+        "outcome": "fallback",
+        "attempts": 3,
+    }
     assert "3 case(s) of 1 prompt(s) from 4 traced call(s)" in capsys.readouterr().out
     # The cases load as fixtures do, with their choices.
     fixture = load_fixture("wake_up_hour", out)
@@ -101,6 +115,8 @@ def test_capture_and_eval_cases_errors_are_one_line(settings, tmp_path):
     evaluate = build_parser("prompts").parse_args(["prompts", "eval", "--cases", str(tmp_path / "empty")])
     with pytest.raises(UserError, match="no case file for any prompt"):
         cli.main(evaluate, settings)
-    compare = build_parser("prompts").parse_args(["prompts", "eval", "--prompt", "wake_up_hour", "--compare", "bundled", "no-such-thing"])
+    compare = build_parser("prompts").parse_args(
+        ["prompts", "eval", "--prompt", "wake_up_hour", "--compare", "bundled", "no-such-thing"]
+    )
     with pytest.raises(UserError, match="not a prompts folder, a git revision"):
         cli.main(compare, settings)

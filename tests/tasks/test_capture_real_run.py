@@ -22,8 +22,13 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
 
 
 def reverie(config: Path, *args: str) -> str:
-    run = subprocess.run([sys.executable, "-m", "reverie", "--config", str(config), *args], cwd=PROJECT_ROOT,
-                         capture_output=True, text=True, timeout=1500)
+    run = subprocess.run(
+        [sys.executable, "-m", "reverie", "--config", str(config), *args],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=1500,
+    )
     assert run.returncode == 0, run.stderr[-3000:]
     return run.stdout
 
@@ -59,10 +64,25 @@ def test_a_real_runs_calls_are_captured_evaluated_and_compared(readme_first_run,
     longer = tmp_path / "prompts_b"
     shutil.copytree(PROJECT_ROOT / "prompts", longer)
     spec = longer / f"{PROMPT}.toml"
-    spec.write_text(spec.read_text().replace('system = """', 'system = """Think of the whole household and '
-                                             'the habits it has kept for many years before you answer.\n', 1))
-    compared = reverie(config, "prompts", "eval", "--cases", str(cases), "--prompt", PROMPT,
-                       "--compare", str(PROJECT_ROOT / "prompts"), str(longer))
+    spec.write_text(
+        spec.read_text().replace(
+            'system = """',
+            'system = """Think of the whole household and the habits it has kept for many years before you answer.\n',
+            1,
+        )
+    )
+    compared = reverie(
+        config,
+        "prompts",
+        "eval",
+        "--cases",
+        str(cases),
+        "--prompt",
+        PROMPT,
+        "--compare",
+        str(PROJECT_ROOT / "prompts"),
+        str(longer),
+    )
     cells = row(compared, PROMPT)
     assert cells[1] == str(len(captured))
     tokens_a, tokens_b, tokens_ratio = re.fullmatch(r"(\d+) / (\d+) \(([\d.]+)\)", cells[5]).groups()

@@ -10,9 +10,14 @@ from reverie.tasks.registry import product_tasks
 def test_an_opening_line_never_ends_the_conversation_but_a_later_one_may():
     task = product_tasks()["iterative_chat_utterance"]
     opening = inputs_with(task, conversation="")
-    reply = UtteranceReply.model_validate({"utterance": "Hi Maria! Studying hard again today?", "end": True},
-                                          context={"inputs": opening})
+    reply = UtteranceReply.model_validate(
+        {"utterance": "Hi Maria! Studying hard again today?", "end": True}, context={"inputs": opening}
+    )
     assert reply.utterance == "Hi Maria! Studying hard again today?" and reply.end is False
     later = inputs_with(task, conversation="Maria Lopez: Hi Isabella!\nIsabella Rodriguez: Hi Maria, how are you?")
-    assert UtteranceReply.model_validate({"utterance": "I have to run, see you!", "end": True},
-                                         context={"inputs": later}).end is True
+    assert (
+        UtteranceReply.model_validate(
+            {"utterance": "I have to run, see you!", "end": True}, context={"inputs": later}
+        ).end
+        is True
+    )

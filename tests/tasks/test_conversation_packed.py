@@ -19,8 +19,12 @@ from reverie.tasks.conversation_packed import CONVERSATION_PACKED, ConversationR
 from tests.tasks.planning_support import last_user_text, scripted_llm
 
 ISABELLA, MARIA = "Isabella Rodriguez", "Maria Lopez"
-GOOD = ["Hi Maria! Studying hard again today?", "Hi Isabella! Yes, my exam is on Thursday.",
-        "Good luck! Come to my Valentine's Day party tomorrow at 5 pm.", "I will! See you there."]
+GOOD = [
+    "Hi Maria! Studying hard again today?",
+    "Hi Isabella! Yes, my exam is on Thursday.",
+    "Good luck! Come to my Valentine's Day party tomorrow at 5 pm.",
+    "I will! See you there.",
+]
 
 
 def _talk_and_topic(llm):
@@ -117,11 +121,17 @@ def test_a_reply_cut_off_inside_its_lines_keeps_them_and_leaves_the_topic_to_the
     came last): closed where it stopped, the lines are kept, with no topic, instead of the
     reply being sent back as cut off for the missing field."""
     case = load_fixture("conversation_packed").cases[0]
-    parser = ReplyParser(reply_model=ConversationReply, call_schema=call_schema(ConversationReply, {}),
-                         inputs=dict(case.inputs), task=CONVERSATION_PACKED,
-                         task_name="conversation_packed")
-    cut = ('{"lines": ["Morning, Maria! Ready for the exam?", "Yes, Isabella! I am going to wake up at 1:30 am. '
-           'I am going to wake up at 2:00 am.", "Good luck, Maria! I am going to wake up at 3:00 am. I am go')
+    parser = ReplyParser(
+        reply_model=ConversationReply,
+        call_schema=call_schema(ConversationReply, {}),
+        inputs=dict(case.inputs),
+        task=CONVERSATION_PACKED,
+        task_name="conversation_packed",
+    )
+    cut = (
+        '{"lines": ["Morning, Maria! Ready for the exam?", "Yes, Isabella! I am going to wake up at 1:30 am. '
+        'I am going to wake up at 2:00 am.", "Good luck, Maria! I am going to wake up at 3:00 am. I am go'
+    )
     reply, problems = parser.check(AIMessage(content=cut, response_metadata={"finish_reason": "length"}))
     assert problems == []
     assert len(reply.lines) == 3 and reply.lines[2] == "Good luck, Maria! I am going to wake up at 3:00 am. I am"

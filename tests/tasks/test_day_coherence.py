@@ -4,15 +4,31 @@ from __future__ import annotations
 
 from reverie.tasks.day_coherence import coherence_line, day_coherence
 
-PLAN = ["wake up and complete the morning routine at 6:00 am", "open the cafe at 8:00 am",
-        "have lunch at 12:00 pm", "serve customers at the counter from 1:00 pm to 5:00 pm", "have dinner at 6:00 pm",
-        "go to bed at 10:00 pm"]
-GOOD_HOURLY = [("sleeping", 360), ("waking up and getting ready", 120), ("opening the cafe", 240), ("having lunch", 60),
-               ("serving customers at the counter", 240), ("walking in the park", 60), ("having dinner", 60),
-               ("reading at home", 180), ("sleeping", 120)]
+PLAN = [
+    "wake up and complete the morning routine at 6:00 am",
+    "open the cafe at 8:00 am",
+    "have lunch at 12:00 pm",
+    "serve customers at the counter from 1:00 pm to 5:00 pm",
+    "have dinner at 6:00 pm",
+    "go to bed at 10:00 pm",
+]
+GOOD_HOURLY = [
+    ("sleeping", 360),
+    ("waking up and getting ready", 120),
+    ("opening the cafe", 240),
+    ("having lunch", 60),
+    ("serving customers at the counter", 240),
+    ("walking in the park", 60),
+    ("having dinner", 60),
+    ("reading at home", 180),
+    ("sleeping", 120),
+]
 UNTIL_DINNER = GOOD_HOURLY[:7]  # midnight to 7:00 pm
-GOOD_DECOMP = [("sleeping", 360), ("waking up and getting ready (showering)", 60),
-               ("waking up and getting ready (breakfast)", 60)] + GOOD_HOURLY[2:]
+GOOD_DECOMP = [
+    ("sleeping", 360),
+    ("waking up and getting ready (showering)", 60),
+    ("waking up and getting ready (breakfast)", 60),
+] + GOOD_HOURLY[2:]
 
 
 def test_a_sensible_day_has_no_violation():
@@ -22,8 +38,12 @@ def test_a_sensible_day_has_no_violation():
 
 
 def test_the_issue_day_breaks_several_rules():
-    plan = ["wake up and complete the morning routine at 6:00 am", "teach history classes at the school from 12:00 am to 2:00 pm",
-            "go to bed at 1:00 pm", "grade homework at 2:00 pm"]
+    plan = [
+        "wake up and complete the morning routine at 6:00 am",
+        "teach history classes at the school from 12:00 am to 2:00 pm",
+        "go to bed at 1:00 pm",
+        "grade homework at 2:00 pm",
+    ]
     hourly = [("sleeping", 360), ("12:00 am to 9:00 am", 180), ("opening the cafe at 12:00 am", 660), ("sleeping", 240)]
     day = day_coherence("Nora", plan, hourly, bed_hour=22)
     text = "\n".join(day.violations)
@@ -35,11 +55,16 @@ def test_the_issue_day_breaks_several_rules():
 
 
 def test_one_activity_all_afternoon_is_one_violation():
-    hourly = GOOD_HOURLY[:4] + [("serving customers at the counter", 300), ("having dinner", 60), ("reading at home", 180),
-                                ("sleeping", 120)]
+    hourly = GOOD_HOURLY[:4] + [
+        ("serving customers at the counter", 300),
+        ("having dinner", 60),
+        ("reading at home", 180),
+        ("sleeping", 120),
+    ]
     day = day_coherence("Nora", PLAN, hourly, bed_hour=22)
-    assert day.violations == ['hourly schedule: "serving customers at the counter" lasts 5 hours from 1:00 pm '
-                              "(more than 4 hours awake)"]
+    assert day.violations == [
+        'hourly schedule: "serving customers at the counter" lasts 5 hours from 1:00 pm (more than 4 hours awake)'
+    ]
 
 
 def test_an_afternoon_nap_in_bed_is_sleep_in_the_day():
@@ -59,17 +84,35 @@ def test_awake_after_bedtime_and_a_missing_plan_item():
 
 def test_a_from_to_item_the_schedule_keeps_for_one_of_its_hours_is_a_violation():
     # The bundled model's day for Theo in the README's first run (packed, before code kept from-to items).
-    plan = ["wake up and complete the morning routine at 7:00 am", "buys a coffee at Willow Bean Cafe at 8:00 am",
-            "works at Willow Creek Town Hall from 9:00 am to 5:00 pm", "go to bed at 11:00 pm"]
-    hourly = [("sleeping", 420), ("morning routine", 60), ("buys a coffee at Willow Bean Cafe", 60),
-              ("works at Willow Creek Town Hall", 60), ("morning routine", 120), ("work", 60), ("morning routine", 240),
-              ("going about the day", 60), ("morning routine", 240), ("going about the day", 60), ("sleeping", 60)]
+    plan = [
+        "wake up and complete the morning routine at 7:00 am",
+        "buys a coffee at Willow Bean Cafe at 8:00 am",
+        "works at Willow Creek Town Hall from 9:00 am to 5:00 pm",
+        "go to bed at 11:00 pm",
+    ]
+    hourly = [
+        ("sleeping", 420),
+        ("morning routine", 60),
+        ("buys a coffee at Willow Bean Cafe", 60),
+        ("works at Willow Creek Town Hall", 60),
+        ("morning routine", 120),
+        ("work", 60),
+        ("morning routine", 240),
+        ("going about the day", 60),
+        ("morning routine", 240),
+        ("going about the day", 60),
+        ("sleeping", 60),
+    ]
     day = day_coherence("Theo", plan, hourly, bed_hour=23)
-    assert day.violations == ['daily plan: item 3 "works at Willow Creek Town Hall from 9:00 am to 5:00 pm" '
-                              "is in 2 of its 8 hours"]
+    assert day.violations == [
+        'daily plan: item 3 "works at Willow Creek Town Hall from 9:00 am to 5:00 pm" is in 2 of its 8 hours'
+    ]
     # Work with a break after four hours (what the code makes of it now) keeps the item.
-    kept = hourly[:3] + [("works at Willow Creek Town Hall", 240), ("going about the day", 60),
-                         ("working at the town hall", 180)] + hourly[7:]
+    kept = (
+        hourly[:3]
+        + [("works at Willow Creek Town Hall", 240), ("going about the day", 60), ("working at the town hall", 180)]
+        + hourly[7:]
+    )
     assert day_coherence("Theo", plan, kept, bed_hour=23).violations == []
 
 
@@ -77,15 +120,29 @@ def test_an_item_is_found_in_the_schedule_by_the_same_rule_that_finds_it_in_its_
     """Dev's day in a town run: "work" at each of his working hours but one (a break after four
     hours). The item was counted nowhere in the schedule ("works" is not "work"), though it was in
     7 of its 8 hours; an item the schedule really lacks is still found."""
-    plan = ["wake up and complete the morning routine at 7:00 am", "eat breakfast at 8:00 am",
-            "works on his laptop from 9:00 am to 5:00 pm", "have dinner at 6:00 pm", "relax at home at 8:00 pm",
-            "go to bed at 12:00 am"]
-    hourly = [("sleeping", 420), ("morning routine", 60), ("eat breakfast", 60), ("work", 240),
-              ("going about the day", 60), ("work", 240), ("have dinner", 120), ("relax at home", 240)]
+    plan = [
+        "wake up and complete the morning routine at 7:00 am",
+        "eat breakfast at 8:00 am",
+        "works on his laptop from 9:00 am to 5:00 pm",
+        "have dinner at 6:00 pm",
+        "relax at home at 8:00 pm",
+        "go to bed at 12:00 am",
+    ]
+    hourly = [
+        ("sleeping", 420),
+        ("morning routine", 60),
+        ("eat breakfast", 60),
+        ("work", 240),
+        ("going about the day", 60),
+        ("work", 240),
+        ("have dinner", 120),
+        ("relax at home", 240),
+    ]
     assert day_coherence("Dev", plan, hourly, bed_hour=0).violations == []
     missing = plan[:3] + ["paint the fence at 6:00 pm"] + plan[4:]
     assert day_coherence("Dev", missing, hourly, bed_hour=0).violations == [
-        'daily plan: item 4 "paint the fence at 6:00 pm" is nowhere in the hourly schedule']
+        'daily plan: item 4 "paint the fence at 6:00 pm" is nowhere in the hourly schedule'
+    ]
 
 
 def test_a_decomposition_that_does_not_fill_the_day():
@@ -95,5 +152,8 @@ def test_a_decomposition_that_does_not_fill_the_day():
 
 
 def test_the_summary_line_counts_clean_days():
-    days = [day_coherence("Nora", PLAN, GOOD_HOURLY, bed_hour=22), day_coherence("Ada", PLAN, GOOD_HOURLY[:-1], bed_hour=22)]
+    days = [
+        day_coherence("Nora", PLAN, GOOD_HOURLY, bed_hour=22),
+        day_coherence("Ada", PLAN, GOOD_HOURLY[:-1], bed_hour=22),
+    ]
     assert coherence_line(days) == "day coherence: 1/2 days with no violation (50 %), 1 violation(s)"

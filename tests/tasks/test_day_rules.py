@@ -15,20 +15,35 @@ from reverie.tasks.hourly_schedule import HOURLY_SCHEDULE
 from reverie.tasks.hourly_schedule_packed import HOURLY_SCHEDULE_PACKED
 from reverie.prompt_tools.fixtures import inputs_with
 
-NORA = {"inputs": inputs_with(DAILY_PLAN, wake_up_time="6:00 am", lifestyle="Nora goes to bed around 10pm, gets up around 6am.")}
+NORA = {
+    "inputs": inputs_with(
+        DAILY_PLAN, wake_up_time="6:00 am", lifestyle="Nora goes to bed around 10pm, gets up around 6am."
+    )
+}
 
 
-@pytest.mark.parametrize("text, minute", [("at 1:30 pm", 810), ("from 12:00 am to 2:00 pm", 0), ("at 12:00 pm", 720),
-                                          ("at 18:15", 1095), ("open the cafe", None),
-                                          ("go to the village fair at 13:00 am", 780), ("at 25:00 pm", None)])
+@pytest.mark.parametrize(
+    "text, minute",
+    [
+        ("at 1:30 pm", 810),
+        ("from 12:00 am to 2:00 pm", 0),
+        ("at 12:00 pm", 720),
+        ("at 18:15", 1095),
+        ("open the cafe", None),
+        ("go to the village fair at 13:00 am", 780),
+        ("at 25:00 pm", None),
+    ],
+)
 def test_clock_minute(text, minute):
     assert clock_minute(text) == minute
 
 
 def test_bed_before_another_item_is_sent_back_with_both_items():
     items = ["wake up at 6:00 am", "have lunch at 12:00 pm", "go to bed at 1:00 pm", "grade homework at 2:00 pm"]
-    assert plan_order_problem(items, 6, 22) == ('item 3 "go to bed at 1:00 pm" comes before "grade homework at 2:00 pm"; '
-                                                "times must move forward and bed comes last")
+    assert plan_order_problem(items, 6, 22) == (
+        'item 3 "go to bed at 1:00 pm" comes before "grade homework at 2:00 pm"; '
+        "times must move forward and bed comes last"
+    )
 
 
 def test_a_time_going_back_names_both_items():
@@ -38,46 +53,78 @@ def test_a_time_going_back_names_both_items():
 
 
 def test_a_day_past_midnight_moves_forward():
-    items = ["wake up at 9:00 am", "stream games from 3:00 pm to 6:00 pm", "chat online at 11:00 pm", "go to bed at 2:00 am"]
+    items = [
+        "wake up at 9:00 am",
+        "stream games from 3:00 pm to 6:00 pm",
+        "chat online at 11:00 pm",
+        "go to bed at 2:00 am",
+    ]
     assert plan_order_problem(items, 9, 2) is None
 
 
 def test_an_item_before_waking_is_outside_the_day():
-    items = ["wake up at 6:00 am", "teach history classes from 12:00 am to 2:00 pm", "have lunch at 12:00 pm", "go to bed"]
+    items = [
+        "wake up at 6:00 am",
+        "teach history classes from 12:00 am to 2:00 pm",
+        "have lunch at 12:00 pm",
+        "go to bed",
+    ]
     assert "outside the waking day (6:00 am to 10:00 pm)" in plan_order_problem(items, 6, 22)
 
 
 def test_daily_plan_reply_puts_the_issue_day_in_order_with_bed_last():
     """The code keeps the clock: the items go in the order of their times and bed comes last, at bedtime."""
-    reply = {"items": ["wake up at 6:00 am", "grade homework at 2:00 pm", "go to bed at 1:00 pm", "open the cafe at 8:00 am"]}
+    reply = {
+        "items": ["wake up at 6:00 am", "grade homework at 2:00 pm", "go to bed at 1:00 pm", "open the cafe at 8:00 am"]
+    }
     assert DailyPlanReply.model_validate(reply, context=NORA).items == [
-        "wake up and complete the morning routine at 6:00 am", "open the cafe at 8:00 am", "grade homework at 2:00 pm",
-        "go to bed at 10:00 pm"]
+        "wake up and complete the morning routine at 6:00 am",
+        "open the cafe at 8:00 am",
+        "grade homework at 2:00 pm",
+        "go to bed at 10:00 pm",
+    ]
 
 
 def test_an_item_outside_the_waking_day_is_at_its_twelve_hour_twin():
     """The bundled model's "teach history classes from 2:00 am to 5:00 pm": am for pm."""
-    reply = {"items": ["wake up at 6:00 am", "open the cafe at 8:00 am", "grade homework at 2:00 pm", "teach at 3:00 am",
-                       "teach history classes from 12:00 am to 2:00 pm"]}
+    reply = {
+        "items": [
+            "wake up at 6:00 am",
+            "open the cafe at 8:00 am",
+            "grade homework at 2:00 pm",
+            "teach at 3:00 am",
+            "teach history classes from 12:00 am to 2:00 pm",
+        ]
+    }
     assert DailyPlanReply.model_validate(reply, context=NORA).items == [
-        "wake up and complete the morning routine at 6:00 am", "open the cafe at 8:00 am",
-        "teach history classes from 12:00 pm to 2:00 pm", "grade homework at 2:00 pm", "teach at 3:00 pm",
-        "go to bed at 10:00 pm"]
+        "wake up and complete the morning routine at 6:00 am",
+        "open the cafe at 8:00 am",
+        "teach history classes from 12:00 pm to 2:00 pm",
+        "grade homework at 2:00 pm",
+        "teach at 3:00 pm",
+        "go to bed at 10:00 pm",
+    ]
 
 
 def test_an_item_outside_a_short_waking_day_on_both_readings_is_sent_back():
     from reverie.tasks.plan_check import PlanRules, plan_problem
 
     items = ["wake up at 10:00 am", "paint at 11:00 am", "read at 2:00 pm", "walk at 9:30 pm"]  # up 10 am to 8 pm
-    assert plan_problem(items, PlanRules.at("10:00 am", bed=20)).startswith('item 4 "walk at 9:30 pm" is outside the waking day')
+    assert plan_problem(items, PlanRules.at("10:00 am", bed=20)).startswith(
+        'item 4 "walk at 9:30 pm" is outside the waking day'
+    )
     assert meridiem_fixed("walk at 9:30 pm", 10, 20) == "walk at 9:30 pm"
     assert meridiem_fixed("walk at 3:30 AM", 10, 20) == "walk at 3:30 PM"
 
 
 def test_the_code_writes_the_first_and_last_items():
     items = ["wake up", "open the cafe at 8:00 am", "have lunch at 12:00 pm", "go to bed at 1:00 pm"]
-    assert with_wake_and_bed(items, 6, 22) == ["wake up and complete the morning routine at 6:00 am",
-                                              "open the cafe at 8:00 am", "have lunch at 12:00 pm", "go to bed at 10:00 pm"]
+    assert with_wake_and_bed(items, 6, 22) == [
+        "wake up and complete the morning routine at 6:00 am",
+        "open the cafe at 8:00 am",
+        "have lunch at 12:00 pm",
+        "go to bed at 10:00 pm",
+    ]
     assert with_wake_and_bed(items[:3], 6, None)[-1] == "have lunch at 12:00 pm"
     assert is_bed("go to bed at 10:00 pm") and not is_bed("make the bed")
 
@@ -88,22 +135,33 @@ def test_getting_to_bed_is_going_to_bed():
 
     assert is_bed("get to bed at 5:00 pm") and is_bed("gets into bed") and is_sleeping("getting to bed")
     assert not is_bed("get to the bedroom") and not is_sleeping("get the bed linen")
-    items = ["wake up at 6:00 am", "teach science at 9:00 am", "get to bed at 5:00 pm", "read at 7:00 pm",
-             "go to bed at 11:00 pm"]
+    items = [
+        "wake up at 6:00 am",
+        "teach science at 9:00 am",
+        "get to bed at 5:00 pm",
+        "read at 7:00 pm",
+        "go to bed at 11:00 pm",
+    ]
     assert "get to bed at 5:00 pm" not in DailyPlanReply.model_validate({"items": items}, context=NORA).items
 
 
 def test_clock_times_are_taken_out_of_an_hourly_activity():
     context = {"inputs": inputs_with(HOURLY_SCHEDULE, first_name="Nora", hour="1:00 pm")}
-    assert HourlyActivityReply.model_validate({"activity": "opening the cafe at 12:00 am"}, context=context).activity == \
-        "opening the cafe"
+    assert (
+        HourlyActivityReply.model_validate({"activity": "opening the cafe at 12:00 am"}, context=context).activity
+        == "opening the cafe"
+    )
     assert without_clock("teaching from 8:00 am to 12:00 pm at the school") == "teaching at the school"
     with pytest.raises(ValidationError, match='"12:00 am to 9:00 am" is only a time'):
         HourlyActivityReply.model_validate({"activity": "12:00 am to 9:00 am"}, context=context)
 
 
 def test_sleeping_in_the_afternoon_is_sent_back_but_not_at_night():
-    context = {"inputs": inputs_with(HOURLY_SCHEDULE, first_name="Nora", hour="2:00 pm", wake_up_time="6:00 am", bed_time="10:00 pm")}
+    context = {
+        "inputs": inputs_with(
+            HOURLY_SCHEDULE, first_name="Nora", hour="2:00 pm", wake_up_time="6:00 am", bed_time="10:00 pm"
+        )
+    }
     with pytest.raises(ValidationError, match='at 2:00 pm is "sleeping", but the character wakes up at 6:00 am'):
         HourlyActivityReply.model_validate({"activity": "sleeping"}, context=context)
     night = {"inputs": context["inputs"].model_copy(update={"hour": "9:00 pm"})}
@@ -115,8 +173,14 @@ def test_sleeping_in_the_afternoon_is_sent_back_but_not_at_night():
 
 from tests.tasks.planning_support import scripted_llm  # noqa: E402
 
-ABOUT = dict(identity="Name: Nora Lee", first_name="Nora", date="Monday", daily_plan=["wake up at 6:00 am", "go to bed"],
-             wake_up_hour=6, persona="Nora Lee")
+ABOUT = dict(
+    identity="Name: Nora Lee",
+    first_name="Nora",
+    date="Monday",
+    daily_plan=["wake up at 6:00 am", "go to bed"],
+    wake_up_hour=6,
+    persona="Nora Lee",
+)
 
 
 def test_hours_from_bedtime_on_are_sleeping_without_a_call():
@@ -142,9 +206,13 @@ def test_packed_day_asks_only_for_the_waking_hours():
 def test_the_fail_safe_day_keeps_the_persona_s_required_places_and_hours():
     from reverie.tasks.daily_plan import fail_safe
 
-    inputs = {"identity": "Name: Theo Alvarez\nDaily plan requirement: Theo Alvarez works at Willow Creek Town Hall "
-                          "from 9am to 5pm.", "lifestyle": "Theo goes to bed around 11pm, wakes up around 7am.",
-              "first_name": "Theo", "wake_up_time": "7:00 am"}
+    inputs = {
+        "identity": "Name: Theo Alvarez\nDaily plan requirement: Theo Alvarez works at Willow Creek Town Hall "
+        "from 9am to 5pm.",
+        "lifestyle": "Theo goes to bed around 11pm, wakes up around 7am.",
+        "first_name": "Theo",
+        "wake_up_time": "7:00 am",
+    }
     items = fail_safe(inputs_with(DAILY_PLAN, **inputs), {}).items
     assert "works at Willow Creek Town Hall from 9:00 am to 5:00 pm" in items
     assert items[0].endswith("at 7:00 am") and items[-1] == "go to bed at 11:00 pm"
@@ -160,32 +228,79 @@ def test_a_packed_day_gets_each_plan_item_at_its_hour_from_code():
     # its from-to time holds (reading at 11:00 am is inside painting from 9 to 12).
     drifted = ["morning routine", "day-night activities", "day-night activities", "reading", "morning routine"]
     assert plan_placed(plan, hours, drifted) == [
-        "morning routine", "paint in Willow Creek Park", "paint in Willow Creek Park", "paint in Willow Creek Park",
-        "have lunch"]
+        "morning routine",
+        "paint in Willow Creek Park",
+        "paint in Willow Creek Park",
+        "paint in Willow Creek Park",
+        "have lunch",
+    ]
     # An hour the model gave to the item in its own words keeps them ("painting", "walking to the park").
     followed = ["morning routine", "walking to the park", "painting", "painting", "lunch"]
     assert plan_placed(plan, hours, followed) == followed
     # The bundled model counts instead of planning: the count goes, the repeat stays for the coherence measure.
     assert unnumbered(["morning routine", "morning routine 2", "morning routine 13", "reading #4", "7"]) == [
-        "morning routine", "morning routine", "morning routine", "reading", "7"]
+        "morning routine",
+        "morning routine",
+        "morning routine",
+        "reading",
+        "7",
+    ]
 
 
 def test_a_packed_day_keeps_a_from_to_item_in_every_hour_it_holds():
     from reverie.tasks.hourly_schedule_packed import plan_placed, with_breaks
 
     # Theo's plan and the bundled model's hours from 7:00 am in the README's first run.
-    plan = ["wake up and complete the morning routine at 7:00 am", "buys a coffee at Willow Bean Cafe at 8:00 am",
-            "works at Willow Creek Town Hall from 9:00 am to 5:00 pm", "go to bed at 11:00 pm"]
-    hours = ["7:00 am", "8:00 am", "9:00 am", "10:00 am", "11:00 am", "12:00 pm", "1:00 pm", "2:00 pm", "3:00 pm",
-             "4:00 pm", "5:00 pm", "6:00 pm"]
-    model = ["morning routine", "buys a coffee at Willow Bean Cafe", "works at Willow Creek Town Hall",
-             "morning routine", "morning routine", "work", "morning routine", "morning routine", "morning routine",
-             "morning routine", "going about the day", "morning routine"]
+    plan = [
+        "wake up and complete the morning routine at 7:00 am",
+        "buys a coffee at Willow Bean Cafe at 8:00 am",
+        "works at Willow Creek Town Hall from 9:00 am to 5:00 pm",
+        "go to bed at 11:00 pm",
+    ]
+    hours = [
+        "7:00 am",
+        "8:00 am",
+        "9:00 am",
+        "10:00 am",
+        "11:00 am",
+        "12:00 pm",
+        "1:00 pm",
+        "2:00 pm",
+        "3:00 pm",
+        "4:00 pm",
+        "5:00 pm",
+        "6:00 pm",
+    ]
+    model = [
+        "morning routine",
+        "buys a coffee at Willow Bean Cafe",
+        "works at Willow Creek Town Hall",
+        "morning routine",
+        "morning routine",
+        "work",
+        "morning routine",
+        "morning routine",
+        "morning routine",
+        "morning routine",
+        "going about the day",
+        "morning routine",
+    ]
     work = "works at Willow Creek Town Hall"
     # 10:00 am to 4:00 pm are work (the model's own "work" at noon is kept); 5:00 pm is past the item.
     assert with_breaks(plan_placed(plan, hours, model)) == [
-        "morning routine", "buys a coffee at Willow Bean Cafe", work, work, work, "work", work, work, work, work,
-        "going about the day", "morning routine"]
+        "morning routine",
+        "buys a coffee at Willow Bean Cafe",
+        work,
+        work,
+        work,
+        "work",
+        work,
+        work,
+        work,
+        work,
+        "going about the day",
+        "morning routine",
+    ]
 
 
 def test_a_packed_day_breaks_one_activity_after_4_hours_and_sleeps_only_at_night():
@@ -197,7 +312,15 @@ def test_a_packed_day_breaks_one_activity_after_4_hours_and_sleeps_only_at_night
     hours = [f"{h}:00 am" for h in range(6, 12)] + ["12:00 pm", "1:00 pm"]
     day = ["waking up", "go to bed", "reading", "sleeping", "sleeping", "lunch", "go to bed", "walk"]
     assert awake_all_day(day, hours, 6, 22) == [
-        "waking up", "waking up", "reading", "reading", "reading", "lunch", "lunch", "walk"]
+        "waking up",
+        "waking up",
+        "reading",
+        "reading",
+        "reading",
+        "lunch",
+        "lunch",
+        "walk",
+    ]
 
 
 def test_a_packed_hour_that_is_only_a_clock_time_goes_on_with_the_hour_before():
@@ -205,7 +328,13 @@ def test_a_packed_hour_that_is_only_a_clock_time_goes_on_with_the_hour_before():
     from reverie.tasks.hourly_schedule_packed import only_a_time
 
     assert [only_a_time(v) for v in ["9:00 am", "1:15:11:51", "2:40 am", "lunch at 1:00 pm", "reading", ""]] == [
-        True, True, True, False, False, False]
+        True,
+        True,
+        True,
+        False,
+        False,
+        False,
+    ]
     day = ['"reading"', '"2:00 pm"', '"walking"'] + ['"painting"'] * 3 + ['"9:00 am"'] + ['"cooking"'] * 9
     llm, model = scripted_llm('{"activities": [' + ", ".join(day) + "]}")
     schedule = packed_hourly_schedule(llm, **ABOUT, bed_hour=22)
@@ -218,9 +347,17 @@ def test_a_fail_safe_day_breaks_a_long_planned_activity_and_goes_back_to_it():
     from reverie.tasks.hourly_schedule_packed import BREAKS, fail_safe as hourly_fail_safe
 
     labels = ["12:00 pm"] + [f"{h}:00 pm" for h in range(1, 10)]
-    plan = format_plan(["wake up at 12:00 pm", "work at the town hall from 1:00 pm to 8:00 pm", "go to bed at 10:00 pm"])
-    inputs = inputs_with(HOURLY_SCHEDULE_PACKED, daily_plan=plan, hours=", ".join(labels), first_name="Theo",
-                         wake_up_hour="12:00 pm", bed_time="10:00 pm")
+    plan = format_plan(
+        ["wake up at 12:00 pm", "work at the town hall from 1:00 pm to 8:00 pm", "go to bed at 10:00 pm"]
+    )
+    inputs = inputs_with(
+        HOURLY_SCHEDULE_PACKED,
+        daily_plan=plan,
+        hours=", ".join(labels),
+        first_name="Theo",
+        wake_up_hour="12:00 pm",
+        bed_time="10:00 pm",
+    )
     day = list(hourly_fail_safe(inputs, {}).activities)
     work = "work at the town hall"
     assert day[1:5] == [work] * 4 and day[5] == BREAKS[0] and day[6:8] == [work] * 2
@@ -244,22 +381,34 @@ def test_the_fail_safe_day_of_each_willow_creek_resident_is_coherent():
         plan = planned_day(wake, 23 if bed is None else bed, f"Daily plan requirement: {person.daily_plan_req}", first)
         awake = awake_hours(wake, bed)
         labels = [format_hour(h) for h in awake]
-        inputs = {"daily_plan": format_plan(plan), "hours": ", ".join(labels), "first_name": first,
-                  "wake_up_hour": labels[0], "bed_time": "" if bed is None else format_hour(bed)}
-        hourly = merge_hours([SLEEPING] * wake + list(hourly_fail_safe(inputs_with(HOURLY_SCHEDULE_PACKED, **inputs), {}).activities) + [SLEEPING] * (24 - awake.stop))
+        inputs = {
+            "daily_plan": format_plan(plan),
+            "hours": ", ".join(labels),
+            "first_name": first,
+            "wake_up_hour": labels[0],
+            "bed_time": "" if bed is None else format_hour(bed),
+        }
+        hourly = merge_hours(
+            [SLEEPING] * wake
+            + list(hourly_fail_safe(inputs_with(HOURLY_SCHEDULE_PACKED, **inputs), {}).activities)
+            + [SLEEPING] * (24 - awake.stop)
+        )
         assert day_coherence(first, plan, hourly, bed_hour=bed).violations == [], person.name
 
 
-@pytest.mark.parametrize("item, wake, bed, expected", [
-    ("work at the cafe from 9:00 am to 12:00 am", 7, 23, "work at the cafe from 9:00 am to 12:00 pm"),  # noon
-    ("study from 1:00 pm to 5:00 am", 7, 23, "study from 1:00 pm to 5:00 pm"),
-    ("stream from 10:00 pm to 1:00 am", 9, 2, "stream from 10:00 pm to 1:00 am"),  # a night owl's span is kept
-    ("work from 9:00 am to 5:00 pm", 7, 23, "work from 9:00 am to 5:00 pm"),
-    # The bundled model's spans in a town run: the start is the half of the day that is wrong.
-    ("grade homework from 10:00 pm to 12:30 pm", 7, 0, "grade homework from 10:00 am to 12:30 pm"),
-    ("teach history classes from 12:00 am to 14:00 pm", 7, 0, "teach history classes from 12:00 pm to 14:00 pm"),
-    ("read from 11:00 am to 1:00 am", 8, 23, "read from 11:00 am to 1:00 pm"),
-])
+@pytest.mark.parametrize(
+    "item, wake, bed, expected",
+    [
+        ("work at the cafe from 9:00 am to 12:00 am", 7, 23, "work at the cafe from 9:00 am to 12:00 pm"),  # noon
+        ("study from 1:00 pm to 5:00 am", 7, 23, "study from 1:00 pm to 5:00 pm"),
+        ("stream from 10:00 pm to 1:00 am", 9, 2, "stream from 10:00 pm to 1:00 am"),  # a night owl's span is kept
+        ("work from 9:00 am to 5:00 pm", 7, 23, "work from 9:00 am to 5:00 pm"),
+        # The bundled model's spans in a town run: the start is the half of the day that is wrong.
+        ("grade homework from 10:00 pm to 12:30 pm", 7, 0, "grade homework from 10:00 am to 12:30 pm"),
+        ("teach history classes from 12:00 am to 14:00 pm", 7, 0, "teach history classes from 12:00 pm to 14:00 pm"),
+        ("read from 11:00 am to 1:00 am", 8, 23, "read from 11:00 am to 1:00 pm"),
+    ],
+)
 def test_a_from_to_span_that_ends_before_it_starts_takes_the_other_half_of_the_day(item, wake, bed, expected):
     assert meridiem_fixed(item, wake, bed) == expected
 
@@ -276,10 +425,13 @@ def test_a_span_wrong_on_both_readings_is_sent_back():
     from reverie.tasks.plan_check import PlanRules, plan_problem
 
     items = ["wake up at 7:00 am", "work from 3:00 pm to 2:00 pm", "read at 6:00 pm", "walk at 7:00 pm"]
-    assert plan_problem(items, PlanRules.at("7:00 am", bed=23)).startswith('item 2 "work from 3:00 pm to 2:00 pm" ends before it starts or after bedtime; '
-                                        "12:00 pm is noon and 12:00 am is midnight")
-    assert plan_order_problem(["wake up at 7:00 am", "work from 9:00 am to 12:00 am", "go to bed at 11:00 pm"], 7, 23) \
-        .startswith('item 2 "work from 9:00 am to 12:00 am" ends before it starts or after bedtime')
+    assert plan_problem(items, PlanRules.at("7:00 am", bed=23)).startswith(
+        'item 2 "work from 3:00 pm to 2:00 pm" ends before it starts or after bedtime; '
+        "12:00 pm is noon and 12:00 am is midnight"
+    )
+    assert plan_order_problem(
+        ["wake up at 7:00 am", "work from 9:00 am to 12:00 am", "go to bed at 11:00 pm"], 7, 23
+    ).startswith('item 2 "work from 9:00 am to 12:00 am" ends before it starts or after bedtime')
 
 
 def test_a_from_to_item_ends_where_the_next_timed_item_starts():
@@ -289,21 +441,47 @@ def test_a_from_to_item_ends_where_the_next_timed_item_starts():
     from reverie.tasks.day_coherence import day_coherence
     from reverie.tasks.hourly_schedule_packed import plan_placed
 
-    june = {"inputs": inputs_with(DAILY_PLAN, wake_up_time="6:00 am",
-                                  lifestyle="June goes to bed around 9pm, gets up around 6am.")}
-    reply = {"items": ["wake up and complete the morning routine at 6:00 am", "eat breakfast at 7:00 am",
-                       "teach history classes at the school from 8:00 am to 12:00 pm",
-                       "gardens in Willow Creek Park from 9:00 am to 12:00 pm", "have lunch at 12:00 pm",
-                       "grade homework from 1:00 pm to 4:00 pm", "take a walk in the park at 5:00 pm",
-                       "have dinner at 6:00 pm", "go to bed at 9:00 pm"]}
+    june = {
+        "inputs": inputs_with(
+            DAILY_PLAN, wake_up_time="6:00 am", lifestyle="June goes to bed around 9pm, gets up around 6am."
+        )
+    }
+    reply = {
+        "items": [
+            "wake up and complete the morning routine at 6:00 am",
+            "eat breakfast at 7:00 am",
+            "teach history classes at the school from 8:00 am to 12:00 pm",
+            "gardens in Willow Creek Park from 9:00 am to 12:00 pm",
+            "have lunch at 12:00 pm",
+            "grade homework from 1:00 pm to 4:00 pm",
+            "take a walk in the park at 5:00 pm",
+            "have dinner at 6:00 pm",
+            "go to bed at 9:00 pm",
+        ]
+    }
     plan = DailyPlanReply.model_validate(reply, context=june).items
-    assert plan[2:4] == ["teach history classes at the school from 8:00 am to 9:00 am",
-                         "gardens in Willow Creek Park from 9:00 am to 12:00 pm"]
+    assert plan[2:4] == [
+        "teach history classes at the school from 8:00 am to 9:00 am",
+        "gardens in Willow Creek Park from 9:00 am to 12:00 pm",
+    ]
     hours = [f"{h}:00 am" for h in range(6, 12)] + ["12:00 pm"] + [f"{h}:00 pm" for h in range(1, 9)]
-    model = ["morning routine", "eat breakfast", "teach history classes at the school", "gardening",
-             "teach history classes at the school", "teach history classes at the school", "have lunch",
-             "grade homework", "grade homework", "grade homework", "grade homework", "take a walk in the park",
-             "have dinner", "have dinner", "have dinner"]
+    model = [
+        "morning routine",
+        "eat breakfast",
+        "teach history classes at the school",
+        "gardening",
+        "teach history classes at the school",
+        "teach history classes at the school",
+        "have lunch",
+        "grade homework",
+        "grade homework",
+        "grade homework",
+        "grade homework",
+        "take a walk in the park",
+        "have dinner",
+        "have dinner",
+        "have dinner",
+    ]
     day = plan_placed(list(plan), hours, model)
     hourly = [("sleeping", 360)] + [(activity, 60) for activity in day] + [("sleeping", 180)]
     assert day_coherence("June Brennan", plan, hourly, bed_hour=21).violations == []

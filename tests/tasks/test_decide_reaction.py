@@ -37,7 +37,11 @@ def test_answer_forms_are_read(raw, answer):
     [NEVER_TALKED, "They last talked on February 13, 2023, 10:05:00, conversing about class."],
 )
 def test_talk_fail_safe_is_yes_whoever_meets(last_chat):
-    inputs = {"last_chat": last_chat, "init_status": "Maria Lopez is studying", "target_status": "Klaus Mueller is eating lunch"}
+    inputs = {
+        "last_chat": last_chat,
+        "init_status": "Maria Lopez is studying",
+        "target_status": "Klaus Mueller is eating lunch",
+    }
     assert talk_fail_safe(inputs_with(DECIDE_TO_TALK, **inputs), {}).start_conversation == "yes"
 
 
@@ -56,10 +60,16 @@ def test_context_and_last_chat_sentences():
     assert describe_retrieved(["Klaus is reading"], ["Klaus likes coffee."]) == "Klaus is reading.\nKlaus likes coffee."
     assert describe_retrieved([], []) == "Nothing in particular."
     # A perception stored at every look is said once, where it first stands.
-    looks = ["Zara is waiting to start school", "Zara is baking", "Zara is waiting to start school",
-             "Zara is waiting to start school."]
+    looks = [
+        "Zara is waiting to start school",
+        "Zara is baking",
+        "Zara is waiting to start school",
+        "Zara is waiting to start school.",
+    ]
     assert describe_retrieved(looks, ["Zara is baking."]).splitlines() == [
-        "Zara is waiting to start school.", "Zara is baking."]
+        "Zara is waiting to start school.",
+        "Zara is baking.",
+    ]
     assert last_chat_sentence("", "") == NEVER_TALKED
     assert last_chat_sentence("February 13, 2023, 10:05:00", "conversing about class") == (
         "They last talked on February 13, 2023, 10:05:00, conversing about class."
@@ -72,17 +82,31 @@ from tests.tasks.planning_support import scripted_llm  # noqa: E402
 
 from reverie.tasks.decide_reaction import decide_to_react, decide_to_talk  # noqa: E402
 
-TALK = dict(init_name="Isabella Rodriguez", target_name="Klaus Mueller", context="Klaus Mueller is a regular customer.",
-            now="February 13, 2023, 12:10:00 PM", init_status="Isabella Rodriguez is already working at the counter",
-            target_status="Klaus Mueller is already eating lunch")
-REACT = dict(init_name="Maria Lopez", target_name="Klaus Mueller", context="", now="February 13, 2023, 08:05:00 AM",
-             init_status="Maria Lopez is on the way to taking a shower", target_status="Klaus Mueller is already taking a shower",
-             init_act="taking a shower", target_act="taking a shower")
+TALK = dict(
+    init_name="Isabella Rodriguez",
+    target_name="Klaus Mueller",
+    context="Klaus Mueller is a regular customer.",
+    now="February 13, 2023, 12:10:00 PM",
+    init_status="Isabella Rodriguez is already working at the counter",
+    target_status="Klaus Mueller is already eating lunch",
+)
+REACT = dict(
+    init_name="Maria Lopez",
+    target_name="Klaus Mueller",
+    context="",
+    now="February 13, 2023, 08:05:00 AM",
+    init_status="Maria Lopez is on the way to taking a shower",
+    target_status="Klaus Mueller is already taking a shower",
+    init_act="taking a shower",
+    target_act="taking a shower",
+)
 
 
 def test_talk_answer_is_followed():
     """Scripted replies "no" and "yes"."""
-    llm, _ = scripted_llm('{"reason": "busy", "start_conversation": "no"}', '{"reason": "a regular", "start_conversation": "yes"}')
+    llm, _ = scripted_llm(
+        '{"reason": "busy", "start_conversation": "no"}', '{"reason": "a regular", "start_conversation": "yes"}'
+    )
     assert decide_to_talk(llm, **TALK) is False
     assert decide_to_talk(llm, **TALK) is True
 
@@ -91,7 +115,9 @@ def test_talk_failure_is_yes():
     """Scripted replies that are never valid: yes, at a first meeting and after an earlier chat."""
     llm, _ = scripted_llm('{"reason": "hm", "start_conversation": "maybe"}')
     assert decide_to_talk(llm, **TALK) is True
-    assert decide_to_talk(llm, **TALK, last_chat_time="February 13, 2023, 10:05:00", last_chat_about="the party") is True
+    assert (
+        decide_to_talk(llm, **TALK, last_chat_time="February 13, 2023, 10:05:00", last_chat_about="the party") is True
+    )
 
 
 def test_react_wait_and_failure():

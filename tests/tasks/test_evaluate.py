@@ -4,8 +4,15 @@ from reverie.prompt_tools.evaluate import COLUMNS, column_widths, format_row, re
 
 
 def line(prompt, attempts, fallback, p=100, c=10, s=1.0):
-    return {"prompt": prompt, "attempts": attempts, "fallback": fallback, "prompt_tokens": p,
-            "completion_tokens": c, "latency_s": s, "errors": []}
+    return {
+        "prompt": prompt,
+        "attempts": attempts,
+        "fallback": fallback,
+        "prompt_tokens": p,
+        "completion_tokens": c,
+        "latency_s": s,
+        "errors": [],
+    }
 
 
 def test_rows_count_first_attempt_final_and_fallback_rates():

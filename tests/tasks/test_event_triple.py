@@ -15,8 +15,9 @@ def ctx(subject):
 
 
 def test_subject_repeated_in_the_predicate_is_removed():
-    reply = TripleReply.model_validate({"predicate": "Isabella Rodriguez is eating", "target": "breakfast."},
-                                       context=ctx("Isabella Rodriguez"))
+    reply = TripleReply.model_validate(
+        {"predicate": "Isabella Rodriguez is eating", "target": "breakfast."}, context=ctx("Isabella Rodriguez")
+    )
     assert (reply.predicate, reply.target) == ("is eating", "breakfast")
 
 
@@ -61,7 +62,10 @@ def test_functions_put_the_subject_first():
     """Scripted valid replies."""
     llm, _ = scripted_llm('{"predicate": "eat", "target": "breakfast"}', '{"predicate": "is", "target": "in use"}')
     assert event_triple(llm, name="Maria Lopez", action_description="morning routine (eating breakfast)") == (
-        "Maria Lopez", "eat", "breakfast")
+        "Maria Lopez",
+        "eat",
+        "breakfast",
+    )
     assert act_obj_event_triple(llm, object_name="bed", object_description="in use") == ("bed", "is", "in use")
 
 
@@ -69,18 +73,31 @@ def test_fail_safe_is_not_rewrapped():
     """Scripted replies that are never valid -> (name, "eating", "breakfast"), not (name, name, "is")."""
     llm, _ = scripted_llm('{"predicate": "", "target": ""}')
     assert event_triple(llm, name="Maria Lopez", action_description="morning routine (eating breakfast)") == (
-        "Maria Lopez", "eating", "breakfast")
+        "Maria Lopez",
+        "eating",
+        "breakfast",
+    )
     assert act_obj_event_triple(llm, object_name="bed", object_description="idle") == ("bed", "is", "idle")
 
 
 def test_target_repeated_at_the_end_of_the_predicate_is_cut():
-    reply = TripleReply.model_validate({"predicate": "is covered with research notes", "target": "research notes"},
-                                       context=ctx("library table"))
+    reply = TripleReply.model_validate(
+        {"predicate": "is covered with research notes", "target": "research notes"}, context=ctx("library table")
+    )
     assert (reply.predicate, reply.target) == ("is covered with", "research notes")
 
 
-@pytest.mark.parametrize("statement", ["Nora Bennett is (1)", "Nora Bennett is ...", "Nora Bennett is text",
-                                       "Nora Bennett is 42", "", "Nora Bennett is Nora Bennett"])
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "Nora Bennett is (1)",
+        "Nora Bennett is ...",
+        "Nora Bennett is text",
+        "Nora Bennett is 42",
+        "",
+        "Nora Bennett is Nora Bennett",
+    ],
+)
 def test_the_fail_safe_never_raises(statement):
     """Statements the engine can produce (a subtask with no letters, a placeholder)."""
     reply = fail_safe(inputs_with(EVENT_TRIPLE, subject="Nora Bennett", statement=statement), {})
@@ -88,10 +105,13 @@ def test_the_fail_safe_never_raises(statement):
     assert again.predicate and again.target
 
 
-@pytest.mark.parametrize("predicate, target, expected", [
-    ("is going to go and unlock", "the door", ("is going", "to go and unlock the door")),
-    ("brews a fresh pot of", "coffee", ("brews", "a fresh pot of coffee")),
-])
+@pytest.mark.parametrize(
+    "predicate, target, expected",
+    [
+        ("is going to go and unlock", "the door", ("is going", "to go and unlock the door")),
+        ("brews a fresh pot of", "coffee", ("brews", "a fresh pot of coffee")),
+    ],
+)
 def test_a_long_predicate_keeps_its_verb_and_the_rest_goes_into_the_target(predicate, target, expected):
     """The triple still reads as the same sentence; nothing is sent back."""
     reply = TripleReply.model_validate({"predicate": predicate, "target": target}, context=ctx("Isabella Rodriguez"))
@@ -100,13 +120,19 @@ def test_a_long_predicate_keeps_its_verb_and_the_rest_goes_into_the_target(predi
 
 def test_a_verb_written_again_as_the_target_is_sent_back_as_such():
     """The bundled model's answer in a real run's trace: the verb in both fields."""
-    with pytest.raises(ValidationError, match="the predicate and the target are both 'is planning'; the target is what "
-                                              "Iris Novak acts on"):
+    with pytest.raises(
+        ValidationError,
+        match="the predicate and the target are both 'is planning'; the target is what Iris Novak acts on",
+    ):
         TripleReply.model_validate({"predicate": "is planning", "target": "is planning"}, context=ctx("Iris Novak"))
 
 
 def test_a_predicate_that_is_no_verb_is_sent_back():
     """The bundled model's answer in the packed action: a place name in every field."""
-    with pytest.raises(ValidationError, match="the predicate 'The Rose and Crown Pub' is not a verb; write a short verb"):
-        TripleReply.model_validate({"predicate": "The Rose and Crown Pub", "target": "The Rose and Crown Pub"},
-                                   context=ctx("Isabella Rodriguez"))
+    with pytest.raises(
+        ValidationError, match="the predicate 'The Rose and Crown Pub' is not a verb; write a short verb"
+    ):
+        TripleReply.model_validate(
+            {"predicate": "The Rose and Crown Pub", "target": "The Rose and Crown Pub"},
+            context=ctx("Isabella Rodriguez"),
+        )

@@ -13,14 +13,24 @@ from reverie.tasks.hourly_schedule import (
 from reverie.tasks.hourly_schedule import HOURLY_SCHEDULE
 from reverie.prompt_tools.fixtures import inputs_with
 
-PLAN = ["wake up and complete the morning routine at 6:00 am", "open Hobbs Cafe at 8:00 am", "have lunch at 12:00 pm",
-        "work at the counter from 1:00 pm to 8:00 pm"]
+PLAN = [
+    "wake up and complete the morning routine at 6:00 am",
+    "open Hobbs Cafe at 8:00 am",
+    "have lunch at 12:00 pm",
+    "work at the counter from 1:00 pm to 8:00 pm",
+]
 
 
 def test_subject_and_full_stop_are_removed():
     ctx = {"inputs": inputs_with(HOURLY_SCHEDULE, first_name="Isabella")}
-    assert HourlyActivityReply.model_validate({"activity": "Isabella is opening the cafe."}, context=ctx).activity == "opening the cafe"
-    assert HourlyActivityReply.model_validate({"activity": "Isabella Rodriguez is baking"}, context=ctx).activity == "baking"
+    assert (
+        HourlyActivityReply.model_validate({"activity": "Isabella is opening the cafe."}, context=ctx).activity
+        == "opening the cafe"
+    )
+    assert (
+        HourlyActivityReply.model_validate({"activity": "Isabella Rodriguez is baking"}, context=ctx).activity
+        == "baking"
+    )
 
 
 def test_prior_hours_are_merged_when_shown():
@@ -38,18 +48,42 @@ def test_merge_hours_sums_to_a_day():
 
 def test_fail_safe_takes_the_plan_item_of_that_hour_without_its_time():
     assert plan_item_for_hour(format_plan(PLAN), "12:00 pm") == "have lunch"
-    reply = fail_safe(inputs_with(HOURLY_SCHEDULE, daily_plan=format_plan(PLAN), hour="1:00 pm", prior_schedule="12:00 pm: having lunch"), {})
+    reply = fail_safe(
+        inputs_with(
+            HOURLY_SCHEDULE, daily_plan=format_plan(PLAN), hour="1:00 pm", prior_schedule="12:00 pm: having lunch"
+        ),
+        {},
+    )
     assert reply.activity == "work at the counter"
 
 
 def test_fail_safe_otherwise_continues_the_previous_hour_never_sleeps():
-    reply = fail_safe(inputs_with(HOURLY_SCHEDULE, daily_plan=format_plan(PLAN), hour="10:00 am",
-                       prior_schedule="12:00 am to 5:00 am: sleeping\n9:00 am: serving customers"), {})
+    reply = fail_safe(
+        inputs_with(
+            HOURLY_SCHEDULE,
+            daily_plan=format_plan(PLAN),
+            hour="10:00 am",
+            prior_schedule="12:00 am to 5:00 am: sleeping\n9:00 am: serving customers",
+        ),
+        {},
+    )
     assert reply.activity == "serving customers"
-    inside = fail_safe(inputs_with(HOURLY_SCHEDULE, daily_plan=format_plan(PLAN), hour="3:00 pm",
-                        prior_schedule="12:00 am to 5:00 am: sleeping\n2:00 pm: serving customers"), {})
+    inside = fail_safe(
+        inputs_with(
+            HOURLY_SCHEDULE,
+            daily_plan=format_plan(PLAN),
+            hour="3:00 pm",
+            prior_schedule="12:00 am to 5:00 am: sleeping\n2:00 pm: serving customers",
+        ),
+        {},
+    )
     assert inside.activity == "work at the counter"  # the plan item whose range covers the hour
-    assert fail_safe(inputs_with(HOURLY_SCHEDULE, daily_plan="", hour="3:00 pm", prior_schedule="(nothing decided yet)"), {}).activity == "going about the day"
+    assert (
+        fail_safe(
+            inputs_with(HOURLY_SCHEDULE, daily_plan="", hour="3:00 pm", prior_schedule="(nothing decided yet)"), {}
+        ).activity
+        == "going about the day"
+    )
 
 
 # --- through the facade (scripted chat model: fixed replies, not a real model) ----------
@@ -100,8 +134,15 @@ def test_plan_hour_match_is_exact():
 
 def test_an_item_at_half_past_is_the_plan_item_of_its_hour():
     """The bundled model's plans put meals at half past: the fail-safe day must still have them."""
-    plan = format_plan(["wake up at 7:00 am", "eat breakfast at 8:30 am", "go to the beach at 1:30 pm",
-                        "go to the church at 2:00 pm", "go to bed at 11:00 pm"])
+    plan = format_plan(
+        [
+            "wake up at 7:00 am",
+            "eat breakfast at 8:30 am",
+            "go to the beach at 1:30 pm",
+            "go to the church at 2:00 pm",
+            "go to bed at 11:00 pm",
+        ]
+    )
     assert plan_item_for_hour(plan, "8:00 am") == "eat breakfast"
     assert plan_item_for_hour(plan, "1:00 pm") == "go to the beach"
     assert plan_item_for_hour(plan, "2:00 pm") == "go to the church"

@@ -22,14 +22,28 @@ from reverie.persona.step import NewDay
 from reverie.tasks.hourly_schedule_packed import packed_hourly_schedule
 
 SERVING = ["serving customers"] * 4
-DAY = (["waking up", "eating breakfast", "opening the cafe"] + SERVING + ["having lunch"] + SERVING
-       + ["cleaning the tables"] + SERVING + ["reading", "going to bed"])
+DAY = (
+    ["waking up", "eating breakfast", "opening the cafe"]
+    + SERVING
+    + ["having lunch"]
+    + SERVING
+    + ["cleaning the tables"]
+    + SERVING
+    + ["reading", "going to bed"]
+)
 
 
 def test_one_call_gives_the_whole_day_in_minutes():
     llm, model = scripted_llm(json.dumps({"activities": DAY[:17]}))
-    schedule = packed_hourly_schedule(llm, identity="Name: Nora", first_name="Nora", date="Monday February 13",
-                                      daily_plan=["open the cafe at 8:00 am"], wake_up_hour=7, persona="Nora Bennett")
+    schedule = packed_hourly_schedule(
+        llm,
+        identity="Name: Nora",
+        first_name="Nora",
+        date="Monday February 13",
+        daily_plan=["open the cafe at 8:00 am"],
+        wake_up_hour=7,
+        persona="Nora Bennett",
+    )
     assert len(model.calls) == 1
     assert schedule[0] == ("sleeping", 7 * 60) and sum(m for _, m in schedule) == 24 * 60
     assert [m for a, m in schedule if a == "serving customers"] == [240, 240, 240]
@@ -40,8 +54,9 @@ def test_one_activity_all_day_gets_breaks_from_code_without_asking_again():
     # Scripted fake model: the reply decides the day; code only breaks the run of one activity.
     day = ["waking up", "eating breakfast", "opening the cafe"] + ["serving customers"] * 14
     llm, model = scripted_llm(json.dumps({"activities": day}))
-    schedule = packed_hourly_schedule(llm, identity="Name: Nora", first_name="Nora", date="Monday February 13",
-                                      daily_plan=[], wake_up_hour=7)
+    schedule = packed_hourly_schedule(
+        llm, identity="Name: Nora", first_name="Nora", date="Monday February 13", daily_plan=[], wake_up_hour=7
+    )
     assert len(model.calls) == 1
     assert [a for a, _ in schedule][:4] == ["sleeping", "waking up", "eating breakfast", "opening the cafe"]
     runs = [m for a, m in schedule if a == "serving customers"]
@@ -55,8 +70,9 @@ def test_the_plans_list_numbers_copied_into_the_hours_are_dropped_so_the_same_ac
     activity in as many blocks (each decomposed on its own). Scripted fake model."""
     numbered = [f"{n}. {activity}" for n, activity in enumerate(DAY[:17], 1)]
     llm, model = scripted_llm(json.dumps({"activities": numbered}))
-    schedule = packed_hourly_schedule(llm, identity="Name: Nora", first_name="Nora", date="Monday February 13",
-                                      daily_plan=[], wake_up_hour=7)
+    schedule = packed_hourly_schedule(
+        llm, identity="Name: Nora", first_name="Nora", date="Monday February 13", daily_plan=[], wake_up_hour=7
+    )
     assert len(model.calls) == 1
     assert [a for a, _ in schedule][:4] == ["sleeping", "waking up", "eating breakfast", "opening the cafe"]
     assert [m for a, m in schedule if a == "serving customers"] == [240, 240, 240]
@@ -64,8 +80,9 @@ def test_the_plans_list_numbers_copied_into_the_hours_are_dropped_so_the_same_ac
 
 def test_too_few_hours_are_sent_back_with_the_count():
     llm, model = scripted_llm(json.dumps({"activities": DAY[:3]}), json.dumps({"activities": DAY[:17]}))
-    schedule = packed_hourly_schedule(llm, identity="Name: Nora", first_name="Nora", date="Monday February 13",
-                                      daily_plan=[], wake_up_hour=7)
+    schedule = packed_hourly_schedule(
+        llm, identity="Name: Nora", first_name="Nora", date="Monday February 13", daily_plan=[], wake_up_hour=7
+    )
     assert len(model.calls) == 2 and "give exactly 17 activities" in str(model.calls[1][0][-1].content)
     assert sum(m for _, m in schedule) == 24 * 60
 
@@ -73,7 +90,9 @@ def test_too_few_hours_are_sent_back_with_the_count():
 def test_packed_mode_plans_the_new_day_with_one_schedule_call(tmp_path):
     settings = load_settings(PROJECT_ROOT / "config.toml")
     folder = tmp_path / "nora"
-    shutil.copytree(settings.paths.storage / "base_willow_creek" / "personas" / "Nora Bennett" / "bootstrap_memory", folder)
+    shutil.copytree(
+        settings.paths.storage / "base_willow_creek" / "personas" / "Nora Bennett" / "bootstrap_memory", folder
+    )
     nora = Persona.load("Nora Bennett", folder, embedder=Embedder(settings))
     nora.scratch.curr_time = datetime(2023, 2, 13, 0, 0)
     llm, _model = scripted_llm(json.dumps({"activities": DAY + DAY}))  # only this prompt's answer is valid
@@ -95,11 +114,22 @@ def test_the_fail_safe_day_does_not_keep_a_one_hour_item_all_afternoon():
     from reverie.tasks.clock import format_hour
     from reverie.prompt_tools.fixtures import inputs_with
 
-    plan = ["wake up and complete the morning routine at 6:00 am", "open the cafe at 8:00 am", "have lunch at 12:00 pm",
-            "go to bed at 11:00 pm"]
+    plan = [
+        "wake up and complete the morning routine at 6:00 am",
+        "open the cafe at 8:00 am",
+        "have lunch at 12:00 pm",
+        "go to bed at 11:00 pm",
+    ]
     labels = [format_hour(hour) for hour in range(6, 23)]
-    inputs = inputs_with(HOURLY_SCHEDULE_PACKED, first_name="Nora", daily_plan="\n".join(plan), wake_up_hour="6:00 am",
-                         hours=", ".join(labels), count=len(labels), bed_time="11:00 pm")
+    inputs = inputs_with(
+        HOURLY_SCHEDULE_PACKED,
+        first_name="Nora",
+        daily_plan="\n".join(plan),
+        wake_up_hour="6:00 am",
+        hours=", ".join(labels),
+        count=len(labels),
+        bed_time="11:00 pm",
+    )
     day = fail_safe(inputs, {}).activities
     assert day[6:10] == ["have lunch"] * 4 and day[10] == "going about the day"
     hourly = merge_hours(["sleeping"] * 6 + day + ["sleeping"])

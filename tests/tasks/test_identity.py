@@ -28,7 +28,9 @@ IDENTITY = (
 
 def test_status_prefix_is_dropped_and_third_person_required():
     ctx = {"inputs": fixture_inputs(IDENTITY_NEW_CURRENTLY, name="Klaus Mueller")}
-    reply = CurrentlyReply.model_validate({"status": "Status: Klaus Mueller is finishing his paper today."}, context=ctx)
+    reply = CurrentlyReply.model_validate(
+        {"status": "Status: Klaus Mueller is finishing his paper today."}, context=ctx
+    )
     assert reply.status == "Klaus Mueller is finishing his paper today."
     with pytest.raises(ValidationError, match="third person"):
         CurrentlyReply.model_validate({"status": "I am finishing my paper today at the library."}, context=ctx)
@@ -36,7 +38,9 @@ def test_status_prefix_is_dropped_and_third_person_required():
 
 def test_currently_fail_safe_keeps_yesterdays_status():
     old = "Klaus Mueller is writing a research paper on the effects of gentrification."
-    reply = IDENTITY_NEW_CURRENTLY.fail_safe(fixture_inputs(IDENTITY_NEW_CURRENTLY, name="Klaus Mueller", currently=old), {})
+    reply = IDENTITY_NEW_CURRENTLY.fail_safe(
+        fixture_inputs(IDENTITY_NEW_CURRENTLY, name="Klaus Mueller", currently=old), {}
+    )
     assert reply.status == old
 
 
@@ -55,9 +59,14 @@ def test_daily_req_fail_safe_reads_back_a_numbered_requirement():
         "1) wake up and complete the morning routine at 6:00 am, 2) write at the library from 8:00 am to 12:00 pm, "
         "3) go to bed at 11:00 pm",
     )
-    reply = IDENTITY_NEW_DAILY_REQ.fail_safe(fixture_inputs(IDENTITY_NEW_DAILY_REQ, identity=identity, wake_up_time="7:00 am"), {})
-    assert reply.items == ["wake up and complete the morning routine at 7:00 am",
-                           "write at the library from 8:00 am to 12:00 pm", "go to bed at 11:00 pm"]
+    reply = IDENTITY_NEW_DAILY_REQ.fail_safe(
+        fixture_inputs(IDENTITY_NEW_DAILY_REQ, identity=identity, wake_up_time="7:00 am"), {}
+    )
+    assert reply.items == [
+        "wake up and complete the morning routine at 7:00 am",
+        "write at the library from 8:00 am to 12:00 pm",
+        "go to bed at 11:00 pm",
+    ]
 
 
 def test_numbered_join_and_split_are_inverse():
@@ -86,48 +95,86 @@ def test_revise_identity_runs_four_prompts_and_stores_plain_values():
         '{"status": "Status: Klaus Mueller is finishing the methods section of his paper today."}',
         '{"items": ["wake up at 7:00 am", "write at the library from 8:00 am to 12:00 pm", "go to the party at 5:00 pm"]}',
     )
-    currently, req = revise_identity(llm, name="Klaus Mueller", identity=IDENTITY, currently="Klaus Mueller is writing.",
-                                     statements="Monday February 13 -- 09:00 AM: Klaus is writing", date="Tuesday February 14",
-                                     wake_up_hour=7)
+    currently, req = revise_identity(
+        llm,
+        name="Klaus Mueller",
+        identity=IDENTITY,
+        currently="Klaus Mueller is writing.",
+        statements="Monday February 13 -- 09:00 AM: Klaus is writing",
+        date="Tuesday February 14",
+        wake_up_hour=7,
+    )
     assert currently == "Klaus Mueller is finishing the methods section of his paper today."
-    assert req == ("1) wake up and complete the morning routine at 7:00 am, 2) write at the library from 8:00 am to 12:00 pm, "
-                   "3) go to the party at 5:00 pm, 4) go to bed at 11:00 pm")  # the lifestyle's bedtime, written by the code
+    assert req == (
+        "1) wake up and complete the morning routine at 7:00 am, 2) write at the library from 8:00 am to 12:00 pm, "
+        "3) go to the party at 5:00 pm, 4) go to bed at 11:00 pm"
+    )  # the lifestyle's bedtime, written by the code
     assert len(model.calls) == 4
     assert "Currently: Klaus Mueller is finishing the methods section" in str(model.calls[3][0][-1].content)
 
 
-@pytest.mark.parametrize("text", ["My paper is due, so Klaus Mueller writes.", "Klaus Mueller and I are writing today.",
-                                  "Klaus Mueller says I'm writing all day."])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My paper is due, so Klaus Mueller writes.",
+        "Klaus Mueller and I are writing today.",
+        "Klaus Mueller says I'm writing all day.",
+    ],
+)
 def test_first_person_words_are_caught_at_any_position(text):
     with pytest.raises(ValidationError, match="third person"):
-        CurrentlyReply.model_validate({"status": text}, context={"inputs": inputs_with(IDENTITY_NEW_CURRENTLY, name="Klaus Mueller")})
+        CurrentlyReply.model_validate(
+            {"status": text}, context={"inputs": inputs_with(IDENTITY_NEW_CURRENTLY, name="Klaus Mueller")}
+        )
 
 
 def test_daily_req_is_put_in_time_order_between_waking_and_the_lifestyle_s_bedtime():
     """The code keeps the clock: waking first (written by the code), items by their times, bed last at 11pm."""
-    ctx = {"inputs": inputs_with(IDENTITY_NEW_DAILY_REQ, identity=IDENTITY, name="Klaus Mueller", wake_up_time="7:00 am")}
-    reply = DailyReqReply.model_validate({"items": ["eat at Hobbs Cafe at 12:00 pm", "go to bed at 9:00 am",
-                                                    "write at the library at 8:00 am"]}, context=ctx)
-    assert reply.items == ["wake up and complete the morning routine at 7:00 am", "write at the library at 8:00 am",
-                           "eat at Hobbs Cafe at 12:00 pm", "go to bed at 11:00 pm"]
+    ctx = {
+        "inputs": inputs_with(IDENTITY_NEW_DAILY_REQ, identity=IDENTITY, name="Klaus Mueller", wake_up_time="7:00 am")
+    }
+    reply = DailyReqReply.model_validate(
+        {"items": ["eat at Hobbs Cafe at 12:00 pm", "go to bed at 9:00 am", "write at the library at 8:00 am"]},
+        context=ctx,
+    )
+    assert reply.items == [
+        "wake up and complete the morning routine at 7:00 am",
+        "write at the library at 8:00 am",
+        "eat at Hobbs Cafe at 12:00 pm",
+        "go to bed at 11:00 pm",
+    ]
 
 
 def test_daily_req_in_the_first_person_is_sent_back():
     """The bundled model's answer: sentences spoken by the character."""
-    ctx = {"inputs": inputs_with(IDENTITY_NEW_DAILY_REQ, identity=IDENTITY, name="Klaus Mueller", wake_up_time="7:00 am")}
-    with pytest.raises(ValidationError, match="item 1 \"write my paper at 9:00 am\" is written as the character speaking"):
-        DailyReqReply.model_validate({"items": ["write my paper at 9:00 am", "lunch at 12:00 pm", "read at 3:00 pm"]},
-                                     context=ctx)
-    reply = DailyReqReply.model_validate({"items": ["I'm planning to write at 9:00 am", "lunch at 12:00 pm",
-                                                    "read at 3:00 pm"]}, context=ctx)
+    ctx = {
+        "inputs": inputs_with(IDENTITY_NEW_DAILY_REQ, identity=IDENTITY, name="Klaus Mueller", wake_up_time="7:00 am")
+    }
+    with pytest.raises(
+        ValidationError, match='item 1 "write my paper at 9:00 am" is written as the character speaking'
+    ):
+        DailyReqReply.model_validate(
+            {"items": ["write my paper at 9:00 am", "lunch at 12:00 pm", "read at 3:00 pm"]}, context=ctx
+        )
+    reply = DailyReqReply.model_validate(
+        {"items": ["I'm planning to write at 9:00 am", "lunch at 12:00 pm", "read at 3:00 pm"]}, context=ctx
+    )
     assert "write at 9:00 am" in reply.items
 
 
-@pytest.mark.parametrize("status, expected", [
-    ("I am hosting the party at Hobbs Cafe today from 5pm to 7pm.",
-     "Klaus Mueller is hosting the party at Hobbs Cafe today from 5pm to 7pm."),
-    ("I'll finish the methods section of the paper today.", "Klaus Mueller will finish the methods section of the paper today."),
-])
+@pytest.mark.parametrize(
+    "status, expected",
+    [
+        (
+            "I am hosting the party at Hobbs Cafe today from 5pm to 7pm.",
+            "Klaus Mueller is hosting the party at Hobbs Cafe today from 5pm to 7pm.",
+        ),
+        (
+            "I'll finish the methods section of the paper today.",
+            "Klaus Mueller will finish the methods section of the paper today.",
+        ),
+    ],
+)
 def test_a_status_opening_with_i_am_is_written_with_the_name(status, expected):
     """The bundled model's answer: it copies yesterday's first-person thought; the code puts the name in front."""
     ctx = {"inputs": fixture_inputs(IDENTITY_NEW_CURRENTLY, name="Klaus Mueller")}

@@ -20,16 +20,19 @@ def test_plan_lines_round_trip():
 
 def test_rough_minutes_need_not_fill_what_is_left():
     ctx = {"inputs": inputs_with(NEW_DECOMP_SCHEDULE, remaining_minutes="135", resume_at="09:45", window_end="12:00")}
-    reply = NewScheduleReply.model_validate({"items": [{"activity": "notes", "minutes": 60}, {"activity": "writing", "minutes": 60}]},
-                                            context=ctx)
+    reply = NewScheduleReply.model_validate(
+        {"items": [{"activity": "notes", "minutes": 60}, {"activity": "writing", "minutes": 60}]}, context=ctx
+    )
     assert [i.minutes for i in reply.items] == [60, 60]
     # An item of no minutes is dropped while a timed one stands; with none timed the reply is sent back.
-    reply = NewScheduleReply.model_validate({"items": [{"activity": "notes", "minutes": 60},
-                                                       {"activity": "writing", "minutes": -5}]}, context=ctx)
+    reply = NewScheduleReply.model_validate(
+        {"items": [{"activity": "notes", "minutes": 60}, {"activity": "writing", "minutes": -5}]}, context=ctx
+    )
     assert [(i.activity, i.minutes) for i in reply.items] == [("notes", 60)]
     with pytest.raises(ValidationError, match='item 1 "notes" lasts 0 minutes; give every item a rough positive'):
-        NewScheduleReply.model_validate({"items": [{"activity": "notes", "minutes": 0}, {"activity": "writing", "minutes": -5}]},
-                                        context=ctx)
+        NewScheduleReply.model_validate(
+            {"items": [{"activity": "notes", "minutes": 0}, {"activity": "writing", "minutes": -5}]}, context=ctx
+        )
 
 
 @pytest.mark.parametrize(
@@ -57,14 +60,22 @@ from tests.tasks.planning_support import last_user_text, scripted_llm  # noqa: E
 
 from reverie.tasks.new_decomp_schedule import new_decomp_schedule  # noqa: E402
 
-KW = dict(name="Klaus Mueller", main_act_dur=ORIGINAL, start_minute=540, end_minute=720,
-          truncated_act_dur=[("reading", 30), ("conversing about the party", 15)],
-          inserted_act="conversing about the party", inserted_act_dur=15)
+KW = dict(
+    name="Klaus Mueller",
+    main_act_dur=ORIGINAL,
+    start_minute=540,
+    end_minute=720,
+    truncated_act_dur=[("reading", 30), ("conversing about the party", 15)],
+    inserted_act="conversing about the party",
+    inserted_act_dur=15,
+)
 
 
 def test_function_returns_the_whole_window():
     """Scripted valid reply for the 135 minutes left."""
-    llm, model = scripted_llm('{"items": [{"activity": "reading", "minutes": 15}, {"activity": "taking notes", "minutes": 120}]}')
+    llm, model = scripted_llm(
+        '{"items": [{"activity": "reading", "minutes": 15}, {"activity": "taking notes", "minutes": 120}]}'
+    )
     window = new_decomp_schedule(llm, **KW)
     assert window == [("reading", 30), ("conversing about the party", 15), ("reading", 15), ("taking notes", 120)]
     assert sum(m for _, m in window) == 180
@@ -73,7 +84,9 @@ def test_function_returns_the_whole_window():
 
 def test_function_scales_rough_minutes_to_the_time_left():
     """Scripted reply whose minutes add up to 60 of the 135 left: scaled, in 5-minute steps, one call."""
-    llm, model = scripted_llm('{"items": [{"activity": "reading", "minutes": 20}, {"activity": "taking notes", "minutes": 40}]}')
+    llm, model = scripted_llm(
+        '{"items": [{"activity": "reading", "minutes": 20}, {"activity": "taking notes", "minutes": 40}]}'
+    )
     window = new_decomp_schedule(llm, **KW)
     assert window[2:] == [("reading", 45), ("taking notes", 90)]
     assert len(model.calls) == 1
@@ -115,22 +128,35 @@ from reverie.memory.scratch import NewAction, Scratch  # noqa: E402
 from reverie.persona.options import CognitionOptions  # noqa: E402
 from reverie.persona.react import create_react  # noqa: E402
 
-HOURLY = [("sleeping", 480), ("working", 120), ("lunch", 60), ("working", 300), ("dinner", 120),
-          ("reading", 120), ("sleeping", 240)]
+HOURLY = [
+    ("sleeping", 480),
+    ("working", 120),
+    ("lunch", 60),
+    ("working", 300),
+    ("dinner", 120),
+    ("reading", 120),
+    ("sleeping", 240),
+]
 
 
-@pytest.mark.parametrize("daily", [
-    # a meeting from 08:50 runs past the window's end at 10:00 (the old re-plan lost 30 minutes)
-    [("sleeping", 480), ("emails", 50), ("meeting", 100), ("lunch", 30)] + HOURLY[3:],
-    # an earlier re-plan left items that do not meet the hours
-    [("sleeping", 475), ("coffee", 25), ("emails", 95), ("lunch", 65)] + HOURLY[3:],
-    # sleep ran past the window's start at 08:00 (the old re-plan added 10 minutes)
-    [("sleeping", 490), ("emails", 110), ("lunch", 60)] + HOURLY[3:],
-])
-@pytest.mark.parametrize("reply", [
-    '{"items": [{"activity": "working on the report", "minutes": 200}]}',  # rough minutes, far too many
-    "never valid",  # the fail-safe resumes the plan
-])
+@pytest.mark.parametrize(
+    "daily",
+    [
+        # a meeting from 08:50 runs past the window's end at 10:00 (the old re-plan lost 30 minutes)
+        [("sleeping", 480), ("emails", 50), ("meeting", 100), ("lunch", 30)] + HOURLY[3:],
+        # an earlier re-plan left items that do not meet the hours
+        [("sleeping", 475), ("coffee", 25), ("emails", 95), ("lunch", 65)] + HOURLY[3:],
+        # sleep ran past the window's start at 08:00 (the old re-plan added 10 minutes)
+        [("sleeping", 490), ("emails", 110), ("lunch", 60)] + HOURLY[3:],
+    ],
+)
+@pytest.mark.parametrize(
+    "reply",
+    [
+        '{"items": [{"activity": "working on the report", "minutes": 200}]}',  # rough minutes, far too many
+        "never valid",  # the fail-safe resumes the plan
+    ],
+)
 @pytest.mark.parametrize("packed", [False, True])
 def test_a_conversation_keeps_the_day_at_1440_minutes(daily, reply, packed):
     assert sum(m for _, m in daily) == 24 * 60
@@ -138,9 +164,17 @@ def test_a_conversation_keeps_the_day_at_1440_minutes(daily, reply, packed):
     s.f_daily_schedule = [list(item) for item in daily]
     s.f_daily_schedule_hourly_org = [list(item) for item in HOURLY]
     llm, model = scripted_llm(reply)
-    create_react(SimpleNamespace(name=s.name, scratch=s, options=CognitionOptions(packed_actions=packed)), NewAction(
-        address="<persona> Maria Lopez", duration=25, description="conversing about the party",
-        pronunciatio="💬", event=[s.name, "chat with", "Maria Lopez"]), llm)
+    create_react(
+        SimpleNamespace(name=s.name, scratch=s, options=CognitionOptions(packed_actions=packed)),
+        NewAction(
+            address="<persona> Maria Lopez",
+            duration=25,
+            description="conversing about the party",
+            pronunciatio="💬",
+            event=[s.name, "chat with", "Maria Lopez"],
+        ),
+        llm,
+    )
     assert sum(m for _, m in s.f_daily_schedule) == 24 * 60
     assert "conversing about the party" in [a for a, _ in s.f_daily_schedule]
     assert (model.calls == []) == packed  # packed mode resumes the plan without asking
@@ -150,12 +184,22 @@ def test_packed_mode_resumes_the_plan_where_the_inserted_activity_ends_without_a
     """What the asked re-plan's fail-safe gives, with no call (packed mode's re-plan)."""
     from reverie.tasks.new_decomp_schedule import resumed_schedule
 
-    window = resumed_schedule(main_act_dur=ORIGINAL, truncated_act_dur=KW["truncated_act_dur"], start_minute=540,
-                              end_minute=720)
-    assert window == [("reading", 30), ("conversing about the party", 15), ("reading", 15), ("taking notes", 60),
-                      ("writing", 60)]
-    filled = resumed_schedule(main_act_dur=ORIGINAL, truncated_act_dur=[("reading", 30), ("conversing", 200)],
-                              start_minute=540, end_minute=720)
+    window = resumed_schedule(
+        main_act_dur=ORIGINAL, truncated_act_dur=KW["truncated_act_dur"], start_minute=540, end_minute=720
+    )
+    assert window == [
+        ("reading", 30),
+        ("conversing about the party", 15),
+        ("reading", 15),
+        ("taking notes", 60),
+        ("writing", 60),
+    ]
+    filled = resumed_schedule(
+        main_act_dur=ORIGINAL,
+        truncated_act_dur=[("reading", 30), ("conversing", 200)],
+        start_minute=540,
+        end_minute=720,
+    )
     assert filled == [("reading", 30), ("conversing", 150)]
 
 
@@ -169,12 +213,24 @@ def test_a_long_decomposed_item_resumes_whole_and_the_fail_safe_keeps_its_subtas
 
     long = "get ready for the exhibition on Monday February 13, 2023 (work at Willow Bean Cafe)"
     plan = [("reading", 30), (long, 30)]
-    window = resumed_schedule(main_act_dur=plan, truncated_act_dur=[("reading", 20), ("conversing", 5)],
-                              start_minute=540, end_minute=600)
+    window = resumed_schedule(
+        main_act_dur=plan, truncated_act_dur=[("reading", 20), ("conversing", 5)], start_minute=540, end_minute=600
+    )
     assert window[-1] == (long, 30)
-    reply = fail_safe(NewScheduleInputs(
-        name="Iris Novak", window_start="09:00", window_end="10:00", original_plan=plan_lines(540, plan),
-        inserted_act="conversing", inserted_minutes="5", done_so_far="", resume_at="09:25", remaining_minutes="35"), {})
+    reply = fail_safe(
+        NewScheduleInputs(
+            name="Iris Novak",
+            window_start="09:00",
+            window_end="10:00",
+            original_plan=plan_lines(540, plan),
+            inserted_act="conversing",
+            inserted_minutes="5",
+            done_so_far="",
+            resume_at="09:25",
+            remaining_minutes="35",
+        ),
+        {},
+    )
     last = reply.items[-1].activity
     assert len(last) <= 80 and subtask(last) == "work at Willow Bean Cafe" and last.startswith("get ready for the")
 
@@ -187,9 +243,16 @@ def test_the_grammar_allows_one_item_per_fifteen_minutes_left():
     from reverie.tasks.new_decomp_schedule import new_decomp_schedule
 
     llm, model = scripted_llm('{"items": [{"activity": "reading", "minutes": 100}]}')
-    got = new_decomp_schedule(llm, name="Klaus Mueller", main_act_dur=[("reading", 120)],
-                              truncated_act_dur=[("chatting with Maria", 20)], start_minute=540, end_minute=660,
-                              inserted_act="chatting with Maria", inserted_act_dur=20)
+    got = new_decomp_schedule(
+        llm,
+        name="Klaus Mueller",
+        main_act_dur=[("reading", 120)],
+        truncated_act_dur=[("chatting with Maria", 20)],
+        start_minute=540,
+        end_minute=660,
+        inserted_act="chatting with Maria",
+        inserted_act_dur=20,
+    )
     assert got == [("chatting with Maria", 20), ("reading", 100)]
     assert call_schema(model)["properties"]["items"]["maxItems"] == 7
     assert "(at most 7 items)" in last_user_text(model)

@@ -12,21 +12,31 @@ from reverie.prompt_tools.fixtures import inputs_with
 
 @pytest.mark.parametrize(
     "raw, expected",
-    [("being used to brew coffee.", "being used to brew coffee"),
-     ("The coffee machine is brewing coffee", "brewing coffee"),
-     ("coffee machine is idle", "idle"),
-     ("is warming up", "warming up")],
+    [
+        ("being used to brew coffee.", "being used to brew coffee"),
+        ("The coffee machine is brewing coffee", "brewing coffee"),
+        ("coffee machine is idle", "idle"),
+        ("is warming up", "warming up"),
+    ],
 )
 def test_object_and_verb_prefix_are_removed(raw, expected):
-    assert ObjectStateReply.model_validate({"state": raw}, context={"inputs": inputs_with(ACT_OBJ_DESC, object="coffee machine")}).state == expected
+    assert (
+        ObjectStateReply.model_validate(
+            {"state": raw}, context={"inputs": inputs_with(ACT_OBJ_DESC, object="coffee machine")}
+        ).state
+        == expected
+    )
 
 
-@pytest.mark.parametrize("raw, why", [("M", "is not a phrase"), ("Ce", "is not a phrase"),
-                                      ("coffee machine", "names 'coffee machine'")])
+@pytest.mark.parametrize(
+    "raw, why", [("M", "is not a phrase"), ("Ce", "is not a phrase"), ("coffee machine", "names 'coffee machine'")]
+)
 def test_a_letter_or_two_or_the_object_alone_is_sent_back(raw, why):
     """Each is sent back by its own check (not by the older ones: these have no leading article)."""
     with pytest.raises(ValidationError) as error:
-        ObjectStateReply.model_validate({"state": raw}, context={"inputs": inputs_with(ACT_OBJ_DESC, object="coffee machine")})
+        ObjectStateReply.model_validate(
+            {"state": raw}, context={"inputs": inputs_with(ACT_OBJ_DESC, object="coffee machine")}
+        )
     assert why in str(error.value)
 
 
@@ -44,6 +54,12 @@ from reverie.tasks.object_state import act_obj_desc  # noqa: E402
 def test_function_returns_the_state_and_never_none():
     """Scripted: one valid reply, then replies that are never valid (fail-safe)."""
     llm, _ = scripted_llm('{"state": "the stove is heating a pan"}')
-    assert act_obj_desc(llm, object_name="stove", name="Isabella Rodriguez", action_description="cooking (frying eggs)") == "heating a pan"
+    assert (
+        act_obj_desc(llm, object_name="stove", name="Isabella Rodriguez", action_description="cooking (frying eggs)")
+        == "heating a pan"
+    )
     llm, _ = scripted_llm("{}")
-    assert act_obj_desc(llm, object_name="stove", name="Isabella Rodriguez", action_description="cooking") == "being used by Isabella"
+    assert (
+        act_obj_desc(llm, object_name="stove", name="Isabella Rodriguez", action_description="cooking")
+        == "being used by Isabella"
+    )

@@ -39,7 +39,9 @@ SECTORS = ["Oak Hill College", "Dorm for Oak Hill College", "Hobbs Cafe", "Johns
 @pytest.fixture(scope="module")
 def llm(tmp_path_factory):
     settings = load_settings(PROJECT_ROOT / "config.toml")
-    return LLM.from_settings(settings, tasks=product_tasks(), ledger_path=tmp_path_factory.mktemp("ledger") / "llm_calls.jsonl")
+    return LLM.from_settings(
+        settings, tasks=product_tasks(), ledger_path=tmp_path_factory.mktemp("ledger") / "llm_calls.jsonl"
+    )
 
 
 @pytest.fixture(scope="module")
@@ -51,14 +53,30 @@ def test_day_planning_gives_hours_plans_and_the_models_own_activity_and_steps(ll
     lifestyle = "Klaus Mueller goes to bed around 11pm, awakes up around 7am, eats dinner around 5pm."
     hour = wake_up_hour(llm, identity=identity, lifestyle=lifestyle, first_name="Klaus", persona=KLAUS)
     assert type(hour) is int and 0 <= hour <= 23
-    plan = daily_plan(llm, identity=identity, lifestyle=lifestyle, date="Monday February 13", first_name="Klaus", wake_up_hour=hour)
+    plan = daily_plan(
+        llm, identity=identity, lifestyle=lifestyle, date="Monday February 13", first_name="Klaus", wake_up_hour=hour
+    )
     assert 4 <= len(plan) <= 8 and all(isinstance(item, str) and item for item in plan)
-    activity = hourly_activity(llm, identity=identity, first_name="Klaus", date="Monday February 13", daily_plan=plan,
-                               prior_activities=["sleeping"] * 7 + ["waking up"], hour=8)
+    activity = hourly_activity(
+        llm,
+        identity=identity,
+        first_name="Klaus",
+        date="Monday February 13",
+        daily_plan=plan,
+        prior_activities=["sleeping"] * 7 + ["waking up"],
+        hour=8,
+    )
     assert isinstance(activity, str) and activity and answered(llm, "hourly_schedule")
     task = "working on his research paper"
-    steps = task_decomp(llm, identity=identity, schedule_context="Today is February 13, 2023.", first_name="Klaus",
-                        task=task, time_range="09:00 to 10:00", duration=60)
+    steps = task_decomp(
+        llm,
+        identity=identity,
+        schedule_context="Today is February 13, 2023.",
+        first_name="Klaus",
+        task=task,
+        time_range="09:00 to 10:00",
+        duration=60,
+    )
     assert answered(llm, "task_decomp"), "the steps are the model's, not the fail-safe's"
     # The model writes the part in parentheses; the code adds the task around it and scales the minutes.
     assert all(name.removeprefix(f"{task} (").removesuffix(")").strip() for name, _ in steps)
@@ -66,13 +84,21 @@ def test_day_planning_gives_hours_plans_and_the_models_own_activity_and_steps(ll
 
 def test_action_pipeline_stays_within_the_options(llm):
     desc = "working on his research paper (reading articles at the library)"
-    sector = action_sector(llm, name=KLAUS, action_description=desc, living_sector="Dorm for Oak Hill College",
-                           living_arenas=["Klaus Mueller's room", "common room"], current_sector="Dorm for Oak Hill College",
-                           current_arenas=["Klaus Mueller's room", "common room"], daily_plan_req="writes at the library",
-                           sectors=SECTORS)
+    sector = action_sector(
+        llm,
+        name=KLAUS,
+        action_description=desc,
+        living_sector="Dorm for Oak Hill College",
+        living_arenas=["Klaus Mueller's room", "common room"],
+        current_sector="Dorm for Oak Hill College",
+        current_arenas=["Klaus Mueller's room", "common room"],
+        daily_plan_req="writes at the library",
+        sectors=SECTORS,
+    )
     assert sector in SECTORS and sector != "Moreno family's house"
-    arena = action_arena(llm, name=KLAUS, action_description=desc, sector="Oak Hill College",
-                         arenas=["hallway", "library", "classroom"])
+    arena = action_arena(
+        llm, name=KLAUS, action_description=desc, sector="Oak Hill College", arenas=["hallway", "library", "classroom"]
+    )
     assert arena in ("hallway", "library", "classroom")
     obj = action_object(llm, action_description=desc, objects=["library sofa", "library table", "bookshelf"])
     assert obj in ("library sofa", "library table", "bookshelf")
@@ -82,32 +108,65 @@ def test_action_pipeline_stays_within_the_options(llm):
     state = act_obj_desc(llm, object_name=obj, name=KLAUS, action_description=desc)
     assert isinstance(state, str) and state
     assert act_obj_event_triple(llm, object_name=obj, object_description=state)[0] == obj
-    for prompt in ("action_sector", "action_arena", "action_object", "pronunciatio", "event_triple", "act_obj_desc",
-                   "act_obj_event_triple"):
+    for prompt in (
+        "action_sector",
+        "action_arena",
+        "action_object",
+        "pronunciatio",
+        "event_triple",
+        "act_obj_desc",
+        "act_obj_event_triple",
+    ):
         assert answered(llm, prompt), f"{prompt}: the model's own answer, not the fail-safe"
 
 
 def test_reactions_give_booleans_and_a_full_window(llm):
-    talk = decide_to_talk(llm, init_name="Isabella Rodriguez", target_name=KLAUS, context="Klaus Mueller is a regular customer.",
-                          now="February 13, 2023, 12:10:00 PM", init_status="Isabella Rodriguez is already working at the counter",
-                          target_status="Klaus Mueller is already eating lunch")
-    wait = decide_to_react(llm, init_name="Maria Lopez", target_name=KLAUS, context="", now="February 13, 2023, 08:05:00 AM",
-                           init_status="Maria Lopez is on the way to taking a shower",
-                           target_status="Klaus Mueller is already taking a shower", init_act="taking a shower",
-                           target_act="taking a shower")
+    talk = decide_to_talk(
+        llm,
+        init_name="Isabella Rodriguez",
+        target_name=KLAUS,
+        context="Klaus Mueller is a regular customer.",
+        now="February 13, 2023, 12:10:00 PM",
+        init_status="Isabella Rodriguez is already working at the counter",
+        target_status="Klaus Mueller is already eating lunch",
+    )
+    wait = decide_to_react(
+        llm,
+        init_name="Maria Lopez",
+        target_name=KLAUS,
+        context="",
+        now="February 13, 2023, 08:05:00 AM",
+        init_status="Maria Lopez is on the way to taking a shower",
+        target_status="Klaus Mueller is already taking a shower",
+        init_act="taking a shower",
+        target_act="taking a shower",
+    )
     assert type(talk) is bool and type(wait) is bool
     assert answered(llm, "decide_to_talk") and answered(llm, "decide_to_react")
-    window = new_decomp_schedule(llm, name=KLAUS, main_act_dur=[("reading", 60), ("writing", 60)],
-                                 truncated_act_dur=[("reading", 20), ("conversing about the party", 10)], start_minute=540,
-                                 end_minute=660, inserted_act="conversing about the party", inserted_act_dur=10)
+    window = new_decomp_schedule(
+        llm,
+        name=KLAUS,
+        main_act_dur=[("reading", 60), ("writing", 60)],
+        truncated_act_dur=[("reading", 20), ("conversing about the party", 10)],
+        start_minute=540,
+        end_minute=660,
+        inserted_act="conversing about the party",
+        inserted_act_dur=10,
+    )
     # The code keeps what was done and the inserted chat, and scales the rest to the window; the rest is the model's.
     assert answered(llm, "new_decomp_schedule") and window
 
 
 def test_identity_revision_gives_the_models_status_and_a_plan(llm, identity):
-    currently, req = revise_identity(llm, name=KLAUS, identity=identity, currently="Klaus Mueller is writing a research paper.",
-                                     statements="Monday February 13 -- 09:00 AM: Klaus Mueller is writing at the library",
-                                     date="Tuesday February 14", wake_up_hour=7)
+    currently, req = revise_identity(
+        llm,
+        name=KLAUS,
+        identity=identity,
+        currently="Klaus Mueller is writing a research paper.",
+        statements="Monday February 13 -- 09:00 AM: Klaus Mueller is writing at the library",
+        date="Tuesday February 14",
+        wake_up_hour=7,
+    )
     assert answered(llm, "identity_new_currently"), "the status is the model's, not the fail-safe's"
     assert "Klaus" in currently and not currently.lower().startswith("status:")
     assert req  # numbered by the code, from the fail-safe's items on this model: nothing more to check

@@ -12,8 +12,14 @@ from reverie.prompt_tools.fixtures import inputs_with
 
 @pytest.mark.parametrize(
     "text, clusters",
-    [("☕", ["☕"]), ("☕📖", ["☕", "📖"]), ("👩‍🍳📖", ["👩‍🍳", "📖"]), ("🇺🇸", ["🇺🇸"]), ("👍🏽", ["👍🏽"]),
-     ("🍽️ ☕", ["🍽️", "☕"])],
+    [
+        ("☕", ["☕"]),
+        ("☕📖", ["☕", "📖"]),
+        ("👩‍🍳📖", ["👩‍🍳", "📖"]),
+        ("🇺🇸", ["🇺🇸"]),
+        ("👍🏽", ["👍🏽"]),
+        ("🍽️ ☕", ["🍽️", "☕"]),
+    ],
 )
 def test_emoji_are_split_whole(text, clusters):
     assert emoji_clusters(text) == clusters
@@ -31,8 +37,13 @@ def test_words_and_punctuation_are_rejected(text):
 
 @pytest.mark.parametrize(
     "action, emoji",
-    [("sleeping", "😴"), ("eating breakfast", "🍽️"), ("making coffee for customers", "☕"),
-     ("streaming a game on Twitch", "🎮"), ("staring into space", DEFAULT_EMOJI)],
+    [
+        ("sleeping", "😴"),
+        ("eating breakfast", "🍽️"),
+        ("making coffee for customers", "☕"),
+        ("streaming a game on Twitch", "🎮"),
+        ("staring into space", DEFAULT_EMOJI),
+    ],
 )
 def test_fail_safe_picks_by_keyword_and_is_valid(action, emoji):
     assert emoji_for(action) == emoji

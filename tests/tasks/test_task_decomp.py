@@ -27,10 +27,11 @@ def test_rough_minutes_are_accepted_whatever_their_sum():
 
 def test_a_step_without_minutes_is_dropped_while_a_timed_one_stands_else_sent_back_by_name():
     """It would take no time once the minutes are scaled (as fit_durations drops a step scaled to 0)."""
-    reply = TaskDecompReply.model_validate({"subtasks": [["a", 30], ["b", 0]]},
-                                           context=ctx(60))
+    reply = TaskDecompReply.model_validate({"subtasks": [["a", 30], ["b", 0]]}, context=ctx(60))
     assert [(s.action, s.minutes) for s in reply.subtasks] == [("a", 30)]
-    with pytest.raises(ValidationError, match='subtask 1 "a" lasts 0 minutes; give every subtask a rough positive number'):
+    with pytest.raises(
+        ValidationError, match='subtask 1 "a" lasts 0 minutes; give every subtask a rough positive number'
+    ):
         TaskDecompReply.model_validate({"subtasks": [["a", 0], ["b", 0]]}, context=ctx(60))
 
 
@@ -80,9 +81,13 @@ def test_fail_safe_is_valid_for_any_block(total):
 
 
 def test_schedule_context_sentence():
-    text = describe_schedule("February 13, 2023", "Klaus Mueller", [(480, 540, "going to the library"), (540, 720, "writing")])
-    assert text == ("Today is February 13, 2023. From 08:00 to 09:00, Klaus Mueller is planning on going to the library; "
-                    "from 09:00 to 12:00, Klaus Mueller is planning on writing.")
+    text = describe_schedule(
+        "February 13, 2023", "Klaus Mueller", [(480, 540, "going to the library"), (540, 720, "writing")]
+    )
+    assert text == (
+        "Today is February 13, 2023. From 08:00 to 09:00, Klaus Mueller is planning on going to the library; "
+        "from 09:00 to 12:00, Klaus Mueller is planning on writing."
+    )
 
 
 # --- through the facade (scripted chat model: fixed replies, not a real model) ----------
@@ -91,15 +96,23 @@ from tests.tasks.planning_support import call_schema, last_user_text, scripted_l
 
 from reverie.tasks.task_decomp import task_decomp  # noqa: E402
 
-KW = dict(identity="Name: Klaus Mueller", schedule_context="Today is February 13, 2023.", first_name="Klaus",
-          task="working on his research paper", time_range="09:00 to 10:00", duration=60)
+KW = dict(
+    identity="Name: Klaus Mueller",
+    schedule_context="Today is February 13, 2023.",
+    first_name="Klaus",
+    task="working on his research paper",
+    time_range="09:00 to 10:00",
+    duration=60,
+)
 
 
 def test_function_renames_subtasks_under_the_task():
     """Scripted valid reply -> "<task> (<subtask>)" entries summing to the block."""
     llm, _ = scripted_llm('{"subtasks": [["reading articles", 25], ["taking notes (on paper)", 35]]}')
-    assert task_decomp(llm, **KW) == [("working on his research paper (reading articles)", 25),
-                                      ("working on his research paper (taking notes on paper)", 35)]
+    assert task_decomp(llm, **KW) == [
+        ("working on his research paper (reading articles)", 25),
+        ("working on his research paper (taking notes on paper)", 35),
+    ]
 
 
 def test_function_scales_rough_minutes_without_a_second_call():
@@ -159,11 +172,12 @@ def test_the_prompt_and_its_reply_fit_the_bundled_models_window():
 
 def test_the_same_subtask_twice_in_a_row_is_one():
     """Scripted: a reply that repeats a subtask (as small models do) gives one entry for the run."""
-    llm, _ = scripted_llm('{"subtasks": [["reading", 15], ["reading", 15], '
-                          '["notes", 15], ["reading", 15]]}')
-    assert task_decomp(llm, **KW) == [("working on his research paper (reading)", 30),
-                                      ("working on his research paper (notes)", 15),
-                                      ("working on his research paper (reading)", 15)]
+    llm, _ = scripted_llm('{"subtasks": [["reading", 15], ["reading", 15], ["notes", 15], ["reading", 15]]}')
+    assert task_decomp(llm, **KW) == [
+        ("working on his research paper (reading)", 30),
+        ("working on his research paper (notes)", 15),
+        ("working on his research paper (reading)", 15),
+    ]
 
 
 @pytest.mark.parametrize("duration, most", [(60, 6), (90, 9), (240, 16)])
@@ -180,6 +194,5 @@ def test_a_subtask_copies_no_list_number():
     """The bundled model numbered subtasks as the plan it read ("1. wake up and complete morning routine")."""
     from reverie.tasks.task_decomp import TaskDecompReply
 
-    reply = TaskDecompReply.model_validate({"subtasks": [["1. mixing the dough", 20],
-                                                         ["2) baking bread", 40]]})
+    reply = TaskDecompReply.model_validate({"subtasks": [["1. mixing the dough", 20], ["2) baking bread", 40]]})
     assert [s.action for s in reply.subtasks] == ["mixing the dough", "baking bread"]

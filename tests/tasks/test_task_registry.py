@@ -73,26 +73,40 @@ def test_the_chain_checks_the_prompt_file_when_it_looks_a_task_up(tmp_path):
 
 def test_the_registry_is_a_value_tests_extend_without_touching_the_product():
     product = product_tasks()
-    mine = Task(name="test_only_whisper", inputs=WhisperInputs, schema=WhisperReply,
-                fail_safe=WHISPER_INNER_THOUGHT.fail_safe)
+    mine = Task(
+        name="test_only_whisper", inputs=WhisperInputs, schema=WhisperReply, fail_safe=WHISPER_INNER_THOUGHT.fail_safe
+    )
     extended = product.with_(mine)
     assert "test_only_whisper" in extended and "test_only_whisper" not in product
     assert "test_only_whisper" not in product_tasks()
     assert len(extended) == len(product) + 1
     with pytest.raises(ValueError, match="two tasks are named 'event_poignancy'"):
-        TaskRegistry([EVENT_POIGNANCY, Task(name="event_poignancy", inputs=WhisperInputs, schema=WhisperReply,
-                                            fail_safe=WHISPER_INNER_THOUGHT.fail_safe)])
+        TaskRegistry(
+            [
+                EVENT_POIGNANCY,
+                Task(
+                    name="event_poignancy",
+                    inputs=WhisperInputs,
+                    schema=WhisperReply,
+                    fail_safe=WHISPER_INNER_THOUGHT.fail_safe,
+                ),
+            ]
+        )
     with pytest.raises(KeyError, match="no task named 'nope'"):
         product["nope"]
 
 
 def test_validators_read_typed_inputs_and_inputs_that_do_not_fit_are_a_bug_not_a_correction():
     task = WHISPER_INNER_THOUGHT
-    reply = task.validate({"thought": "Isabella Rodriguez loves the cafe."},
-                          {"persona_name": "Isabella Rodriguez", "whisper": "you love the cafe"})
+    reply = task.validate(
+        {"thought": "Isabella Rodriguez loves the cafe."},
+        {"persona_name": "Isabella Rodriguez", "whisper": "you love the cafe"},
+    )
     assert reply.thought == "Isabella Rodriguez loves the cafe."
     with pytest.raises(ValueError, match="mention Maria by name"):
-        task.validate({"thought": "Isabella Rodriguez loves the cafe."}, {"persona_name": "Maria Lopez", "whisper": "x"})
+        task.validate(
+            {"thought": "Isabella Rodriguez loves the cafe."}, {"persona_name": "Maria Lopez", "whisper": "x"}
+        )
     with pytest.raises(InputsMismatch, match="whisper: Field required"):
         task.validate({"thought": "Isabella Rodriguez loves the cafe."}, {"persona_name": "Isabella Rodriguez"})
     with pytest.raises(InputsMismatch, match="mood: Extra inputs are not permitted"):

@@ -17,8 +17,13 @@ from reverie.llm.schema import call_schema, items_asked
 from reverie.prompt_tools.evaluate import read_ledger
 from reverie.prompt_tools.fixtures import load_fixture
 from reverie.tasks.event_triple import EVENT_TRIPLE
-from reverie.tasks.thought_triples import (MAX_THOUGHTS, THOUGHT_TRIPLES, ThoughtTriplesReply, statement_of,
-                                           thought_triples)
+from reverie.tasks.thought_triples import (
+    MAX_THOUGHTS,
+    THOUGHT_TRIPLES,
+    ThoughtTriplesReply,
+    statement_of,
+    thought_triples,
+)
 from tests.tasks.planning_support import scripted_llm
 
 FIXTURE = load_fixture("thought_triples")
@@ -26,9 +31,11 @@ CASE = FIXTURE.cases[2]  # Klaus Mueller: a planning thought, what he heard, a h
 INPUTS = THOUGHT_TRIPLES.typed(CASE.inputs)
 NAME = INPUTS.subject
 THOUGHTS = INPUTS.statement_list
-GOOD = [{"predicate": "should finish", "target": "the gentrification chapter of his research paper"},
-        {"predicate": "heard", "target": "that Isabella Rodriguez is hosting a Valentine's Day party"},
-        {"predicate": "spends", "target": "most mornings writing at the library"}]
+GOOD = [
+    {"predicate": "should finish", "target": "the gentrification chapter of his research paper"},
+    {"predicate": "heard", "target": "that Isabella Rodriguez is hosting a Valentine's Day party"},
+    {"predicate": "spends", "target": "most mornings writing at the library"},
+]
 # The second triple's target repeats the subject, and "likes" is no verb of its sentence: it fails.
 BROKEN = [GOOD[0], {"predicate": "likes", "target": NAME}, GOOD[2]]
 
@@ -39,8 +46,11 @@ def check(triples: list[dict]) -> ThoughtTriplesReply:
 
 def test_each_triple_is_what_event_triple_makes_of_it_for_its_own_thought():
     # A long predicate is shortened, and a target that repeats the subject is read from the sentence.
-    raw = [{"predicate": "is going to finish the", "target": "gentrification chapter"},
-           {"predicate": "heard", "target": NAME}, GOOD[2]]
+    raw = [
+        {"predicate": "is going to finish the", "target": "gentrification chapter"},
+        {"predicate": "heard", "target": NAME},
+        GOOD[2],
+    ]
     answers = check(raw).answers(INPUTS)
     for number, (triple, answer) in enumerate(zip(raw, answers), 1):
         assert answer == EVENT_TRIPLE.validate(triple, INPUTS.one(number))
@@ -53,7 +63,9 @@ def test_a_triple_that_fails_its_checks_is_left_out_and_the_others_kept():
     answers = check(BROKEN).answers(INPUTS)
     assert answers[1] is None
     assert [(a.predicate, a.target) for a in answers if a is not None] == [
-        (GOOD[0]["predicate"], GOOD[0]["target"]), (GOOD[2]["predicate"], GOOD[2]["target"])]
+        (GOOD[0]["predicate"], GOOD[0]["target"]),
+        (GOOD[2]["predicate"], GOOD[2]["target"]),
+    ]
 
 
 def test_a_triple_with_no_word_of_its_own_thought_is_left_out_but_not_sent_back():
@@ -71,8 +83,10 @@ def test_a_triple_with_no_word_of_its_own_thought_is_left_out_but_not_sent_back(
 def test_no_usable_triple_or_the_wrong_count_is_sent_back():
     with pytest.raises(ValidationError, match=f"triples 1, 2, 3: the target repeats the subject '{NAME}'"):
         check([{"predicate": "likes", "target": NAME}] * 3)
-    with pytest.raises(ValidationError, match="give exactly 3 triples in \"triples\", one for each numbered sentence "
-                                              "in order; you gave 2"):
+    with pytest.raises(
+        ValidationError,
+        match='give exactly 3 triples in "triples", one for each numbered sentence in order; you gave 2',
+    ):
         check(GOOD[:2])
 
 
@@ -94,8 +108,11 @@ def test_one_call_answers_every_thought_but_the_one_whose_triple_fails(tmp_path)
     """Scripted fake model: one reply with three triples, the second of which fails its checks."""
     llm, fake = scripted_llm(json.dumps({"triples": BROKEN}), ledger_path=tmp_path / "ledger.jsonl")
     found = thought_triples(llm, name=NAME, thoughts=THOUGHTS)
-    assert found == [(NAME, GOOD[0]["predicate"], GOOD[0]["target"]), None,
-                     (NAME, GOOD[2]["predicate"], GOOD[2]["target"])]
+    assert found == [
+        (NAME, GOOD[0]["predicate"], GOOD[0]["target"]),
+        None,
+        (NAME, GOOD[2]["predicate"], GOOD[2]["target"]),
+    ]
     assert _prompts(tmp_path / "ledger.jsonl") == ["thought_triples"] and len(fake.calls) == 1
     shown = fake.calls[0].user_text
     assert f"Subject: {NAME}" in shown and shown.count(NAME) == 1 + sum(t.count(NAME) for t in THOUGHTS)
@@ -104,8 +121,9 @@ def test_one_call_answers_every_thought_but_the_one_whose_triple_fails(tmp_path)
 
 def test_the_wrong_count_goes_back_with_the_count(tmp_path):
     """Scripted fake model: two triples for three thoughts, then three."""
-    llm, fake = scripted_llm(json.dumps({"triples": GOOD[:2]}), json.dumps({"triples": GOOD}),
-                             ledger_path=tmp_path / "ledger.jsonl")
+    llm, fake = scripted_llm(
+        json.dumps({"triples": GOOD[:2]}), json.dumps({"triples": GOOD}), ledger_path=tmp_path / "ledger.jsonl"
+    )
     found = thought_triples(llm, name=NAME, thoughts=THOUGHTS)
     assert found == [(NAME, t["predicate"], t["target"]) for t in GOOD]
     assert len(fake.calls) == 2
@@ -116,15 +134,20 @@ def test_the_wrong_count_goes_back_with_the_count(tmp_path):
 
 def test_a_reply_with_nothing_usable_goes_back_with_what_is_wrong(tmp_path):
     """Scripted fake model: every triple repeats the subject, then a good reply."""
-    llm, fake = scripted_llm(json.dumps({"triples": [{"predicate": "likes", "target": NAME}] * 3}),
-                             json.dumps({"triples": GOOD}), ledger_path=tmp_path / "ledger.jsonl")
+    llm, fake = scripted_llm(
+        json.dumps({"triples": [{"predicate": "likes", "target": NAME}] * 3}),
+        json.dumps({"triples": GOOD}),
+        ledger_path=tmp_path / "ledger.jsonl",
+    )
     assert None not in thought_triples(llm, name=NAME, thoughts=THOUGHTS)
     assert f"triples 1, 2, 3: the target repeats the subject '{NAME}'" in fake.calls[1].user_text
 
 
 def test_triples_copied_from_other_thoughts_are_left_out_without_asking_the_list_again(tmp_path):
     """Scripted fake model: every triple of the reply is another thought's."""
-    llm, fake = scripted_llm(json.dumps({"triples": [GOOD[2], GOOD[2], GOOD[0]]}), ledger_path=tmp_path / "ledger.jsonl")
+    llm, fake = scripted_llm(
+        json.dumps({"triples": [GOOD[2], GOOD[2], GOOD[0]]}), ledger_path=tmp_path / "ledger.jsonl"
+    )
     assert thought_triples(llm, name=NAME, thoughts=THOUGHTS) == [None, None, None]
     assert len(fake.calls) == 1 and not read_ledger(tmp_path / "ledger.jsonl")[0]["fallback"]
 
@@ -141,6 +164,7 @@ def test_a_failed_call_answers_no_thought(tmp_path, caplog):
 
 def test_long_batches_go_in_even_calls_and_a_repeated_thought_is_asked_once(tmp_path):
     """Scripted fake model: each call gets one triple per thought it shows."""
+
     def per_thought(call):
         count = call.schema["properties"]["triples"]["maxItems"]
         return {"triples": [{"predicate": "remembers", "target": f"thing {i}"} for i in range(count)]}

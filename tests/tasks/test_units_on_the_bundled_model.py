@@ -57,8 +57,12 @@ def identity():
 
 def test_scores_are_whole_numbers_from_1_to_10(llm, identity):
     for value in (
-        event_poignancy(llm, persona_name=ISABELLA, identity=identity, description="Isabella Rodriguez is opening Hobbs Cafe"),
-        chat_poignancy(llm, persona_name=ISABELLA, identity=identity, description="conversing about the party tomorrow"),
+        event_poignancy(
+            llm, persona_name=ISABELLA, identity=identity, description="Isabella Rodriguez is opening Hobbs Cafe"
+        ),
+        chat_poignancy(
+            llm, persona_name=ISABELLA, identity=identity, description="conversing about the party tomorrow"
+        ),
         safety_score(llm, comment="What are you doing today?", persona_name=ISABELLA),
     ):
         assert type(value) is int and 1 <= value <= 10
@@ -75,8 +79,15 @@ def test_reflection_gives_questions_and_cited_insights(llm):
 
 def test_conversation_functions_give_sentences_and_a_real_end_flag(llm, identity):
     line, end = iterative_chat_utterance(
-        llm, identity=identity, speaker=ISABELLA, listener=MARIA, memories=STATEMENTS, past_context="",
-        location="cafe in Hobbs Cafe", current_context="Isabella Rodriguez sees Maria Lopez studying.", conversation=[],
+        llm,
+        identity=identity,
+        speaker=ISABELLA,
+        listener=MARIA,
+        memories=STATEMENTS,
+        past_context="",
+        location="cafe in Hobbs Cafe",
+        current_context="Isabella Rodriguez sees Maria Lopez studying.",
+        conversation=[],
     )
     assert isinstance(line, str) and line and end is False  # nobody ends a talk before it starts
     assert relationship_summary(llm, speaker=ISABELLA, listener=MARIA, statements=STATEMENTS)
@@ -88,8 +99,14 @@ def test_conversation_functions_give_sentences_and_a_real_end_flag(llm, identity
 
 def test_interview_and_whisper_give_text(llm, identity):
     summary = summarize_ideas(llm, persona_name=ISABELLA, statements=STATEMENTS, question="What are your plans?")
-    answer = next_convo_line(llm, persona_name=ISABELLA, identity=identity, interlocutor="Interviewer",
-                             conversation=[("Interviewer", "What are your plans?")], summary=summary)
+    answer = next_convo_line(
+        llm,
+        persona_name=ISABELLA,
+        identity=identity,
+        interlocutor="Interviewer",
+        conversation=[("Interviewer", "What are your plans?")],
+        summary=summary,
+    )
     assert summary and answer
     thought = whisper_inner_thought(llm, persona_name=ISABELLA, whisper="you and Maria Lopez are close friends")
     assert "Isabella" in thought and "you" not in thought.lower().split()

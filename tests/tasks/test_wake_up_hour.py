@@ -15,21 +15,37 @@ from reverie.prompt_tools.fixtures import inputs_with
 
 @pytest.mark.parametrize(
     "raw, hour",
-    [(6, 6), (0, 0), (23, 23), ("6", 6), ("6am", 6), ("6 AM", 6), ("6:00 am", 6), ("6:30 a.m.", 6),
-     ("12am", 0), ("12 pm", 12), ("7pm", 19), ("18:00", 18), (7.0, 7)],
+    [
+        (6, 6),
+        (0, 0),
+        (23, 23),
+        ("6", 6),
+        ("6am", 6),
+        ("6 AM", 6),
+        ("6:00 am", 6),
+        ("6:30 a.m.", 6),
+        ("12am", 0),
+        ("12 pm", 12),
+        ("7pm", 19),
+        ("18:00", 18),
+        (7.0, 7),
+    ],
 )
 def test_every_hour_form_is_read(raw, hour):
     assert WakeUpHourReply.model_validate({"hour": raw}).hour == hour
 
 
-@pytest.mark.parametrize(("raw", "problem"), [
-    (24, "24 is not an hour of the day; answer with a whole number from 0 to 23"),
-    (-1, "-1 is not an hour of the day; answer with a whole number from 0 to 23"),
-    ("25:00", "25 is not an hour of the day"),
-    ("13pm", "'13pm' is not a clock hour; answer with a whole number from 0 to 23, like 7"),
-    ("noonish", "'noonish' is not an hour; answer with a whole number from 0 to 23, like 7"),
-    (6.5, "Input should be 0, 1, 2, 3"),  # a fraction of an hour is no member of the enum
-])
+@pytest.mark.parametrize(
+    ("raw", "problem"),
+    [
+        (24, "24 is not an hour of the day; answer with a whole number from 0 to 23"),
+        (-1, "-1 is not an hour of the day; answer with a whole number from 0 to 23"),
+        ("25:00", "25 is not an hour of the day"),
+        ("13pm", "'13pm' is not a clock hour; answer with a whole number from 0 to 23, like 7"),
+        ("noonish", "'noonish' is not an hour; answer with a whole number from 0 to 23, like 7"),
+        (6.5, "Input should be 0, 1, 2, 3"),  # a fraction of an hour is no member of the enum
+    ],
+)
 def test_out_of_range_or_unreadable_hours_are_rejected(raw, problem):
     with pytest.raises(ValidationError, match=re.escape(problem)):
         WakeUpHourReply.model_validate({"hour": raw})
@@ -86,11 +102,14 @@ from reverie.llm.schema import call_schema  # noqa: E402
 from reverie.tasks.wake_up_hour import WakeUpHourReply as _Reply, allowed_hours  # noqa: E402
 
 
-@pytest.mark.parametrize("lifestyle, hours", [
-    (LIFESTYLE, [6, 7, 8]),
-    ("Works nights; goes to bed at 4am and gets up around 12am.", [23, 0, 1]),
-    ("Likes long walks.", list(range(24))),
-])
+@pytest.mark.parametrize(
+    "lifestyle, hours",
+    [
+        (LIFESTYLE, [6, 7, 8]),
+        ("Works nights; goes to bed at 4am and gets up around 12am.", [23, 0, 1]),
+        ("Likes long walks.", list(range(24))),
+    ],
+)
 def test_allowed_hours_are_the_lifestyle_s_hour_and_its_neighbours(lifestyle, hours):
     assert allowed_hours(lifestyle) == hours
 

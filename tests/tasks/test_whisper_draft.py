@@ -14,7 +14,9 @@ from tests.tasks.planning_support import last_user_text, scripted_llm
 
 def test_the_prompt_shows_a_draft_with_the_name_in_place_of_you():
     llm, model = scripted_llm(json.dumps({"thought": "Walter Brennan is June Brennan's husband of forty years."}))
-    thought = whisper_inner_thought(llm, persona_name="June Brennan", whisper="Walter Brennan is your husband of forty years")
+    thought = whisper_inner_thought(
+        llm, persona_name="June Brennan", whisper="Walter Brennan is your husband of forty years"
+    )
     sent = last_user_text(model)
     assert "Draft: Walter Brennan is June Brennan's husband of forty years." in sent
     assert "your husband" not in sent  # the whisper itself is not shown: the model copied its "your"
@@ -24,7 +26,9 @@ def test_the_prompt_shows_a_draft_with_the_name_in_place_of_you():
 def test_an_ask_by_name_without_the_draft_gets_it_from_the_inputs_model():
     """Cases captured before the draft existed still render and run."""
     llm, model = scripted_llm(json.dumps({"thought": "Nora Bennett and Theo Alvarez are neighbors."}))
-    reply = llm.ask("whisper_inner_thought", {"persona_name": "Nora Bennett", "whisper": "You and Theo Alvarez are neighbors"})
+    reply = llm.ask(
+        "whisper_inner_thought", {"persona_name": "Nora Bennett", "whisper": "You and Theo Alvarez are neighbors"}
+    )
     assert "Draft: Nora Bennett and Theo Alvarez are neighbors." in last_user_text(model)
     assert reply.thought == "Nora Bennett and Theo Alvarez are neighbors."
 

@@ -63,12 +63,24 @@ SENTENCES = {  # a field's pattern, from its reply schema
 @pytest.mark.parametrize("field", sorted(SENTENCES))
 def test_a_sentence_field_takes_words_and_none_of_what_the_small_model_ran_into(field):
     pattern = re.compile(SENTENCES[field])
-    for good in ("Isabella is hosting a party at Hobbs Cafe at 5 pm.", "Café talk: can't wait, see you (maybe) at 7!",
-                 "What did Maria learn about the 2 new neighbours?", "Изабелла устраивает вечеринку.",
-                 "伊莎贝拉在咖啡馆举办派对。", "パーティーを開きます！", "이사벨라가 파티를 연다"):
+    for good in (
+        "Isabella is hosting a party at Hobbs Cafe at 5 pm.",
+        "Café talk: can't wait, see you (maybe) at 7!",
+        "What did Maria learn about the 2 new neighbours?",
+        "Изабелла устраивает вечеринку.",
+        "伊莎贝拉在咖啡馆举办派对。",
+        "パーティーを開きます！",
+        "이사벨라가 파티를 연다",
+    ):
         assert pattern.fullmatch(good), good
-    for bad in ("The_Milo_Hale_has_been_reading_the_book", "2021-02-13 12:34:39.161", " \n{ ", "\u2026",
-                "I love ice cream \U0001f368\U0001f368", 'She said "hi"'):
+    for bad in (
+        "The_Milo_Hale_has_been_reading_the_book",
+        "2021-02-13 12:34:39.161",
+        " \n{ ",
+        "\u2026",
+        "I love ice cream \U0001f368\U0001f368",
+        'She said "hi"',
+    ):
         assert not pattern.fullmatch(bad), bad
 
 
@@ -82,14 +94,25 @@ def test_a_field_that_needs_three_words_cannot_be_written_with_fewer(field):
     pattern = re.compile(SENTENCES[field])
     for short in ("morning", "Good morning", "Good  morning", "伊莎", "Isabella,party"):
         assert not pattern.fullmatch(short), short
-    for enough in ("Good morning, Clara!", "Maya loves books", "伊莎贝拉在咖啡馆举办派对。", "이사벨라가 파티를 연다",
-                   "Maya Hale goes to the library every morning because the quiet helps her write her book."):
+    for enough in (
+        "Good morning, Clara!",
+        "Maya loves books",
+        "伊莎贝拉在咖啡馆举办派对。",
+        "이사벨라가 파티를 연다",
+        "Maya Hale goes to the library every morning because the quiet helps her write her book.",
+    ):
         assert pattern.fullmatch(enough), enough
         assert word_count(enough) >= 3
 
 
-OTHER_SCRIPTS = ("Изабелла устраивает вечеринку.", "伊莎贝拉在咖啡馆举办派对。", "パーティーを開きます！", "이사벨라가 파티를 연다",
-                 "Η Ισαβέλλα κάνει πάρτι.", "איזבלה עורכת מסיבה.")
+OTHER_SCRIPTS = (
+    "Изабелла устраивает вечеринку.",
+    "伊莎贝拉在咖啡馆举办派对。",
+    "パーティーを開きます！",
+    "이사벨라가 파티를 연다",
+    "Η Ισαβέλλα κάνει πάρτι.",
+    "איזבלה עורכת מסיבה.",
+)
 
 
 @pytest.mark.parametrize("text", OTHER_SCRIPTS)
@@ -109,11 +132,14 @@ def test_text_without_letters_in_any_script_is_still_sent_back(text):
         MemoReply.model_validate({"memo": text})
 
 
-@pytest.mark.parametrize("text", [
-    "Theo Alvare,theo alvare,theo alvare,theo alvare,theo alvare,theo alvare,theo alvare,theo",
-    "Theo Alvare,Theo Alvare,Theo Alvare,Theo Alvare,Theo Alvare,Theo Alvare,Theo Alvare,Theo",
-    "Theo Alvare: Theo Alvare, Theo Alvare, Theo Alvare, Theo",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Theo Alvare,theo alvare,theo alvare,theo alvare,theo alvare,theo alvare,theo alvare,theo",
+        "Theo Alvare,Theo Alvare,Theo Alvare,Theo Alvare,Theo Alvare,Theo Alvare,Theo Alvare,Theo",
+        "Theo Alvare: Theo Alvare, Theo Alvare, Theo Alvare, Theo",
+    ],
+)
 def test_a_name_looped_with_commas_is_sent_back_as_too_few_different_words(text):
     """The bundled model's notes after a conversation (day_32): one name over and over, joined by
     commas without a space, passed as many words; stored, each then cost an event_triple call
@@ -123,7 +149,10 @@ def test_a_name_looped_with_commas_is_sent_back_as_too_few_different_words(text)
         check_text(text, "the note", min_words=3)
     with pytest.raises(ValueError, match=r"the note is too short \(2 words\)"):
         MemoReply.model_validate({"memo": text})
-    for sentence in ("Theo Alvarez, the teacher, is organising a science fair.", "Morning, Priya Nair! Zara Okafor is here."):
+    for sentence in (
+        "Theo Alvarez, the teacher, is organising a science fair.",
+        "Morning, Priya Nair! Zara Okafor is here.",
+    ):
         assert MemoReply.model_validate({"memo": sentence}).memo == sentence
 
 

@@ -38,13 +38,19 @@ def test_import_then_a_second_import_does_nothing(clone, settings, capsys, small
     assets, storage = settings.paths.assets, settings.paths.storage
     assert "imported" in capsys.readouterr().out
     original = smallville_dir / "static_dirs" / "assets"
-    for rel in ("the_ville/matrix/maze/collision_maze.csv", "the_ville/visuals/the_ville_jan7.json",
-                "the_ville/visuals/map_assets/v1/interiors_pt5.png", "the_ville/agent_history_init_n3.csv",
-                "characters/Klaus_Mueller.png", "characters/profile/Maria_Lopez.png", "speech_bubble/v3.png"):
+    for rel in (
+        "the_ville/matrix/maze/collision_maze.csv",
+        "the_ville/visuals/the_ville_jan7.json",
+        "the_ville/visuals/map_assets/v1/interiors_pt5.png",
+        "the_ville/agent_history_init_n3.csv",
+        "characters/Klaus_Mueller.png",
+        "characters/profile/Maria_Lopez.png",
+        "speech_bubble/v3.png",
+    ):
         assert (assets / rel).read_bytes() == (original / rel).read_bytes()
     sim = "base_the_ville_isabella_maria_klaus"
     assert (storage / sim / "personas" / "Klaus Mueller" / "bootstrap_memory" / "scratch.json").is_file()
-    assert not any(p.name.startswith("July1") for p in storage.iterdir())     # only base_* folders
+    assert not any(p.name.startswith("July1") for p in storage.iterdir())  # only base_* folders
     assert checks.check_simulation(assets, storage, sim) == []
     before = {p: p.stat().st_mtime_ns for p in assets.rglob("*") if p.is_file()}
     assert run(settings, "import", str(clone / "environment" / "frontend_server")) == 0
@@ -62,13 +68,14 @@ def test_an_incomplete_clone_lists_what_is_missing(tmp_path, settings, smallvill
     front = tmp_path / "partial" / "environment" / "frontend_server"
     (front / "static_dirs" / "assets").mkdir(parents=True)
     (front / "static_dirs" / "assets" / "characters").symlink_to(
-        smallville_dir / "static_dirs" / "assets" / "characters", target_is_directory=True)
+        smallville_dir / "static_dirs" / "assets" / "characters", target_is_directory=True
+    )
     with pytest.raises(UserError) as err:
         run(settings, "import", str(tmp_path / "partial"))
     message = str(err.value)
     assert "\n" not in message and "is incomplete: missing" in message
     assert "the_ville/matrix/maze_meta_info.json" in message and "more" in message
-    assert not settings.paths.assets.exists()                               # nothing copied
+    assert not settings.paths.assets.exists()  # nothing copied
 
 
 def test_existing_different_files_need_force(clone, settings):
@@ -84,7 +91,7 @@ def test_existing_different_files_need_force(clone, settings):
     assert target.read_bytes() == b"not the original sprite"
     assert run(settings, "import", str(clone), "--force") == 0
     assert target.read_bytes() != b"not the original sprite"
-    assert ours.read_bytes() == b"the default world's own bubble"        # the default world keeps its own
+    assert ours.read_bytes() == b"the default world's own bubble"  # the default world keeps its own
 
 
 def test_command_line_prints_one_error_line(tmp_path, write_config, monkeypatch, capsys):

@@ -42,7 +42,7 @@ def test_shipped_files_are_what_the_generator_writes(generated):
         for rel, data in _tree(fresh_root).items():
             shipped = shipped_root / rel
             assert shipped.is_file(), f"{rel} is not shipped: run python -m reverie.worldgen.generate"
-            if rel.endswith(".png"):   # compare pixels: another zlib may pack the same image differently
+            if rel.endswith(".png"):  # compare pixels: another zlib may pack the same image differently
                 assert _pixels(shipped) == _pixels(fresh_root / rel), f"{rel} is stale: regenerate the world"
             else:
                 assert shipped.read_bytes() == data, f"{rel} is stale: run python -m reverie.worldgen.generate"
@@ -85,8 +85,17 @@ def test_tiled_map_matches_the_matrix(generated):
     data = json.loads((visuals / "willow_creek.json").read_text())
     assert data["orientation"] == "orthogonal" and data["tilewidth"] == 32
     names = [layer["name"] for layer in data["layers"]]
-    for name in ("Bottom Ground", "Wall", "Interior Furniture L2 ", "Foreground L1", "Collisions",
-                 "Object Interaction Blocks", "Arena Blocks", "Sector Blocks", "Spawning Blocks"):
+    for name in (
+        "Bottom Ground",
+        "Wall",
+        "Interior Furniture L2 ",
+        "Foreground L1",
+        "Collisions",
+        "Object Interaction Blocks",
+        "Arena Blocks",
+        "Sector Blocks",
+        "Spawning Blocks",
+    ):
         assert name in names
     hidden = {layer["name"] for layer in data["layers"] if not layer["visible"]}
     assert {"Arena Blocks", "Sector Blocks", "World Blocks", "Spawning Blocks", "Special Blocks Registry"} <= hidden
@@ -136,7 +145,9 @@ def test_base_simulation_layout(generated):
         assert maze.get_tile_path(tile, "arena") == scratch["living_area"]
         assert json.loads((mem / "associative_memory" / "nodes.json").read_text()) == {}
         assert json.loads((mem / "associative_memory" / "kw_strength.json").read_text()) == {
-            "kw_strength_event": {}, "kw_strength_thought": {}}
+            "kw_strength_event": {},
+            "kw_strength_thought": {},
+        }
     with open(assets / "willow_creek" / "agent_history_init_n3.csv", newline="") as fh:
         rows = list(csv.reader(fh))
     assert rows[0] == ["Name", "Whisper"]
@@ -158,7 +169,11 @@ def test_gitignore_tracks_our_sprites_and_ignores_imported_ones():
     assert not ignored(f"{assets}/characters/atlas.json") and not ignored(f"{assets}/speech_bubble/v3.png")
     assert not ignored(f"{assets}/willow_creek/visuals/willow_creek.json")
     assert not ignored("environment/frontend_server/storage/base_willow_creek/reverie/meta.json")
-    for imported in ("characters/Klaus_Mueller.png", "characters/profile/Klaus_Mueller.png",
-                     "speech_bubble/v1.png", "the_ville/matrix/maze_meta_info.json"):
+    for imported in (
+        "characters/Klaus_Mueller.png",
+        "characters/profile/Klaus_Mueller.png",
+        "speech_bubble/v1.png",
+        "the_ville/matrix/maze_meta_info.json",
+    ):
         assert ignored(f"{assets}/{imported}")
     assert ignored("environment/frontend_server/storage/base_the_ville_isabella_maria_klaus/reverie/meta.json")

@@ -34,7 +34,7 @@ def test_the_grown_town_has_homes_and_workplaces_for_25(generated):
     assert len({s for s in sectors if s.endswith("'s house")}) == 7
     # The small town's part of the map is the same, tile for tile.
     for y in range(small.height):
-        for x in range(small.width - 2):   # its east border of trees is now a street
+        for x in range(small.width - 2):  # its east border of trees is now a street
             for layer in ("sector", "arena", "game_object", "spawning_location"):
                 assert maze.tiles[y][x][layer] == small.tiles[y][x][layer], (x, y, layer)
 
@@ -46,7 +46,7 @@ def test_25_residents_in_households_with_their_own_beds(generated):
     assert meta["persona_names"][:3] == [p.name for p in PERSONAS]
     env = json.loads((storage / BASE / "environment" / "0.json").read_text())
     tiles = [(env[n]["x"], env[n]["y"]) for n in meta["persona_names"]]
-    assert len(set(tiles)) == 25                      # nobody starts on someone else's tile
+    assert len(set(tiles)) == 25  # nobody starts on someone else's tile
     maze = Maze.load(assets, MAZE)
     homes = Counter()
     for name in meta["persona_names"]:
@@ -57,7 +57,7 @@ def test_25_residents_in_households_with_their_own_beds(generated):
         _, home, room = scratch["living_area"].split(":")
         homes[home] += 1
         assert "bed" in spatial[home][room]
-        if home == "Creekside Apartments":            # a flat: one knows one's own room only
+        if home == "Creekside Apartments":  # a flat: one knows one's own room only
             assert list(spatial[home]) == [room] and room == f"{name}'s room"
     assert homes["Creekside Apartments"] == 12
     assert sorted(homes.values()) == [1, 1, 1, 2, 2, 3, 3, 12]

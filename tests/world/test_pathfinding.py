@@ -21,7 +21,7 @@ def assert_walkable(maze, path):
 
 
 def test_path_on_the_ville_is_a_shortest_walk(the_ville):
-    start, end = (72, 14), (126, 46)      # Isabella's bed to Klaus's room
+    start, end = (72, 14), (126, 46)  # Isabella's bed to Klaus's room
     path = find_path(the_ville, start, end)
     assert path[0] == start and path[-1] == end
     assert_walkable(the_ville, path)
@@ -30,9 +30,9 @@ def test_path_on_the_ville_is_a_shortest_walk(the_ville):
 
 
 def test_long_paths_have_no_round_cap(the_ville):
-    start, far = (20, 70), (124, 20)      # Adam Smith's shower to Oak Hill College
+    start, far = (20, 70), (124, 20)  # Adam Smith's shower to Oak Hill College
     reach = distances(the_ville, start)
-    assert reach[far] > 150               # the original gave up after 150 waves
+    assert reach[far] > 150  # the original gave up after 150 waves
     path = find_path(the_ville, start, far)
     assert len(path) == reach[far] + 1
     assert_walkable(the_ville, path)
@@ -42,7 +42,7 @@ def test_whole_map_search_is_fast(the_ville):
     began = time.process_time()
     for _ in range(10):
         distances(the_ville, (72, 14))
-    assert (time.process_time() - began) / 10 < 0.5   # CPU seconds: a busy machine does not count
+    assert (time.process_time() - began) / 10 < 0.5  # CPU seconds: a busy machine does not count
 
 
 def test_back_tracking_prefers_up_left_down_right():
@@ -66,7 +66,7 @@ def test_walls_unreachable_and_trivial_cases():
     assert path[0] == (0, 0) and path[-1] == (4, 0) and len(path) == 9
     assert_walkable(maze, path)
     assert find_path(maze, (1, 1), (1, 1)) == [(1, 1)]
-    assert find_path(maze, (0, 0), (2, 0)) == []          # the end is a wall
+    assert find_path(maze, (0, 0), (2, 0)) == []  # the end is a wall
     closed = grid("""
 ..#..
 ..#..

@@ -9,8 +9,11 @@ urlpatterns = [
     path("simulator_home", pages.home, name="home"),
     path("demo/<str:sim_code>/<str:step>/<str:play_speed>/", demo.demo, name="demo"),
     path("replay/<str:sim_code>/<str:step>/", replay.replay, name="replay"),
-    path("replay_persona_state/<str:sim_code>/<str:step>/<str:persona_name>/",
-         persona_state.replay_persona_state, name="replay_persona_state"),
+    path(
+        "replay_persona_state/<str:sim_code>/<str:step>/<str:persona_name>/",
+        persona_state.replay_persona_state,
+        name="replay_persona_state",
+    ),
     path("process_environment/", protocol.process_environment, name="process_environment"),
     path("update_environment/", protocol.update_environment, name="update_environment"),
     path("path_tester/", path_tester.path_tester, name="path_tester"),

@@ -30,9 +30,13 @@ class Filters:
     @classmethod
     def of(cls, query) -> "Filters":
         outcome = query.get("outcome", "")
-        return cls(prompt=query.get("prompt", "").strip(), persona=query.get("persona", "").strip(),
-                   outcome=outcome if outcome in OUTCOMES else "",
-                   after=_clock(query.get("from", "")), before=_clock(query.get("to", "")))
+        return cls(
+            prompt=query.get("prompt", "").strip(),
+            persona=query.get("persona", "").strip(),
+            outcome=outcome if outcome in OUTCOMES else "",
+            after=_clock(query.get("from", "")),
+            before=_clock(query.get("to", "")),
+        )
 
     def keeps(self, call: dict) -> bool:
         if self.prompt and call.get("prompt") != self.prompt:
@@ -57,9 +61,16 @@ def _clock(text: str) -> time | None:
 
 
 def _row(number: int, call: dict) -> dict:
-    return {"number": number, "prompt": call.get("prompt"), "persona": call.get("persona") or "",
-            "game_time": call.get("game_time") or "", "step": call.get("step"), "outcome": call.get("outcome") or "",
-            "attempts": len(call.get("attempts") or []), "latency_s": call.get("latency_s")}
+    return {
+        "number": number,
+        "prompt": call.get("prompt"),
+        "persona": call.get("persona") or "",
+        "game_time": call.get("game_time") or "",
+        "step": call.get("step"),
+        "outcome": call.get("outcome") or "",
+        "attempts": len(call.get("attempts") or []),
+        "latency_s": call.get("latency_s"),
+    }
 
 
 def listing(path: Path, filters: Filters, page: int = 1) -> dict:
@@ -85,8 +96,15 @@ def listing(path: Path, filters: Filters, page: int = 1) -> dict:
                 if first <= total < first + PAGE_SIZE:
                     rows.append(_row(number, call))
                 total += 1
-    return {"rows": rows, "prompts": sorted(prompts), "personas": sorted(personas), "total": total,
-            "page": page, "pages": -(-total // PAGE_SIZE), "traced": True}
+    return {
+        "rows": rows,
+        "prompts": sorted(prompts),
+        "personas": sorted(personas),
+        "total": total,
+        "page": page,
+        "pages": -(-total // PAGE_SIZE),
+        "traced": True,
+    }
 
 
 def call_at(path: Path, number: int) -> dict | None:

@@ -32,9 +32,9 @@ def _table(checkpoints: list[Checkpoint]) -> tuple[list[str], list[dict]]:
     """The headers of the registered metrics' columns, and a row of cells per checkpoint."""
     metrics = METRICS.shown_in(Shown.RUN_PAGE)
     values = [[METRICS.value(m, c) for m in metrics] for c in checkpoints]
-    columns: list[tuple[int, str | None, str]] = []   # (metric, its column or None, header)
+    columns: list[tuple[int, str | None, str]] = []  # (metric, its column or None, header)
     for i, m in enumerate(metrics):
-        if m.unit is Unit.COLUMNS:   # a column per key, in the order the checkpoints name them
+        if m.unit is Unit.COLUMNS:  # a column per key, in the order the checkpoints name them
             keys = dict.fromkeys(k for row in values for k in (row[i] or {}))
             columns += [(i, k, f"{m.label}{k}") for k in keys]
         else:
@@ -45,9 +45,14 @@ def _table(checkpoints: list[Checkpoint]) -> tuple[list[str], list[dict]]:
             return Cell(m.missing)
         return value if isinstance(value, Cell) else Cell(m.unit.format(value))
 
-    rows = [{"step": c.step, "time": c.time,
-             "cells": [cell(metrics[i], row[i] if k is None else (row[i] or {}).get(k)) for i, k, _ in columns]}
-            for c, row in zip(checkpoints, values)]
+    rows = [
+        {
+            "step": c.step,
+            "time": c.time,
+            "cells": [cell(metrics[i], row[i] if k is None else (row[i] or {}).get(k)) for i, k, _ in columns],
+        }
+        for c, row in zip(checkpoints, values)
+    ]
     return [header for _, _, header in columns], rows
 
 
@@ -66,15 +71,23 @@ def section(sim_path: Path) -> dict | None:
     facts = list(dict.fromkeys(d.fact for c in checkpoints for d in c.diffusion))
     label = [f"step {c.step}" for c in checkpoints]
     over = [
-        charts.columns("Relationship network density (both know of each other)",
-                       [(lab, [c.relationships.density]) for lab, c in zip(label, checkpoints)], ["density"]),
+        charts.columns(
+            "Relationship network density (both know of each other)",
+            [(lab, [c.relationships.density]) for lab, c in zip(label, checkpoints)],
+            ["density"],
+        ),
     ]
     if facts:
         shares = [{d.fact: d.share for d in c.diffusion} for c in checkpoints]
-        over.append(charts.columns(
-            "Information diffusion (share of residents who know)",
-            [(lab, [s.get(f, 0) for f in facts]) for lab, s in zip(label, shares)], facts,
-            side_by_side=True, peak=1.0))
+        over.append(
+            charts.columns(
+                "Information diffusion (share of residents who know)",
+                [(lab, [s.get(f, 0) for f in facts]) for lab, s in zip(label, shares)],
+                facts,
+                side_by_side=True,
+                peak=1.0,
+            )
+        )
     last = checkpoints[-1]
     rel = last.relationships
     edges = [tuple(e) for e in rel.edges if len(e) == 2]

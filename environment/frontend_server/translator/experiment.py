@@ -23,7 +23,10 @@ def section(sim_path: Path) -> dict | None:
         return {"error": f"{EXPERIMENT_FILE} has no table."}
     return {
         "table": "\n".join(str(line) for line in data[R.TABLE]),
-        "hours_run": data.get(R.HOURS_RUN), "hours_asked": data.get(R.HOURS_ASKED),
-        "conversations": data.get(R.CONVERSATIONS), "per_agent_day": data.get(R.CONVERSATIONS_PER_AGENT_DAY),
-        "scripted": bool(data.get(R.SCRIPTED)), "force_seed_plan": bool(data.get(R.FORCE_SEED_PLAN)),
+        "hours_run": data.get(R.HOURS_RUN),
+        "hours_asked": data.get(R.HOURS_ASKED),
+        "conversations": data.get(R.CONVERSATIONS),
+        "per_agent_day": data.get(R.CONVERSATIONS_PER_AGENT_DAY),
+        "scripted": bool(data.get(R.SCRIPTED)),
+        "force_seed_plan": bool(data.get(R.FORCE_SEED_PLAN)),
     }

@@ -31,34 +31,48 @@ def personas_block(sim_code: str, step: int, names: list[str], pos: dict[str, li
     out = []
     for name in names:
         u = underscore(name)
-        out.append({
-            "name": name,
-            "underscore": u,
-            "initials": initials(name),
-            "tile": pos.get(name),
-            "profile": maps.profile_url(name),
-            "state_url": reverse("replay_persona_state", args=[sim_code, step, u]),
-        })
+        out.append(
+            {
+                "name": name,
+                "underscore": u,
+                "initials": initials(name),
+                "tile": pos.get(name),
+                "profile": maps.profile_url(name),
+                "state_url": reverse("replay_persona_state", args=[sim_code, step, u]),
+            }
+        )
     return out
 
 
-def build(request, *, mode: str, sim_code: str, sim_path: Path, step: int, names: list[str],
-          pos: dict[str, list[int]], meta: dict | None = None, **extra) -> dict:
+def build(
+    request,
+    *,
+    mode: str,
+    sim_code: str,
+    sim_path: Path,
+    step: int,
+    names: list[str],
+    pos: dict[str, list[int]],
+    meta: dict | None = None,
+    **extra,
+) -> dict:
     meta = meta if meta is not None else read_meta(sim_path)
     maze = maze_of(meta)
     personas = personas_block(sim_code, step, names, pos)
     game = maps.game_config(maze, names)
-    game.update({
-        "mode": mode,
-        "sim_code": sim_code,
-        "step": step,
-        "sec_per_step": meta.get("sec_per_step", 10),
-        "personas": [{k: p[k] for k in ("name", "underscore", "initials", "tile")} for p in personas],
-        "urls": {
-            "update": reverse("update_environment"),
-            "process": reverse("process_environment"),
-        },
-        "csrf": get_token(request),
-    })
+    game.update(
+        {
+            "mode": mode,
+            "sim_code": sim_code,
+            "step": step,
+            "sec_per_step": meta.get("sec_per_step", 10),
+            "personas": [{k: p[k] for k in ("name", "underscore", "initials", "tile")} for p in personas],
+            "urls": {
+                "update": reverse("update_environment"),
+                "process": reverse("process_environment"),
+            },
+            "csrf": get_token(request),
+        }
+    )
     game.update(extra)
     return {"game": game, "personas": personas, "mode": mode, "sim_code": sim_code, "step": step, "maze": maze}

@@ -48,21 +48,23 @@ def per_prompt(records: list[dict]) -> list[dict]:
     for prompt, recs in groups.items():
         lat = [_num(r.get("latency_s")) for r in recs]
         attempts = [max(int(_num(r.get("attempts")) or 1), 1) for r in recs]
-        rows.append({
-            "prompt": prompt,
-            "role": recs[0].get("role") or "",
-            "calls": len(recs),
-            "prompt_tokens": int(sum(_num(r.get("prompt_tokens")) for r in recs)),
-            "completion_tokens": int(sum(_num(r.get("completion_tokens")) for r in recs)),
-            "latency_total": sum(lat),
-            "latency_mean": sum(lat) / len(lat),
-            "latency_p95": _percentile(lat, 0.95),
-            "repairs": sum(a - 1 for a in attempts),
-            "repaired_calls": sum(1 for a in attempts if a > 1),
-            "fallbacks": sum(1 for r in recs if r.get("fallback") is True),
-            "trimmed_tokens": int(sum(_num(r.get("trimmed_tokens")) for r in recs)),
-            "trimmed_calls": sum(1 for r in recs if _num(r.get("trimmed_tokens")) > 0),
-        })
+        rows.append(
+            {
+                "prompt": prompt,
+                "role": recs[0].get("role") or "",
+                "calls": len(recs),
+                "prompt_tokens": int(sum(_num(r.get("prompt_tokens")) for r in recs)),
+                "completion_tokens": int(sum(_num(r.get("completion_tokens")) for r in recs)),
+                "latency_total": sum(lat),
+                "latency_mean": sum(lat) / len(lat),
+                "latency_p95": _percentile(lat, 0.95),
+                "repairs": sum(a - 1 for a in attempts),
+                "repaired_calls": sum(1 for a in attempts if a > 1),
+                "fallbacks": sum(1 for r in recs if r.get("fallback") is True),
+                "trimmed_tokens": int(sum(_num(r.get("trimmed_tokens")) for r in recs)),
+                "trimmed_calls": sum(1 for r in recs if _num(r.get("trimmed_tokens")) > 0),
+            }
+        )
     rows.sort(key=lambda r: (-r["calls"], r["prompt"]))
     for row in rows:
         row["tokens"] = row["prompt_tokens"] + row["completion_tokens"]
@@ -84,8 +86,11 @@ def over_time(records: list[dict]) -> tuple[str, list[dict]]:
         end = max(t for t, _ in timed)
         span_min = (end - first).total_seconds() / 60 + 1
         minutes = next((m for m in BIN_MINUTES if span_min / m <= MAX_BINS), BIN_MINUTES[-1])
-        start = first.replace(hour=0, minute=0) + timedelta(
-            minutes=((first.hour * 60 + first.minute) // minutes) * minutes) if minutes <= 1440 else first
+        start = (
+            first.replace(hour=0, minute=0) + timedelta(minutes=((first.hour * 60 + first.minute) // minutes) * minutes)
+            if minutes <= 1440
+            else first
+        )
         size = timedelta(minutes=minutes)
         nbins = int((end - start) / size) + 1
         bins = [_empty((start + i * size).strftime("%b %d %H:%M")) for i in range(nbins)]
@@ -122,11 +127,29 @@ def summary(path: Path) -> dict | None:
     records, bad = read(path)
     rows = per_prompt(records)
     unit, bins = over_time(records)
-    totals = {k: sum(r[k] for r in rows) for k in
-              ("calls", "prompt_tokens", "completion_tokens", "tokens", "latency_total", "repairs", "fallbacks",
-               "trimmed_tokens", "trimmed_calls")}
-    return {"rows": rows, "bins": bins, "bin_unit": unit, "totals": totals, "bad_lines": bad,
-            "templates": chat_templates(path.with_name("chat_templates.json")), "servers": servers(records)}
+    totals = {
+        k: sum(r[k] for r in rows)
+        for k in (
+            "calls",
+            "prompt_tokens",
+            "completion_tokens",
+            "tokens",
+            "latency_total",
+            "repairs",
+            "fallbacks",
+            "trimmed_tokens",
+            "trimmed_calls",
+        )
+    }
+    return {
+        "rows": rows,
+        "bins": bins,
+        "bin_unit": unit,
+        "totals": totals,
+        "bad_lines": bad,
+        "templates": chat_templates(path.with_name("chat_templates.json")),
+        "servers": servers(records),
+    }
 
 
 def servers(records: list[dict]) -> list[dict]:
@@ -143,7 +166,7 @@ def servers(records: list[dict]) -> list[dict]:
 
 
 def chat_templates(path: Path) -> list[str]:
-    """"strong: chatml, system text kept" lines from chat_templates.json beside the ledger."""
+    """ "strong: chatml, system text kept" lines from chat_templates.json beside the ledger."""
     try:
         saved = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -153,6 +176,10 @@ def chat_templates(path: Path) -> list[str]:
     lines = []
     for role, report in saved.items():
         if isinstance(report, dict):
-            how = "system text folded into the first user turn" if report.get("system") == "folded" else "system text kept"
+            how = (
+                "system text folded into the first user turn"
+                if report.get("system") == "folded"
+                else "system text kept"
+            )
             lines.append(f"{role}: {report.get('chat_format')} ({report.get('family')}), {how}")
     return lines

@@ -56,8 +56,14 @@ def _map_summary(path_str: str, stamp: int) -> dict:
             tilesets.append({"name": name, "key": f"tiles_{len(tilesets)}", "url": asset_url(img)})
             largest = max(largest, *(int(ts.get(k) or 0) for k in ("imagewidth", "imageheight")))
     layers = []
-    collision = next((layer.get("name") for layer in data["layers"]
-                      if layer.get("type") == "tilelayer" and re.search("collision", layer.get("name", ""), re.I)), None)
+    collision = next(
+        (
+            layer.get("name")
+            for layer in data["layers"]
+            if layer.get("type") == "tilelayer" and re.search("collision", layer.get("name", ""), re.I)
+        ),
+        None,
+    )
     for layer in data["layers"]:
         if layer.get("type") != "tilelayer" or not layer.get("visible", True):
             continue

@@ -18,8 +18,11 @@ class BrokenFile(Exception):
 
 
 def read_json(path: Path):
-    return read_json_or(path, missing=lambda: NotFound(f"{path.name} is missing in {path.parent.name}."),
-                        unreadable=lambda why: BrokenFile(f"{path.parent.name}/{path.name} cannot be read ({why})."))
+    return read_json_or(
+        path,
+        missing=lambda: NotFound(f"{path.name} is missing in {path.parent.name}."),
+        unreadable=lambda why: BrokenFile(f"{path.parent.name}/{path.name} cannot be read ({why})."),
+    )
 
 
 def read_meta(sim_path: Path) -> dict:

@@ -9,23 +9,41 @@ from __future__ import annotations
 
 import re
 
-MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-          "november", "december")
+MONTHS = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
 _NEWS = re.compile(
     r"\b(party|parties|celebrat\w*|festival|wedding|birthday|election|elect\w*|campaign\w*|running for|run for|"
     r"runs for|candida\w*|invit\w*|hosting|host\w* a|announc\w*|news|join (?:the|us|me)|tell\w* everyone|"
-    r"meeting|concert|fair|gathering|event|opening|ceremony)\b", re.IGNORECASE)
+    r"meeting|concert|fair|gathering|event|opening|ceremony)\b",
+    re.IGNORECASE,
+)
 _ROUTINE = re.compile(r"\b(sleep\w*|idle|asleep|bed|brush\w*|shower\w*|toilet|resting|waking)\b", re.IGNORECASE)
 _TIME = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s?m\b\.?", re.IGNORECASE)
 _DATE = re.compile(rf"\b({'|'.join(MONTHS)})\s+(\d{{1,2}})(?:st|nd|rd|th)?\b", re.IGNORECASE)
-_SPAN = re.compile(r"\bfrom\s+(\d{1,2}(?::\d{2})?\s*[ap]\.?\s?m)\.?\s+(?:to|until|till|-)\s+(\d{1,2}(?::\d{2})?\s*[ap]\.?\s?m)",
-                   re.IGNORECASE)
+_SPAN = re.compile(
+    r"\bfrom\s+(\d{1,2}(?::\d{2})?\s*[ap]\.?\s?m)\.?\s+(?:to|until|till|-)\s+(\d{1,2}(?::\d{2})?\s*[ap]\.?\s?m)",
+    re.IGNORECASE,
+)
 _PLACE = re.compile(r"\b(?:at|in)\s+(?:the\s+)?((?:[A-Z][\w'&-]*)(?:\s+(?:[A-Z][\w'&-]*|of|the|and))*)")
 _LEAD = re.compile(r"^(?:for [^:]{1,60}'s planning:\s*|this is [^:]{1,60}:\s*)", re.IGNORECASE)
 # What one tells of a memory about what was said: "<name> is conversing about <it>", "<name> heard
 # from <name> that <it>", "<name> keeps in mind that <it>" -> <it>.
-_REPORTED = re.compile(r"^(?:[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,3} )(?:is conversing about|heard from (?:[A-Z][\w'-]*"
-                       r"(?: [A-Z][\w'-]*){0,3}) that|keeps in mind that|knows that)\s+")
+_REPORTED = re.compile(
+    r"^(?:[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,3} )(?:is conversing about|heard from (?:[A-Z][\w'-]*"
+    r"(?: [A-Z][\w'-]*){0,3}) that|keeps in mind that|knows that)\s+"
+)
 
 
 def importance(text: str) -> int:
@@ -145,14 +163,57 @@ def sentences(text: str) -> list[str]:
 
 
 def content_words(text: str) -> set[str]:
-    stop = {"the", "a", "an", "and", "or", "of", "to", "in", "on", "at", "is", "are", "was", "be", "you", "do",
-            "did", "know", "that", "there", "who", "what", "for", "with", "about", "any", "anyone", "does", "it",
-            "this", "i", "me", "my", "your", "have", "has", "he", "she", "they", "his", "her"}
+    stop = {
+        "the",
+        "a",
+        "an",
+        "and",
+        "or",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "is",
+        "are",
+        "was",
+        "be",
+        "you",
+        "do",
+        "did",
+        "know",
+        "that",
+        "there",
+        "who",
+        "what",
+        "for",
+        "with",
+        "about",
+        "any",
+        "anyone",
+        "does",
+        "it",
+        "this",
+        "i",
+        "me",
+        "my",
+        "your",
+        "have",
+        "has",
+        "he",
+        "she",
+        "they",
+        "his",
+        "her",
+    }
     return {w for w in re.findall(r"[a-z']+", str(text or "").lower()) if w not in stop and len(w) > 2}
 
 
-KINDS = re.compile(r"\b(party|celebration|festival|wedding|birthday|meeting|concert|fair|gathering|ceremony|"
-                   r"dinner|dance|picnic|show|exhibition|market|reunion|launch|event)\b", re.IGNORECASE)
+KINDS = re.compile(
+    r"\b(party|celebration|festival|wedding|birthday|meeting|concert|fair|gathering|ceremony|"
+    r"dinner|dance|picnic|show|exhibition|market|reunion|launch|event)\b",
+    re.IGNORECASE,
+)
 
 
 def short_clock(minute: int) -> str:
@@ -170,8 +231,10 @@ def event_phrase(text: str) -> str | None:
     if not (place and span):
         return None
     when = f" on {dates[0][0].capitalize()} {dates[0][1]}" if dates else ""
-    return ((f"{who.group(1)}'s " if who else "the ") + f"{kind.group(1).lower() if kind else 'event'} at {place}{when} "
-            f"from {short_clock(span[0])} to {short_clock(span[1])}")
+    return (
+        (f"{who.group(1)}'s " if who else "the ") + f"{kind.group(1).lower() if kind else 'event'} at {place}{when} "
+        f"from {short_clock(span[0])} to {short_clock(span[1])}"
+    )
 
 
 def compact(text: str, limit: int) -> str:
@@ -184,8 +247,9 @@ def compact(text: str, limit: int) -> str:
     who = re.match(r"^([A-Z][\w'-]*(?: [A-Z][\w'-]*)?)\s", text)
     if place and span:
         when = f" on {dates[0][0].capitalize()} {dates[0][1]}" if dates else ""
-        short = (f"{who.group(1)}'s " if who else "the ") + (f"{kind.group(1).lower() if kind else 'event'} at {place}{when} from "
-                                                               f"{clock(span[0])} to {clock(span[1])}")
+        short = (f"{who.group(1)}'s " if who else "the ") + (
+            f"{kind.group(1).lower() if kind else 'event'} at {place}{when} from {clock(span[0])} to {clock(span[1])}"
+        )
         if len(short) <= limit:
             return short
     return text[:limit].rsplit(" ", 1)[0].rstrip(",;:")

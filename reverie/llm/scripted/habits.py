@@ -18,29 +18,39 @@ from reverie.llm.scripted.cues import MONTHS, is_news, sentences, span_of, times
 
 
 class Kind(StrEnum):
-    WORK = "work"        # work or study: the day's main place
+    WORK = "work"  # work or study: the day's main place
     MEAL = "meal"
     LEISURE = "leisure"
 
 
 _KINDS = {
     # Eating, not a meal others have ("what the fishermen like for breakfast").
-    Kind.MEAL: re.compile(r"\b(eat|eats|eating|din(?:e|es|ing)|(?:ha(?:s|ve|ving)|takes?|grabs?|buys?)\s+(?:a |an |her |"
-                          r"his |their |some )?(?:breakfast|lunch|dinner|meals?|brunch|coffee|tea))\b", re.I),
+    Kind.MEAL: re.compile(
+        r"\b(eat|eats|eating|din(?:e|es|ing)|(?:ha(?:s|ve|ving)|takes?|grabs?|buys?)\s+(?:a |an |her |"
+        r"his |their |some )?(?:breakfast|lunch|dinner|meals?|brunch|coffee|tea))\b",
+        re.I,
+    ),
     Kind.WORK: re.compile(
         r"\b(work\w*|job|opens?|manag\w*|shifts?|teach\w*|writ(?:e|es|ing)|research\w*|stud(?:y|ies|ying|ent)|"
         r"class(?:es)?|pupil|lectur\w*|paint\w*|practi[cs]\w*|volunteer\w*|garden(?:s|ing)|bak(?:e|es|ing)|"
-        r"cook(?:s|ing)?|serv(?:e|es|ing)|sell\w*|owner|owns|runs (?:the|a|an|his|her|their))\b", re.I),
+        r"cook(?:s|ing)?|serv(?:e|es|ing)|sell\w*|owner|owns|runs (?:the|a|an|his|her|their))\b",
+        re.I,
+    ),
     Kind.LEISURE: re.compile(
         r"\b(hang\w* out|visit\w*|likes? to|loves? to|enjoy\w*|relax\w*|walk(?:s|ing)?|jog\w*|play\w*|stream\w*|"
-        r"gam(?:e|es|ing)|read(?:s|ing)?|spend\w* time)\b(?!\s+to\b)", re.I),   # "walks to <place>": going there
+        r"gam(?:e|es|ing)|read(?:s|ing)?|spend\w* time)\b(?!\s+to\b)",
+        re.I,
+    ),  # "walks to <place>": going there
 }
 # Clauses about sleep or about where one lives are no habit of the waking day.
-_SLEEP = re.compile(r"\b(bed|sleep\w*|wak\w*|awake\w*|gets? up|morning routine|li(?:ve|ves|ved|ving)|grew up|born)\b",
-                    re.I)
+_SLEEP = re.compile(
+    r"\b(bed|sleep\w*|wak\w*|awake\w*|gets? up|morning routine|li(?:ve|ves|ved|ving)|grew up|born)\b", re.I
+)
 _NAME = r"[A-Z][\w'&-]*(?:\s+(?:of|the|and|for|[A-Z][\w'&-]*))*"
-_NAMED_PLACE = re.compile(rf"\b(at|in|on|to|of|near|around|across|along|inside|visit(?:s|ing)?|opens?|runs?|"
-                          rf"manag(?:es|ing)|owns?)\s+(?:the\s+)?({_NAME})")
+_NAMED_PLACE = re.compile(
+    rf"\b(at|in|on|to|of|near|around|across|along|inside|visit(?:s|ing)?|opens?|runs?|"
+    rf"manag(?:es|ing)|owns?)\s+(?:the\s+)?({_NAME})"
+)
 # After these a name of one word is seldom a place ("streams on Twitch"): two words or more.
 _LOOSE = ("on", "around", "across", "along")
 _COMMON_PLACE = re.compile(r"\b(?:at|in)\s+(the\s+[a-z][\w'-]*)")
@@ -53,8 +63,11 @@ _CLAUSES = re.compile(r"\s*[,;]\s*(?:and\s+)?|\s+and\s+(?=[a-z]+s\b)")
 # A clause that starts so continues the one before it ("writes from 10am to 4pm, at the library").
 _CONTINUES = re.compile(r"^(?:at|in|on|to|for|with|from|before|after|if|until|till|or|near)\b", re.I)
 # Times and conditions leave the activity's words: the plan says when.
-_TIMES = re.compile(r"\s*\b(?:(?:from|at|until|till|before|after|by|around|about|to)\s+)?(?:\d{1,2}(?::\d{2})?\s*[ap]\.?\s?m\b\.?"
-                    r"|noon|midnight)", re.I)
+_TIMES = re.compile(
+    r"\s*\b(?:(?:from|at|until|till|before|after|by|around|about|to)\s+)?(?:\d{1,2}(?::\d{2})?\s*[ap]\.?\s?m\b\.?"
+    r"|noon|midnight)",
+    re.I,
+)
 _CONDITION = re.compile(r",?\s*\b(?:if|when|unless|whenever)\b.*$", re.I)
 _SUBJECT = re.compile(r"^(?:he|she|they|[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})\s+(?=[a-z])")
 
@@ -62,12 +75,12 @@ _SUBJECT = re.compile(r"^(?:he|she|they|[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})\s+
 @dataclass(frozen=True)
 class Habit:
     kinds: frozenset[Kind]
-    doing: str               # the clause as an activity: "eat at <Cafe>"
-    place: str = ""          # the place it names ("" when none)
+    doing: str  # the clause as an activity: "eat at <Cafe>"
+    place: str = ""  # the place it names ("" when none)
     start: int | None = None  # the hour it names, if any
     end: int | None = None
     before: int | None = None  # "if it's before 6pm", "until 8pm": done by this hour
-    early: bool = False      # "early in the morning"
+    early: bool = False  # "early in the morning"
 
     def allows(self, hour: int) -> bool:
         return self.before is None or hour < self.before
@@ -79,7 +92,7 @@ def kinds_of(text: str) -> frozenset[Kind]:
 
 
 def _base_form(verb: str) -> str:
-    """"goes" -> "go", "studies" -> "study", "eats" -> "eat" (the first word of an activity)."""
+    """ "goes" -> "go", "studies" -> "study", "eats" -> "eat" (the first word of an activity)."""
     low = verb.lower()
     if low in ("is", "are"):
         return "be"
@@ -117,10 +130,10 @@ def _clauses(text: str) -> list[list[str]]:
     out = []
     for sentence in sentences(text):
         if is_news(sentence):
-            continue   # an announced event is planned as an event, not as a habit
+            continue  # an announced event is planned as an event, not as a habit
         parts: list[str] = []
         for part in _CLAUSES.split(sentence.rstrip(".!?")):
-            part = re.sub(r"^\d+[.)]\s*", "", part.strip())   # an item of a numbered list
+            part = re.sub(r"^\d+[.)]\s*", "", part.strip())  # an item of a numbered list
             if part and parts and _CONTINUES.match(part):
                 parts[-1] = f"{parts[-1]}, {part}"
             elif part:
@@ -158,7 +171,7 @@ def habits_of(texts: list[str], own_name: str = "") -> list[Habit]:
                 place = own_place if named else (last_place or own_place)
                 last_place = place if named or not last_place else last_place
                 if not kinds and place:
-                    kinds = frozenset({Kind.WORK})   # going somewhere, unsaid why: the day's place
+                    kinds = frozenset({Kind.WORK})  # going somewhere, unsaid why: the day's place
                 if not kinds:
                     continue
                 before = _BEFORE.search(clause)
@@ -167,8 +180,15 @@ def habits_of(texts: list[str], own_name: str = "") -> list[Habit]:
                 doing = _activity(clause, kinds, place)
                 if place and place.lower() not in doing.lower():
                     doing = f"{doing} at {place}"
-                found.append(Habit(kinds, re.sub(r"\s+", " ", doing)[:90].rstrip(" ,"), place,
-                                   start=times[0] // 60 if times else None, end=span[1] // 60 if span else None,
-                                   before=times_of(before.group(1))[0] // 60 if before else None,
-                                   early=bool(_EARLY.search(clause))))
+                found.append(
+                    Habit(
+                        kinds,
+                        re.sub(r"\s+", " ", doing)[:90].rstrip(" ,"),
+                        place,
+                        start=times[0] // 60 if times else None,
+                        end=span[1] // 60 if span else None,
+                        before=times_of(before.group(1))[0] // 60 if before else None,
+                        early=bool(_EARLY.search(clause)),
+                    )
+                )
     return found

@@ -49,7 +49,7 @@ class ScriptedChatModel(BaseChatModel):
             store = self._store
         if name:
             return store.get(name)
-        system = str(messages[0].content) if messages else ""   # no grammar: the prompt is told by its system text
+        system = str(messages[0].content) if messages else ""  # no grammar: the prompt is told by its system text
         for path in sorted(Path(self.prompts).glob("*.toml")):
             spec = store.get(path.stem)
             if spec.system.strip() and read_template(spec.system, system) is not None:
@@ -63,8 +63,12 @@ class ScriptedChatModel(BaseChatModel):
         response_format = kwargs.get("response_format") or {}
         spec = self._spec(response_format.get("name"), messages)
         schema = response_format.get("schema") or {}
-        call = ScriptedCall(name=spec.name if spec else "", inputs=prompt_inputs(spec, messages) if spec else {},
-                            schema=schema, attempt=1 + _replies_so_far(spec, messages))
+        call = ScriptedCall(
+            name=spec.name if spec else "",
+            inputs=prompt_inputs(spec, messages) if spec else {},
+            schema=schema,
+            attempt=1 + _replies_so_far(spec, messages),
+        )
         rule = RULES.get(call.name)
         answer = rule(call) if rule is not None and call.attempt == 1 else plain_answer(call)
         text = answer if isinstance(answer, str) else json.dumps(answer)

@@ -47,6 +47,8 @@ def prompt_inputs(spec: PromptSpec, messages: list[BaseMessage]) -> dict[str, st
     at = (1 if system else 0) + 2 * len(spec.examples)
     if at < len(messages):
         user = str(messages[at].content)
-        body = user.split("\n\n", 1)[1] if user.startswith("Answer with only one JSON object") and "\n\n" in user else user
+        body = (
+            user.split("\n\n", 1)[1] if user.startswith("Answer with only one JSON object") and "\n\n" in user else user
+        )
         inputs.update(read_template(spec.user, body) or {})
     return inputs

@@ -9,7 +9,7 @@ from PIL import Image
 
 from reverie.worldgen.art.paint import T, canvas, shade
 
-DIRECTIONS = ("down", "left", "right", "up")   # rows of the sheet, top to bottom
+DIRECTIONS = ("down", "left", "right", "up")  # rows of the sheet, top to bottom
 OUTLINE = (48, 36, 36)
 SHOES = (70, 50, 40)
 
@@ -19,7 +19,7 @@ def _frame(look: dict, direction: str, step: int):
     img, d = canvas()
     skin, hair, shirt, pants = look["skin"], look["hair"], look["shirt"], look["pants"]
     bob = 0 if step == 0 else 1
-    d.ellipse((9, 27, 23, 31), fill=(0, 0, 0, 60))                      # shadow
+    d.ellipse((9, 27, 23, 31), fill=(0, 0, 0, 60))  # shadow
     # legs
     if direction in ("down", "up"):
         for i, x in enumerate((12, 17)):
@@ -106,8 +106,13 @@ def atlas() -> dict:
         cols = [0, 1, 2, 1]
         names = [f"{direction}-walk.{i:03d}" for i in range(4)] + [direction]
         for name, col in zip(names, cols + [1]):
-            frames.append({"filename": name, "frame": {"w": T, "h": T, "x": col * T, "y": row * T},
-                           "anchor": {"x": 0.5, "y": 0.5}})
+            frames.append(
+                {
+                    "filename": name,
+                    "frame": {"w": T, "h": T, "x": col * T, "y": row * T},
+                    "anchor": {"x": 0.5, "y": 0.5},
+                }
+            )
     return {"frames": frames, "meta": {"description": "Willow Creek character frames (3 x 4 of 32 px)"}}
 
 

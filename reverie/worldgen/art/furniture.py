@@ -22,8 +22,8 @@ def bed(w, h):
     img, d = canvas(w * T, h * T)
     _shadow(d, 3, 2, w * T - 4, h * T - 3)
     box(d, 3, 1, w * T - 4, h * T - 3, DARK_WOOD)
-    box(d, 5, 6, w * T - 6, 15, WHITE, light=True)                     # pillow
-    box(d, 4, 17, w * T - 5, h * T - 5, (88, 130, 190), light=True)    # blanket
+    box(d, 5, 6, w * T - 6, 15, WHITE, light=True)  # pillow
+    box(d, 4, 17, w * T - 5, h * T - 5, (88, 130, 190), light=True)  # blanket
     d.line((5, 20, w * T - 6, 20), fill=(140, 175, 220))
     return img
 
@@ -67,9 +67,9 @@ def desk(w, h):
     box(d, 2, 6, w * T - 3, 24, WOOD, light=True)
     d.rectangle((4, 24, 6, 29), fill=shade(WOOD, 0.6))
     d.rectangle((w * T - 7, 24, w * T - 5, 29), fill=shade(WOOD, 0.6))
-    box(d, 10, 9, 27, 19, (60, 64, 72))                                # laptop
+    box(d, 10, 9, 27, 19, (60, 64, 72))  # laptop
     d.rectangle((12, 11, 25, 17), fill=(120, 180, 220))
-    box(d, 36, 10, 47, 20, WHITE)                                      # papers
+    box(d, 36, 10, 47, 20, WHITE)  # papers
     d.line((38, 13, 45, 13), fill=METAL)
     d.line((38, 16, 44, 16), fill=METAL)
     return img
@@ -164,10 +164,10 @@ def sofa(w, h):
     img, d = canvas(w * T, h * T)
     c = (170, 92, 84)
     _shadow(d, 2, 6, w * T - 3, 28)
-    box(d, 2, 4, w * T - 3, 13, shade(c, 0.85))                        # back
-    box(d, 2, 12, 8, 28, shade(c, 0.8))                                # arms
+    box(d, 2, 4, w * T - 3, 13, shade(c, 0.85))  # back
+    box(d, 2, 12, 8, 28, shade(c, 0.8))  # arms
     box(d, w * T - 9, 12, w * T - 3, 28, shade(c, 0.8))
-    box(d, 9, 13, w * T // 2 - 1, 27, c, light=True)                   # cushions
+    box(d, 9, 13, w * T // 2 - 1, 27, c, light=True)  # cushions
     box(d, w * T // 2, 13, w * T - 10, 27, c, light=True)
     return img
 
@@ -182,7 +182,7 @@ def toilet(w, h):
 
 def bathroom_sink(w, h):
     img, d = canvas()
-    box(d, 3, 0, 28, 6, (180, 210, 225), outline=(120, 140, 150))     # mirror
+    box(d, 3, 0, 28, 6, (180, 210, 225), outline=(120, 140, 150))  # mirror
     box(d, 3, 9, 28, 28, WHITE, outline=(160, 170, 180))
     d.ellipse((8, 12, 23, 24), fill=(190, 215, 230), outline=(150, 160, 170))
     d.line((15, 9, 15, 12), fill=METAL)
@@ -278,8 +278,10 @@ def cafe_counter(part: str):
     def register(d):
         box(d, 9, 1, 22, 10, (70, 72, 80))
         d.rectangle((11, 3, 20, 6), fill=(120, 200, 140))
+
     def cake(d):
         d.ellipse((9, 3, 22, 11), fill=(240, 200, 210), outline=(190, 120, 130))
+
     extra = register if part == "left" else cake if part == "right" else None
     return _run(part, (226, 210, 180), (120, 80, 56), extra)
 
@@ -288,6 +290,7 @@ def shop_counter(part: str):
     def register(d):
         box(d, 9, 1, 22, 10, (70, 72, 80))
         d.rectangle((11, 3, 20, 6), fill=(240, 200, 90))
+
     return _run(part, (210, 214, 220), (92, 110, 150), register if part == "left" else None)
 
 

@@ -47,8 +47,12 @@ def flower_bed(mask: int, variant: int = 0):
         d.line((x, y + 1, x, y + 4), fill=(60, 120, 52))
         _flower(d, x, y, r.choice(FLOWERS))
     edge = (150, 110, 70)
-    for bit, rect in ((N, (0, 0, T - 1, 1)), (S, (0, T - 2, T - 1, T - 1)),
-                      (W, (0, 0, 1, T - 1)), (E, (T - 2, 0, T - 1, T - 1))):
+    for bit, rect in (
+        (N, (0, 0, T - 1, 1)),
+        (S, (0, T - 2, T - 1, T - 1)),
+        (W, (0, 0, 1, T - 1)),
+        (E, (T - 2, 0, T - 1, T - 1)),
+    ):
         if not mask & bit:
             d.rectangle(rect, fill=edge)
     return img
@@ -92,11 +96,13 @@ def water(mask: int):
         x, y = r.randint(3, 22), r.randint(5, 27)
         d.line((x, y, x + 5, y), fill=shade(WATER, 1.35))
         d.line((x + 2, y - 1, x + 3, y - 1), fill=shade(WATER, 1.35))
-    sides = ((N, (0, 0, T - 1, 4), (0, 5, T - 1, 5)),
-             (S, (0, T - 5, T - 1, T - 1), (0, T - 6, T - 1, T - 6)),
-             (W, (0, 0, 4, T - 1), (5, 0, 5, T - 1)),
-             (E, (T - 5, 0, T - 1, T - 1), (T - 6, 0, T - 6, T - 1)))
-    for bit, _, inner in sides:        # a darker rim first, then the shore over the corners
+    sides = (
+        (N, (0, 0, T - 1, 4), (0, 5, T - 1, 5)),
+        (S, (0, T - 5, T - 1, T - 1), (0, T - 6, T - 1, T - 6)),
+        (W, (0, 0, 4, T - 1), (5, 0, 5, T - 1)),
+        (E, (T - 5, 0, T - 1, T - 1), (T - 6, 0, T - 6, T - 1)),
+    )
+    for bit, _, inner in sides:  # a darker rim first, then the shore over the corners
         if not mask & bit:
             d.rectangle(inner, fill=shade(WATER, 0.8))
     for bit, shore, _ in sides:
@@ -155,9 +161,9 @@ def bush(variant: int):
 def bench(w: int, h: int):
     img, d = canvas(w * T, h * T)
     d.rectangle((4, 26, w * T - 5, 28), fill=(40, 90, 40, 90))
-    box(d, 4, 8, w * T - 5, 12, shade(WOOD, 0.85))           # backrest
+    box(d, 4, 8, w * T - 5, 12, shade(WOOD, 0.85))  # backrest
     for y in (15, 20):
-        box(d, 2, y, w * T - 3, y + 3, WOOD, light=True)     # seat slats
+        box(d, 2, y, w * T - 3, y + 3, WOOD, light=True)  # seat slats
     for x in (6, w * T - 9):
         box(d, x, 24, x + 2, 27, (70, 70, 74))
     return img

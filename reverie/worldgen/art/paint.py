@@ -30,16 +30,29 @@ def rng(*key) -> random.Random:
     return random.Random(zlib.crc32(repr(key).encode()))
 
 
-def box(d: ImageDraw.ImageDraw, x0: int, y0: int, x1: int, y1: int, fill: Color,
-        outline: Color | None = None, light: bool = False) -> None:
+def box(
+    d: ImageDraw.ImageDraw,
+    x0: int,
+    y0: int,
+    x1: int,
+    y1: int,
+    fill: Color,
+    outline: Color | None = None,
+    light: bool = False,
+) -> None:
     """A filled rectangle (inclusive corners) with a darker outline and an optional top highlight."""
     d.rectangle((x0, y0, x1, y1), fill=fill, outline=outline or shade(fill, 0.6))
     if light and x1 - x0 > 2:
         d.line((x0 + 1, y0 + 1, x1 - 1, y0 + 1), fill=shade(fill, 1.25))
 
 
-def speckle(d: ImageDraw.ImageDraw, r: random.Random, colors: list[Color], n: int,
-            area: tuple[int, int, int, int] = (0, 0, T - 1, T - 1)) -> None:
+def speckle(
+    d: ImageDraw.ImageDraw,
+    r: random.Random,
+    colors: list[Color],
+    n: int,
+    area: tuple[int, int, int, int] = (0, 0, T - 1, T - 1),
+) -> None:
     x0, y0, x1, y1 = area
     for _ in range(n):
         d.point((r.randint(x0, x1), r.randint(y0, y1)), fill=r.choice(colors))
@@ -47,5 +60,8 @@ def speckle(d: ImageDraw.ImageDraw, r: random.Random, colors: list[Color], n: in
 
 def slices(img: Image.Image) -> dict[tuple[int, int], Image.Image]:
     """Cut an image into 32 px tiles keyed by (column, row)."""
-    return {(cx, cy): img.crop((cx * T, cy * T, cx * T + T, cy * T + T))
-            for cy in range(img.height // T) for cx in range(img.width // T)}
+    return {
+        (cx, cy): img.crop((cx * T, cy * T, cx * T + T, cy * T + T))
+        for cy in range(img.height // T)
+        for cx in range(img.width // T)
+    }

@@ -23,10 +23,19 @@ def call_list(request, sim_code: str):
         number = 1
     found = calls.listing(path, filters, number)
     kept = {k: v for k, v in request.GET.items() if k != "page" and v}
-    return render(request, "runs/calls.html", {
-        "sim_code": sim_code, "found": found, "filters": filters, "outcomes": calls.OUTCOMES,
-        "query": urlencode(kept), "after": request.GET.get("from", ""), "before": request.GET.get("to", ""),
-    })
+    return render(
+        request,
+        "runs/calls.html",
+        {
+            "sim_code": sim_code,
+            "found": found,
+            "filters": filters,
+            "outcomes": calls.OUTCOMES,
+            "query": urlencode(kept),
+            "after": request.GET.get("from", ""),
+            "before": request.GET.get("to", ""),
+        },
+    )
 
 
 @page
@@ -35,9 +44,15 @@ def call_detail(request, sim_code: str, number: int):
     if call is None:
         raise NotFound(f"This run has no traced call number {number}. Pick one from its calls page.")
     value = call.get("value")
-    return render(request, "runs/call.html", {
-        "sim_code": sim_code, "number": number, "call": call,
-        "value": json.dumps(value, indent=2, ensure_ascii=False),
-        "inputs": json.dumps(call.get("inputs"), indent=2, ensure_ascii=False),
-        "choices": json.dumps(call.get("choices"), indent=2, ensure_ascii=False) if call.get("choices") else "",
-    })
+    return render(
+        request,
+        "runs/call.html",
+        {
+            "sim_code": sim_code,
+            "number": number,
+            "call": call,
+            "value": json.dumps(value, indent=2, ensure_ascii=False),
+            "inputs": json.dumps(call.get("inputs"), indent=2, ensure_ascii=False),
+            "choices": json.dumps(call.get("choices"), indent=2, ensure_ascii=False) if call.get("choices") else "",
+        },
+    )

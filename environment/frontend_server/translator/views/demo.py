@@ -45,7 +45,14 @@ def demo(request, sim_code: str, step: str, play_speed: str):
     pos = {n: r["movement"] for n, r in start.items() if isinstance(r.get("movement"), list)}
     clock = step_clock(meta, step_n)
     ctx = gamepage.build(
-        request, mode="demo", sim_code=sim_code, sim_path=path, step=step_n, names=names, pos=pos, meta=meta,
+        request,
+        mode="demo",
+        sim_code=sim_code,
+        sim_path=path,
+        step=step_n,
+        names=names,
+        pos=pos,
+        meta=meta,
         play_speed=gamepage.SPEEDS.get(play_speed, 2),
         start_datetime=clock.strftime("%Y-%m-%dT%H:%M:%S") if clock else None,
         last_step=max(int(k) for k in all_movement),

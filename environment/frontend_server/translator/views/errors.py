@@ -36,8 +36,13 @@ def page(view):
             return friendly(request, "Not found", str(exc), 404)
         except BrokenFile as exc:
             log.warning("broken file: %s", exc)
-            return friendly(request, "A file could not be read", str(exc), 500,
-                            "The simulation may still be writing it; reload in a moment.")
+            return friendly(
+                request,
+                "A file could not be read",
+                str(exc),
+                500,
+                "The simulation may still be writing it; reload in a moment.",
+            )
         except UserError as exc:  # e.g. a broken config.toml
             return friendly(request, "The settings cannot be used", str(exc), 500)
 
@@ -68,8 +73,9 @@ def endpoint(view):
 
 
 def not_found(request, exception=None):
-    return friendly(request, "Not found", "There is no page at this address.", 404,
-                    "Start from the home page or the list of runs.")
+    return friendly(
+        request, "Not found", "There is no page at this address.", 404, "Start from the home page or the list of runs."
+    )
 
 
 def bad_request(request, exception=None):
@@ -77,8 +83,13 @@ def bad_request(request, exception=None):
 
 
 def server_error(request):
-    return friendly(request, "Something went wrong", "The server could not show this page.", 500,
-                    "Check the server's console for the reason.")
+    return friendly(
+        request,
+        "Something went wrong",
+        "The server could not show this page.",
+        500,
+        "Check the server's console for the reason.",
+    )
 
 
 def csrf_failure(request, reason=""):

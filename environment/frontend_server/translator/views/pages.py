@@ -20,10 +20,12 @@ def home(request):
     current = current_simulation()
     if current is None:
         return friendly(
-            request, "The simulation server is not running",
-            "Start the simulation server first (python -m reverie, from the project folder), "
-            "then reload this page.", 503,
-            "It announces the simulation it runs in the temp storage folder; this page reads that.")
+            request,
+            "The simulation server is not running",
+            "Start the simulation server first (python -m reverie, from the project folder), then reload this page.",
+            503,
+            "It announces the simulation it runs in the temp storage folder; this page reads that.",
+        )
     sim_code, announced = current
     sim_path = sim_dir(sim_code)
     meta = read_meta(sim_path)
@@ -31,6 +33,15 @@ def home(request):
     step = live_start(sim_code, announced)
     envs = numbered_files(SimLayout(sim_path).environment_dir)
     pos = positions(read_json(envs[step]), names) if step in envs else {}
-    ctx = gamepage.build(request, mode="simulate", sim_code=sim_code, sim_path=sim_path, step=step,
-                         names=names, pos=pos, meta=meta, frames_per_step=8)
+    ctx = gamepage.build(
+        request,
+        mode="simulate",
+        sim_code=sim_code,
+        sim_path=sim_path,
+        step=step,
+        names=names,
+        pos=pos,
+        meta=meta,
+        frames_per_step=8,
+    )
     return render(request, "game/game.html", ctx)

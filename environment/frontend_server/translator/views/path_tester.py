@@ -38,8 +38,14 @@ def default_maze() -> str:
 def path_tester(request):
     maze = request.GET.get("maze") or default_maze()
     game = maps.game_config(maze, [])
-    game.update({"mode": "path_tester", "personas": [], "csrf": get_token(request),
-                 "urls": {"camera": reverse("path_tester_update")}})
+    game.update(
+        {
+            "mode": "path_tester",
+            "personas": [],
+            "csrf": get_token(request),
+            "urls": {"camera": reverse("path_tester_update")},
+        }
+    )
     return render(request, "path_tester/path_tester.html", {"game": game, "maze": maze})
 
 

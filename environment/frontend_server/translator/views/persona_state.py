@@ -7,8 +7,15 @@ from django.utils.http import url_has_allowed_host_and_scheme
 
 from reverie.sim_layout import SCRATCH, SimLayout
 from translator import maps, persona_state
-from translator.sources import (NotFound, compressed_sims, parse_step, paths, persona_by_underscore,
-                                persona_folders, storage_sims)
+from translator.sources import (
+    NotFound,
+    compressed_sims,
+    parse_step,
+    paths,
+    persona_by_underscore,
+    persona_folders,
+    storage_sims,
+)
 from translator.views.errors import page
 
 
@@ -41,7 +48,16 @@ def replay_persona_state(request, sim_code: str, step: str, persona_name: str):
     back = request.META.get("HTTP_REFERER", "")
     if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
         back = ""  # only link back into this site
-    return render(request, "persona_state/persona_state.html", {
-        "sim_code": sim_code, "step": step_n, "name": name, "underscore": persona_name,
-        "profile": maps.profile_url(name), "back": back, **state,
-    })
+    return render(
+        request,
+        "persona_state/persona_state.html",
+        {
+            "sim_code": sim_code,
+            "step": step_n,
+            "name": name,
+            "underscore": persona_name,
+            "profile": maps.profile_url(name),
+            "back": back,
+            **state,
+        },
+    )

@@ -40,8 +40,9 @@ def process_environment(request):
         return json_error(f"step {step} has already been simulated; its positions are fixed", 409)
     expected = next_step(meta, simulated, current[1])
     if step != expected:
-        return json_error(f"the simulation waits for the positions of step {expected}, not {step}; "
-                          "reload the simulator page", 409)
+        return json_error(
+            f"the simulation waits for the positions of step {expected}, not {step}; reload the simulator page", 409
+        )
     folder = SimLayout(sim_path).environment_dir
     try:
         folder.mkdir(exist_ok=True)

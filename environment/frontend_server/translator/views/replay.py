@@ -18,8 +18,11 @@ def start_positions(sim_path, step: int, names: list[str]) -> dict[str, list[int
         return positions(read_json(envs[step]), names)
     prev = movement(sim_path, step - 1) if step > 0 else None
     if prev and isinstance(prev.get("persona"), dict):
-        return {n: r["movement"] for n, r in prev["persona"].items()
-                if n in names and isinstance(r, dict) and isinstance(r.get("movement"), list)}
+        return {
+            n: r["movement"]
+            for n, r in prev["persona"].items()
+            if n in names and isinstance(r, dict) and isinstance(r.get("movement"), list)
+        }
     earlier = [s for s in envs if s <= step]
     if earlier:
         return positions(read_json(envs[max(earlier)]), names)
@@ -38,6 +41,16 @@ def replay(request, sim_code: str, step: str):
     meta = read_meta(sim_path)
     names = gamepage.persona_names(sim_path, meta)
     pos = start_positions(sim_path, step_n, names)
-    ctx = gamepage.build(request, mode="replay", sim_code=sim_code, sim_path=sim_path, step=step_n,
-                         names=names, pos=pos, meta=meta, frames_per_step=8, last_step=max(steps))
+    ctx = gamepage.build(
+        request,
+        mode="replay",
+        sim_code=sim_code,
+        sim_path=sim_path,
+        step=step_n,
+        names=names,
+        pos=pos,
+        meta=meta,
+        frames_per_step=8,
+        last_step=max(steps),
+    )
     return render(request, "game/game.html", ctx)

@@ -20,9 +20,18 @@ def shown_name(name: str) -> str:
 
 def run_summary(sim_code: str) -> dict:
     """One row of /runs/; a folder the pages cannot open (an odd name) is listed without links."""
-    row = {"sim_code": shown_name(sim_code), "openable": is_sim_name(sim_code), "meta": {}, "personas": [],
-           "first_step": None, "last_step": None, "n_steps": 0, "compressed": False,
-           "has_ledger": False, "has_timeline": False}
+    row = {
+        "sim_code": shown_name(sim_code),
+        "openable": is_sim_name(sim_code),
+        "meta": {},
+        "personas": [],
+        "first_step": None,
+        "last_step": None,
+        "n_steps": 0,
+        "compressed": False,
+        "has_ledger": False,
+        "has_timeline": False,
+    }
     if not row["openable"]:
         return row
     path = sim_dir(sim_code)
@@ -47,8 +56,9 @@ def run_summary(sim_code: str) -> dict:
 @page
 def runs_index(request):
     runs = [run_summary(s) for s in storage_sims()]
-    only_compressed = [{"name": shown_name(s), "openable": is_sim_name(s)}
-                       for s in compressed_sims() if s not in storage_sims()]
+    only_compressed = [
+        {"name": shown_name(s), "openable": is_sim_name(s)} for s in compressed_sims() if s not in storage_sims()
+    ]
     return render(request, "runs/index.html", {"runs": runs, "only_compressed": only_compressed})
 
 
@@ -57,19 +67,28 @@ def ledger_charts(summary: dict) -> list:
     bins = summary["bins"]
     per = [
         charts.hbars("Calls per prompt", [(r["prompt"], [r["calls"]]) for r in rows], ["calls"]),
-        charts.hbars("Tokens per prompt", [(r["prompt"], [r["prompt_tokens"], r["completion_tokens"]]) for r in rows],
-                     ["prompt tokens", "completion tokens"]),
+        charts.hbars(
+            "Tokens per prompt",
+            [(r["prompt"], [r["prompt_tokens"], r["completion_tokens"]]) for r in rows],
+            ["prompt tokens", "completion tokens"],
+        ),
         charts.hbars("Mean latency per call (s)", [(r["prompt"], [r["latency_mean"]]) for r in rows], ["seconds"]),
-        charts.hbars("Repairs and fallbacks per prompt", [(r["prompt"], [r["repairs"], r["fallbacks"]]) for r in rows],
-                     ["repair attempts", "fallbacks"]),
+        charts.hbars(
+            "Repairs and fallbacks per prompt",
+            [(r["prompt"], [r["repairs"], r["fallbacks"]]) for r in rows],
+            ["repair attempts", "fallbacks"],
+        ),
     ]
     unit = summary["bin_unit"]
     over = [
         charts.columns(f"Calls over time ({unit})", [(b["label"], [b["calls"]]) for b in bins], ["calls"]),
         charts.columns(f"Tokens over time ({unit})", [(b["label"], [b["tokens"]]) for b in bins], ["tokens"]),
         charts.columns(f"Latency over time ({unit})", [(b["label"], [b["latency"]]) for b in bins], ["seconds"]),
-        charts.columns(f"Repairs and fallbacks over time ({unit})",
-                       [(b["label"], [b["repairs"], b["fallbacks"]]) for b in bins], ["repair attempts", "fallbacks"]),
+        charts.columns(
+            f"Repairs and fallbacks over time ({unit})",
+            [(b["label"], [b["repairs"], b["fallbacks"]]) for b in bins],
+            ["repair attempts", "fallbacks"],
+        ),
     ]
     return per + over
 
@@ -85,12 +104,16 @@ def run_detail(request, sim_code: str):
             text = fh.read(MAX_TIMELINE_BYTES)
         timeline = markdown_lite.render(text)
     summary = ledger.summary(SimLayout(path).ledger_path)
-    return render(request, "runs/detail.html", {
-        "run": run,
-        "timeline": timeline,
-        "ledger": summary,
-        "charts": ledger_charts(summary) if summary and summary["rows"] else [],
-        "evaluation": evaluation.section(path),
-        "traced": SimLayout(path).trace_path.is_file(),  # each call kept whole: /runs/<sim>/calls/
-        "experiment": experiment.section(path),
-    })
+    return render(
+        request,
+        "runs/detail.html",
+        {
+            "run": run,
+            "timeline": timeline,
+            "ledger": summary,
+            "charts": ledger_charts(summary) if summary and summary["rows"] else [],
+            "evaluation": evaluation.section(path),
+            "traced": SimLayout(path).trace_path.is_file(),  # each call kept whole: /runs/<sim>/calls/
+            "experiment": experiment.section(path),
+        },
+    )

@@ -40,8 +40,11 @@ def relevant(statements: list[str], question: str, about: str = "") -> list[str]
         return [s for s in statements if pattern.search(s)]
     wanted = content_words(question) - content_words(about)
     head = _head(question, wanted)
-    scored = [(len(words & wanted), i, s) for i, s in enumerate(statements)
-              if head is None or _holds(words := content_words(s), head)]
+    scored = [
+        (len(words & wanted), i, s)
+        for i, s in enumerate(statements)
+        if head is None or _holds(words := content_words(s), head)
+    ]
     return [s for n, _i, s in sorted(scored, key=lambda t: (-t[0], t[1])) if n > 0]
 
 
@@ -65,7 +68,9 @@ def summarize_ideas(call: ScriptedCall) -> dict:
 def next_convo_line(call: ScriptedCall) -> dict:
     question = _question(call, "conversation")
     name = call.text("persona_name")
-    own = [line.partition(":")[2].strip() for line in call.text("identity").splitlines() if line.startswith("Currently:")]
+    own = [
+        line.partition(":")[2].strip() for line in call.text("identity").splitlines() if line.startswith("Currently:")
+    ]
     summary = "" if call.text("summary").startswith(NOTHING) else call.text("summary")
     found = relevant([s for text in [summary, *own] for s in sentences(text)], question, name)
     if found:
@@ -76,8 +81,7 @@ def next_convo_line(call: ScriptedCall) -> dict:
 def interview_judge(call: ScriptedCall) -> dict:
     answer = call.text("answer")
     words = answer.split()[:8]
-    return {"evidence": " ".join(words) or answer[:40],
-            "verdict": "yes" if answer.lower().startswith("yes") else "no"}
+    return {"evidence": " ".join(words) or answer[:40], "verdict": "yes" if answer.lower().startswith("yes") else "no"}
 
 
 RULES = {"summarize_ideas": summarize_ideas, "next_convo_line": next_convo_line, "interview_judge": interview_judge}

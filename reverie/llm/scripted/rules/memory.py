@@ -7,8 +7,15 @@ import re
 from reverie.llm.scripted.call import ScriptedCall
 from reverie.llm.scripted.cues import bare, compact, importance, lines_of, most_important
 
-_YOU = [(r"\byou are\b", "{name} is"), (r"\byou're\b", "{name} is"), (r"\byou have\b", "{name} has"),
-        (r"\byou want\b", "{name} wants"), (r"\byour\b", "{poss}"), (r"\byourself\b", "{obj}"), (r"\byou\b", "{name}")]
+_YOU = [
+    (r"\byou are\b", "{name} is"),
+    (r"\byou're\b", "{name} is"),
+    (r"\byou have\b", "{name} has"),
+    (r"\byou want\b", "{name} wants"),
+    (r"\byour\b", "{poss}"),
+    (r"\byourself\b", "{obj}"),
+    (r"\byou\b", "{name}"),
+]
 
 
 def poignancy(call: ScriptedCall) -> dict:
@@ -24,7 +31,7 @@ def events_poignancy(call: ScriptedCall) -> dict:
 
 
 def whisper_inner_thought(call: ScriptedCall) -> dict:
-    """"You are hosting ..." -> "<name> is hosting ..." (the prompt shows the code's draft of it)."""
+    """ "You are hosting ..." -> "<name> is hosting ..." (the prompt shows the code's draft of it)."""
     name = call.text("persona_name")
     thought = call.text("draft") or call.text("whisper")
     for pattern, repl in _YOU:
@@ -37,7 +44,7 @@ def whisper_inner_thought(call: ScriptedCall) -> dict:
 def _triple(subject: str, statement: str) -> dict:
     rest = statement.strip().rstrip(".")
     if subject and rest.lower().startswith(subject.lower()):
-        rest = rest[len(subject):].strip()
+        rest = rest[len(subject) :].strip()
     words = rest.split()
     if len(words) >= 2 and words[0].lower() in ("is", "are", "was", "has", "being"):
         return {"predicate": " ".join(words[:2]), "target": " ".join(words[2:]) or words[1]}
@@ -74,8 +81,18 @@ def act_obj_desc(call: ScriptedCall) -> dict:
 
 def pronunciatio(call: ScriptedCall) -> dict:
     text = call.text("action").lower()
-    table = [("sleep", "😴"), ("eat", "🍽️"), ("coffee", "☕"), ("chat", "💬"), ("talk", "💬"), ("party", "🎉"),
-             ("work", "💼"), ("read", "📖"), ("walk", "🚶"), ("cook", "🍳")]
+    table = [
+        ("sleep", "😴"),
+        ("eat", "🍽️"),
+        ("coffee", "☕"),
+        ("chat", "💬"),
+        ("talk", "💬"),
+        ("party", "🎉"),
+        ("work", "💼"),
+        ("read", "📖"),
+        ("walk", "🚶"),
+        ("cook", "🍳"),
+    ]
     return {"emoji": next((emoji for word, emoji in table if word in text), "🙂")}
 
 
@@ -93,8 +110,7 @@ def insights(call: ScriptedCall) -> dict:
     index = next((i for i, s in enumerate(statements) if bare(s) == best), 0)
     evidence = str(index) if str(index) in allowed else (allowed[0] if allowed else "0")
     lead = f"{call.text('persona_name')} keeps in mind that "
-    return {"insights": [{"insight": lead + compact(best, 155 - len(lead)),
-                          "evidence": [evidence]}]}
+    return {"insights": [{"insight": lead + compact(best, 155 - len(lead)), "evidence": [evidence]}]}
 
 
 def insights_packed(call: ScriptedCall) -> dict:
@@ -107,8 +123,18 @@ def safety_score(call: ScriptedCall) -> dict:
     return {"score": 1}
 
 
-RULES = {"event_poignancy": poignancy, "events_poignancy": events_poignancy, "chat_poignancy": poignancy, "whisper_inner_thought": whisper_inner_thought,
-         "event_triple": event_triple, "act_obj_event_triple": event_triple, "thought_triples": thought_triples, "act_obj_desc": act_obj_desc,
-         "pronunciatio": pronunciatio, "focal_points": focal_points, "insights": insights,
-         "insights_packed": insights_packed,
-         "safety_score": safety_score}
+RULES = {
+    "event_poignancy": poignancy,
+    "events_poignancy": events_poignancy,
+    "chat_poignancy": poignancy,
+    "whisper_inner_thought": whisper_inner_thought,
+    "event_triple": event_triple,
+    "act_obj_event_triple": event_triple,
+    "thought_triples": thought_triples,
+    "act_obj_desc": act_obj_desc,
+    "pronunciatio": pronunciatio,
+    "focal_points": focal_points,
+    "insights": insights,
+    "insights_packed": insights_packed,
+    "safety_score": safety_score,
+}

@@ -10,12 +10,14 @@ from reverie.llm.scripted.habits import habits_of, kinds_of
 
 
 def place_tree(places: str) -> dict[str, dict[str, list[str]]]:
-    """"area > place: object, object" lines -> {area: {place: [objects]}}."""
+    """ "area > place: object, object" lines -> {area: {place: [objects]}}."""
     tree: dict[str, dict[str, list[str]]] = {}
     for line in places.splitlines():
         found = re.match(r"\s*(.+?) > (.+?):\s*(.*)$", line)
         if found:
-            objects = [o.strip() for o in found.group(3).split(",") if o.strip() and o.strip() != "nothing in particular"]
+            objects = [
+                o.strip() for o in found.group(3).split(",") if o.strip() and o.strip() != "nothing in particular"
+            ]
             tree.setdefault(found.group(1).strip(), {})[found.group(2).strip()] = objects
     return tree
 
@@ -73,9 +75,11 @@ def _where_and_how(call: ScriptedCall, subtask: str, sector_choices: list) -> di
     sectors = [s for s in (sector_choices or list(tree)) if s in tree] or list(tree)
     home = call.text("living_sector")
     stay = call.text("current_sector")
-    default = home if re.search(r"\b(home|sleep|bed|breakfast|dinner|relax|morning routine)\b", activity, re.I) else stay
+    default = (
+        home if re.search(r"\b(home|sleep|bed|breakfast|dinner|relax|morning routine)\b", activity, re.I) else stay
+    )
     sector = named_in(sectors, activity)
-    if sector is None and default != home:   # the activity names no area: where the routine does it
+    if sector is None and default != home:  # the activity names no area: where the routine does it
         sector = routine_place(sectors, activity, call.text("daily_plan_req"), name)
     sector = sector or best_match(sectors, activity, default if default in sectors else home) or ""
     arenas = list(tree.get(sector, {}))
@@ -84,9 +88,16 @@ def _where_and_how(call: ScriptedCall, subtask: str, sector_choices: list) -> di
     objects = tree.get(sector, {}).get(arena, [])
     obj = best_match(objects, activity) if objects else "nothing in particular"
     doing = subtask.strip() or call.text("action") or "going about the day"
-    return {"sector": sector, "arena": arena, "object": obj or "", "emoji": "🙂",
-            "predicate": "is", "target": doing[:80], "state": f"being used by {name.split()[0] if name else 'someone'}",
-            "state_emoji": "🙂"}
+    return {
+        "sector": sector,
+        "arena": arena,
+        "object": obj or "",
+        "emoji": "🙂",
+        "predicate": "is",
+        "target": doing[:80],
+        "state": f"being used by {name.split()[0] if name else 'someone'}",
+        "state_emoji": "🙂",
+    }
 
 
 def action_sector(call: ScriptedCall) -> dict:
@@ -104,5 +115,10 @@ def action_object(call: ScriptedCall) -> dict:
     return {"object": best_match(call.choices("object"), call.text("activity")) or ""}
 
 
-RULES = {"action_packed": action_packed, "actions_packed": actions_packed, "action_sector": action_sector, "action_arena": action_arena,
-         "action_object": action_object}
+RULES = {
+    "action_packed": action_packed,
+    "actions_packed": actions_packed,
+    "action_sector": action_sector,
+    "action_arena": action_arena,
+    "action_object": action_object,
+}

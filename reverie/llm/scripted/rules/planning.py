@@ -91,7 +91,7 @@ class _Day:
 
     def kept(self, room: int) -> list[tuple[int, str]]:
         """The ``room`` items put first, in the order of their hours."""
-        return sorted(list(self.items.items())[:max(room, 0)])
+        return sorted(list(self.items.items())[: max(room, 0)])
 
     def free(self, hour: int) -> bool:
         return self.wake < hour < self.bed and hour not in self.held
@@ -133,7 +133,9 @@ def _day(identity: str, date: str, wake_text: str, bed: int, limit: int, lifesty
     for habit in habits:
         if habit.start is not None and Kind.MEAL not in habit.kinds and day.free(habit.start):
             if habit.end is not None and habit.end > habit.start:
-                day.span(habit.start, habit.end, f"{habit.doing} from {clock(habit.start * 60)} to {clock(habit.end * 60)}")
+                day.span(
+                    habit.start, habit.end, f"{habit.doing} from {clock(habit.start * 60)} to {clock(habit.end * 60)}"
+                )
             else:
                 day.put(habit.start, f"{habit.doing} at {clock(habit.start * 60)}")
     morning = _pick(habits, Kind.WORK)
@@ -143,8 +145,7 @@ def _day(identity: str, date: str, wake_text: str, bed: int, limit: int, lifesty
         later = _pick(habits, Kind.WORK, skip=(morning,)) or morning
         day.first([13, 14, 15], f"{later.doing} at {{t}}", later)
     meal = _pick(habits, Kind.MEAL)
-    dinner_at = next((h.start for h in habits if Kind.MEAL in h.kinds and h.start is not None
-                      and h.start >= 16), 18)
+    dinner_at = next((h.start for h in habits if Kind.MEAL in h.kinds and h.start is not None and h.start >= 16), 18)
     for hour, what in ((12, "lunch"), (dinner_at, "dinner")):
         where = f" at {meal.place}" if meal is not None and meal.allows(hour) else ""
         day.first([hour, hour + 1], f"have {what}{where} at {{t}}")
@@ -154,7 +155,7 @@ def _day(identity: str, date: str, wake_text: str, bed: int, limit: int, lifesty
     day.put(wake + 1, "eat breakfast at {t}")
     if morning is None:
         day.put(wake + 2, "go about the day's work at {t}")
-    day.first([14, 16, 15, 17], "take a walk around town at {t}")   # after a span too: it does not run on
+    day.first([14, 16, 15, 17], "take a walk around town at {t}")  # after a span too: it does not run on
     day.put(20, "relax at home at {t}")
     items = [f"wake up and complete the morning routine at {clock(wake * 60)}"]
     items += [text.replace("{t}", clock(hour * 60)) for hour, text in day.kept(limit - 2)]
@@ -164,8 +165,14 @@ def _day(identity: str, date: str, wake_text: str, bed: int, limit: int, lifesty
 
 def daily_plan(call: ScriptedCall) -> dict:
     _low, high = call.items_count("items")
-    items = _day(call.text("identity"), call.text("date"), call.text("wake_up_time"), _bed(call.text("lifestyle")), high,
-                 call.text("lifestyle"))
+    items = _day(
+        call.text("identity"),
+        call.text("date"),
+        call.text("wake_up_time"),
+        _bed(call.text("lifestyle")),
+        high,
+        call.text("lifestyle"),
+    )
     return {"items": items[:high]}
 
 
@@ -190,7 +197,7 @@ def _plan_at(plan: str, hour: int) -> str:
     for item in lines_of(plan):
         span = span_of(item)
         if span and re.search(r"\bbed\b", item) and span[0] < 12 * 60:
-            continue   # bed after midnight: not an hour of the waking day
+            continue  # bed after midnight: not an hour of the waking day
         if span and span[0] // 60 <= hour:
             current = re.sub(r"\s*(?:from|at)\s+\d{1,2}(?::\d{2})?\s*[ap]m.*$", "", item, flags=re.IGNORECASE).strip()
     return current[:58] or "going about the day"
@@ -227,8 +234,11 @@ _LINE = re.compile(r"\((\d+) min\):\s*(.+)$")
 def new_decomp_schedule(call: ScriptedCall) -> dict:
     """The time left after the inserted activity (what the prompt asks for): the window's last
     planned activity, for all of it."""
-    original = [(m.group(2).strip(), int(m.group(1))) for line in call.text("original_plan").splitlines()
-                if (m := _LINE.search(line.strip()))]
+    original = [
+        (m.group(2).strip(), int(m.group(1)))
+        for line in call.text("original_plan").splitlines()
+        if (m := _LINE.search(line.strip()))
+    ]
     remaining = int(call.text("remaining_minutes")) if call.text("remaining_minutes").isdigit() else 0
     rest = original[-1][0] if original else "going about the day"
     return {"items": [{"activity": rest[:78], "minutes": max(remaining, 1)}]}
@@ -240,20 +250,27 @@ def plan_note(call: ScriptedCall) -> dict:
     timed = [s for s in statements if is_news(s) and span_of(s)]
     news = [s for s in statements if is_news(s)]
     keep = list(dict.fromkeys(timed + news))[:2] or sorted(statements, key=lambda s: -importance(s))[:1]
-    note = " ".join(f"I should keep in mind that {compact(s.rstrip('.'), 220)}." for s in keep) or "Today is an ordinary day."
+    note = (
+        " ".join(f"I should keep in mind that {compact(s.rstrip('.'), 220)}." for s in keep)
+        or "Today is an ordinary day."
+    )
     return {"note": note}
 
 
 def thought_note(call: ScriptedCall) -> dict:
     statements = [bare(s) for s in lines_of(call.text("statements"))]
     top = sorted(statements, key=lambda s: -importance(s))[:1]
-    return {"note": f"I have been thinking about this: {compact(top[0].rstrip('.'), 400)}." if top else "I have been feeling fine."}
+    return {
+        "note": f"I have been thinking about this: {compact(top[0].rstrip('.'), 400)}."
+        if top
+        else "I have been feeling fine."
+    }
 
 
 def new_currently(call: ScriptedCall) -> dict:
     """The status carried over, with what the notes say to keep in mind, in the third person."""
     name = call.text("name")
-    notes = f"{call.text('plan_note')} {call.text('thought_note')}"   # the prompt shows them side by side
+    notes = f"{call.text('plan_note')} {call.text('thought_note')}"  # the prompt shows them side by side
     # Each fact whole, up to the next note or the end: it may hold "Feb. 14" or "5 p.m.".
     kept = list(dict.fromkeys(re.findall(r"I should keep in mind that (.+?)\.(?=\s+I (?:should|have)\b|\s*$)", notes)))
     status = call.text("currently") or f"{name} is going about the usual routine."
@@ -264,8 +281,15 @@ def new_currently(call: ScriptedCall) -> dict:
     return {"status": compact(status, 490)}
 
 
-RULES = {"daily_plan": daily_plan, "identity_new_daily_req": daily_req, "wake_up_hour": wake_up_hour,
-         "hourly_schedule_packed": hourly_schedule_packed, "hourly_schedule": hourly_schedule,
-         "task_decomp": task_decomp, "new_decomp_schedule": new_decomp_schedule,
-         "identity_plan_note": plan_note, "identity_thought_note": thought_note,
-         "identity_new_currently": new_currently}
+RULES = {
+    "daily_plan": daily_plan,
+    "identity_new_daily_req": daily_req,
+    "wake_up_hour": wake_up_hour,
+    "hourly_schedule_packed": hourly_schedule_packed,
+    "hourly_schedule": hourly_schedule,
+    "task_decomp": task_decomp,
+    "new_decomp_schedule": new_decomp_schedule,
+    "identity_plan_note": plan_note,
+    "identity_thought_note": thought_note,
+    "identity_new_currently": new_currently,
+}

@@ -10,7 +10,7 @@ from reverie.llm.scripted.cues import bare, compact, event_phrase, lines_of, mos
 from reverie.llm.scripted.rules.memory import triple_answer
 
 NOT_STARTED = "(nobody has said anything yet.)"
-MAX_LINE = 300   # the longest line the utterance's schema takes
+MAX_LINE = 300  # the longest line the utterance's schema takes
 
 
 def _told(items: list[str], room: int) -> str:
@@ -28,13 +28,18 @@ def _first(name: str) -> str:
 
 
 def decide_to_talk(call: ScriptedCall) -> dict:
-    return {"reason": f"{call.text('init_name')} has not talked with {call.text('target_name')} yet and "
-                      "likes to share news.", "start_conversation": "yes"}
+    return {
+        "reason": f"{call.text('init_name')} has not talked with {call.text('target_name')} yet and "
+        "likes to share news.",
+        "start_conversation": "yes",
+    }
 
 
 def decide_to_react(call: ScriptedCall) -> dict:
-    return {"reason": f"{call.text('init_name')} goes on with {call.text('init_act') or 'the plan'}.",
-            "wait_or_continue": "continue"}
+    return {
+        "reason": f"{call.text('init_name')} goes on with {call.text('init_act') or 'the plan'}.",
+        "wait_or_continue": "continue",
+    }
 
 
 def _turns(conversation: str) -> list[tuple[str, str]]:
@@ -52,8 +57,12 @@ def iterative_chat_utterance(call: ScriptedCall) -> dict:
     speaker, listener = call.text("speaker"), call.text("listener")
     conversation = call.text("conversation")
     turns = [] if conversation.lower() == NOT_STARTED else _turns(conversation)
-    own = [line.partition(":")[2].strip() for line in call.text("identity").splitlines() if line.startswith("Currently:")]
-    items = news_items(lines_of(call.text("memories")) + [s for text in own for s in sentences(text)], said=conversation)
+    own = [
+        line.partition(":")[2].strip() for line in call.text("identity").splitlines() if line.startswith("Currently:")
+    ]
+    items = news_items(
+        lines_of(call.text("memories")) + [s for text in own for s in sentences(text)], said=conversation
+    )
     news = _told(items, room=MAX_LINE - 40)
     mine = [said for who, said in turns if who == speaker]
     if not turns:
@@ -61,7 +70,9 @@ def iterative_chat_utterance(call: ScriptedCall) -> dict:
         line = f"{opening} Did you hear? {news}" if news else f"{opening} How is your day going?"
         return {"utterance": line[:MAX_LINE], "end": False}
     if not mine and len(turns) < 3:
-        line = f"Thanks for telling me. And did you know? {news}" if news else "Good to hear from you. Nothing new here."
+        line = (
+            f"Thanks for telling me. And did you know? {news}" if news else "Good to hear from you. Nothing new here."
+        )
         return {"utterance": line[:MAX_LINE], "end": False}
     return {"utterance": f"Good to know, {_first(listener)}. See you later!", "end": True}
 
@@ -73,16 +84,24 @@ def conversation_packed(call: ScriptedCall) -> dict:
     room = int((call.field("lines").get("items") or {}).get("maxLength") or MAX_LINE)
 
     def news(who: str, said: str) -> str:
-        own = [line.partition(":")[2].strip() for line in call.text(f"{who}_identity").splitlines()
-               if line.startswith("Currently:")]
-        items = news_items(lines_of(call.text(f"{who}_memories")) + [s for text in own for s in sentences(text)],
-                           said=said)
+        own = [
+            line.partition(":")[2].strip()
+            for line in call.text(f"{who}_identity").splitlines()
+            if line.startswith("Currently:")
+        ]
+        items = news_items(
+            lines_of(call.text(f"{who}_memories")) + [s for text in own for s in sentences(text)], said=said
+        )
         return _told(items, room=room - 40)
 
     first = news("initiator", "")
-    opening = f"Hi {_first(partner)}! Did you hear? {first}" if first else f"Hi {_first(partner)}! How is your day going?"
+    opening = (
+        f"Hi {_first(partner)}! Did you hear? {first}" if first else f"Hi {_first(partner)}! How is your day going?"
+    )
     second = news("partner", opening)
-    answer = f"Thanks for telling me. And did you know? {second}" if second else "Good to hear from you. Nothing new here."
+    answer = (
+        f"Thanks for telling me. And did you know? {second}" if second else "Good to hear from you. Nothing new here."
+    )
     lines = [opening[:room], answer[:room], f"Good to know, {_first(partner)}. See you later!"]
     return {"lines": lines, "about": _topic([s for line in lines for s in sentences(line)])}
 
@@ -90,10 +109,15 @@ def conversation_packed(call: ScriptedCall) -> dict:
 def _heard(call: ScriptedCall, key: str = "partner_name", count: int = 1) -> str | None:
     """The most important things the partner said (the persona's own lines left out)."""
     partner = call.text(key)
-    said = [line for who, line in _turns(call.text("conversation")) if who == partner] or \
-           [line for _who, line in _turns(call.text("conversation"))]
-    candidates = [re.sub(r"^(?:also|and did you know\?)[,\s]*", "", s, flags=re.IGNORECASE)
-                  for line in said for s in sentences(line) if len(s.split()) >= 3]
+    said = [line for who, line in _turns(call.text("conversation")) if who == partner] or [
+        line for _who, line in _turns(call.text("conversation"))
+    ]
+    candidates = [
+        re.sub(r"^(?:also|and did you know\?)[,\s]*", "", s, flags=re.IGNORECASE)
+        for line in said
+        for s in sentences(line)
+        if len(s.split()) >= 3
+    ]
     items = news_items(candidates, count=count)
     return " ".join(i.rstrip(".") + "." for i in items) if items else (max(candidates, key=len) if candidates else None)
 
@@ -126,16 +150,21 @@ def planning_thought_on_convo(call: ScriptedCall) -> dict:
 def convo_thoughts_packed(call: ScriptedCall) -> dict:
     """Each participant's two thoughts, the persona's first, and the triple of each as stored (the
     plan as "For <name>'s planning: ...")."""
-    partners = replace(call, inputs={**call.inputs, "persona_name": call.text("partner_name"),
-                                     "partner_name": call.text("persona_name")})
+    partners = replace(
+        call,
+        inputs={**call.inputs, "persona_name": call.text("partner_name"), "partner_name": call.text("persona_name")},
+    )
     return {"notes": [_notes(call), _notes(partners)]}
 
 
 def _notes(call: ScriptedCall) -> dict:
     name = call.text("persona_name")
     plan, memo = planning_thought_on_convo(call)["thought"], memo_on_convo(call)["memo"]
-    return {"plan": plan, "memo": memo,
-            "triples": [triple_answer(name, f"For {name}'s planning: {plan}"), triple_answer(name, memo)]}
+    return {
+        "plan": plan,
+        "memo": memo,
+        "triples": [triple_answer(name, f"For {name}'s planning: {plan}"), triple_answer(name, memo)],
+    }
 
 
 def relationship_summary(call: ScriptedCall) -> dict:
@@ -145,9 +174,14 @@ def relationship_summary(call: ScriptedCall) -> dict:
     return {"summary": compact(f"{speaker} knows {listener}. {known}", 290)}
 
 
-RULES = {"decide_to_talk": decide_to_talk, "decide_to_react": decide_to_react,
-         "iterative_chat_utterance": iterative_chat_utterance, "conversation_packed": conversation_packed,
-         "summarize_conversation": summarize_conversation,
-         "memo_on_convo": memo_on_convo, "planning_thought_on_convo": planning_thought_on_convo,
-         "convo_thoughts_packed": convo_thoughts_packed,
-         "relationship_summary": relationship_summary}
+RULES = {
+    "decide_to_talk": decide_to_talk,
+    "decide_to_react": decide_to_react,
+    "iterative_chat_utterance": iterative_chat_utterance,
+    "conversation_packed": conversation_packed,
+    "summarize_conversation": summarize_conversation,
+    "memo_on_convo": memo_on_convo,
+    "planning_thought_on_convo": planning_thought_on_convo,
+    "convo_thoughts_packed": convo_thoughts_packed,
+    "relationship_summary": relationship_summary,
+}
