@@ -21,7 +21,7 @@ from types import SimpleNamespace
 import pytest
 
 from reverie import PROJECT_ROOT
-from reverie.config import load_settings
+from reverie.config import BackendSettings, load_settings
 from reverie.llm import LLM
 from reverie.llm.fake_model import FakeChatModel
 from reverie.llm.models import bundled_model_path
@@ -169,7 +169,7 @@ def test_a_failure_in_one_group_is_raised_in_the_caller():
 
 
 def test_only_a_server_with_several_slots_runs_concurrently():
-    backend = lambda kind, slots: SimpleNamespace(kind=kind, parallel_slots=slots)  # noqa: E731
+    backend = lambda kind, slots: BackendSettings(kind=kind, parallel_slots=slots)  # noqa: E731
     assert cognition_workers(backend("openai", 4)) == 4
     assert cognition_workers(backend("openai", 1)) == 1
     assert cognition_workers(backend("llama_cpp", 4)) == 1
