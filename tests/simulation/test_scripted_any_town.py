@@ -30,16 +30,15 @@ def _sectors_visited(settings, sim_code: str) -> dict[str, set[str]]:
     return seen
 
 
-@pytest.mark.slow
-def test_smallville_residents_leave_home_for_the_places_their_descriptions_name(tmp_path, smallville_dir):
-    from reverie.config import SCRIPTED, load_settings
+def _scripted_morning(settings, base: str) -> dict[str, set[str]]:
+    """Two game hours of ``base`` from 07:30 on the scripted town model: the sectors each resident stood in."""
+    from reverie.config import SCRIPTED
     from reverie.evaluation.game_day import run_day
 
-    settings = load_settings(make_village(tmp_path, smallville_dir))
     settings.models.strong.path = settings.models.cheap.path = SCRIPTED
     run_day(
         settings,
-        base=BASE,
+        base=base,
         sim_code="morning",
         hours=2,
         evaluate_every=-1,
@@ -47,8 +46,15 @@ def test_smallville_residents_leave_home_for_the_places_their_descriptions_name(
         start="07:30",
         history=None,
     )
+    return _sectors_visited(settings, "morning")
 
-    seen = _sectors_visited(settings, "morning")
+
+@pytest.mark.slow
+def test_smallville_residents_leave_home_for_the_places_their_descriptions_name(tmp_path, smallville_dir):
+    from reverie.config import load_settings
+
+    settings = load_settings(make_village(tmp_path, smallville_dir))
+    seen = _scripted_morning(settings, BASE)
     # "goes to the library at Oak Hill College early in the morning" (no clock time)
     assert "Oak Hill College" in seen["Klaus Mueller"], seen["Klaus Mueller"]
     # "opens Hobbs Cafe at 8am everyday": she leaves her apartment for it
@@ -59,24 +65,10 @@ def test_smallville_residents_leave_home_for_the_places_their_descriptions_name(
 def test_alder_bay_residents_go_where_their_prose_says(tmp_path):
     """The second generated town, written the original's way (few clock times): the same rules,
     no word of theirs names its places."""
-    from reverie.config import SCRIPTED
-    from reverie.evaluation.game_day import run_day
     from tests.forked_base import fork_base
 
     settings, _storage = fork_base(tmp_path, "base_alder_bay", "unused")
-    settings.models.strong.path = settings.models.cheap.path = SCRIPTED
-    run_day(
-        settings,
-        base="base_alder_bay",
-        sim_code="morning",
-        hours=2,
-        evaluate_every=-1,
-        say=lambda _l: None,
-        start="07:30",
-        history=None,
-    )
-
-    seen = _sectors_visited(settings, "morning")
+    seen = _scripted_morning(settings, "base_alder_bay")
     # "walks to the Alder Bay Harbour Office early in the morning"
     assert "Alder Bay Harbour Office" in seen["Edwin Marsh"], seen["Edwin Marsh"]
     # "looks after Alder Bay Library, and eats lunch at Driftwood Bakery"
