@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 CHAT_WITH = "chat with"  # the predicate of a persona's conversation
+IDLE = ("is", "idle")  # the predicate and object of a thing or persona with nothing happening (the original's)
 
 
 class Event(NamedTuple):
@@ -26,6 +27,11 @@ class Event(NamedTuple):
     @property
     def is_chat(self) -> bool:
         return self.predicate == CHAT_WITH
+
+    @property
+    def is_idle(self) -> bool:
+        """Nothing happens: perception's stand-in for a tile event without a predicate."""
+        return (self.predicate, self.object) == IDLE
 
 
 NO_EVENT = Event()

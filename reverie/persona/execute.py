@@ -9,16 +9,17 @@ from typing import TYPE_CHECKING
 from reverie.address import Address, PersonaAt, Place, WaitingAt
 from reverie.memory.scratch import Tile
 from reverie.persona.agent import Agent
-from reverie.persona.step import StepContext
+from reverie.persona.step import Moved, Planned, StepContext
 from reverie.world.pathfinding import find_path
 
 if TYPE_CHECKING:
     from reverie.world.maze import Maze
 
 
-def execute(persona: Agent, ctx: StepContext, plan_address: Address) -> tuple[Tile, str | None, str]:
-    """Return ``(next_tile, pronunciatio, "<description> @ <address>")`` for this step."""
+def execute(persona: Agent, ctx: StepContext) -> Moved:
+    """Take one tile of the path to the planned address: the tile, the emoji and "<description> @ <address>"."""
     s = persona.scratch
+    plan_address = ctx.result(Planned).address
     if isinstance(plan_address, Place) and plan_address.is_random and not s.planned_path:
         s.replan_path()  # wander: a new random tile of the arena on every arrival
 
@@ -28,8 +29,7 @@ def execute(persona: Agent, ctx: StepContext, plan_address: Address) -> tuple[Ti
         s.set_path(shortest_path_to_any(ctx.maze, s.curr_tile, targets, taken, ctx.rng))
 
     next_tile = s.next_tile()
-    description = f"{s.act_description} @ {s.act_address}"
-    return next_tile, s.act_pronunciatio, description
+    return Moved(next_tile, s.act_pronunciatio, f"{s.act_description} @ {s.act_address}")
 
 
 def target_tiles(persona: Agent, ctx: StepContext, address: Address) -> list[Tile]:

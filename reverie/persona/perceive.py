@@ -11,7 +11,7 @@ from reverie.memory.event import Event
 from reverie.persona.agent import Agent
 from reverie.persona.ratings import PROVISIONAL, known_today, rate_when_due, wait_for_rating
 from reverie.persona.sleep import asleep
-from reverie.persona.step import StepContext
+from reverie.persona.step import Perceived, StepContext
 from reverie.tasks.poignancy import chat_poignancy
 
 if TYPE_CHECKING:
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 MUNDANE = 1
 
 
-def perceive(persona: Agent, ctx: StepContext) -> list:
+def perceive(persona: Agent, ctx: StepContext) -> Perceived:
     """Update spatial memory, then return the newly stored event nodes (max ``att_bandwidth``);
     their poignancy is asked when due (``reverie/persona/ratings.py``)."""
     s, maze, llm = persona.scratch, ctx.maze, ctx.llm
@@ -52,7 +52,7 @@ def perceive(persona: Agent, ctx: StepContext) -> list:
         new.append((event, desc))
     nodes = [remember_event(persona, llm, event, desc) for event, desc in new]
     rate_when_due(persona, llm)
-    return nodes
+    return Perceived(nodes)
 
 
 def _key(desc: str) -> str:

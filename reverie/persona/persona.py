@@ -16,14 +16,25 @@ from reverie.persona.options import CognitionOptions
 from reverie.persona.perceive import perceive
 from reverie.persona.plan import plan
 from reverie.persona.reflect import reflect
-from reverie.persona.retrieve import retrieve_perceived
+from reverie.persona.retrieve import retrieve
 from reverie.persona.seeded_status import Seeds
-from reverie.persona.step import NewDay, StepContext
+from reverie.persona.step import Moved, NewDay, Stage, StepContext
 
 if TYPE_CHECKING:
     from reverie.llm.language_model import LanguageModel
     from reverie.tasks.convo_thoughts import ChatNotes
     from reverie.world.maze import Maze
+
+
+# One step of cognition, top to bottom (docs/LOOP.md §3). Each stage takes the persona and the
+# step's context, which holds what the stages above it returned, and returns its own result.
+STAGES: tuple[tuple[str, Stage], ...] = (
+    ("perceive", perceive),  # -> Perceived: the new event memories
+    ("retrieve", retrieve),  # -> Retrieved: what memory holds about them
+    ("plan", plan),  # -> Planned: the day, the next action, a reaction; where to head
+    ("reflect", reflect),  # -> Reflected: insights, thoughts of a conversation that ends
+    ("execute", execute),  # -> Moved: one tile of the path there
+)
 
 
 class Persona:
@@ -86,8 +97,8 @@ class Persona:
         llm: LanguageModel,
         occupied: Callable[[Tile], bool] | None = None,
     ) -> tuple[Tile, str | None, str]:
-        """One step of cognition: perceive → retrieve → plan → reflect → execute. ``occupied``:
-        whether a persona stands on a tile at this step (default: read from the maze)."""
+        """One step of cognition: the :data:`STAGES` in order. ``occupied``: whether a persona
+        stands on a tile at this step (default: read from the maze)."""
         s = self.scratch
         s.move_to(tile)
         ctx = StepContext(
@@ -101,13 +112,7 @@ class Persona:
         )
         s.set_time(curr_time)
 
-        with timed("perceive"):
-            perceived = perceive(self, ctx)
-        with timed("retrieve"):
-            retrieved = retrieve_perceived(self, perceived)
-        with timed("plan"):
-            plan_address = plan(self, ctx, retrieved)
-        with timed("reflect"):
-            reflect(self, ctx)
-        with timed("execute"):
-            return execute(self, ctx, plan_address)
+        for stage_name, stage in STAGES:
+            with timed(stage_name):
+                ctx = ctx.having(stage(self, ctx))
+        return ctx.result(Moved).as_tuple()

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from reverie.address import Address
 from reverie.persona.agent import Agent
 from reverie.persona.plan_action import determine_action
 from reverie.persona.plan_day import plan_new_day
 from reverie.persona.react import chat_react, choose_retrieved, should_react, wait_react
 from reverie.persona.reactions import ChatWith, WaitUntil
-from reverie.persona.step import NewDay, StepContext
+from reverie.persona.step import NewDay, Planned, Retrieved, StepContext
 
 
-def plan(persona: Agent, ctx: StepContext, retrieved: dict) -> Address:
+def plan(persona: Agent, ctx: StepContext) -> Planned:
     """Return the address the persona is heading to this step."""
     s, llm = persona.scratch, ctx.llm
+    retrieved = ctx.result(Retrieved).by_event
     if ctx.new_day is not NewDay.SAME:
         plan_new_day(persona, ctx.new_day, llm)
     if s.act_check_finished():
@@ -28,4 +28,4 @@ def plan(persona: Agent, ctx: StepContext, retrieved: dict) -> Address:
                 wait_react(persona, wait, llm)
 
     s.end_chat_state()
-    return s.address()
+    return Planned(s.address())

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from reverie.persona.agent import Agent
 from reverie.persona.retrieve import retrieve_scored
-from reverie.persona.step import StepContext
+from reverie.persona.step import Reflected, StepContext
 from reverie.persona.thoughts import NewThought, add_thoughts
 from reverie.tasks.common import transcript
 from reverie.tasks.convo_thoughts import convo_thoughts, memo_on_convo, planning_thought, planning_thought_on_convo
@@ -24,13 +24,17 @@ if TYPE_CHECKING:
 PACKED_PER_QUESTION = 10
 
 
-def reflect(persona: Agent, ctx: StepContext) -> None:
+def reflect(persona: Agent, ctx: StepContext) -> Reflected:
+    """Insights when enough has happened since the last ones; thoughts of a conversation that ends."""
     s = persona.scratch
-    if reflection_due(persona):
+    on_memories = reflection_due(persona)
+    if on_memories:
         run_reflect(persona, ctx.llm)
         s.reset_importance()
-    if chat_ends_this_step(s, ctx.previous_time):
+    on_chat = chat_ends_this_step(s, ctx.previous_time)
+    if on_chat:
         reflect_on_chat(persona, ctx.llm, ctx.personas.get(s.chatting_with))
+    return Reflected(on_memories, on_chat)
 
 
 def reflection_due(persona: Agent) -> bool:

@@ -6,17 +6,18 @@ from typing import TYPE_CHECKING
 
 from reverie.persona.agent import Agent
 from reverie.persona.ratings import rate_waiting
+from reverie.persona.step import Perceived, Retrieved, StepContext
 
 if TYPE_CHECKING:
     from reverie.llm.language_model import LanguageModel
 
 
-def retrieve_perceived(persona: Agent, perceived: list) -> dict:
-    """Keyword retrieval for newly perceived events: ``{description: {curr_event, events, thoughts}}``.
+def retrieve(persona: Agent, ctx: StepContext) -> Retrieved:
+    """Keyword retrieval for the events perceived this step: ``{description: {curr_event, events, thoughts}}``.
 
     Memory lower-cases keywords at lookup too (the original's case bug is fixed there).
     """
-    return persona.a_mem.retrieve_events_thoughts(perceived)
+    return Retrieved(persona.a_mem.retrieve_events_thoughts(ctx.result(Perceived).nodes))
 
 
 def retrieve_scored(persona: Agent, llm: LanguageModel, focal_points: list[str], n: int = 30) -> dict:

@@ -134,7 +134,7 @@ def _ours(nodes) -> dict:
 def _perceive(nora, maze, llm, *events) -> list:
     _put(maze, *events)
     try:
-        return perceive(nora, StepContext(maze=maze, llm=llm, rng=random.Random(0)))
+        return perceive(nora, StepContext(maze=maze, llm=llm, rng=random.Random(0))).nodes
     finally:
         _clear(maze, *events)
 

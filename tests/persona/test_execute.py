@@ -7,7 +7,7 @@ import pytest
 
 from reverie.memory import Scratch
 from reverie.persona.execute import execute, known_tiles
-from reverie.persona.step import StepContext
+from reverie.persona.step import Planned, StepContext
 from reverie.world.maze import Maze
 from reverie.world.pathfinding import find_path
 
@@ -35,7 +35,7 @@ def walk(p, maze, personas, steps):
     tiles = []
     for i in range(steps):
         ctx = StepContext(maze=maze, llm=None, rng=random.Random(i), personas=personas)
-        tile, emoji, description = execute(p, ctx, p.scratch.address())
+        tile, emoji, description = execute(p, ctx.having(Planned(p.scratch.address()))).as_tuple()
         tiles.append(tile)
         p.scratch.move_to(tile)
     return tiles, emoji, description
@@ -77,7 +77,8 @@ def test_waiting_stays_and_chat_partners_meet_in_the_middle(maze):
     b = persona("Maria Lopez", (72, 19), "<persona> Isabella Rodriguez")
     personas = {a.name: a, b.name: b}
     path = find_path(maze, (72, 14), (72, 19))
-    execute(a, StepContext(maze=maze, llm=None, rng=random.Random(0), personas=personas), a.scratch.address())
+    ctx = StepContext(maze=maze, llm=None, rng=random.Random(0), personas=personas)
+    execute(a, ctx.having(Planned(a.scratch.address())))
     target = tuple(a.scratch.planned_path[-1]) if a.scratch.planned_path else (72, 14)
     assert target in (path[len(path) // 2], path[len(path) // 2 + 1])
 
