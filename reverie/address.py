@@ -3,7 +3,8 @@
 The file format keeps the original's strings (``scratch.json`` ``act_address``, the
 movement files' "<description> @ <address>"): ``world:sector:arena:object`` for a place
 (object ``<random>``: anywhere in the arena), ``<persona> Name`` for a conversation
-partner, ``<waiting> x y`` for the tile where a persona waits.
+partner, ``<waiting> x y`` for the tile where a persona waits. This module is the one reader
+and writer of that format: the rest of the code decides on the parsed types.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 PERSONA = "<persona>"
 WAITING = "<waiting>"
 RANDOM = "<random>"
+MOVEMENT_SEPARATOR = " @ "  # a movement file's "<description> @ <address>"
 
 
 @dataclass(frozen=True)
@@ -27,13 +29,26 @@ class Place:
         return RANDOM in self.text
 
     @property
+    def parts(self) -> list[str]:
+        """``["world", "sector", "arena", "object"]`` (as many as the address has)."""
+        return self.text.split(":")
+
+    @property
     def arena(self) -> str:
         """The address without its last part."""
-        return ":".join(self.text.split(":")[:-1])
+        return ":".join(self.parts[:-1])
 
     @property
     def object(self) -> str:
-        return self.text.split(":")[-1]
+        return self.parts[-1]
+
+    def widening(self) -> list[str]:
+        """This address, then each shorter one above it down to ``world:sector`` (never the
+        world alone); none for the empty address."""
+        if not self.text:
+            return []
+        parts = self.parts
+        return [":".join(parts[:k]) for k in range(len(parts), min(len(parts), 2) - 1, -1)]
 
     def __str__(self) -> str:
         return self.text
@@ -75,6 +90,17 @@ def parse_address(text: str | None) -> Address:
         except (ValueError, IndexError):
             return WaitingAt(None)
     return Place(text)
+
+
+def movement_text(description: str | None, address: str | None) -> str:
+    """A movement file's "<description> @ <address>"."""
+    return f"{description}{MOVEMENT_SEPARATOR}{address}"
+
+
+def movement_address(text: str) -> str | None:
+    """The address of a movement file's "<description> @ <address>" (None: the text names none)."""
+    _description, separator, address = text.partition(MOVEMENT_SEPARATOR)
+    return address.strip() if separator else None
 
 
 def random_spot(area: str) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from reverie.address import PERSONA
+from reverie.address import PersonaAt, movement_address, parse_address
 from reverie.simulation.storage import SimStorage
 
 TOPIC_CHARS = 70
@@ -26,10 +26,10 @@ class RunStory:
 
 def place_of(description: str) -> str | None:
     """ "walking @ Willow Creek:Willow Bean Cafe:counter" -> "Willow Bean Cafe"."""
-    if " @ " not in str(description):
+    address = movement_address(str(description))
+    if address is None:
         return None
-    address = str(description).split(" @ ", 1)[1].strip()
-    if address.startswith(PERSONA):
+    if isinstance(parse_address(address), PersonaAt):
         return None  # talking to someone where they stand: the conversation is listed on its own
     parts = [p.strip() for p in address.split(":") if p.strip()]
     if len(parts) >= 2:

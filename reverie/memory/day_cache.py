@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from reverie.address import Place, parse_address
 from reverie.jsonio import write_json_atomic
 from reverie.memory.spatial import SpatialTree
 
@@ -45,8 +46,9 @@ def answer_places(tree: SpatialTree, address: str) -> str:
     arenas of its sector and the objects of its arena, the three lists the location prompts show
     on the way to it (``action_sector``, ``action_arena``, ``action_object``). An address that is
     no place (another persona, a tile to wait at) depends on the whole tree."""
-    parts = address.split(":")
-    if address.startswith("<") or len(parts) < 3 or parts[0] not in tree:
+    place = parse_address(address)
+    parts = place.parts if isinstance(place, Place) else []
+    if len(parts) < 3 or parts[0] not in tree:
         return places_digest(tree)
     sectors = tree[parts[0]]
     arenas = sectors.get(parts[1], {})

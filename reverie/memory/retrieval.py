@@ -45,8 +45,8 @@ def normalise(values: list[float]) -> list[float]:
 
 
 def candidates(memory: AssociativeMemory) -> list[ConceptNode]:
-    """Events and thoughts whose text is not idle, most recently accessed first."""
-    nodes = [n for n in memory.seq_event + memory.seq_thought if "idle" not in n.embedding_key]
+    """Events and thoughts that are not idle, most recently accessed first."""
+    nodes = [n for n in memory.seq_event + memory.seq_thought if not n.spo().is_idle]
     return sorted(nodes, key=lambda n: n.last_accessed, reverse=True)
 
 

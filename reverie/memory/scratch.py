@@ -157,20 +157,22 @@ class Scratch:
         """ "Monday February 13"."""
         return self.curr_time.strftime(DAY_FMT) if self.curr_time else ""
 
+    def identity_items(self) -> list[tuple[str, object]]:
+        """The identity stable set (ISS): eight (label, value) pairs, in the order prompts show them."""
+        return [
+            ("Name", self.name),
+            ("Age", self.age),
+            ("Innate traits", self.innate),
+            ("Learned traits", self.learned),
+            ("Currently", self.currently),
+            ("Lifestyle", self.lifestyle),
+            ("Daily plan requirement", self.daily_plan_req),
+            ("Current Date", self.curr_date_str()),
+        ]
+
     def identity(self) -> str:
-        """The identity stable set (ISS): eight "Key: value" lines that open many prompts."""
-        return "\n".join(
-            [
-                f"Name: {self.name}",
-                f"Age: {self.age}",
-                f"Innate traits: {self.innate}",
-                f"Learned traits: {self.learned}",
-                f"Currently: {self.currently}",
-                f"Lifestyle: {self.lifestyle}",
-                f"Daily plan requirement: {self.daily_plan_req}",
-                f"Current Date: {self.curr_date_str()}",
-            ]
-        )
+        """The identity stable set as the eight "Label: value" lines that open many prompts."""
+        return "\n".join(f"{label}: {value}" for label, value in self.identity_items())
 
     # -- the day's schedule ----------------------------------------------------------------
     def _minutes_today(self, advance: int) -> int:

@@ -116,7 +116,9 @@ def one_utterance(
 
 
 def _short_identity(persona: Agent) -> str:
-    return "\n".join(line for line in persona.identity().splitlines() if line.split(":", 1)[0] in SHORT_IDENTITY)
+    # A value's own line breaks are not shown: each label keeps its first line.
+    items = persona.scratch.identity_items()
+    return "\n".join(f"{label}: {value}".splitlines()[0] for label, value in items if label in SHORT_IDENTITY)
 
 
 def one_call_convo(scene: ChatScene) -> tuple[list[list[str]], str]:

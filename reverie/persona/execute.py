@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from reverie.address import Address, PersonaAt, Place, WaitingAt
+from reverie.address import Address, PersonaAt, Place, WaitingAt, movement_text
 from reverie.memory.scratch import Tile
 from reverie.persona.agent import Agent
 from reverie.persona.step import Moved, Planned, StepContext
@@ -29,7 +29,7 @@ def execute(persona: Agent, ctx: StepContext) -> Moved:
         s.set_path(shortest_path_to_any(ctx.maze, s.curr_tile, targets, taken, ctx.rng))
 
     next_tile = s.next_tile()
-    return Moved(next_tile, s.act_pronunciatio, f"{s.act_description} @ {s.act_address}")
+    return Moved(next_tile, s.act_pronunciatio, movement_text(s.act_description, s.act_address))
 
 
 def target_tiles(persona: Agent, ctx: StepContext, address: Address) -> list[Tile]:
@@ -56,16 +56,10 @@ def target_tiles(persona: Agent, ctx: StepContext, address: Address) -> list[Til
 def known_tiles(maze: Maze, address: str, living_area: str | None) -> set:
     """Tiles of ``address``; an invented place falls back to its nearest known parent."""
     # Fix: the original raised KeyError on an unknown (model-invented) address and aborted the step.
-    candidate = address
-    while candidate:
+    for candidate in Place(address).widening():
         tiles = maze.address_tiles.get(candidate)
         if tiles:
             return set(tiles)
-        if ":" not in candidate:
-            break
-        candidate = candidate.rsplit(":", 1)[0]
-        if candidate.count(":") < 1:  # never fall back to the whole world
-            break
     if living_area and maze.address_tiles.get(living_area):
         return set(maze.address_tiles[living_area])
     return set()

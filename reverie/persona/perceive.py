@@ -59,8 +59,8 @@ def _key(desc: str) -> str:
     return subtask(desc) if is_decomposed(desc) else desc
 
 
-def _needs_rating(persona: Agent, key: str) -> bool:
-    return not ("is idle" in key or asleep(persona.scratch))
+def _needs_rating(persona: Agent, event: Event) -> bool:
+    return not (event.is_idle or asleep(persona.scratch))
 
 
 def remember_event(persona: Agent, llm: LanguageModel, event: Event, desc: str):
@@ -73,7 +73,7 @@ def remember_event(persona: Agent, llm: LanguageModel, event: Event, desc: str):
     s = persona.scratch
     keywords = {event.subject.split(":")[-1], event.object.split(":")[-1]}
     key = _key(desc)
-    known = MUNDANE if not _needs_rating(persona, key) else known_today(persona, key)
+    known = MUNDANE if not _needs_rating(persona, event) else known_today(persona, key)
 
     filling = []
     if event.subject == s.name and event.is_chat:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import TYPE_CHECKING
 
-from reverie.action_text import is_decomposed, main_action
+from reverie.action_text import SleepWords, is_decomposed, main_action
 from reverie.address import Place
 from reverie.clock import ceil_minute, minutes_of_day
 from reverie.memory.schedule import PlanItem
@@ -29,9 +29,10 @@ DAY_MINUTES = 24 * 60
 
 def should_decompose(description: str, minutes: int) -> bool:
     """Break an hourly block into subtasks unless it is sleep (short bed-related blocks are)."""
-    if "sleep" not in description and "bed" not in description:
+    words = SleepWords.read(description)
+    if not words.bedtime:
         return True
-    if "sleeping" in description or "asleep" in description or "in bed" in description:
+    if words.in_bed:
         return False
     return minutes <= 60
 

@@ -9,7 +9,7 @@ from datetime import timedelta
 from itertools import accumulate
 from typing import TYPE_CHECKING, NamedTuple
 
-from reverie.action_text import subtask
+from reverie.action_text import SleepWords, subtask
 from reverie.address import PersonaAt, WaitingAt
 from reverie.clock import ceil_minute, duration_minutes
 from reverie.memory.event import CHAT_WITH, Event
@@ -37,7 +37,7 @@ def choose_retrieved(persona: Agent, retrieved: dict, rng: random.Random, person
     people = [r for r in others if r["curr_event"].subject in personas]
     if people:
         return rng.choice(people)
-    busy = [r for r in others if "is idle" not in r["curr_event"].description]
+    busy = [r for r in others if not r["curr_event"].spo().is_idle]
     return rng.choice(busy) if busy else None
 
 
@@ -45,7 +45,7 @@ def _awake_and_busy(a: Agent, b: Agent) -> bool:
     sa, sb = a.scratch, b.scratch
     if not (sa.act_address and sa.act_description and sb.act_address and sb.act_description):
         return False
-    if "sleeping" in sa.act_description or "sleeping" in sb.act_description:
+    if SleepWords.read(sa.act_description).sleeping or SleepWords.read(sb.act_description).sleeping:
         return False
     return sa.curr_time.hour != 23
 
@@ -65,7 +65,7 @@ def lets_react(persona: Agent, other: Agent, focused: dict, llm: LanguageModel) 
     s, o = persona.scratch, other.scratch
     if not _awake_and_busy(persona, other):
         return None
-    if "waiting" in o.act_description or not s.planned_path or s.address() != o.address():
+    if isinstance(o.address(), WaitingAt) or not s.planned_path or s.address() != o.address():
         return None
     if not reaction_inputs.decide_to_react(persona, other, focused, llm):
         return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from reverie.action_text import subtask
-from reverie.address import Place
+from reverie.address import Place, WaitingAt
 from reverie.persona.agent import Agent
 from reverie.tasks.decide_reaction import decide_to_react as ask_react
 from reverie.tasks.decide_reaction import decide_to_talk as ask_talk
@@ -27,10 +27,10 @@ def status(persona: Agent, *, with_place: bool = False) -> str:
     s = persona.scratch
     doing = subtask(s.act_description or "")
     place, address = "", s.address()
-    if with_place and isinstance(address, Place) and address.text.count(":") >= 2:
-        _world, sector, arena = address.text.split(":")[:3]
+    if with_place and isinstance(address, Place) and len(address.parts) >= 3:
+        _world, sector, arena = address.parts[:3]
         place = f" at {arena} in {sector}"
-    if "waiting" in (s.act_description or ""):
+    if isinstance(address, WaitingAt):
         return f"{s.name} is {doing}{place}"
     if not s.planned_path:
         return f"{s.name} is already {doing}{place}"

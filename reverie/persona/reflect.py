@@ -49,7 +49,7 @@ def run_reflect(persona: Agent, llm: LanguageModel) -> None:
     text shown once, and its reply gives each insight's triple (no triples call follows)."""
     s, a_mem = persona.scratch, persona.a_mem
     recent = sorted(
-        (n for n in a_mem.seq_event + a_mem.seq_thought if "idle" not in n.embedding_key),
+        (n for n in a_mem.seq_event + a_mem.seq_thought if not n.spo().is_idle),
         key=lambda n: n.last_accessed,
         reverse=True,
     )

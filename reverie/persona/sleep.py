@@ -9,15 +9,13 @@ mundane (poignancy 1) instead of being rated by the model, and it does not react
 
 from __future__ import annotations
 
-import re
-
+from reverie.action_text import SleepWords
 from reverie.address import Place
 from reverie.memory.event import Event
 from reverie.memory.scratch import Scratch
 from reverie.persona.action_details import ActionDetails
 from reverie.persona.agent import Agent
 
-_SLEEP = re.compile(r"\b(sleeping|asleep|sleep)\b")
 SLEEP_EMOJI = "\U0001f634"
 BED_EMOJI = "\U0001f6cf\ufe0f"
 BED_STATE = "being slept in"
@@ -25,8 +23,7 @@ BED_STATE = "being slept in"
 
 def is_sleep(description: str | None) -> bool:
     """The activity (the part before a "(subtask)") is sleeping."""
-    activity = (description or "").split("(")[0].lower()
-    return bool(_SLEEP.search(activity))
+    return SleepWords.read(description).activity
 
 
 def asleep(scratch: Scratch) -> bool:
@@ -37,10 +34,10 @@ def asleep(scratch: Scratch) -> bool:
 def sleep_action(persona: Agent, description: str) -> tuple[Place, ActionDetails] | None:
     """The address and details of sleeping in the persona's bed (None: no bed known at home)."""
     s = persona.scratch
-    if not is_sleep(description) or not s.living_area or s.living_area.count(":") != 2:
+    if not is_sleep(description) or not s.living_area or len(Place(s.living_area).parts) != 3:
         return None
-    world, sector, arena = s.living_area.split(":")
-    beds = [obj for obj in persona.s_mem.objects(f"{world}:{sector}:{arena}") if "bed" in obj.lower().split()]
+    # A bed is an object of the home arena whose name has the word "bed" (the town's own names).
+    beds = [obj for obj in persona.s_mem.objects(s.living_area) if "bed" in obj.lower().split()]
     if not beds:
         return None
     bed = "bed" if "bed" in beds else beds[0]
