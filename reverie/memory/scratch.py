@@ -157,22 +157,22 @@ class Scratch:
         """ "Monday February 13"."""
         return self.curr_time.strftime(DAY_FMT) if self.curr_time else ""
 
-    def identity_items(self) -> list[tuple[str, object]]:
-        """The identity stable set (ISS): eight (label, value) pairs, in the order prompts show them."""
-        return [
-            ("Name", self.name),
-            ("Age", self.age),
-            ("Innate traits", self.innate),
-            ("Learned traits", self.learned),
-            ("Currently", self.currently),
-            ("Lifestyle", self.lifestyle),
-            ("Daily plan requirement", self.daily_plan_req),
-            ("Current Date", self.curr_date_str()),
-        ]
+    def identity_items(self) -> dict[str, object]:
+        """The identity stable set (ISS): eight values by label, in the order prompts show them."""
+        return {
+            "Name": self.name,
+            "Age": self.age,
+            "Innate traits": self.innate,
+            "Learned traits": self.learned,
+            "Currently": self.currently,
+            "Lifestyle": self.lifestyle,
+            "Daily plan requirement": self.daily_plan_req,
+            "Current Date": self.curr_date_str(),
+        }
 
     def identity(self) -> str:
         """The identity stable set as the eight "Label: value" lines that open many prompts."""
-        return "\n".join(f"{label}: {value}" for label, value in self.identity_items())
+        return "\n".join(f"{label}: {value}" for label, value in self.identity_items().items())
 
     # -- the day's schedule ----------------------------------------------------------------
     def _minutes_today(self, advance: int) -> int:

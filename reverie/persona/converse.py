@@ -117,7 +117,7 @@ def one_utterance(
 
 def _short_identity(persona: Agent) -> str:
     # A value's own line breaks are not shown: each label keeps its first line.
-    items = persona.scratch.identity_items()
+    items = persona.scratch.identity_items().items()
     return "\n".join(f"{label}: {value}".splitlines()[0] for label, value in items if label in SHORT_IDENTITY)
 
 

@@ -28,6 +28,7 @@ from reverie.tasks.common import (
     words_only,
 )
 from reverie.tasks.interview import strip_speaker
+from reverie.tasks.prompt_text import transcript_rows
 
 # The conversation input when nobody has spoken yet.
 NOT_STARTED = "(Nobody has said anything yet.)"
@@ -69,8 +70,7 @@ class UtteranceReply(Reply):
             raise ValueError(
                 f"write only what {first_name(speaker) or 'the speaker'} says, not {first_name(listener)}'s line"
             )
-        lines = inputs.conversation.splitlines() if inputs else []
-        earlier = [line.split(":", 1)[1] for line in lines if ":" in line]
+        earlier = [said for _speaker, said in transcript_rows(inputs.conversation)] if inputs else []
         said = {saying(part) for line in earlier for part in [line, *sentences(line)]}
         # Sentences already said (in earlier lines, or earlier in this one) are dropped; the new ones stay.
         value = without_repeats(value, said, clauses=False)

@@ -19,6 +19,7 @@ from pydantic import Field
 from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Choices, Task, TaskInputs, transcript_of
 from reverie.tasks.common import Checked, Reply, check_text, content_words, first_name, sentences, transcript
+from reverie.tasks.prompt_text import transcript_rows
 
 PREFIX = "conversing about "
 FAIL_SAFE_TOPIC = "everyday things"
@@ -39,7 +40,7 @@ class ConversationInputs(TaskInputs):
 
 def _speakers(conversation: str) -> set[str]:
     """The speakers of a ``Speaker: line`` transcript."""
-    return {row.partition(":")[0].strip() for row in conversation.splitlines() if row.partition(":")[2].strip()}
+    return {speaker.strip() for speaker, said in transcript_rows(conversation) if said.strip()}
 
 
 def first_line_quoted(topic: str, speakers: set[str]) -> str:
@@ -100,8 +101,8 @@ class ConversationSummaryReply(Reply):
 
 def _fail_safe(inputs: ConversationInputs, choices: Choices) -> ConversationSummaryReply:
     speakers: list[str] = []
-    for line in inputs.conversation.splitlines():
-        name = line.split(":", 1)[0].strip() if ":" in line else ""
+    for speaker, _said in transcript_rows(inputs.conversation):
+        name = speaker.strip()
         if name and first_name(name) not in speakers:
             speakers.append(first_name(name))
     if len(speakers) >= 2:

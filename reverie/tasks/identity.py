@@ -23,6 +23,7 @@ from reverie.tasks.clock import BED_WORDS, format_hour, hour_after, hour_of
 from reverie.tasks.common import Reply, Text, check_text, inputs_of, one_line
 from reverie.tasks.common import first_name as first_name_of
 from reverie.tasks.plan_check import PlanRules, bed_hour_of, is_waking_up, plan_problem, repaired_plan, wake_up_line
+from reverie.tasks.prompt_text import labelled_value
 
 NOTE_MAX = 500
 MIN_NOTE_WORDS = 5
@@ -118,7 +119,7 @@ class DailyReqReply(Reply):
 
 def _req_rules(inputs: DailyReqInputs | None) -> PlanRules:
     """The daily requirement's plan is held to the wake-up hour and the lifestyle's bedtime."""
-    bed = bed_hour_of(_identity_line(inputs.identity, "Lifestyle")) if inputs else None
+    bed = bed_hour_of(labelled_value(inputs.identity, "Lifestyle")) if inputs else None
     return PlanRules.at(inputs.wake_up_time if inputs else None, bed=bed, min_items=MIN_ITEMS)
 
 
@@ -133,13 +134,6 @@ def _currently_fail_safe(inputs: CurrentlyInputs, choices: Choices) -> Currently
     if len(old.split()) < MIN_NOTE_WORDS or first_name_of(name).lower() not in old.lower():
         old = f"{name} is going about the usual routine. {old}".strip()
     return CurrentlyReply(status=old[:NOTE_MAX])
-
-
-def _identity_line(identity: str, label: str) -> str:
-    for line in str(identity).splitlines():
-        if line.lower().startswith(label.lower() + ":"):
-            return line.split(":", 1)[1].strip()
-    return ""
 
 
 def split_numbered(text: str) -> list[str]:
@@ -159,7 +153,7 @@ def _shorten(text: str, limit: int = ITEM_MAX) -> str:
 
 def _daily_req_fail_safe(inputs: DailyReqInputs, choices: Choices) -> DailyReqReply:
     identity = inputs.identity
-    old = split_numbered(_identity_line(identity, "Daily plan requirement"))
+    old = split_numbered(labelled_value(identity, "Daily plan requirement"))
     items = [wake_up_line(hour_of(inputs.wake_up_time))]
     for item in old:
         item = _shorten(item)
@@ -167,7 +161,7 @@ def _daily_req_fail_safe(inputs: DailyReqInputs, choices: Choices) -> DailyReqRe
             items.append(item)
     items = items[: MAX_ITEMS - 1]
     if not any(re.search(r"\bbed\b|\bsleep", i, re.IGNORECASE) for i in items[1:]):
-        bed = hour_after(_identity_line(identity, "Lifestyle"), BED_WORDS)
+        bed = hour_after(labelled_value(identity, "Lifestyle"), BED_WORDS)
         items.append(f"go to bed at {format_hour(23 if bed is None else bed)}")
     while len(items) < MIN_ITEMS:
         items.insert(-1, ("have lunch at 12:00 pm", "have dinner at 6:00 pm")[len(items) - 2])

@@ -14,6 +14,7 @@ from pydantic import Field
 from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Choices, Task, TaskInputs, memories, transcript_of
 from reverie.tasks.common import Checked, Reply, Scale, Text, bulleted, check_text, first_name, transcript
+from reverie.tasks.prompt_text import transcript_rows
 
 # Lines scoring this much or more are not answered (the original's threshold).
 SAFETY_THRESHOLD = 8
@@ -111,8 +112,8 @@ class AnswerInputs(TaskInputs):
 def _answer(value: str, inputs: AnswerInputs | None) -> str:
     name = inputs.persona_name if inputs else ""
     value = check_text(strip_speaker(value, name), "the answer", min_words=2)
-    said = inputs.conversation.splitlines() if inputs else []
-    lines = [line.split(":", 1)[1].strip().lower() for line in said if ":" in line]
+    rows = transcript_rows(inputs.conversation) if inputs else []
+    lines = [said.strip().lower() for _speaker, said in rows]
     if lines and value.lower().rstrip("?.!") == lines[-1].rstrip("?.!"):
         raise ValueError(f"that repeats the question; answer it as {first_name(name) or 'the persona'} would")
     return value
