@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from reverie.address import PersonaAt, movement_address, parse_address
+from reverie.address import PersonaAt, Place, movement_address, parse_address
 from reverie.simulation.storage import SimStorage
 
 TOPIC_CHARS = 70
@@ -31,7 +31,7 @@ def place_of(description: str) -> str | None:
         return None
     if isinstance(parse_address(address), PersonaAt):
         return None  # talking to someone where they stand: the conversation is listed on its own
-    parts = [p.strip() for p in address.split(":") if p.strip()]
+    parts = [p.strip() for p in Place(address).parts if p.strip()]
     if len(parts) >= 2:
         return parts[1]
     return parts[0] if parts else None

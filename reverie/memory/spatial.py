@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from reverie.address import Place
 from reverie.jsonio import read_json, write_json_atomic
 
 # world -> sector -> arena -> the objects there
@@ -57,7 +58,7 @@ class SpatialMemory:
 
     def objects(self, arena_address: str) -> list[str]:
         """Objects under "world:sector:arena" (retrying the arena lower-cased, as the original)."""
-        parts = arena_address.split(":")
+        parts = Place(arena_address).parts
         if len(parts) < 3 or not parts[2]:
             return []
         world, sector, arena = parts[0], parts[1], ":".join(parts[2:])

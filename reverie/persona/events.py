@@ -77,7 +77,7 @@ def event_action(persona: Agent, description: str) -> tuple[Place, ActionDetails
     for event in todays(persona.seeds.events, s):
         if description != event.activity:
             continue
-        world = (s.living_area or "").split(":")[0]
+        world = Place(s.living_area or "").parts[0]
         arena = f"{world}:{event.sector}:{event.arena}"
         objects = persona.s_mem.objects(arena)
         address = Place(f"{arena}:{objects[0]}" if objects else arena)

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 def whereabouts(persona: Agent, maze: Maze) -> tuple[dict, str, str]:
     """The persona's tile, its world, and its home sector (the current one when it has no home)."""
     here = maze.access_tile(persona.scratch.curr_tile)
-    living = (persona.scratch.living_area or "").split(":")
+    living = Place(persona.scratch.living_area or "").parts
     return here, here["world"], living[1] if len(living) > 1 else here["sector"]
 
 
