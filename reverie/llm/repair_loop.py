@@ -159,10 +159,10 @@ class RepairLoop(Runnable[dict[str, Any], Outcome]):
         """The next attempt: the prompt and the exchanges so far, sent to the model. A call that
         fails (instructions alone longer than the context window, a server's 400) is not repaired."""
         state.attempt = state.outcome.attempts = state.attempt + 1
-        afresh = state.asked_afresh and not state.exchanges
-        params = self.afresh(state.attempt) if afresh else self.warmer(state.attempt)
+        afresh = state.asked_afresh and not state.exchanges  # the turn right after ASK_AFRESH
         try:
             sent, state.shown = self._prompt(state)
+            params = self.afresh(state.attempt) if afresh else self.warmer(state.attempt)
             turn = Turn(self.spec.name, state.attempt, sent, [*state.base, *state.exchanges], params)
             state.reply = self.turns.send(turn, self._attempt_config(state.config, state.attempt))
         except ValueError as exc:
