@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from reverie.memory.concept_node import NodeKind
+
 
 def schedule(entries: list) -> str:
     """One line per entry: ``HH:MM || <activity>`` where HH:MM is the entry's end time."""
@@ -13,14 +15,13 @@ def schedule(entries: list) -> str:
 
 
 def memory(persona, kind: str) -> str:
-    a_mem = persona.a_mem
-    nodes = {"event": a_mem.seq_event, "thought": a_mem.seq_thought, "chat": a_mem.seq_chat}[kind]
+    nodes = persona.a_mem.streams[NodeKind(kind)].nodes
     if not nodes:
         return f"(no {kind} memories)"
     lines = []
     for i, node in enumerate(nodes, 1):
         when = node.created.strftime("%B %d, %Y, %H:%M:%S")
-        if kind == "chat":
+        if kind == NodeKind.CHAT:
             lines.append(f"{i}. with {node.object} ({node.description}) at {when}")
             lines.extend(f"     {speaker}: {utterance}" for speaker, utterance in node.filling)
         else:

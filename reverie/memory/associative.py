@@ -10,56 +10,74 @@ scored retrieval queries for relevance.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from reverie.action_text import subtask
 from reverie.jsonio import ObjectText, read_json, write_json_atomic, write_text_atomic
-from reverie.memory.concept_node import ConceptNode, node_number
+from reverie.memory.concept_node import ConceptNode, NodeKind, node_number
 from reverie.memory.event import Event
 from reverie.memory.vector_index import ChromaLost
+
+if TYPE_CHECKING:
+    from reverie.memory.embedder import Embedder
+    from reverie.memory.vector_index import PersonaVectors
 
 NODES_FILE = "nodes.json"
 KW_STRENGTH_FILE = "kw_strength.json"
 EMBEDDINGS_FILE = "embeddings.json"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class NewMemory:
-    """What a new node holds before memory numbers it."""
+    """What a new node holds before memory numbers it (:meth:`AssociativeMemory.add`).
 
+    ``filling``: a chat's transcript ``[[speaker, utterance], ...]``, the evidence node ids of a
+    thought, the chat node an event points to. ``embedding``: the vector of ``embedding_key``
+    when it was computed already (several memories embedded at once); else memory embeds it."""
+
+    kind: NodeKind
     created: datetime
-    expiration: datetime | None
     event: Event
     description: str
     keywords: Iterable[str]
     poignancy: int
     embedding_key: str
-    filling: list | None = None
+    filling: list[Any] | None = None
+    expiration: datetime | None = None
     embedding: list[float] | None = None
+
+
+@dataclass
+class Stream:
+    """The nodes of one kind, newest first (as in the original), and their keyword index: keys
+    lower-cased, each list newest first."""
+
+    nodes: list[ConceptNode] = field(default_factory=list)
+    by_keyword: dict[str, list[ConceptNode]] = field(default_factory=dict)
 
 
 def _last_segment(text: str) -> str:
     return str(text).split(":")[-1]
 
 
+def _event_description(description: str) -> str:
+    """A perceived event's description: one with "(" keeps its first three words + the parenthetical."""
+    if "(" in description:
+        return " ".join(description.split()[:3]) + " " + subtask(description)
+    return description
+
+
 class AssociativeMemory:
-    def __init__(self, embedder=None, vectors=None):
-        self.embedder = embedder  # reverie.memory.embedder.Embedder (needed for new vectors)
-        self.vectors = vectors  # reverie.memory.vector_index.PersonaVectors or None
+    def __init__(self, embedder: Embedder | None = None, vectors: PersonaVectors | None = None):
+        self.embedder = embedder  # needed for new vectors
+        self.vectors = vectors
         self.id_to_node: dict[str, ConceptNode] = {}
-        # Newest first, as in the original.
-        self.seq_event: list[ConceptNode] = []
-        self.seq_thought: list[ConceptNode] = []
-        self.seq_chat: list[ConceptNode] = []
-        # Keys are lower-cased keywords; lists are newest first.
-        self.kw_to_event: dict[str, list[ConceptNode]] = {}
-        self.kw_to_thought: dict[str, list[ConceptNode]] = {}
-        self.kw_to_chat: dict[str, list[ConceptNode]] = {}
-        # Persisted but not used for retrieval (as in the original).
-        self.kw_strength_event: dict[str, int] = {}
-        self.kw_strength_thought: dict[str, int] = {}
+        self.streams: dict[NodeKind, Stream] = {kind: Stream() for kind in NodeKind}
+        # Keyword strengths of events and thoughts: persisted but not used for retrieval (as in the original).
+        self.strengths: dict[NodeKind, dict[str, int]] = {NodeKind.EVENT: {}, NodeKind.THOUGHT: {}}
         # embedding_key -> vector, shared by all nodes with the same key.
         self.embeddings: dict[str, list[float]] = {}
         self._last_count = 0  # highest node number so far
@@ -67,6 +85,31 @@ class AssociativeMemory:
         # The saved files' text, each node and vector encoded once while it stays the same.
         self._nodes_text = ObjectText(indent=2)
         self._vectors_text = ObjectText(indent=None)
+
+    # The original's names for each kind's nodes and keyword index.
+    @property
+    def seq_event(self) -> list[ConceptNode]:
+        return self.streams[NodeKind.EVENT].nodes
+
+    @property
+    def seq_thought(self) -> list[ConceptNode]:
+        return self.streams[NodeKind.THOUGHT].nodes
+
+    @property
+    def seq_chat(self) -> list[ConceptNode]:
+        return self.streams[NodeKind.CHAT].nodes
+
+    @property
+    def kw_to_event(self) -> dict[str, list[ConceptNode]]:
+        return self.streams[NodeKind.EVENT].by_keyword
+
+    @property
+    def kw_to_thought(self) -> dict[str, list[ConceptNode]]:
+        return self.streams[NodeKind.THOUGHT].by_keyword
+
+    @property
+    def kw_to_chat(self) -> dict[str, list[ConceptNode]]:
+        return self.streams[NodeKind.CHAT].by_keyword
 
     # -- vectors ---------------------------------------------------------------------
     def vector(self, embedding_key: str) -> list[float]:
@@ -83,7 +126,7 @@ class AssociativeMemory:
         self.vectors.upsert_many(
             [n.node_id for n in nodes],
             [self.embeddings[n.embedding_key] for n in nodes],
-            [{"type": n.type, "node_count": n.node_count, "poignancy": n.poignancy} for n in nodes],
+            [{"type": n.type.value, "node_count": n.node_count, "poignancy": n.poignancy} for n in nodes],
             [n.embedding_key for n in nodes],
         )
 
@@ -111,50 +154,27 @@ class AssociativeMemory:
         self._index([n for n in nodes if have.get(n.node_id) != n.embedding_key])
 
     # -- adding ----------------------------------------------------------------------
-    def _next_counts(self, seq: list[ConceptNode]) -> tuple[str, int, int]:
+    def add(self, memory: NewMemory) -> ConceptNode:
+        """A new node of ``memory.kind``, numbered after the last one. An event's description is
+        shortened (:func:`_event_description`); a thought lies one deeper than its deepest evidence."""
+        kind = memory.kind
         count = self._last_count + 1
-        return f"node_{count}", count, len(seq) + 1
-
-    def _register(self, node: ConceptNode) -> None:
-        """Put a node into the id map, its sequence and its keyword index (newest first)."""
-        seq, kw_index = {
-            "event": (self.seq_event, self.kw_to_event),
-            "thought": (self.seq_thought, self.kw_to_thought),
-            "chat": (self.seq_chat, self.kw_to_chat),
-        }[node.type]
-        seq.insert(0, node)
-        # Keys lower-cased here and at lookup (the original looked up with the original case).
-        for kw in {k.lower() for k in node.keywords}:
-            kw_index.setdefault(kw, []).insert(0, node)
-        self.id_to_node[node.node_id] = node
-        self._last_count = max(self._last_count, node_number(node.node_id))
-
-    def _strengthen(self, node: ConceptNode) -> None:
-        strength = {"event": self.kw_strength_event, "thought": self.kw_strength_thought}.get(node.type)
-        if strength is None or f"{node.predicate} {node.object}" == "is idle":
-            return
-        for kw in {k.lower() for k in node.keywords}:
-            strength[kw] = strength.get(kw, 0) + 1
-
-    def _add(self, node_type: str, memory: NewMemory, depth: int = 0) -> ConceptNode:
-        seq = {"event": self.seq_event, "thought": self.seq_thought, "chat": self.seq_chat}[node_type]
-        node_id, count, type_count = self._next_counts(seq)
         if memory.embedding is not None:
             self.embeddings[memory.embedding_key] = list(memory.embedding)
         self.vector(memory.embedding_key)
         subject, predicate, obj = memory.event
         node = ConceptNode(
-            node_id=node_id,
+            node_id=f"node_{count}",
             node_count=count,
-            type_count=type_count,
-            type=node_type,
-            depth=depth,
+            type_count=len(self.streams[kind].nodes) + 1,
+            type=kind,
+            depth=self._depth(memory.filling) if kind is NodeKind.THOUGHT else 0,
             created=memory.created,
             expiration=memory.expiration,
             subject=subject,
             predicate=predicate,
             object=obj,
-            description=memory.description,
+            description=_event_description(memory.description) if kind is NodeKind.EVENT else memory.description,
             embedding_key=memory.embedding_key,
             poignancy=int(memory.poignancy),
             keywords=set(memory.keywords),
@@ -166,73 +186,27 @@ class AssociativeMemory:
             self._unindexed.append(node)
         return node
 
-    def add_event(
-        self,
-        *,
-        created: datetime,
-        event: Event,
-        description: str,
-        keywords: Iterable[str],
-        poignancy: int,
-        embedding_key: str,
-        filling: list | None = None,
-        expiration: datetime | None = None,
-        embedding: list[float] | None = None,
-    ) -> ConceptNode:
-        """A perceived event. A description with "(" keeps its first three words + the parenthetical."""
-        if "(" in description:
-            description = " ".join(description.split()[:3]) + " " + subtask(description)
-        return self._add(
-            "event",
-            NewMemory(
-                created, expiration, Event(*event), description, keywords, poignancy, embedding_key, filling, embedding
-            ),
-        )
+    def _depth(self, evidence_ids: list[Any] | None) -> int:
+        """1 + the depth of the deepest node among ``evidence_ids`` (those this memory holds)."""
+        evidence = [self.id_to_node[i] for i in (evidence_ids or []) if isinstance(i, str) and i in self.id_to_node]
+        return 1 + max((n.depth for n in evidence), default=0)
 
-    def add_chat(
-        self,
-        *,
-        created: datetime,
-        event: Event,
-        description: str,
-        keywords: Iterable[str],
-        poignancy: int,
-        embedding_key: str,
-        filling: list | None = None,
-        expiration: datetime | None = None,
-        embedding: list[float] | None = None,
-    ) -> ConceptNode:
-        """A conversation: ``filling`` is the transcript [[speaker, utterance], ...]."""
-        return self._add(
-            "chat",
-            NewMemory(
-                created, expiration, Event(*event), description, keywords, poignancy, embedding_key, filling, embedding
-            ),
-        )
+    def _register(self, node: ConceptNode) -> None:
+        """Put a node into the id map, its stream and its keyword index (newest first)."""
+        stream = self.streams[node.type]
+        stream.nodes.insert(0, node)
+        # Keys lower-cased here and at lookup (the original looked up with the original case).
+        for kw in {k.lower() for k in node.keywords}:
+            stream.by_keyword.setdefault(kw, []).insert(0, node)
+        self.id_to_node[node.node_id] = node
+        self._last_count = max(self._last_count, node_number(node.node_id))
 
-    def add_thought(
-        self,
-        *,
-        created: datetime,
-        event: Event,
-        description: str,
-        keywords: Iterable[str],
-        poignancy: int,
-        embedding_key: str,
-        filling: list | None = None,
-        expiration: datetime | None = None,
-        embedding: list[float] | None = None,
-    ) -> ConceptNode:
-        """A reflection or plan; ``filling`` = evidence node ids; depth = 1 + deepest evidence."""
-        evidence = [self.id_to_node[i] for i in (filling or []) if isinstance(i, str) and i in self.id_to_node]
-        depth = 1 + max((n.depth for n in evidence), default=0)
-        return self._add(
-            "thought",
-            NewMemory(
-                created, expiration, Event(*event), description, keywords, poignancy, embedding_key, filling, embedding
-            ),
-            depth=depth,
-        )
+    def _strengthen(self, node: ConceptNode) -> None:
+        strength = self.strengths.get(node.type)
+        if strength is None or f"{node.predicate} {node.object}" == "is idle":
+            return
+        for kw in {k.lower() for k in node.keywords}:
+            strength[kw] = strength.get(kw, 0) + 1
 
     def set_poignancy(self, node: ConceptNode, poignancy: int) -> None:
         """A node's score, asked after it was stored; a node already in Chroma is written there
@@ -297,8 +271,8 @@ class AssociativeMemory:
             mem._register(ConceptNode.from_json(node_id, nodes[node_id]))
         if (folder / KW_STRENGTH_FILE).is_file():
             strength = read_json(folder / KW_STRENGTH_FILE) or {}
-            mem.kw_strength_event = dict(strength.get("kw_strength_event") or {})
-            mem.kw_strength_thought = dict(strength.get("kw_strength_thought") or {})
+            for kind in mem.strengths:
+                mem.strengths[kind] = dict(strength.get(f"kw_strength_{kind}") or {})
         if (folder / EMBEDDINGS_FILE).is_file():
             mem.embeddings = dict(read_json(folder / EMBEDDINGS_FILE) or {})
         mem._fix_vectors()
@@ -328,9 +302,6 @@ class AssociativeMemory:
         write_text_atomic(folder / NODES_FILE, self._nodes_text.text(nodes))
         write_json_atomic(
             folder / KW_STRENGTH_FILE,
-            {
-                "kw_strength_event": self.kw_strength_event,
-                "kw_strength_thought": self.kw_strength_thought,
-            },
+            {f"kw_strength_{kind}": strength for kind, strength in self.strengths.items()},
         )
         write_text_atomic(folder / EMBEDDINGS_FILE, self._vectors_text.text(self.embeddings))

@@ -8,12 +8,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from enum import StrEnum
 from typing import Any
 
 from reverie.memory.event import Event
 
 NODE_TIME_FMT = "%Y-%m-%d %H:%M:%S"  # "created" / "expiration" in nodes.json
-NODE_TYPES = ("event", "thought", "chat")
+
+
+class NodeKind(StrEnum):
+    """What a node remembers; its value is the ``type`` field of ``nodes.json``."""
+
+    EVENT = "event"  # something perceived
+    THOUGHT = "thought"  # a reflection or a plan
+    CHAT = "chat"  # a conversation, its transcript kept
 
 
 def node_number(node_id: str) -> int:
@@ -46,7 +54,7 @@ class ConceptNode:
     node_id: str
     node_count: int
     type_count: int
-    type: str
+    type: NodeKind
     depth: int
     created: datetime
     expiration: datetime | None
@@ -77,7 +85,7 @@ class ConceptNode:
         return {
             "node_count": self.node_count,
             "type_count": self.type_count,
-            "type": self.type,
+            "type": self.type.value,
             "depth": self.depth,
             "created": _format(self.created),
             "expiration": _format(self.expiration),
@@ -93,14 +101,14 @@ class ConceptNode:
 
     @classmethod
     def from_json(cls, node_id: str, data: dict) -> ConceptNode:
-        node_type = data.get("type", "event")
-        if node_type not in NODE_TYPES:
+        node_type = data.get("type", NodeKind.EVENT.value)
+        if node_type not in tuple(NodeKind):
             raise ValueError(f"{node_id}: unknown node type {node_type!r}")
         return cls(
             node_id=node_id,
             node_count=int(data.get("node_count", node_number(node_id))),
             type_count=int(data.get("type_count", 0)),
-            type=node_type,
+            type=NodeKind(node_type),
             depth=int(data.get("depth") or 0),
             created=_parse(data["created"]),
             expiration=_parse(data.get("expiration")),
@@ -112,5 +120,7 @@ class ConceptNode:
             poignancy=int(data["poignancy"]) if data.get("poignancy") is not None else 1,
             keywords=set(data.get("keywords") or []),
             # Chats keep the transcript [[speaker, utterance], ...]; the rest are id lists.
-            filling=(data.get("filling") or []) if node_type == "chat" else normalise_filling(data.get("filling")),
+            filling=(data.get("filling") or [])
+            if node_type == NodeKind.CHAT
+            else normalise_filling(data.get("filling")),
         )

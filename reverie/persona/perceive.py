@@ -6,6 +6,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from reverie.action_text import is_decomposed, subtask
+from reverie.memory.associative import NewMemory
+from reverie.memory.concept_node import NodeKind
 from reverie.memory.day_cache import poignancy_key
 from reverie.memory.event import Event
 from reverie.persona.agent import Agent
@@ -90,27 +92,33 @@ def remember_event(persona: Agent, llm: LanguageModel, event: Event, desc: str):
                 summary,
                 lambda: chat_poignancy(llm, persona_name=s.name, identity=persona.identity(), description=summary),
             )
-        chat = persona.a_mem.add_chat(
-            created=s.curr_time,
-            event=event,
-            description=summary,
-            keywords=keywords,
-            poignancy=chat_score,
-            embedding_key=summary,
-            filling=list(s.chat or []),
+        chat = persona.a_mem.add(
+            NewMemory(
+                kind=NodeKind.CHAT,
+                created=s.curr_time,
+                event=event,
+                description=summary,
+                keywords=keywords,
+                poignancy=chat_score,
+                embedding_key=summary,
+                filling=list(s.chat or []),
+            )
         )
         if deferred and known is None:
             wait_for_rating(persona, chat, key)
         filling = [chat.node_id]
 
-    node = persona.a_mem.add_event(
-        created=s.curr_time,
-        event=event,
-        description=desc,
-        keywords=keywords,
-        poignancy=PROVISIONAL if known is None else known,
-        embedding_key=key,
-        filling=filling,
+    node = persona.a_mem.add(
+        NewMemory(
+            kind=NodeKind.EVENT,
+            created=s.curr_time,
+            event=event,
+            description=desc,
+            keywords=keywords,
+            poignancy=PROVISIONAL if known is None else known,
+            embedding_key=key,
+            filling=filling,
+        )
     )
     if known is None:
         wait_for_rating(persona, node, key)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
+from reverie.memory.associative import NewMemory
+from reverie.memory.concept_node import NodeKind
 from reverie.memory.event import Event
 from reverie.persona.agent import Agent
 from reverie.persona.events import add_to_day
@@ -58,14 +60,17 @@ def plan_new_day(persona: Agent, new_day: NewDay, llm: LanguageModel) -> None:
 
     day = s.curr_date_str()
     thought = f"This is {s.name}'s plan for {day}: " + ", ".join(s.daily_req) + "."
-    persona.a_mem.add_thought(
-        created=s.curr_time,
-        expiration=s.curr_time + timedelta(days=30),
-        event=Event(s.name, "plan", day),
-        description=thought,
-        keywords={"plan"},
-        poignancy=5,
-        embedding_key=thought,
+    persona.a_mem.add(
+        NewMemory(
+            kind=NodeKind.THOUGHT,
+            created=s.curr_time,
+            expiration=s.curr_time + timedelta(days=30),
+            event=Event(s.name, "plan", day),
+            description=thought,
+            keywords={"plan"},
+            poignancy=5,
+            embedding_key=thought,
+        )
     )
 
 

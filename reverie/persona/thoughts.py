@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, NamedTuple
 
+from reverie.memory.associative import NewMemory
+from reverie.memory.concept_node import NodeKind
 from reverie.memory.event import Event
 from reverie.persona.agent import Agent
 from reverie.persona.ratings import PROVISIONAL, rate_when_due, wait_for_rating
@@ -83,15 +85,18 @@ def store_thoughts(
     now = now or persona.scratch.curr_time
     nodes = []
     for thought, triple in zip(thoughts, triples):
-        node = persona.a_mem.add_thought(
-            created=now,
-            expiration=now + THOUGHT_LIFETIME,
-            event=triple.event,
-            description=thought.text,
-            keywords=triple.keywords(),
-            poignancy=PROVISIONAL,
-            embedding_key=thought.text,
-            filling=list(thought.evidence),
+        node = persona.a_mem.add(
+            NewMemory(
+                kind=NodeKind.THOUGHT,
+                created=now,
+                expiration=now + THOUGHT_LIFETIME,
+                event=triple.event,
+                description=thought.text,
+                keywords=triple.keywords(),
+                poignancy=PROVISIONAL,
+                embedding_key=thought.text,
+                filling=list(thought.evidence),
+            )
         )
         wait_for_rating(persona, node, thought.rated())
         nodes.append(node)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from reverie.memory import AssociativeMemory
+from reverie.memory.associative import NewMemory
+from reverie.memory.concept_node import NodeKind
 from reverie.memory.event import Event
 
 BASE_SIM = "base_the_ville_isabella_maria_klaus"
@@ -23,15 +25,17 @@ def add(
     keywords=("thing",),
 ):
     """Add a node with a chosen vector, created (and last accessed) T0 + minutes."""
-    adder = {"event": mem.add_event, "thought": mem.add_thought, "chat": mem.add_chat}[kind]
     s, p, o = desc.split(" ", 2) if desc.count(" ") >= 2 else (desc, "is", "here")
-    return adder(
-        created=T0 + timedelta(minutes=minutes),
-        event=Event(s, p, o),
-        description=desc,
-        keywords=keywords,
-        poignancy=poignancy,
-        embedding_key=desc,
-        filling=[],
-        embedding=list(map(float, vector)),
+    return mem.add(
+        NewMemory(
+            kind=NodeKind(kind),
+            created=T0 + timedelta(minutes=minutes),
+            event=Event(s, p, o),
+            description=desc,
+            keywords=keywords,
+            poignancy=poignancy,
+            embedding_key=desc,
+            filling=[],
+            embedding=list(map(float, vector)),
+        )
     )

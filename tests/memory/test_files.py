@@ -8,6 +8,8 @@ from datetime import datetime
 import pytest
 
 from reverie.memory import AssociativeMemory, PersonaMemory, Scratch
+from reverie.memory.associative import NewMemory
+from reverie.memory.concept_node import ConceptNode, NodeKind
 from reverie.memory.event import Event
 
 from memory_helpers import PERSONAS
@@ -115,7 +117,7 @@ def test_original_quirks_load(tmp_path, index):
     assert mem.id_to_node["node_5"].filling == []
     assert {len(v) for v in mem.embeddings.values()} == {384}
     assert set(mem.embeddings) == {n["embedding_key"] for n in nodes.values()}
-    assert mem.kw_strength_event == {"sleeping": 1}  # taken from the file, not recounted
+    assert mem.strengths[NodeKind.EVENT] == {"sleeping": 1}  # taken from the file, not recounted
     # Keyword lookup is case-insensitive: a persona name finds her events.
     assert [n.node_id for n in mem.retrieve_relevant_events("Isabella Rodriguez", "is", "x")] == ["node_3", "node_1"]
     # The newest chat with Klaus, not the oldest.
@@ -137,62 +139,77 @@ def test_original_quirks_load(tmp_path, index):
 def test_add_nodes_like_the_original(index):
     mem = AssociativeMemory(vectors=index.persona("Klaus Mueller"))
     t = datetime(2023, 2, 13, 9)
-    e1 = mem.add_event(
-        created=t,
-        event=Event("Klaus Mueller", "is", "reading"),
-        description="Klaus Mueller is reading (a paper on gentrification)",
-        keywords=["Klaus Mueller", "reading"],
-        poignancy=4,
-        embedding_key="a paper on gentrification",
-        embedding=[1.0, 0.0],
+    e1 = mem.add(
+        NewMemory(
+            kind=NodeKind.EVENT,
+            created=t,
+            event=Event("Klaus Mueller", "is", "reading"),
+            description="Klaus Mueller is reading (a paper on gentrification)",
+            keywords=["Klaus Mueller", "reading"],
+            poignancy=4,
+            embedding_key="a paper on gentrification",
+            embedding=[1.0, 0.0],
+        )
     )
     assert e1.node_id == "node_1" and e1.type_count == 1
     assert e1.description == "Klaus Mueller is a paper on gentrification"
-    idle = mem.add_event(
-        created=t,
-        event=Event("the Ville:library:desk", "is", "idle"),
-        description="desk is idle",
-        keywords=["desk", "idle"],
-        poignancy=1,
-        embedding_key="desk is idle",
-        embedding=[0.0, 1.0],
+    idle = mem.add(
+        NewMemory(
+            kind=NodeKind.EVENT,
+            created=t,
+            event=Event("the Ville:library:desk", "is", "idle"),
+            description="desk is idle",
+            keywords=["desk", "idle"],
+            poignancy=1,
+            embedding_key="desk is idle",
+            embedding=[0.0, 1.0],
+        )
     )
-    chat = mem.add_chat(
-        created=t,
-        event=Event("Klaus Mueller", "chat with", "Maria Lopez"),
-        description="conversing about research",
-        keywords=["Klaus Mueller", "Maria Lopez"],
-        poignancy=6,
-        embedding_key="conversing about research",
-        filling=[["Klaus Mueller", "Hi"]],
-        embedding=[0.5, 0.5],
+    chat = mem.add(
+        NewMemory(
+            kind=NodeKind.CHAT,
+            created=t,
+            event=Event("Klaus Mueller", "chat with", "Maria Lopez"),
+            description="conversing about research",
+            keywords=["Klaus Mueller", "Maria Lopez"],
+            poignancy=6,
+            embedding_key="conversing about research",
+            filling=[["Klaus Mueller", "Hi"]],
+            embedding=[0.5, 0.5],
+        )
     )
-    thought = mem.add_thought(
-        created=t,
-        event=Event("Klaus Mueller", "likes", "research"),
-        description="Klaus likes research",
-        keywords=["Klaus Mueller", "likes", "research"],
-        poignancy=7,
-        embedding_key="Klaus likes research",
-        filling=[e1.node_id, chat.node_id],
-        embedding=[0.7, 0.7],
+    thought = mem.add(
+        NewMemory(
+            kind=NodeKind.THOUGHT,
+            created=t,
+            event=Event("Klaus Mueller", "likes", "research"),
+            description="Klaus likes research",
+            keywords=["Klaus Mueller", "likes", "research"],
+            poignancy=7,
+            embedding_key="Klaus likes research",
+            filling=[e1.node_id, chat.node_id],
+            embedding=[0.7, 0.7],
+        )
     )
-    deeper = mem.add_thought(
-        created=t,
-        event=Event("Klaus Mueller", "is", "curious"),
-        description="Klaus is curious",
-        keywords=["Klaus Mueller"],
-        poignancy=5,
-        embedding_key="Klaus is curious",
-        filling=[thought.node_id],
-        embedding=[0.1, 0.9],
+    deeper = mem.add(
+        NewMemory(
+            kind=NodeKind.THOUGHT,
+            created=t,
+            event=Event("Klaus Mueller", "is", "curious"),
+            description="Klaus is curious",
+            keywords=["Klaus Mueller"],
+            poignancy=5,
+            embedding_key="Klaus is curious",
+            filling=[thought.node_id],
+            embedding=[0.1, 0.9],
+        )
     )
     assert [n.node_id for n in (idle, chat, thought, deeper)] == ["node_2", "node_3", "node_4", "node_5"]
     assert (thought.depth, deeper.depth, chat.type_count, deeper.type_count) == (1, 2, 1, 2)
     assert mem.seq_event == [idle, e1] and mem.seq_thought == [deeper, thought]
     assert mem.kw_to_event["klaus mueller"] == [e1] and "Klaus Mueller" not in mem.kw_to_event
     # "is idle" events do not strengthen keywords.
-    assert mem.kw_strength_event == {"klaus mueller": 1, "reading": 1}
+    assert mem.strengths[NodeKind.EVENT] == {"klaus mueller": 1, "reading": 1}
     assert mem.get_summarized_latest_events(1) == {("the Ville:library:desk", "is", "idle")}
     assert mem.vectors.count() == 0  # new vectors go to Chroma in one batch, before a query or on save
     mem.flush_index()
@@ -204,22 +221,29 @@ def test_add_nodes_like_the_original(index):
     assert got["events"] == [e1] and got["thoughts"] == [deeper, thought]
 
 
+def _klaus_is(mem: AssociativeMemory, doing: str, vector: list[float], *, poignancy: int) -> ConceptNode:
+    """The event "Klaus is <doing>" at 9 am, with a chosen vector."""
+    return mem.add(
+        NewMemory(
+            kind=NodeKind.EVENT,
+            created=datetime(2023, 2, 13, 9),
+            event=Event("Klaus Mueller", "is", doing),
+            description=f"Klaus is {doing}",
+            keywords=["Klaus Mueller"],
+            poignancy=poignancy,
+            embedding_key=f"Klaus is {doing}",
+            embedding=vector,
+        )
+    )
+
+
 def _stored_poignancy(mem: AssociativeMemory, node_id: str):
     return mem.vectors.collection.get(ids=[node_id], include=["metadatas"])["metadatas"][0]["poignancy"]
 
 
 def test_a_score_asked_after_the_node_was_indexed_reaches_chroma_at_the_next_flush(index):
     mem = AssociativeMemory(vectors=index.persona("Klaus Mueller"))
-    t = datetime(2023, 2, 13, 9)
-    waiting = mem.add_event(
-        created=t,
-        event=Event("Klaus Mueller", "is", "reading"),
-        description="Klaus is reading",
-        keywords=["Klaus Mueller"],
-        poignancy=4,
-        embedding_key="Klaus is reading",
-        embedding=[1.0, 0.0],
-    )
+    waiting = _klaus_is(mem, "reading", [1.0, 0.0], poignancy=4)
     mem.set_poignancy(waiting, 7)  # not in Chroma yet: written once, with its score
     mem.flush_index()
     assert _stored_poignancy(mem, waiting.node_id) == 7
@@ -233,27 +257,10 @@ def test_a_score_asked_after_a_save_is_in_the_next_save(index, tmp_path):
     """Saves encode only what changed since the last one: a rating that comes after a save
     (a deferred poignancy) must still reach the file, beside a node added since."""
     mem = AssociativeMemory(vectors=index.persona("Klaus Mueller"))
-    t = datetime(2023, 2, 13, 9)
-    waiting = mem.add_event(
-        created=t,
-        event=Event("Klaus Mueller", "is", "reading"),
-        description="Klaus is reading",
-        keywords=["Klaus Mueller"],
-        poignancy=4,
-        embedding_key="Klaus is reading",
-        embedding=[1.0, 0.0],
-    )
+    waiting = _klaus_is(mem, "reading", [1.0, 0.0], poignancy=4)
     mem.save(tmp_path)
     mem.set_poignancy(waiting, 8)
-    mem.add_event(
-        created=t,
-        event=Event("Klaus Mueller", "is", "writing"),
-        description="Klaus is writing",
-        keywords=["Klaus Mueller"],
-        poignancy=3,
-        embedding_key="Klaus is writing",
-        embedding=[0.0, 1.0],
-    )
+    _klaus_is(mem, "writing", [0.0, 1.0], poignancy=3)
     mem.save(tmp_path)
     nodes = read(tmp_path / "nodes.json")
     assert [nodes[n]["poignancy"] for n in ("node_1", "node_2")] == [8, 3]

@@ -142,6 +142,8 @@ def test_index_is_synced_with_the_memory_files_on_load(index, tmp_path):
 def test_persona_memory_retrieves_by_meaning(base_personas, tmp_path, index):
     """Real embeddings and Chroma: the memory about coffee answers a question about coffee."""
     from reverie.memory import Embedder, PersonaMemory
+    from reverie.memory.associative import NewMemory
+    from reverie.memory.concept_node import NodeKind
     from reverie.memory.event import Event
 
     memory = PersonaMemory.load(base_personas["Isabella Rodriguez"], embedder=Embedder(), index=index)
@@ -155,13 +157,16 @@ def test_persona_memory_retrieves_by_meaning(base_personas, tmp_path, index):
             "Klaus is writing a research paper",
         ]
     ):
-        a_mem.add_event(
-            created=T0 + timedelta(minutes=k),
-            event=Event("Isabella Rodriguez", "is", "busy"),
-            description=text,
-            keywords=["Isabella Rodriguez"],
-            poignancy=5,
-            embedding_key=text,
+        a_mem.add(
+            NewMemory(
+                kind=NodeKind.EVENT,
+                created=T0 + timedelta(minutes=k),
+                event=Event("Isabella Rodriguez", "is", "busy"),
+                description=text,
+                keywords=["Isabella Rodriguez"],
+                poignancy=5,
+                embedding_key=text,
+            )
         )
     got = memory.retrieve(["Who makes the espresso drinks?", "Which academic work is going on?"], n=1)
     assert ids(got["Who makes the espresso drinks?"]) == ["Isabella is brewing coffee for customers"]

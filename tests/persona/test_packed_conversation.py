@@ -123,6 +123,8 @@ def test_the_packed_calls_topic_is_the_conversations_activity(tmp_path, about, a
 def test_a_conversation_is_shown_memories_by_description_not_by_key(tmp_path, packed, prompt):
     """As the original's chat prompt: "Theo Alvarez is sketching the footbridge", not the key
     "sketching the footbridge" (whose it is would be lost)."""
+    from reverie.memory.associative import NewMemory
+    from reverie.memory.concept_node import NodeKind
     from reverie.memory.event import Event
 
     replies = {
@@ -135,13 +137,16 @@ def test_a_conversation_is_shown_memories_by_description_not_by_key(tmp_path, pa
         nora, theo, _iris = meet_at_the_cafe(sim)
         for persona in (nora, theo):
             persona.options = CognitionOptions(packed_actions=packed)
-        nora.a_mem.add_event(
-            created=nora.scratch.curr_time,
-            event=Event("Theo Alvarez", "is", "sketching"),
-            description="Theo Alvarez is sketching the footbridge",
-            keywords={"Theo Alvarez"},
-            poignancy=5,
-            embedding_key="sketching the footbridge",
+        nora.a_mem.add(
+            NewMemory(
+                kind=NodeKind.EVENT,
+                created=nora.scratch.curr_time,
+                event=Event("Theo Alvarez", "is", "sketching"),
+                description="Theo Alvarez is sketching the footbridge",
+                keywords={"Theo Alvarez"},
+                poignancy=5,
+                embedding_key="sketching the footbridge",
+            )
         )
         model.calls.clear()
         generate_convo(sim.maze, nora, theo, sim.llm)
