@@ -15,7 +15,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from reverie.action_text import subtask
+from reverie.action_text import is_decomposed, subtask
 from reverie.jsonio import ObjectText, read_json, write_json_atomic, write_text_atomic
 from reverie.memory.concept_node import ConceptNode, NodeKind, node_number
 from reverie.memory.event import Event
@@ -65,7 +65,7 @@ def _last_segment(text: str) -> str:
 
 def _event_description(description: str) -> str:
     """A perceived event's description: one with "(" keeps its first three words + the parenthetical."""
-    if "(" in description:
+    if is_decomposed(description):
         return " ".join(description.split()[:3]) + " " + subtask(description)
     return description
 
@@ -203,9 +203,10 @@ class AssociativeMemory:
 
     def _strengthen(self, node: ConceptNode) -> None:
         strength = self.strengths.get(node.type)
-        if strength is None or f"{node.predicate} {node.object}" == "is idle":
+        if strength is None or node.spo().is_idle:
             return
-        for kw in {k.lower() for k in node.keywords}:
+        # Sorted, so that the saved key order does not follow the process's string hashing.
+        for kw in sorted({k.lower() for k in node.keywords}):
             strength[kw] = strength.get(kw, 0) + 1
 
     def set_poignancy(self, node: ConceptNode, poignancy: int) -> None:
