@@ -24,6 +24,7 @@ import argparse
 from datetime import datetime
 from pathlib import Path
 
+from reverie.config import BackendKind, Settings
 from reverie.errors import UserError
 from reverie.evaluation import day_options
 from reverie.evaluation.experiment_report import ExperimentKey as R
@@ -79,13 +80,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def experiment_settings(
-    settings, *, model: str | None, server: str | None, slots: int | None, packed: bool, force_seed_plan: bool = False
-):
+    settings: Settings,
+    *,
+    model: str | None,
+    server: str | None,
+    slots: int | None,
+    packed: bool,
+    force_seed_plan: bool = False,
+) -> Settings:
     from reverie.evaluation.game_day import day_settings
 
     s = day_settings(settings, model=model, packed=packed, force_seed_plan=force_seed_plan)
     if server:
-        s.backend.kind, s.backend.base_url = "openai", server
+        s.backend.kind, s.backend.base_url = BackendKind.OPENAI, server
     if slots:
         if not server and not s.backend.kind.server:
             raise UserError("--slots needs --server URL (a model server with several slots)")
@@ -150,7 +157,7 @@ def build_report(
     }
 
 
-def main(args, settings) -> int:
+def main(args: argparse.Namespace, settings: Settings) -> int:
     from reverie.evaluation.game_day import HourKeeper, run_day
 
     if args.hours < 1:
@@ -223,7 +230,7 @@ def main(args, settings) -> int:
     return 0
 
 
-def _seeds_for(settings, base: str, seeds: Path | None) -> Path | None:
+def _seeds_for(settings: Settings, base: str, seeds: Path | None) -> Path | None:
     """The seeds file to give the fork (None: the base's own); the experiment needs seeds."""
     from reverie.simulation.seeds import read_seeds, read_seeds_file
 
