@@ -5,8 +5,7 @@ paper's experiment are in two residents' `currently`, as in the original's 25-pe
 
 from __future__ import annotations
 
-from reverie.worldgen.personas_data import PersonaData
-from reverie.worldgen.personas_n25 import _look
+from reverie.worldgen.personas_data import PersonaData, look
 from reverie.worldgen.town_alder import BAKERY, GREEN, PUBLIC
 
 MARSH, QUILL, HADDON, FERREIRA = (
@@ -55,7 +54,7 @@ PERSONAS_ALDER = (
         "bedroom",
         "sp-A",
         ("Ada Marsh is your wife and Tomas Marsh is your son", "Rowan Quill repairs the boats you inspect"),
-        _look(1, 4, False, 1, 3),
+        look(1, 4, False, 1, 3),
     ),
     _p(
         "Ada Marsh",
@@ -69,7 +68,7 @@ PERSONAS_ALDER = (
         "bedroom",
         "sp-B",
         ("Edwin Marsh is your husband and Tomas Marsh is your son", "Mira Haddon keeps the library you love"),
-        _look(0, 1, True, 4, 2),
+        look(0, 1, True, 4, 2),
     ),
     _p(
         "Tomas Marsh",
@@ -83,7 +82,7 @@ PERSONAS_ALDER = (
         "Tomas Marsh's room",
         "sp-A",
         ("Edwin Marsh and Ada Marsh are your parents", "Kit Haddon follows you around the green"),
-        _look(1, 3, False, 0, 2),
+        look(1, 3, False, 0, 2),
     ),
     _p(
         "Hattie Quill",
@@ -100,7 +99,7 @@ PERSONAS_ALDER = (
             "Rowan Quill is your husband and Nell Quill is your daughter",
             "Paulo Ferreira reads his paper at your bakery",
         ),
-        _look(2, 2, True, 6, 1),
+        look(2, 2, True, 6, 1),
     ),
     _p(
         "Rowan Quill",
@@ -114,7 +113,7 @@ PERSONAS_ALDER = (
         "bedroom",
         "sp-B",
         ("Hattie Quill is your wife and Nell Quill is your daughter", "Edwin Marsh is your boss at the harbour"),
-        _look(3, 0, False, 7, 3),
+        look(3, 0, False, 7, 3),
     ),
     _p(
         "Nell Quill",
@@ -129,7 +128,7 @@ PERSONAS_ALDER = (
         "Nell Quill's room",
         "sp-A",
         ("Hattie Quill and Rowan Quill are your parents", "Simon Haddon saves new books for you"),
-        _look(2, 2, True, 8, 2),
+        look(2, 2, True, 8, 2),
     ),
     _p(
         "Simon Haddon",
@@ -143,7 +142,7 @@ PERSONAS_ALDER = (
         "bedroom",
         "sp-A",
         ("Mira Haddon is your wife and Kit Haddon is your son", "Ines Ferreira sells her paintings in your shop"),
-        _look(0, 3, False, 2, 4),
+        look(0, 3, False, 2, 4),
     ),
     _p(
         "Mira Haddon",
@@ -157,7 +156,7 @@ PERSONAS_ALDER = (
         "bedroom",
         "sp-B",
         ("Simon Haddon is your husband and Kit Haddon is your son", "Luz Ferreira writes her thesis in your library"),
-        _look(4, 5, True, 5, 0),
+        look(4, 5, True, 5, 0),
     ),
     _p(
         "Kit Haddon",
@@ -171,7 +170,7 @@ PERSONAS_ALDER = (
         "Kit Haddon's room",
         "sp-A",
         ("Simon Haddon and Mira Haddon are your parents", "Tomas Marsh is your hero"),
-        _look(4, 5, False, 3, 1),
+        look(4, 5, False, 3, 1),
     ),
     _p(
         "Paulo Ferreira",
@@ -185,7 +184,7 @@ PERSONAS_ALDER = (
         "bedroom",
         "sp-A",
         ("Ines Ferreira is your wife and Luz Ferreira is your granddaughter", "Hattie Quill bakes your bread"),
-        _look(1, 4, False, 9, 0),
+        look(1, 4, False, 9, 0),
     ),
     _p(
         "Ines Ferreira",
@@ -199,7 +198,7 @@ PERSONAS_ALDER = (
         "bedroom",
         "sp-B",
         ("Paulo Ferreira is your husband and Luz Ferreira is your granddaughter", "Simon Haddon sells your paintings"),
-        _look(0, 4, True, 4, 4),
+        look(0, 4, True, 4, 4),
     ),
     _p(
         "Luz Ferreira",
@@ -213,7 +212,7 @@ PERSONAS_ALDER = (
         "Luz Ferreira's room",
         "sp-A",
         ("Paulo Ferreira and Ines Ferreira are your grandparents", "Mira Haddon helps you find old ship logs"),
-        _look(2, 1, True, 0, 2),
+        look(2, 1, True, 0, 2),
     ),
 )
 

@@ -3,76 +3,16 @@
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
-from typing import Any
 
 from reverie.worldgen.personas_data import PERSONAS as FIRST_THREE
-from reverie.worldgen.personas_data import PUBLIC, PersonaData
+from reverie.worldgen.personas_data import PUBLIC, read_residents
 from reverie.worldgen.town_n25 import APARTMENTS
 
 SCHOOL, LIBRARY = "Willow Creek School", "Willow Creek Library"
 PUBLIC_N25 = PUBLIC + (SCHOOL, LIBRARY)
-HALE, OKAFOR, BRENNAN, SATO = (
-    "Hale family's house",
-    "Okafor family's house",
-    "Brennan family's house",
-    "Sato family's house",
-)
-
-SKINS = ((246, 214, 186), (236, 196, 160), (200, 150, 110), (160, 110, 80), (110, 72, 50), (226, 184, 140))
-HAIRS = ((40, 32, 30), (150, 70, 40), (232, 196, 96), (90, 60, 40), (200, 200, 200), (20, 20, 24), (170, 40, 40))
-CLOTHES = (
-    (196, 84, 80),
-    (70, 120, 170),
-    (110, 170, 110),
-    (220, 180, 80),
-    (140, 90, 160),
-    (60, 150, 150),
-    (230, 140, 60),
-    (90, 90, 100),
-    (200, 120, 150),
-    (120, 80, 60),
-)
-PANTS = ((70, 70, 90), (110, 90, 70), (60, 80, 130), (50, 50, 55), (130, 120, 100))
-
-
-def _look(skin: int, hair: int, long_hair: bool, shirt: int, pants: int) -> dict:
-    return {
-        "skin": SKINS[skin],
-        "hair": HAIRS[hair],
-        "long_hair": long_hair,
-        "shirt": CLOTHES[shirt],
-        "pants": PANTS[pants],
-    }
-
-
-# The neighbors' prose is data: one [[resident]] table each in this file.
-RESIDENTS_FILE = Path(__file__).with_name("residents_n25.toml")
-
-
-def _resident(record: dict[str, Any]) -> PersonaData:
-    """One neighbor of the data file; one with no ``home`` lives in a flat, in a room of their own."""
-    flat = "home" not in record
-    return PersonaData(
-        name=record["name"],
-        age=record["age"],
-        innate=record["innate"],
-        learned=record["learned"],
-        currently=record["currently"],
-        lifestyle=record["lifestyle"],
-        daily_plan_req=record["plan"],
-        home=APARTMENTS if flat else record["home"],
-        living_arena=f"{record['name']}'s room" if flat else record["arena"],
-        knows=PUBLIC_N25 + tuple(record["knows"]),
-        spawn="sp-A" if flat else record["spawn"],
-        whispers=tuple(record["whispers"]),
-        look=_look(**record["look"]),
-    )
-
-
-with open(RESIDENTS_FILE, "rb") as fh:
-    NEIGHBORS = tuple(_resident(record) for record in tomllib.load(fh)["resident"])
+# The neighbors' prose is data: one [[resident]] table each (``personas_data.read_residents``).
+NEIGHBORS = read_residents(Path(__file__).with_name("residents_n25.toml"), public=PUBLIC_N25, flats=APARTMENTS)
 
 PERSONAS_N25 = FIRST_THREE + NEIGHBORS
 assert len(PERSONAS_N25) == 25
