@@ -29,6 +29,7 @@ from reverie.evaluation.day_figures import (
 from reverie.jsonio import write_json_atomic
 
 if TYPE_CHECKING:
+    from reverie.llm.language_model import LanguageModel
     from reverie.simulation.simulation import Simulation
 
 Say = Callable[[str], object]
@@ -118,7 +119,7 @@ def run_day(
     hours: int,
     evaluate_every: int,
     say: Say = print,
-    llm: Any = None,
+    llm: LanguageModel | None = None,
     start: str | None = None,
     pairs: int | None = None,
     max_wall_s: float | None = None,
@@ -153,7 +154,7 @@ def run_day(
         day.sim.close()
 
 
-def open_run(settings: Settings, ask: DayAsk, llm: Any, *, resume: bool) -> Simulation:
+def open_run(settings: Settings, ask: DayAsk, llm: LanguageModel | None, *, resume: bool) -> Simulation:
     """A fork of the base at the start asked, or (``resume``) the run to go on with, from its last checkpoint."""
     from reverie.simulation.simulation import Simulation
 
