@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from reverie.memory.scratch import Scratch
+    from reverie.persona.persona import Persona
+    from reverie.world.maze import Maze
+
 
 def schedule(entries: list) -> str:
     """One line per entry: ``HH:MM || <activity>`` where HH:MM is the entry's end time."""
@@ -12,7 +19,7 @@ def schedule(entries: list) -> str:
     return "\n".join(lines) if lines else "(no schedule yet)"
 
 
-def memory(persona, kind: str) -> str:
+def memory(persona: Persona, kind: str) -> str:
     a_mem = persona.a_mem
     nodes = {"event": a_mem.seq_event, "thought": a_mem.seq_thought, "chat": a_mem.seq_chat}[kind]
     if not nodes:
@@ -44,15 +51,15 @@ def spatial_tree(tree: dict, depth: int = 0) -> str:
     return "\n".join(lines)
 
 
-def buffer(scratch) -> str:
+def buffer(scratch: Scratch) -> str:
     items = (scratch.chatting_with_buffer or {}).items()
     return ", ".join(f"{name}: {count}" for name, count in items) or "(empty)"
 
 
-def tile_events(maze, x: int, y: int) -> str:
+def tile_events(maze: Maze, x: int, y: int) -> str:
     events = maze.access_tile((x, y))["events"]
     return "\n".join(str(e) for e in sorted(events, key=str)) or "(no events)"
 
 
-def tile_details(maze, x: int, y: int) -> str:
+def tile_details(maze: Maze, x: int, y: int) -> str:
     return "\n".join(f"{key}: {value}" for key, value in maze.access_tile((x, y)).items())
