@@ -52,6 +52,13 @@ class DayAsk:
     evaluate_start: bool = False
     seeds: Path | None = None
 
+    def evaluation_due(self, hour: int, *, stopped: bool) -> bool:
+        """Everyone is interviewed every ``evaluate_every`` game hours (``hour`` counts from 0) and
+        after the last hour run: the last asked, or the one the day ``stopped`` after."""
+        every = self.evaluate_every
+        last = hour == self.hours - 1 or stopped
+        return every >= 0 and (last or bool(every and (hour + 1) % every == 0))
+
 
 @dataclass
 class LoadedHistory:
@@ -215,7 +222,7 @@ class Day:
             if served is not None:
                 self.say(f"  {stats_line(served)}")
             self.check_budget(hour)
-            if self.evaluation_due(hour):
+            if self.ask.evaluation_due(hour, stopped=self.stopped is not None):
                 self.progress.evaluations.append(say_evaluation(self.sim, self.ask.sim_code, self.ask.pairs, self.say))
             if on_hour is not None:
                 on_hour(self.sim, self.progress.to_json())
@@ -264,12 +271,6 @@ class Day:
                 f"reached the budget of {budget / 60:.0f} min"
             )
             self.say(self.stopped)
-
-    def evaluation_due(self, hour: int) -> bool:
-        """Everyone is interviewed every ``evaluate_every`` game hours and after the last hour run."""
-        every = self.ask.evaluate_every
-        last = hour == self.ask.hours - 1 or self.stopped is not None
-        return every >= 0 and (last or bool(every and (hour + 1) % every == 0))
 
     def report(self) -> dict:
         """The day's report: the progress, the day's figures, its calls by prompt and its days' coherence."""
