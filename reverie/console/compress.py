@@ -17,6 +17,7 @@ import re
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from reverie.config import Settings
 from reverie.errors import UserError
@@ -31,13 +32,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("sim_code", metavar="SIM", help="simulation folder name in the storage folder")
 
 
-def main(args, settings: Settings) -> int:
+def main(args: argparse.Namespace, settings: Settings) -> int:
     out = compress(settings, args.sim_code)
     print(f"wrote {out}")
     return 0
 
 
-def _read_json(path: Path, what: str):
+def _read_json(path: Path, what: str) -> Any:
     return read_json_or(
         path,
         missing=lambda: UserError(f"{what} is missing: {path}"),
@@ -60,9 +61,9 @@ def persona_names(sim: Path, meta: dict) -> list[str]:
         names = sorted(p.name for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
         if names:
             return names
-    names = meta.get("persona_names")
-    if isinstance(names, list) and names and all(isinstance(n, str) for n in names):
-        return names
+    listed = meta.get("persona_names")
+    if isinstance(listed, list) and listed and all(isinstance(n, str) for n in listed):
+        return listed
     raise UserError(f"{sim.name} has neither persona folders nor persona_names in its meta.json")
 
 

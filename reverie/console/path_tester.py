@@ -5,14 +5,16 @@ from __future__ import annotations
 import json
 import math
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from reverie.jsonio import write_json_atomic
+from reverie.world.maze import Maze
 
 RADIUS = 8
 
 
-def add_tiles(tree: dict, maze, tile: tuple[int, int]) -> None:
+def add_tiles(tree: dict, maze: Maze, tile: tuple[int, int]) -> None:
     """Add every tile within the radius that shares ``tile``'s sector and arena."""
     here = maze.access_tile(tile)
     for x, y in maze.get_nearby_tiles(tile, RADIUS):
@@ -28,7 +30,14 @@ def add_tiles(tree: dict, maze, tile: tuple[int, int]) -> None:
                     objects.append(t["game_object"])
 
 
-def path_tester_loop(maze, temp_storage: Path, *, say=print, poll_s: float = 1.0, rounds: int | None = None) -> dict:
+def path_tester_loop(
+    maze: Maze,
+    temp_storage: Path,
+    *,
+    say: Callable[[str], object] = print,
+    poll_s: float = 1.0,
+    rounds: int | None = None,
+) -> dict:
     env_file = Path(temp_storage) / "path_tester_env.json"
     out_file = Path(temp_storage) / "path_tester_out.json"
     tree: dict = {}

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from reverie.memory.concept_node import NodeKind
+
+if TYPE_CHECKING:
+    from reverie.memory.scratch import Scratch
+    from reverie.persona.persona import Persona
+    from reverie.world.maze import Maze
 
 
 def schedule(entries: list) -> str:
@@ -14,7 +21,7 @@ def schedule(entries: list) -> str:
     return "\n".join(lines) if lines else "(no schedule yet)"
 
 
-def memory(persona, kind: str) -> str:
+def memory(persona: Persona, kind: str) -> str:
     nodes = persona.a_mem.streams[NodeKind(kind)].nodes
     if not nodes:
         return f"(no {kind} memories)"
@@ -45,15 +52,15 @@ def spatial_tree(tree: dict, depth: int = 0) -> str:
     return "\n".join(lines)
 
 
-def buffer(scratch) -> str:
+def buffer(scratch: Scratch) -> str:
     items = (scratch.chatting_with_buffer or {}).items()
     return ", ".join(f"{name}: {count}" for name, count in items) or "(empty)"
 
 
-def tile_events(maze, x: int, y: int) -> str:
+def tile_events(maze: Maze, x: int, y: int) -> str:
     events = maze.access_tile((x, y))["events"]
     return "\n".join(str(e) for e in sorted(events, key=str)) or "(no events)"
 
 
-def tile_details(maze, x: int, y: int) -> str:
+def tile_details(maze: Maze, x: int, y: int) -> str:
     return "\n".join(f"{key}: {value}" for key, value in maze.access_tile((x, y)).items())

@@ -35,9 +35,10 @@ over time. Nothing is written to the personas' memories; the calls go to the run
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any, Literal
 
 from reverie.clock import parse_time
 from reverie.config import Settings
@@ -70,6 +71,15 @@ from reverie.simulation.concurrency import cognition_workers, run_groups
 from reverie.simulation.seeds import Seed, read_seeds
 from reverie.tasks.common import content_words
 
+if TYPE_CHECKING:
+    from reverie.llm.language_model import LanguageModel
+    from reverie.persona.persona import Persona
+    from reverie.simulation.simulation import Simulation
+    from reverie.simulation.storage import SimStorage
+
+Say = Callable[[str], object]
+Verdict = Literal["yes", "no"]
+
 __all__ = ["EVALUATION_FILE", "evaluate", "main", "save_checkpoint", "summary_lines"]
 
 
@@ -82,10 +92,10 @@ def know_question(name: str) -> str:
     return f"Do you know of {name}?"
 
 
-Judge = Callable[[], tuple[str, str]]  # () -> (verdict, evidence), the model's judgement of the answer
+Judge = Callable[[], tuple[Verdict, str]]  # () -> (verdict, evidence), the model's judgement of the answer
 
 
-def score(reply: str, persona_name: str, expected: Iterable[str], judge: Judge) -> tuple[str, str]:
+def score(reply: str, persona_name: str, expected: Iterable[str], judge: Judge) -> tuple[Verdict, str]:
     """(verdict, evidence) of an answer. A yes/no question (no ``expected``): the judge's. An
     open one: yes when the answer names one of ``expected`` (the name is the evidence), else
     no; except for the persona ``expected`` names, who may speak of themselves ("I am"): judged."""
@@ -100,7 +110,7 @@ def score(reply: str, persona_name: str, expected: Iterable[str], judge: Judge) 
     return "no", ""
 
 
-def ask(sim, persona, question: str, *, supported: bool, expected: Iterable[str] = ()) -> Answer:
+def ask(sim: Simulation, persona: Persona, question: str, *, supported: bool, expected: Iterable[str] = ()) -> Answer:
     """One interview question, answered, scored and checked against the persona's memories."""
     from reverie.evaluation.interview import answer
     from reverie.tasks.interview_judge import judge_answer
@@ -109,7 +119,8 @@ def ask(sim, persona, question: str, *, supported: bool, expected: Iterable[str]
     if reply is None:  # a safety check declined to answer (not asked for these questions)
         return Answer(question=question, supported=supported)
 
-    def judge() -> tuple[str, str]:
+    def judge() -> tuple[Verdict, str]:
+        assert sim.llm is not None  # an opened simulation has its model
         judged = judge_answer(sim.llm, persona_name=persona.name, question=question, answer=reply)
         return judged.verdict, judged.evidence
 
@@ -117,7 +128,7 @@ def ask(sim, persona, question: str, *, supported: bool, expected: Iterable[str]
     return Answer(question=question, answer=reply, verdict=verdict, evidence=evidence, supported=supported)
 
 
-def memory_texts(persona) -> list[str]:
+def memory_texts(persona: Persona) -> list[str]:
     """Everything a persona holds in words: what its identity has learned and is doing now (a
     seed may set ``currently``, as the original planted its facts), each memory node's
     description, and the lines of the conversations it took part in."""
@@ -148,7 +159,7 @@ class MemorySupport:
     named: dict[str, set[str]]  # {a: the residents a's memories name in full}
 
     @classmethod
-    def of(cls, sim, seeds: list[Seed], names: list[str]) -> MemorySupport:
+    def of(cls, sim: Simulation, seeds: list[Seed], names: list[str]) -> MemorySupport:
         texts = {name: memory_texts(sim.personas[name]) for name in names}
         keywords = {seed.fact: fact_keywords(seed, names) for seed in seeds}
         holders = {fact: [n for n in names if holds(texts[n], words)] for fact, words in keywords.items()}
@@ -159,7 +170,7 @@ class MemorySupport:
         return {a: {b: True for b in self.named[a]} for a in names}
 
 
-def movement_frames(storage, names: list[str]):
+def movement_frames(storage: SimStorage, names: list[str]) -> Iterator[tuple[datetime, dict[str, Any]]]:
     """(time, {name: (x, y)}) for every movement file of the run, in step order."""
     for step in storage.steps_in("movement"):
         data = storage.read_movement(step) or {}
@@ -170,12 +181,13 @@ def movement_frames(storage, names: list[str]):
         yield parse_time(when), tiles
 
 
-def coordination(sim, seed: Seed, invited: list[str]) -> Coordination:
+def coordination(sim: Simulation, seed: Seed, invited: list[str]) -> Coordination:
     event = seed.event
+    assert event is not None  # asked only of a seed with an event
     day = parse_time(f"{event.day}, 00:00:00")
     window = (day + timedelta(minutes=event.start), day + timedelta(minutes=event.end))
 
-    def place_of(tile) -> bool:
+    def place_of(tile: tuple[int, ...]) -> bool:
         x, y = tile
         if not sim.maze.in_bounds((x, y)):
             return False
@@ -197,7 +209,7 @@ def coordination(sim, seed: Seed, invited: list[str]) -> Coordination:
     )
 
 
-def evaluate(sim, *, say=print, pairs: int | None = None) -> Checkpoint:
+def evaluate(sim: Simulation, *, say: Say = print, pairs: int | None = None) -> Checkpoint:
     """Interview everyone, score, check against the memories, measure; returns the checkpoint
     with the metrics shown in ``evaluation.json`` kept in it (not yet saved: :func:`save_checkpoint`).
 
@@ -239,7 +251,7 @@ def hallucinations(answers: Iterable[Answer]) -> Hallucinations:
     )
 
 
-def _evaluate(sim, say, pairs: int | None = None) -> Checkpoint:
+def _evaluate(sim: Simulation, say: Say, pairs: int | None = None) -> Checkpoint:
     names = list(sim.persona_names)
     if pairs is not None and pairs < 1:
         raise UserError("--pairs must be at least 1")
@@ -250,7 +262,9 @@ def _evaluate(sim, say, pairs: int | None = None) -> Checkpoint:
         about[b].append(a)
     seeds = read_seeds(sim.storage.dir)
     memory = MemorySupport.of(sim, seeds, names)
-    sim.llm.set_clock(sim.step_no, sim.curr_time_str)
+    assert sim.llm is not None  # an opened simulation has its model
+    llm = sim.llm
+    llm.set_clock(sim.step_no, sim.curr_time_str)
     fact_answers: dict[str, dict[str, Answer]] = {s.fact: {} for s in seeds}
     rel_answers: dict[str, dict[str, Answer]] = {}
 
@@ -271,7 +285,7 @@ def _evaluate(sim, say, pairs: int | None = None) -> Checkpoint:
 
     # On a multi-slot server several personas are interviewed at once (each its questions in order);
     # nothing is written to a memory, so the answers are those of one persona after another.
-    workers = cognition_workers(sim.settings.backend, replaying=sim.llm.replaying)
+    workers = cognition_workers(sim.settings.backend, replaying=llm.replaying)
     done = run_groups([[name] for name in names], interview, workers)
     for i, name in enumerate(names, 1):
         facts, rel_answers[name] = done[name]
@@ -321,7 +335,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--overwrite", action="store_true", help="with --into: replace an existing simulation NAME")
 
 
-def main(args, settings: Settings, *, llm=None, say=print) -> int:
+def main(args: argparse.Namespace, settings: Settings, *, llm: LanguageModel | None = None, say: Say = print) -> int:
     from reverie.simulation.simulation import Simulation
 
     into = getattr(args, "into", None)

@@ -12,8 +12,10 @@ from __future__ import annotations
 import math
 import random
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from datetime import datetime
 from itertools import combinations
+from typing import Any
 
 from reverie.evaluation.evaluation_report import Density
 
@@ -58,7 +60,12 @@ def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def attendance(frames, place_of, window: tuple, names: list[str]) -> dict[str, int]:
+def attendance(
+    frames: Iterable[tuple[datetime, dict[str, Any]]],
+    place_of: Callable[[tuple[int, ...]], bool],
+    window: tuple,
+    names: list[str],
+) -> dict[str, int]:
     """{name: steps spent at the place} over movement frames inside ``window``.
 
     ``frames``: (time, {name: (x, y)}) pairs; ``place_of((x, y))`` is True on the event's

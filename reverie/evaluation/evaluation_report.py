@@ -23,6 +23,7 @@ The paper's method, which the figures follow:
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -188,7 +189,7 @@ def paper_line(paper: PaperFigures = PAPER) -> str:
     )
 
 
-def summary_lines(cp: Checkpoint, more: list[tuple[str, str]] = ()) -> list[str]:
+def summary_lines(cp: Checkpoint, more: Sequence[tuple[str, str]] = ()) -> list[str]:
     """What ``evaluate`` prints of a checkpoint; ``more``: (label, value) lines before the paper's."""
     lines = [f"evaluation at step {cp.step} ({cp.time}), {len(cp.personas)} personas"]
     for row in cp.diffusion:
@@ -203,18 +204,18 @@ def summary_lines(cp: Checkpoint, more: list[tuple[str, str]] = ()) -> list[str]
     if rel.in_memory:
         line += f"; in memory {rel.in_memory.density:.3f} ({rel.in_memory.known_pairs} of {rel.in_memory.pairs} pairs)"
     lines.append(line)
-    for row in cp.coordination:
+    for event in cp.coordination:
         head = (
-            f"  coordination  {row.fact} ({row.place}, {row.window[0]}-{row.window[1][-5:]}): "
-            if len(row.window) == 2
-            else f"  coordination  {row.fact} ({row.place}): "
+            f"  coordination  {event.fact} ({event.place}, {event.window[0]}-{event.window[1][-5:]}): "
+            if len(event.window) == 2
+            else f"  coordination  {event.fact} ({event.place}): "
         )
-        if row.reached is False:
-            lines.append(head + f"{len(row.invited)} invited; the run has not reached the window yet")
+        if event.reached is False:
+            lines.append(head + f"{len(event.invited)} invited; the run has not reached the window yet")
         else:
             lines.append(
-                head + f"{len(row.invited)} invited, {len(row.attended)} came "
-                f"({len(row.attended_invited)} of those invited)"
+                head + f"{len(event.invited)} invited, {len(event.attended)} came "
+                f"({len(event.attended_invited)} of those invited)"
             )
     if cp.hallucinations:
         lines.append(f"  hallucinations  {cp.hallucinations.text()}")

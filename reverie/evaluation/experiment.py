@@ -24,7 +24,9 @@ import argparse
 from datetime import datetime
 from pathlib import Path
 
+from reverie.config import BackendKind, Settings
 from reverie.errors import UserError
+from reverie.evaluation import day_options
 from reverie.evaluation.experiment_report import ExperimentKey as R
 from reverie.evaluation.experiment_table import PAPER_HOURS, meets, paper_figures, table_lines
 from reverie.jsonio import read_json, write_json_atomic
@@ -52,11 +54,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=PAPER_HOURS,
         help="game hours to run (default 48, the paper's two days; a shorter run says so)",
     )
-    parser.add_argument(
-        "--model",
-        metavar="bundled|scripted|PATH",
-        help="model file for both roles (default: the config's); scripted: the scripted town model",
-    )
+    day_options.add_model(parser)
     parser.add_argument(
         "--server",
         metavar="URL",
@@ -66,45 +64,35 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--slots", type=int, metavar="N", help="with --server: its parallel slots ([backend] parallel_slots)"
     )
-    parser.add_argument("--faithful", action="store_true", help="the original's one-prompt-per-question pipeline")
-    parser.add_argument(
-        "--evaluate-every",
-        type=int,
-        default=6,
-        metavar="H",
-        help="interview everyone every H game hours (default 6; 0: only at the start and the end)",
+    day_options.add_faithful(parser)
+    day_options.add_evaluate_every(
+        parser, "interview everyone every H game hours (default 6; 0: only at the start and the end)"
     )
-    parser.add_argument(
-        "--pairs", type=int, metavar="K", help="ask about K random pairs of residents (default: all 300)"
+    day_options.add_pairs(parser, "ask about K random pairs of residents (default: all 300)")
+    day_options.add_history(parser, "whispers loaded first (default: the base world's agent_history_init_n<N>.csv)")
+    day_options.add_max_wall_minutes(
+        parser, "stop after the game hour in which M minutes of wall time run out (--resume goes on)"
     )
-    parser.add_argument(
-        "--history",
-        metavar="CSV|none",
-        default="base",
-        help="whispers loaded first (default: the base world's agent_history_init_n<N>.csv)",
-    )
-    parser.add_argument(
-        "--max-wall-minutes",
-        type=float,
-        metavar="M",
-        help="stop after the game hour in which M minutes of wall time run out (--resume goes on)",
-    )
-    parser.add_argument(
-        "--force-seed-plan",
-        action="store_true",
-        help="code puts each seed's event (the party) into its host's plan (default off; the table says so)",
+    day_options.add_force_seed_plan(
+        parser, "code puts each seed's event (the party) into its host's plan (default off; the table says so)"
     )
     parser.add_argument("--resume", action="store_true", help="go on with the run --sim towards its --hours")
 
 
 def experiment_settings(
-    settings, *, model: str | None, server: str | None, slots: int | None, packed: bool, force_seed_plan: bool = False
-):
+    settings: Settings,
+    *,
+    model: str | None,
+    server: str | None,
+    slots: int | None,
+    packed: bool,
+    force_seed_plan: bool = False,
+) -> Settings:
     from reverie.evaluation.game_day import day_settings
 
     s = day_settings(settings, model=model, packed=packed, force_seed_plan=force_seed_plan)
     if server:
-        s.backend.kind, s.backend.base_url = "openai", server
+        s.backend.kind, s.backend.base_url = BackendKind.OPENAI, server
     if slots:
         if not server and not s.backend.kind.server:
             raise UserError("--slots needs --server URL (a model server with several slots)")
@@ -116,7 +104,7 @@ def conversations(ledger: Path) -> int:
     """Conversations held so far: each packed call that wrote one (not its fail-safe), and each
     summary not asked in the same step by the persona whose packed call wrote the lines (the
     summary follows such a call only when the topic it gave failed its checks)."""
-    from reverie.evaluation.game_day import run_lines
+    from reverie.evaluation.day_figures import run_lines
 
     held, written = 0, set()
     for line in run_lines(ledger):
@@ -169,7 +157,7 @@ def build_report(
     }
 
 
-def main(args, settings) -> int:
+def main(args: argparse.Namespace, settings: Settings) -> int:
     from reverie.evaluation.game_day import HourKeeper, run_day
 
     if args.hours < 1:
@@ -196,9 +184,7 @@ def main(args, settings) -> int:
     done = len((previous or {}).get("hours") or [])
     left = args.hours - done
     model = args.model or Path(settings.models.cheap.path).name
-    history = None if args.history == "none" else args.history
-    if history not in (None, "base") and not Path(history).is_file():
-        raise UserError(f"--history {args.history}: no such file — give a CSV of 'Name,Whisper' rows, or none")
+    history = day_options.history_of(args)
     keeper = HourKeeper(sim_dir / PROGRESS_FILE, progress=previous)
 
     if left > 0:
@@ -213,7 +199,7 @@ def main(args, settings) -> int:
             history=history,
             evaluate_start=previous is None,
             previous=previous,
-            max_wall_s=None if args.max_wall_minutes is None else args.max_wall_minutes * 60,
+            max_wall_s=day_options.max_wall_s(args),
             on_hour=keeper,
             seeds=seeds,
         )
@@ -244,7 +230,7 @@ def main(args, settings) -> int:
     return 0
 
 
-def _seeds_for(settings, base: str, seeds: Path | None) -> Path | None:
+def _seeds_for(settings: Settings, base: str, seeds: Path | None) -> Path | None:
     """The seeds file to give the fork (None: the base's own); the experiment needs seeds."""
     from reverie.simulation.seeds import read_seeds, read_seeds_file
 

@@ -38,11 +38,11 @@ def figures(checkpoint: dict | Checkpoint) -> dict:
     return METRICS.collect(cp, Shown.EXPERIMENT)
 
 
-def _pct(value) -> str:
+def _pct(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.0%}"
 
 
-def _num(value, digits: int = 3) -> str:
+def _num(value: float | None, digits: int = 3) -> str:
     return "n/a" if value is None else f"{value:.{digits}f}"
 
 
@@ -105,7 +105,7 @@ def meets(end: dict) -> dict[str, bool]:
     """The paper's after-figures reached by this run's end: from memory and from movement."""
     paper = paper_figures()
 
-    def at_least(value, floor) -> bool:
+    def at_least(value: float | None, floor: float) -> bool:
         return value is not None and value >= floor - 1e-9
 
     return {

@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from reverie.persona.retrieve import retrieve_scored
 from reverie.tasks.interview import next_convo_line, safety_score, summarize_ideas
+
+if TYPE_CHECKING:
+    from reverie.persona.persona import Persona
+    from reverie.simulation.simulation import Simulation
 
 END = "end_convo"
 SAFETY_LIMIT = 8
@@ -13,12 +20,13 @@ REMINDER = (
 )
 
 
-def answer(sim, persona, convo: list, line: str, *, safety_check: bool = True) -> str | None:
+def answer(sim: Simulation, persona: Persona, convo: list, line: str, *, safety_check: bool = True) -> str | None:
     """The persona's reply to ``line`` (None when the safety check declines); extends ``convo``.
 
     ``safety_check=False`` for questions the code itself wrote (``evaluate``): the check is there
     for what a person types."""
     llm = sim.llm
+    assert llm is not None  # an opened simulation has its model
     if safety_check and safety_score(llm, comment=line, persona_name=persona.name) >= SAFETY_LIMIT:
         return None
     retrieved = retrieve_scored(persona, llm, [line], 50)
@@ -37,10 +45,17 @@ def answer(sim, persona, convo: list, line: str, *, safety_check: bool = True) -
     return reply
 
 
-def interview_loop(sim, persona, *, say=print, read=None) -> list:
+def interview_loop(
+    sim: Simulation,
+    persona: Persona,
+    *,
+    say: Callable[[str], object] = print,
+    read: Callable[[str], str] | None = None,
+) -> list:
     """Question and answer with one persona until the user types the end word. ``read``
     defaults to :func:`input`, looked up at each call (so a patched ``input`` is used)."""
     say(f"Interviewing {persona.name}; type {END} to stop.")
+    assert sim.llm is not None  # an opened simulation has its model
     sim.llm.set_clock(sim.step_no, sim.curr_time_str)
     convo: list = []
     while True:

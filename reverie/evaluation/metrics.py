@@ -82,7 +82,8 @@ class Unit(StrEnum):
     CELL = "cell"  # a Cell, for the page
     COLUMNS = "columns"  # {column: Cell}: a column of the page for each, headed label + column
 
-    def format(self, value: Any) -> str:
+    # Shadows str.format on purpose: a unit formats a figure, and no unit is ever a format string.
+    def format(self, value: Any) -> str:  # type: ignore[override]
         if value is None:
             return "n/a"
         if self is Unit.SHARE:
@@ -102,11 +103,19 @@ class Unit(StrEnum):
 class Metric(Protocol):
     """One figure: what it is called, how it is written, how it is computed, where it is shown."""
 
-    key: MetricKey | str
-    label: str
-    unit: Unit
-    shown: frozenset[Shown]
-    missing: str  # what the page shows for None
+    # Read-only members: a frozen dataclass (CheckpointMetric) is a Metric.
+    @property
+    def key(self) -> MetricKey | str: ...
+    @property
+    def label(self) -> str: ...
+    @property
+    def unit(self) -> Unit: ...
+    @property
+    def shown(self) -> frozenset[Shown]: ...
+    @property
+    def missing(self) -> str:
+        """What the page shows for None."""
+        ...
 
     def of(self, checkpoint: Checkpoint) -> Any:
         """The value for one checkpoint of ``evaluation.json`` (JSON-ready but for the page's

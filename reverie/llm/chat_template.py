@@ -196,7 +196,8 @@ def probe(llama: Any, *, path: str, setting: str) -> TemplateReport:
     chat_format = llama.chat_format or DEFAULT_TEMPLATE
     family = family_of(template_text, chat_format)
     first_problem = ""
-    for kwargs in ({}, {"tools": []}):
+    probes: tuple[dict[str, Any], ...] = ({}, {"tools": []})
+    for kwargs in probes:
         kept, reason = _survives(llama, _probe_messages(), **kwargs)
         if kept:
             return TemplateReport(chat_format, family, SystemRole.KEPT, empty_tools=bool(kwargs))

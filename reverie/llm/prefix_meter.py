@@ -11,17 +11,19 @@ and the ledger as ``cached_tokens``. Nothing here changes what the model compute
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class PrefixMeter:
     """``last``: tokens reused by the latest request (None before the first one)."""
 
-    def __init__(self, client):
+    def __init__(self, client: Any) -> None:
         self.last: int | None = None
         self.requests = 0
         complete, evaluate = client.create_chat_completion, client.eval
         first = [False]
 
-        def create_chat_completion(*args, **kwargs):
+        def create_chat_completion(*args: Any, **kwargs: Any) -> Any:
             first[0] = True
             self.last = 0  # a request that evaluates nothing new reused nothing either
             try:
@@ -29,7 +31,7 @@ class PrefixMeter:
             finally:
                 first[0] = False
 
-        def eval_tokens(tokens):
+        def eval_tokens(tokens: Any) -> Any:
             if first[0]:
                 first[0] = False
                 self.requests += 1
@@ -39,11 +41,11 @@ class PrefixMeter:
         client.create_chat_completion, client.eval = create_chat_completion, eval_tokens
 
     @classmethod
-    def attach(cls, client) -> PrefixMeter | None:
+    def attach(cls, client: Any) -> PrefixMeter | None:
         """A meter on ``client`` (one per client, reused); None when it is not llama.cpp."""
         if not (hasattr(client, "eval") and hasattr(client, "n_tokens") and hasattr(client, "create_chat_completion")):
             return None
-        meter = vars(client).get("_prefix_meter")
+        meter: PrefixMeter | None = vars(client).get("_prefix_meter")
         if meter is None:
             meter = cls(client)
             client._prefix_meter = meter

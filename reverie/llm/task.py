@@ -56,7 +56,7 @@ MOST_ITEMS_KEY = "x-most-items"
 PATHS_KEY = "x-choice-paths"
 
 
-def choice_paths(key: str, fields: tuple[str, ...]) -> dict:
+def choice_paths(key: str, fields: tuple[str, ...]) -> dict[str, Any]:
     """An object's ``json_schema_extra``: its ``fields``, in order, take one of the paths of
     values given at call time under ``choices[key]`` (see :func:`path_choice`)."""
     return {PATHS_KEY: {"key": key, "fields": list(fields)}}
@@ -72,7 +72,7 @@ def read_path(choice: str) -> list[str]:
     return [str(v) for v in json.loads(choice)]
 
 
-def choice_field(choices_key: str, *, max_length: int = 120, description: str = "", **kwargs) -> Any:
+def choice_field(choices_key: str, *, max_length: int = 120, description: str = "", **kwargs: Any) -> Any:
     """A string field whose allowed values are passed at call time under ``choices_key``."""
     return Field(
         max_length=max_length,
@@ -141,7 +141,7 @@ class Task(Generic[InputsT, ReplyT]):
         if isinstance(inputs, self.inputs):
             return inputs
         try:
-            return self.inputs.model_validate(dict(inputs))  # type: ignore[arg-type]
+            return self.inputs.model_validate(dict(inputs))
         except ValidationError as exc:
             problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'inputs'}: {e['msg']}" for e in exc.errors())
             raise InputsMismatch(

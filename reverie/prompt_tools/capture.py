@@ -80,7 +80,8 @@ def capture(
             out.unknown.add(name)
             continue
         out.calls += 1
-        choices = call.get("choices") if isinstance(call.get("choices"), dict) else {}
+        given = call.get("choices")
+        choices = given if isinstance(given, dict) else {}
         key = (name, case_key(call["inputs"], choices))
         if key in seen:
             out.duplicates += 1

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reverie.config import BUNDLED, Settings
 from reverie.errors import UserError
@@ -35,6 +36,9 @@ from reverie.prompt_tools.evaluate import (
 from reverie.prompt_tools.fixtures import fixture_names, load_fixture
 from reverie.tasks.day_coherence import coherence_line
 from reverie.tasks.registry import product_tasks
+
+if TYPE_CHECKING:
+    from reverie.llm.prompt_spec import PromptStore
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -85,7 +89,7 @@ def _known(name: str) -> None:
         raise UserError(f"no prompt named '{name}' — `python -m reverie prompts list` shows the {len(tasks)} prompts")
 
 
-def _store(settings: Settings):
+def _store(settings: Settings) -> PromptStore:
     from reverie.llm.prompt_spec import PromptStore
 
     return PromptStore(settings.paths.prompts)
@@ -94,7 +98,7 @@ def _store(settings: Settings):
 # --- list -------------------------------------------------------------------------------
 
 
-def _list(args, settings: Settings) -> int:
+def _list(args: argparse.Namespace, settings: Settings) -> int:
     store = _store(settings)
     tasks = product_tasks()
     tasks.check_prompts(store.get)  # each prompt file lists exactly its task's inputs
@@ -141,7 +145,7 @@ def render(settings: Settings, name: str, inputs: dict, choices: dict) -> list:
     return LLM(settings, tasks=product_tasks()).chain.render(name, inputs, choices=choices)
 
 
-def _show(args, settings: Settings) -> int:
+def _show(args: argparse.Namespace, settings: Settings) -> int:
     _known(args.name)
     fixture = load_fixture(args.name)
     if not 0 <= args.case < len(fixture.cases):
@@ -175,7 +179,7 @@ def eval_settings(settings: Settings, model: str | None, grammar: bool) -> Setti
     return settings
 
 
-def _eval_names(args) -> list[str]:
+def _eval_names(args: argparse.Namespace) -> list[str]:
     """The prompts to evaluate: every prompt (with a case file in ``--cases``), or ``--prompt``'s."""
     if args.n is not None and args.n < 1:
         raise UserError("--n must be at least 1")
@@ -194,7 +198,7 @@ def _eval_names(args) -> list[str]:
     return names
 
 
-def _eval(args, settings: Settings) -> int:
+def _eval(args: argparse.Namespace, settings: Settings) -> int:
     from reverie.llm import LLM
 
     names = _eval_names(args)
@@ -230,7 +234,7 @@ def _eval(args, settings: Settings) -> int:
     return 0
 
 
-def _compare(args, settings: Settings, names: list[str]) -> int:
+def _compare(args: argparse.Namespace, settings: Settings, names: list[str]) -> int:
     from reverie.llm import LLM
     from reverie.prompt_tools.compare import changed, side_of, side_settings, table
 
@@ -258,7 +262,9 @@ def _compare(args, settings: Settings, names: list[str]) -> int:
                         ),
                         None,
                     )
-                    lines.append(dict(llm.ledger.last, case=number, persona=who))
+                    last = llm.ledger.last
+                    assert last is not None  # the call just made is in the ledger
+                    lines.append(dict(last, case=number, persona=who))
             results.append(lines)
     print("\n".join(table(results[0], results[1], names)))
     moved = changed(results[0], results[1])
@@ -271,7 +277,7 @@ def _compare(args, settings: Settings, names: list[str]) -> int:
 # --- capture ----------------------------------------------------------------------------
 
 
-def _capture(args, settings: Settings) -> int:
+def _capture(args: argparse.Namespace, settings: Settings) -> int:
     from reverie.prompt_tools.capture import capture, read_trace, write_cases
     from reverie.sim_layout import SimLayout, is_sim_name
 

@@ -1,4 +1,5 @@
-"""Small helpers shared by the prompt units: the reply base model, text checks, input rendering.
+"""What the prompt units share: the reply base model, its field types and the checks of a reply's text
+(lists written into a prompt are :mod:`reverie.tasks.listing`'s, words of a text :mod:`reverie.tasks.words`').
 
 Every unit's schema subclasses :class:`Reply` (strings stripped, unknown keys ignored,
 ``additionalProperties: false`` in the JSON schema so a grammar never lets extra keys in);
@@ -8,7 +9,6 @@ a one-sentence answer is a :func:`Text` field. Validators read the call's typed 
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Annotated, Any, Literal, Protocol, TypeVar
@@ -19,8 +19,20 @@ from pydantic.json_schema import JsonDict
 from reverie.llm.safe_text import LETTERS, has_a_letter
 from reverie.llm.task import Choices, TaskInputs
 
+# The helpers for lists and words live in their own modules; the prompt units read them from here too.
+from reverie.tasks.listing import bulleted as bulleted
+from reverie.tasks.listing import even_parts as even_parts
+from reverie.tasks.listing import numbered as numbered
+from reverie.tasks.listing import one_line as one_line
+from reverie.tasks.listing import transcript as transcript
+from reverie.tasks.listing import unlist as unlist
+from reverie.tasks.listing import without_marker as without_marker
+from reverie.tasks.words import content_words as content_words
+from reverie.tasks.words import first_name as first_name
+from reverie.tasks.words import mentions_second_person as mentions_second_person
+from reverie.tasks.words import names as names
+
 InputsT = TypeVar("InputsT", bound=TaskInputs)
-T = TypeVar("T")
 
 
 class HasMinutes(Protocol):
@@ -99,11 +111,6 @@ def first_error(exc: ValidationError) -> str:
 def Checked(model: type[InputsT], check: Callable[[Any, InputsT | None], Any]) -> AfterValidator:
     """Field metadata: ``check(value, <the call's typed inputs, or None>)`` after the field's own checks."""
     return AfterValidator(lambda value, info: check(value, inputs_of(info, model)))
-
-
-def one_line(text: str) -> str:
-    """Collapse every run of whitespace (newlines included) into one space."""
-    return " ".join(text.split())
 
 
 _CLAUSE_END = re.compile(r"(?<=[.!?;,])\s+")
@@ -274,27 +281,6 @@ def timed(steps: list[TimedT]) -> list[TimedT]:
     return kept or steps
 
 
-def names(text: str, person: str) -> bool:
-    """True when ``text`` mentions ``person`` by full or first name (any case)."""
-    lowered = text.lower()
-    return person.lower() in lowered or first_name(person).lower() in lowered
-
-
-def mentions_second_person(text: str) -> bool:
-    """True when the text addresses someone as "you"/"your"."""
-    return re.search(r"\b(you|your|yours|yourself)\b", text, flags=re.IGNORECASE) is not None
-
-
-def transcript(utterances: Iterable[tuple[str, str] | list[str]]) -> str:
-    """``[(speaker, line), ...]`` -> one ``Speaker: line`` per line (empty list -> empty string)."""
-    return "\n".join(f"{speaker}: {one_line(str(line))}" for speaker, line in utterances)
-
-
-def numbered(statements: Iterable[str], start: int = 0) -> str:
-    """``["a", "b"]`` -> ``"0. a\\n1. b"``."""
-    return "\n".join(f"{i}. {one_line(s)}" for i, s in enumerate(statements, start))
-
-
 def each_checked(
     task: Any,
     items: Sequence[BaseModel],
@@ -318,105 +304,3 @@ def each_checked(
         for problem, numbers in problems.items()
     )
     return answers, said
-
-
-def even_parts(items: list[T], most: int) -> list[list[T]]:
-    """``items`` in the fewest parts of at most ``most``, their sizes differing by one at most
-    (a list longer than one call holds, asked in calls of about the same size)."""
-    if not items:
-        return []
-    parts = math.ceil(len(items) / most)
-    size, extra = divmod(len(items), parts)
-    out, start = [], 0
-    for i in range(parts):
-        end = start + size + (1 if i < extra else 0)
-        out.append(items[start:end])
-        start = end
-    return out
-
-
-def bulleted(statements: Iterable[str]) -> str:
-    """``["a", "b"]`` -> ``"- a\\n- b"``."""
-    return "\n".join(f"- {one_line(s)}" for s in statements)
-
-
-_MARKER = re.compile(r"^\s*(?:\d+[.)]|[-*•])\s*")
-
-
-def without_marker(text: str) -> str:
-    """``text`` without a leading list number or bullet ("2. eat breakfast" -> "eat breakfast")."""
-    return _MARKER.sub("", str(text)).strip()
-
-
-def unlist(text: str) -> list[str]:
-    """Inverse of :func:`numbered` / :func:`bulleted`: the statements without their markers."""
-    return [line for line in map(without_marker, str(text).splitlines()) if line]
-
-
-_STOPWORDS = {
-    "about",
-    "after",
-    "again",
-    "also",
-    "been",
-    "before",
-    "being",
-    "could",
-    "does",
-    "doing",
-    "each",
-    "from",
-    "have",
-    "having",
-    "here",
-    "into",
-    "just",
-    "like",
-    "more",
-    "most",
-    "much",
-    "only",
-    "other",
-    "over",
-    "really",
-    "should",
-    "some",
-    "such",
-    "than",
-    "that",
-    "their",
-    "them",
-    "then",
-    "there",
-    "these",
-    "they",
-    "this",
-    "those",
-    "very",
-    "want",
-    "were",
-    "what",
-    "when",
-    "where",
-    "which",
-    "while",
-    "will",
-    "with",
-    "would",
-    "your",
-    "yours",
-    "conversing",
-    "conversation",
-    "talking",
-    "talk",
-    "chatting",
-}
-
-
-def content_words(text: str) -> set[str]:
-    """Lower-cased words of four letters or more that carry meaning (for "is it about this?" checks)."""
-    return {w for w in re.findall(r"[a-z][a-z']{3,}", text.lower()) if w not in _STOPWORDS}
-
-
-def first_name(full_name: str) -> str:
-    return full_name.split()[0] if full_name.split() else full_name

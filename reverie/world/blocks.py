@@ -7,6 +7,7 @@ Quirks of the format (kept when writing, tolerated when reading): values separat
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 from reverie.errors import UserError
@@ -60,9 +61,9 @@ def read_names(path: Path) -> dict[str, str]:
     return {row[0]: row[-1] for row in read_rows(path)}
 
 
-def format_grid(rows: list[list[int | str]]) -> str:
+def format_grid(rows: Sequence[Sequence[int | str]]) -> str:
     return ", ".join(str(v) for row in rows for v in row)
 
 
-def format_rows(rows: list[list[int | str]]) -> str:
+def format_rows(rows: Sequence[Sequence[int | str]]) -> str:
     return "\n".join(", ".join(str(v) for v in row) for row in rows)

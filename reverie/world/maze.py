@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from reverie.world import blocks
 
@@ -64,7 +65,7 @@ class Maze:
         for y in range(height):
             row = []
             for x in range(width):
-                tile = {"world": world}
+                tile: dict[str, Any] = {"world": world}
                 for layer, table in names.items():
                     tile[layer] = table.get(grids[layer][y][x], "")
                 tile["collision"] = grids["collision"][y][x] != "0"

@@ -10,17 +10,18 @@ from __future__ import annotations
 from collections import deque
 
 from reverie.engine_time import timed
+from reverie.world.maze import Maze, Tile
 
-Tile = tuple[int, int]
 # Back-tracking preference of the original: up, left, down, right.
 _BACK = ((0, -1), (-1, 0), (0, 1), (1, 0))
 
 
-def distances(maze, start: Tile, stop: Tile | None = None) -> dict[Tile, int]:
+def distances(maze: Maze, start: Tile, stop: Tile | None = None) -> dict[Tile, int]:
     """Steps from ``start`` to every reachable free tile (stops early once ``stop`` is found)."""
     blocked, width, height = maze.collision, maze.width, maze.height
-    dist = {tuple(start): 0}
-    queue = deque([tuple(start)])
+    origin: Tile = (start[0], start[1])
+    dist = {origin: 0}
+    queue = deque([origin])
     while queue:
         x, y = queue.popleft()
         d = dist[(x, y)] + 1
@@ -34,13 +35,13 @@ def distances(maze, start: Tile, stop: Tile | None = None) -> dict[Tile, int]:
     return dist
 
 
-def find_path(maze, start: Tile, end: Tile) -> list[Tile]:
+def find_path(maze: Maze, start: Tile, end: Tile) -> list[Tile]:
     """Tiles from start to end, both included; [] when end cannot be reached."""
     with timed("path finding"):
         return _find_path(maze, start, end)
 
 
-def _find_path(maze, start: Tile, end: Tile) -> list[Tile]:
+def _find_path(maze: Maze, start: Tile, end: Tile) -> list[Tile]:
     start, end = (int(start[0]), int(start[1])), (int(end[0]), int(end[1]))
     if start == end:
         return [start]

@@ -11,15 +11,20 @@ shared files (the atlas and the speech bubble it ships) are always kept.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reverie.errors import UserError
 from reverie.world import blocks
+
+if TYPE_CHECKING:
+    from reverie.config import Settings
 
 MAZE = "the_ville"
 MAP_FILE = "the_ville_jan7.json"
@@ -36,14 +41,14 @@ class ImportReport:
     kept: list[Path] = field(default_factory=list)
 
 
-def configure(parser) -> None:
+def configure(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="assets_command", metavar="ACTION", required=True)
     imp = sub.add_parser("import", help="copy the_ville, characters and base simulations from a clone")
     imp.add_argument("path", help="a clone of the original repository, or its environment/frontend_server folder")
     imp.add_argument("--force", action="store_true", help="replace existing files whose content differs")
 
 
-def main(args, settings) -> int:
+def main(args: argparse.Namespace, settings: Settings) -> int:
     report = import_original(Path(args.path), settings.paths.assets, settings.paths.storage, force=args.force)
     if not report.copied:
         print(f"nothing to do: all {len(report.unchanged)} files are already imported")
@@ -83,7 +88,8 @@ def _walk(folder: Path) -> list[Path]:
 def plan(root: Path) -> tuple[list[tuple[Path, str, str]], list[str]]:
     """What to copy: (source file, "assets" or "storage", path inside it), and what is missing."""
     assets, storage = root / "static_dirs" / "assets", root / "storage"
-    items, missing = [], []
+    items: list[tuple[Path, str, str]] = []
+    missing: list[str] = []
 
     def need(src: Path, kind: str, rel: str) -> None:
         if src.is_file():
@@ -119,10 +125,10 @@ def plan(root: Path) -> tuple[list[tuple[Path, str, str]], list[str]]:
     sims = sorted(p for p in storage.glob("base_*") if p.is_dir()) if storage.is_dir() else []
     seen = {(kind, rel) for _, kind, rel in items}
     for sim in sims:
-        for file in _walk(sim):
-            rel = f"{sim.name}/{file.relative_to(sim).as_posix()}"
+        for path in _walk(sim):
+            rel = f"{sim.name}/{path.relative_to(sim).as_posix()}"
             if ("storage", rel) not in seen:
-                items.append((file, "storage", rel))
+                items.append((path, "storage", rel))
     return items, missing
 
 

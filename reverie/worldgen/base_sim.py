@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from reverie.worldgen import town
+from reverie.worldgen.build import WorldGrid
+from reverie.worldgen.files_out import Out
+from reverie.worldgen.personas_data import PersonaData
 
 SIM_CODE = f"base_{town.MAZE_NAME}"
 START_DATE = "February 13, 2023"
@@ -43,7 +47,7 @@ def reflection_trigger(residents: int) -> int:
     return SMALL_TOWN_TRIGGER if residents <= SMALL_TOWN else TOWN_TRIGGER
 
 
-def scratch(p, world: str, trigger: int = SMALL_TOWN_TRIGGER) -> dict:
+def scratch(p: PersonaData, world: str, trigger: int = SMALL_TOWN_TRIGGER) -> dict:
     return {
         **SETTINGS,
         "curr_time": None,
@@ -82,7 +86,7 @@ def scratch(p, world: str, trigger: int = SMALL_TOWN_TRIGGER) -> dict:
     }
 
 
-def places(g) -> dict[str, dict[str, list[str]]]:
+def places(g: WorldGrid) -> dict[str, dict[str, list[str]]]:
     """{sector: {arena: [objects]}} of the whole world, in reading order."""
     tree: dict[str, dict[str, list[str]]] = {}
     for y in range(g.height):
@@ -95,7 +99,7 @@ def places(g) -> dict[str, dict[str, list[str]]]:
     return tree
 
 
-def spawn_tile(g, p) -> tuple[int, int]:
+def spawn_tile(g: WorldGrid, p: PersonaData) -> tuple[int, int]:
     for y in range(g.height):
         for x in range(g.width):
             if (g.sector[y][x], g.arena[y][x], g.spawn[y][x]) == (p.home, p.living_arena, p.spawn):
@@ -103,7 +107,7 @@ def spawn_tile(g, p) -> tuple[int, int]:
     raise ValueError(f"no spawn {p.spawn} in {p.home}:{p.living_arena}")
 
 
-def known_places(world_places: dict, p, shared_homes=()) -> dict:
+def known_places(world_places: dict, p: PersonaData, shared_homes: Iterable[str] = ()) -> dict:
     """The sectors a persona knows; of a shared home (apartments) only its own room."""
     known = {s: world_places[s] for s in (p.home, *p.knows)}
     for sector in shared_homes:
@@ -117,15 +121,15 @@ def known_places(world_places: dict, p, shared_homes=()) -> dict:
 
 
 def write(
-    out,
+    out: Out,
     storage: Path,
-    g,
-    personas,
+    g: WorldGrid,
+    personas: Sequence[PersonaData],
     *,
     sim_code: str = SIM_CODE,
     maze_name: str = town.MAZE_NAME,
-    shared_homes=(),
-    seeds=(),
+    shared_homes: Iterable[str] = (),
+    seeds: Iterable[dict] = (),
 ) -> None:
     sim = storage / sim_code
     names = [p.name for p in personas]
@@ -143,7 +147,7 @@ def write(
     )
     if seeds:
         out.json(sim / "reverie" / "seeds.json", list(seeds))
-    env = {}
+    env: dict[str, dict] = {}
     for p in personas:
         x, y = spawn_tile(g, p)
         env[p.name] = {"maze": maze_name, "x": x, "y": y}
@@ -159,7 +163,7 @@ def write(
         out.json(mem / "associative_memory" / "embeddings.json", {})
 
 
-def write_history(out, path: Path, personas) -> None:
+def write_history(out: Out, path: Path, personas: Iterable[PersonaData]) -> None:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(["Name", "Whisper"])

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
+from typing import TypeVar
 
 from reverie.worldgen import legend as lg
 from reverie.worldgen import town
@@ -12,6 +15,8 @@ from reverie.worldgen.art import ground as art_ground
 from reverie.worldgen.art.ground import E, N, S, W
 from reverie.worldgen.art.paint import rng
 from reverie.worldgen.tileset import TileSet
+
+T = TypeVar("T")
 
 LAYER_NAMES = (
     "Bottom Ground",
@@ -60,7 +65,7 @@ class WorldGrid:
     inside: list[list[bool]] = field(default_factory=list)
 
 
-def _grid(w, h, value):
+def _grid(w: int, h: int, value: T) -> list[list[T]]:
     return [[value] * w for _ in range(h)]
 
 
@@ -69,7 +74,7 @@ def plan_chars(plan: town.TownPlan = town.WILLOW_CREEK) -> list[list[str]]:
     w, h = plan.width, plan.height
     chars = _grid(w, h, lg.GRASS)
 
-    def fill(x0, y0, x1, y1, ch):
+    def fill(x0: int, y0: int, x1: int, y1: int, ch: str) -> None:
         for y in range(y0, y1 + 1):
             for x in range(x0, x1 + 1):
                 chars[y][x] = ch
@@ -105,7 +110,7 @@ def plan_chars(plan: town.TownPlan = town.WILLOW_CREEK) -> list[list[str]]:
     return chars
 
 
-def _rects(rects):
+def _rects(rects: Iterable[town.Rect]) -> Iterator[tuple[int, int]]:
     for x0, y0, x1, y1 in rects:
         for y in range(y0, y1 + 1):
             for x in range(x0, x1 + 1):
@@ -128,7 +133,7 @@ def build(plan: town.TownPlan = town.WILLOW_CREEK) -> WorldGrid:
         roofs=_grid(w, h, ""),
         inside=_grid(w, h, False),
     )
-    names = _grid(w, h, {})
+    names: list[list[dict[str, str]]] = _grid(w, h, {})
     for b, bx, by in plan.buildings:
         for x, y in _rects([(bx, by, bx + len(b.rows[0]) - 1, by + len(b.rows) - 1)]):
             g.sector[y][x], g.roofs[y][x], names[y][x] = b.sector, b.roof, b.names
@@ -165,8 +170,9 @@ def build(plan: town.TownPlan = town.WILLOW_CREEK) -> WorldGrid:
     return g
 
 
-def _find_pieces(chars):
-    claimed, pieces = set(), []
+def _find_pieces(chars: list[list[str]]) -> list[tuple[str, int, int, int, int]]:
+    claimed: set[tuple[int, int]] = set()
+    pieces: list[tuple[str, int, int, int, int]] = []
     h, w = len(chars), len(chars[0])
     for y in range(h):
         for x in range(w):
@@ -186,7 +192,7 @@ def _find_pieces(chars):
     return pieces
 
 
-def _use_object(ch, x, y, owner, names) -> str:
+def _use_object(ch: str, x: int, y: int, owner: dict, names: dict[str, str]) -> str:
     for dx, dy in lg.LOOK[ch]:
         found = owner.get((x + dx, y + dy))
         if found and found[1].blocking and found[1].obj:
@@ -195,7 +201,7 @@ def _use_object(ch, x, y, owner, names) -> str:
     raise ValueError(f"use tile {ch!r} at ({x}, {y}) has no furniture with an object next to it")
 
 
-def _mask(g, x, y, same) -> int:
+def _mask(g: WorldGrid, x: int, y: int, same: Callable[[str], bool]) -> int:
     m = 0
     for bit, dx, dy in ((N, 0, -1), (E, 1, 0), (S, 0, 1), (W, -1, 0)):
         nx, ny = x + dx, y + dy
@@ -204,7 +210,7 @@ def _mask(g, x, y, same) -> int:
     return m
 
 
-def _floor_kind(g, x, y) -> str:
+def _floor_kind(g: WorldGrid, x: int, y: int) -> str:
     if g.arena[y][x] in ARENA_FLOORS:
         return ARENA_FLOORS[g.arena[y][x]]
     for dx, dy in ((0, -1), (-1, 0), (1, 0), (0, 1)):
@@ -214,7 +220,7 @@ def _floor_kind(g, x, y) -> str:
     return "wood"
 
 
-def _draw_layers(g: WorldGrid, pieces) -> None:
+def _draw_layers(g: WorldGrid, pieces: list[tuple[str, int, int, int, int]]) -> None:
     out, ins = TileSet("willow_creek_outdoor"), TileSet("willow_creek_indoor")
     g.tilesets = [out, ins]
     g.layers = {name: _grid(g.width, g.height, None) for name in LAYER_NAMES}
@@ -222,27 +228,27 @@ def _draw_layers(g: WorldGrid, pieces) -> None:
     for y in range(g.height):
         for x in range(g.width):
             v = rng("grass-tile", x, y).choice((0, 0, 0, 1, 1, 2))
-            L["Bottom Ground"][y][x] = out.ref(f"grass:{v}", lambda v=v: art_ground.grass(v))
+            L["Bottom Ground"][y][x] = out.ref(f"grass:{v}", partial(art_ground.grass, v))
             ch = g.chars[y][x]
             if ch == lg.PATH:
                 m = _mask(g, x, y, lambda c: c in (lg.PATH, lg.DOOR, lg.PLAZA))
-                L["Exterior Ground"][y][x] = out.ref(f"path:{m}", lambda m=m: art_ground.path(m))
+                L["Exterior Ground"][y][x] = out.ref(f"path:{m}", partial(art_ground.path, m))
             elif ch == lg.PLAZA or (ch in (lg.USE, "U") and _mask(g, x, y, lambda c: c in (lg.PLAZA, "U"))):
                 v = (x + 2 * y) % 2
-                L["Exterior Ground"][y][x] = out.ref(f"plaza:{v}", lambda v=v: art_ground.plaza(v))
+                L["Exterior Ground"][y][x] = out.ref(f"plaza:{v}", partial(art_ground.plaza, v))
             elif ch == lg.WATER:
                 m = _mask(g, x, y, lambda c: c == lg.WATER)
-                L["Exterior Ground"][y][x] = out.ref(f"water:{m}", lambda m=m: art_ground.water(m))
+                L["Exterior Ground"][y][x] = out.ref(f"water:{m}", partial(art_ground.water, m))
             elif ch == lg.FLOWERS:
                 m = _mask(g, x, y, lambda c: c == lg.FLOWERS)
-                L["Exterior Ground"][y][x] = out.ref(f"flowers:{m}", lambda m=m: art_ground.flower_bed(m))
+                L["Exterior Ground"][y][x] = out.ref(f"flowers:{m}", partial(art_ground.flower_bed, m))
             elif ch == lg.BUSH:
                 v = (x + y) % 2
-                L["Exterior Decoration L1"][y][x] = out.ref(f"bush:{v}", lambda v=v: art_ground.bush(v))
+                L["Exterior Decoration L1"][y][x] = out.ref(f"bush:{v}", partial(art_ground.bush, v))
             elif ch in (lg.TREE, lg.LAMP):  # two tiles tall: the top is drawn over walkers
                 if ch == lg.TREE:
                     v = (x * 5 + y * 3) % 3
-                    parts = out.ref_piece(f"tree:{v}", lambda v=v: art_ground.tree(v))
+                    parts = out.ref_piece(f"tree:{v}", partial(art_ground.tree, v))
                 else:
                     parts = out.ref_piece("lamp", art_ground.lamp)
                 L["Exterior Decoration L1"][y][x] = parts[(0, 1)]
@@ -257,9 +263,9 @@ def _draw_layers(g: WorldGrid, pieces) -> None:
         if spec.run:
             for i in range(pw):
                 part = "single" if pw == 1 else "left" if i == 0 else "right" if i == pw - 1 else "mid"
-                L[layer][y0][x0 + i] = ts.ref(f"run:{ch}:{part}", lambda p=part, spec=spec: spec.draw(p))
+                L[layer][y0][x0 + i] = ts.ref(f"run:{ch}:{part}", partial(spec.draw, part))
             continue
-        parts = ts.ref_piece(f"piece:{ch}:{pw}x{ph}", lambda spec=spec, pw=pw, ph=ph: spec.draw(pw, ph))
+        parts = ts.ref_piece(f"piece:{ch}:{pw}x{ph}", partial(spec.draw, pw, ph))
         for (cx, cy), ref in parts.items():
             L[layer][y0 + cy][x0 + cx] = ref
     for y in range(g.height):
@@ -268,7 +274,7 @@ def _draw_layers(g: WorldGrid, pieces) -> None:
                 L["Interior Furniture L1"][y][x] = ins.ref("piece:chair", lambda: art_furniture.chair(1, 1))
 
 
-def _draw_inside(g, ins, x, y):
+def _draw_inside(g: WorldGrid, ins: TileSet, x: int, y: int) -> None:
     ch, roof = g.chars[y][x], g.roofs[y][x]
     if ch == lg.WALL:
         m = _mask(g, x, y, lambda c: c == lg.WALL)

@@ -41,7 +41,7 @@ from reverie.worldgen.personas_n25 import PERSONAS_N25, SEEDS
 class Writer:
     """Writes files and remembers them; a file whose bytes are unchanged is not touched."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.written: list[Path] = []
 
     def bytes(self, path: Path, data: bytes) -> None:
@@ -53,7 +53,7 @@ class Writer:
     def text(self, path: Path, text: str) -> None:
         self.bytes(path, text.encode("utf-8"))
 
-    def json(self, path: Path, obj, compact: bool = False) -> None:
+    def json(self, path: Path, obj: Any, compact: bool = False) -> None:
         text = json.dumps(obj, separators=(",", ":")) if compact else json.dumps(obj, indent=2)
         self.text(path, text + "\n")
 

@@ -8,7 +8,9 @@ tiles. Furniture one sits or lies on (beds, sofas, benches) holds its own addres
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from reverie.worldgen.art import furniture as fu
 from reverie.worldgen.art import ground as gr
@@ -16,7 +18,7 @@ from reverie.worldgen.art import ground as gr
 
 @dataclass(frozen=True)
 class Piece:
-    draw: object  # art function (w, h) -> image, or (part) -> image for runs
+    draw: Callable[..., Any]  # art function (w, h) -> image, or (part) -> image for runs
     w: int = 1
     h: int = 1
     blocking: bool = True

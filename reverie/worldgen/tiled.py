@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -50,7 +51,11 @@ def first_gids(g: WorldGrid) -> dict[str, int]:
 
 def assign_blocks(g: WorldGrid, first_gid: int) -> Blocks:
     """Ids in order of first appearance (row by row), so they are stable for a given plan."""
-    sectors, arenas, objects, spawns = {}, {}, {}, {}
+    # Each table takes its keys in order of first appearance (None), then their ids in that order.
+    sectors: dict[Any, Any] = {}
+    arenas: dict[Any, Any] = {}
+    objects: dict[Any, Any] = {}
+    spawns: dict[Any, Any] = {}
     nxt = first_gid + 2
     for y in range(g.height):
         for x in range(g.width):
@@ -114,7 +119,7 @@ def blocks_image(b: Blocks) -> Image.Image:
 def tiled_map(g: WorldGrid, b: Blocks, grids: dict, images: dict[str, str]) -> dict:
     """The Tiled 1.8 JSON map; ``images`` maps a tileset name to its path from visuals/."""
     gids = first_gids(g)
-    layers = []
+    layers: list[dict] = []
 
     def add(name, data, visible=True, opacity=1):
         layers.append(

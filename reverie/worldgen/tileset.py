@@ -30,7 +30,7 @@ class TileSet:
         """A multi-tile drawing cut into tiles: {(column, row): (tileset, index)}."""
         if f"{key}@0,0" not in self.index:
             for (cx, cy), tile in slices(draw()).items():
-                self.ref(f"{key}@{cx},{cy}", lambda tile=tile: tile)
+                self.ref(f"{key}@{cx},{cy}", _drawn(tile))
         out = {}
         for k, i in self.index.items():
             if k.startswith(f"{key}@"):
@@ -44,3 +44,8 @@ class TileSet:
         for i, tile in enumerate(self.images):
             sheet.paste(tile, ((i % COLUMNS) * T, (i // COLUMNS) * T))
         return sheet
+
+
+def _drawn(tile: Image.Image) -> Callable[[], Image.Image]:
+    """A drawing of a tile already drawn."""
+    return lambda: tile

@@ -26,7 +26,7 @@ class Building:
     names: dict[str, str] = field(default_factory=dict)
 
 
-def _house(sector: str, room: str, rows_5_to_9: list[str], roof: str, names=None) -> Building:
+def _house(sector: str, room: str, rows_5_to_9: list[str], roof: str, names: dict[str, str] | None = None) -> Building:
     rows = [
         "############",
         "#B.nS#I.A.H#",
@@ -198,7 +198,7 @@ class TownPlan:
     world: str
     maze_name: str
     buildings: list
-    streets: list
+    streets: list[Rect]
     trees: list
     flower_tiles: list
     lamps: list

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from reverie.worldgen.art.ground import E, N, S, W
 from reverie.worldgen.art.paint import T, box, canvas, rng, shade, speckle
@@ -29,7 +29,7 @@ FLOORS = {
 }
 
 
-def floor(kind: str):
+def floor(kind: str) -> Image.Image:
     base = FLOORS[kind]
     img, d = canvas(fill=base)
     r = rng("floor", kind)
@@ -59,7 +59,7 @@ def floor(kind: str):
     return img
 
 
-def wall(roof: str, mask: int, face: str, window: bool):
+def wall(roof: str, mask: int, face: str, window: bool) -> Image.Image:
     """A wall tile. ``mask``: which neighbours are walls; ``face``: "", "in" or "out" when the
     tile below is open, so the wall's front shows (wallpaper inside, siding outside)."""
     top = ROOFS[roof]
@@ -101,7 +101,7 @@ def wall(roof: str, mask: int, face: str, window: bool):
     return img
 
 
-def door(roof: str, inside: str):
+def door(roof: str, inside: str) -> Image.Image:
     """An open front door in a bottom wall: lintel, frame, the floor inside and a mat."""
     img = floor(inside)
     d = ImageDraw.Draw(img)

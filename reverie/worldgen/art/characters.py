@@ -3,18 +3,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from PIL import Image
 
 from reverie.worldgen.art.paint import T, canvas, shade
+from reverie.worldgen.files_out import Out
+from reverie.worldgen.personas_data import PersonaData
 
 DIRECTIONS = ("down", "left", "right", "up")  # rows of the sheet, top to bottom
 OUTLINE = (48, 36, 36)
 SHOES = (70, 50, 40)
 
 
-def _frame(look: dict, direction: str, step: int):
+def _frame(look: dict, direction: str, step: int) -> Image.Image:
     """One 32 x 32 frame; ``step`` is -1, 0 or 1 (left foot, standing, right foot)."""
     img, d = canvas()
     skin, hair, shirt, pants = look["skin"], look["hair"], look["shirt"], look["pants"]
@@ -116,7 +119,7 @@ def atlas() -> dict:
     return {"frames": frames, "meta": {"description": "Willow Creek character frames (3 x 4 of 32 px)"}}
 
 
-def write_all(out, assets: Path, personas) -> None:
+def write_all(out: Out, assets: Path, personas: Iterable[PersonaData]) -> None:
     chars = assets / "characters"
     out.json(chars / "atlas.json", atlas())
     for p in personas:

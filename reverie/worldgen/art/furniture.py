@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from PIL import ImageDraw
+from collections.abc import Callable
 
-from reverie.worldgen.art.paint import T, box, canvas, rng, shade
+from PIL import Image, ImageDraw
+
+from reverie.worldgen.art.paint import Color, T, box, canvas, rng, shade
 
 WOOD = (168, 118, 70)
 DARK_WOOD = (118, 80, 52)
@@ -262,7 +264,9 @@ def coffee_machine(w, h):
     return img
 
 
-def _run(part: str, top, front, extra=None):
+def _run(
+    part: str, top: Color, front: Color, extra: Callable[[ImageDraw.ImageDraw], None] | None = None
+) -> Image.Image:
     img, d = canvas()
     x0 = 2 if part in ("left", "single") else 0
     x1 = T - 3 if part in ("right", "single") else T - 1
@@ -274,7 +278,7 @@ def _run(part: str, top, front, extra=None):
     return img
 
 
-def cafe_counter(part: str):
+def cafe_counter(part: str) -> Image.Image:
     def register(d):
         box(d, 9, 1, 22, 10, (70, 72, 80))
         d.rectangle((11, 3, 20, 6), fill=(120, 200, 140))
@@ -286,7 +290,7 @@ def cafe_counter(part: str):
     return _run(part, (226, 210, 180), (120, 80, 56), extra)
 
 
-def shop_counter(part: str):
+def shop_counter(part: str) -> Image.Image:
     def register(d):
         box(d, 9, 1, 22, 10, (70, 72, 80))
         d.rectangle((11, 3, 20, 6), fill=(240, 200, 90))

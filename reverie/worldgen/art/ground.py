@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from PIL import Image
+
 from reverie.worldgen.art.paint import T, box, canvas, rng, shade, speckle
 
 GRASS = (112, 180, 84)
@@ -17,7 +19,7 @@ FLOWERS = [(236, 92, 102), (248, 214, 82), (240, 240, 250), (186, 120, 226), (25
 N, E, S, W = 1, 2, 4, 8  # neighbour bits: set when the neighbour is of the same kind
 
 
-def grass(variant: int):
+def grass(variant: int) -> Image.Image:
     img, d = canvas(fill=GRASS)
     r = rng("grass", variant)
     speckle(d, r, [shade(GRASS, 0.85), shade(GRASS, 1.15)], 40)
@@ -34,7 +36,7 @@ def _flower(d, x, y, color):
     d.point((x, y - 1), fill=(250, 220, 90) if color != (248, 214, 82) else (230, 120, 40))
 
 
-def flower_bed(mask: int, variant: int = 0):
+def flower_bed(mask: int, variant: int = 0) -> Image.Image:
     """Soil with flowers; a wooden edge on the sides that do not join another bed."""
     img, d = canvas(fill=(120, 88, 60))
     r = rng("flowers", mask, variant)
@@ -58,7 +60,7 @@ def flower_bed(mask: int, variant: int = 0):
     return img
 
 
-def path(mask: int):
+def path(mask: int) -> Image.Image:
     img, d = canvas(fill=PATH)
     r = rng("path", mask)
     speckle(d, r, [shade(PATH, 0.88), shade(PATH, 1.08)], 60)
@@ -77,7 +79,7 @@ def path(mask: int):
     return img
 
 
-def plaza(variant: int):
+def plaza(variant: int) -> Image.Image:
     """Stone pavers around the fountain."""
     img, d = canvas(fill=shade(STONE, 1.1))
     r = rng("plaza", variant)
@@ -89,7 +91,7 @@ def plaza(variant: int):
     return img
 
 
-def water(mask: int):
+def water(mask: int) -> Image.Image:
     img, d = canvas(fill=WATER)
     r = rng("water", mask)
     for _ in range(4):
@@ -112,7 +114,7 @@ def water(mask: int):
     return img
 
 
-def tree(variant: int):
+def tree(variant: int) -> Image.Image:
     """A tree two tiles tall: the top half goes above the walkers, the bottom blocks."""
     img, d = canvas(T, 2 * T)
     r = rng("tree", variant)
@@ -131,7 +133,7 @@ def tree(variant: int):
     return img
 
 
-def lamp(variant: int = 0):
+def lamp(variant: int = 0) -> Image.Image:
     """A street lamp two tiles tall (the lamp head goes above the walkers)."""
     img, d = canvas(T, 2 * T)
     d.ellipse((9, 56, 23, 62), fill=(40, 90, 40, 110))
@@ -143,7 +145,7 @@ def lamp(variant: int = 0):
     return img
 
 
-def bush(variant: int):
+def bush(variant: int) -> Image.Image:
     img, d = canvas()
     r = rng("bush", variant)
     d.ellipse((3, 18, 29, 30), fill=(40, 90, 40, 100))
@@ -158,7 +160,7 @@ def bush(variant: int):
     return img
 
 
-def bench(w: int, h: int):
+def bench(w: int, h: int) -> Image.Image:
     img, d = canvas(w * T, h * T)
     d.rectangle((4, 26, w * T - 5, 28), fill=(40, 90, 40, 90))
     box(d, 4, 8, w * T - 5, 12, shade(WOOD, 0.85))  # backrest
@@ -169,7 +171,7 @@ def bench(w: int, h: int):
     return img
 
 
-def picnic_table(w: int, h: int):
+def picnic_table(w: int, h: int) -> Image.Image:
     img, d = canvas(w * T, h * T)
     d.rectangle((4, 26, w * T - 5, 30), fill=(40, 90, 40, 90))
     box(d, 6, 4, w * T - 7, 7, shade(WOOD, 0.9))
@@ -180,7 +182,7 @@ def picnic_table(w: int, h: int):
     return img
 
 
-def fountain(w: int, h: int):
+def fountain(w: int, h: int) -> Image.Image:
     img, d = canvas(w * T, h * T)
     s = w * T
     d.ellipse((2, 6, s - 3, s - 3), fill=shade(STONE, 0.6))

@@ -25,7 +25,7 @@ def shade(color: Color, f: float) -> tuple[int, int, int]:
     return (int(r * f), int(g * f), int(b * f))
 
 
-def rng(*key) -> random.Random:
+def rng(*key: object) -> random.Random:
     """A random source fixed by its key, so drawings are the same on every run."""
     return random.Random(zlib.crc32(repr(key).encode()))
 
