@@ -208,18 +208,22 @@ def _stored_poignancy(mem: AssociativeMemory, node_id: str):
     return mem.vectors.collection.get(ids=[node_id], include=["metadatas"])["metadatas"][0]["poignancy"]
 
 
+def _klaus_is(mem: AssociativeMemory, doing: str, poignancy: int, embedding: list[float]):
+    """Add the event "Klaus is <doing>" at 9:00 on the first day."""
+    return mem.add_event(
+        created=datetime(2023, 2, 13, 9),
+        event=Event("Klaus Mueller", "is", doing),
+        description=f"Klaus is {doing}",
+        keywords=["Klaus Mueller"],
+        poignancy=poignancy,
+        embedding_key=f"Klaus is {doing}",
+        embedding=embedding,
+    )
+
+
 def test_a_score_asked_after_the_node_was_indexed_reaches_chroma_at_the_next_flush(index):
     mem = AssociativeMemory(vectors=index.persona("Klaus Mueller"))
-    t = datetime(2023, 2, 13, 9)
-    waiting = mem.add_event(
-        created=t,
-        event=Event("Klaus Mueller", "is", "reading"),
-        description="Klaus is reading",
-        keywords=["Klaus Mueller"],
-        poignancy=4,
-        embedding_key="Klaus is reading",
-        embedding=[1.0, 0.0],
-    )
+    waiting = _klaus_is(mem, "reading", 4, [1.0, 0.0])
     mem.set_poignancy(waiting, 7)  # not in Chroma yet: written once, with its score
     mem.flush_index()
     assert _stored_poignancy(mem, waiting.node_id) == 7
@@ -233,27 +237,10 @@ def test_a_score_asked_after_a_save_is_in_the_next_save(index, tmp_path):
     """Saves encode only what changed since the last one: a rating that comes after a save
     (a deferred poignancy) must still reach the file, beside a node added since."""
     mem = AssociativeMemory(vectors=index.persona("Klaus Mueller"))
-    t = datetime(2023, 2, 13, 9)
-    waiting = mem.add_event(
-        created=t,
-        event=Event("Klaus Mueller", "is", "reading"),
-        description="Klaus is reading",
-        keywords=["Klaus Mueller"],
-        poignancy=4,
-        embedding_key="Klaus is reading",
-        embedding=[1.0, 0.0],
-    )
+    waiting = _klaus_is(mem, "reading", 4, [1.0, 0.0])
     mem.save(tmp_path)
     mem.set_poignancy(waiting, 8)
-    mem.add_event(
-        created=t,
-        event=Event("Klaus Mueller", "is", "writing"),
-        description="Klaus is writing",
-        keywords=["Klaus Mueller"],
-        poignancy=3,
-        embedding_key="Klaus is writing",
-        embedding=[0.0, 1.0],
-    )
+    _klaus_is(mem, "writing", 3, [0.0, 1.0])
     mem.save(tmp_path)
     nodes = read(tmp_path / "nodes.json")
     assert [nodes[n]["poignancy"] for n in ("node_1", "node_2")] == [8, 3]
