@@ -64,9 +64,7 @@ def _explain(error: ErrorDetails) -> str:
         return "missing — add this field"
     if kind == "extra_forbidden":
         return "not an allowed field — remove it"
-    if kind == "literal_error":
-        return f"got {_short(got)}; allowed values: {ctx.get('expected', '')}"
-    if kind == "enum":
+    if kind in ("literal_error", "enum"):
         return f"got {_short(got)}; allowed values: {ctx.get('expected', '')}"
     if kind == "string_too_long":
         return f"too long ({len(got) if isinstance(got, str) else '?'} characters); at most {ctx.get('max_length')}"
