@@ -16,6 +16,27 @@ from reverie.prompt_tools.evaluate import read_ledger
 from reverie.tasks.registry import product_tasks
 
 
+# A meeting for each reaction prompt: keyword arguments of decide_to_talk and decide_to_react.
+TALK = dict(
+    init_name="Isabella Rodriguez",
+    target_name="Klaus Mueller",
+    context="Klaus Mueller is a regular customer.",
+    now="February 13, 2023, 12:10:00 PM",
+    init_status="Isabella Rodriguez is already working at the counter",
+    target_status="Klaus Mueller is already eating lunch",
+)
+REACT = dict(
+    init_name="Maria Lopez",
+    target_name="Klaus Mueller",
+    context="",
+    now="February 13, 2023, 08:05:00 AM",
+    init_status="Maria Lopez is on the way to taking a shower",
+    target_status="Klaus Mueller is already taking a shower",
+    init_act="taking a shower",
+    target_act="taking a shower",
+)
+
+
 def scripted_llm(*replies: str, ledger_path=None) -> tuple[LLM, FakeChatModel]:
     """The real facade (real prompt files, schemas, repair loop) over a scripted chat model."""
     settings = Settings()
