@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 def retrieve_perceived(persona: Agent, perceived: list) -> dict:
     """Keyword retrieval for newly perceived events: ``{description: {curr_event, events, thoughts}}``.
 
-    Memory lower-cases keywords at lookup too (the original's case bug is fixed there).
+    Memory lower-cases keywords at lookup too (docs/FIDELITY.md).
     """
     return persona.a_mem.retrieve_events_thoughts(perceived)
 
@@ -23,7 +23,7 @@ def retrieve_scored(persona: Agent, llm: LanguageModel, focal_points: list[str],
     """Scored retrieval (recency, importance, relevance): ``{focal_point: [nodes]}``. Memories
     still waiting for their poignancy are rated first (importance reads it).
 
-    Recency ranks the most recently accessed memories first (memory fixes the original's inversion).
+    Recency ranks the most recently accessed memories first (docs/FIDELITY.md).
     """
     rate_waiting(persona, llm)
     return persona.memory.retrieve(focal_points, n)

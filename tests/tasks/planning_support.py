@@ -15,7 +15,6 @@ from reverie.llm.fake_model import FakeChatModel
 from reverie.prompt_tools.evaluate import read_ledger
 from reverie.tasks.registry import product_tasks
 
-
 # A meeting for each reaction prompt: keyword arguments of decide_to_talk and decide_to_react.
 TALK = dict(
     init_name="Isabella Rodriguez",
