@@ -13,6 +13,7 @@ from reverie.config import Settings
 from reverie.llm import LLM
 from reverie.llm.fake_model import FakeChatModel
 from reverie.prompt_tools.evaluate import read_ledger
+from reverie.sim_layout import SimLayout
 from reverie.tasks.registry import product_tasks
 
 # A meeting for each reaction prompt: keyword arguments of decide_to_talk and decide_to_react.
@@ -44,6 +45,19 @@ def scripted_llm(*replies: str, ledger_path=None) -> tuple[LLM, FakeChatModel]:
     return LLM(
         settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model}, ledger_path=ledger_path
     ), model
+
+
+def traced_llm(settings: Settings, layout: SimLayout, replies: list[str]) -> LLM:
+    """The real facade over a scripted chat model (``replies`` in order), accounting and tracing
+    its calls into ``layout``'s run."""
+    model = FakeChatModel(replies=replies)
+    return LLM(
+        settings,
+        tasks=product_tasks(),
+        chat_models={"strong": model, "cheap": model},
+        ledger_path=layout.ledger_path,
+        trace_path=layout.trace_path,
+    )
 
 
 def last_user_text(model: FakeChatModel, call: int = -1) -> str:
