@@ -11,7 +11,6 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 import time
 
 import pytest
@@ -20,7 +19,7 @@ from reverie import PROJECT_ROOT
 from reverie.memory import PersonaMemory
 from reverie.world.maze import Maze
 
-from tests.the_ville_run import BASE, NAMES, STEPS, make_village, reverie_cmd
+from tests.the_ville_run import BASE, NAMES, STEPS, make_village, reverie_argv, reverie_cmd
 
 # The recorded run loads the bundled model: about half an hour on 2 busy cores.
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(5400)]
@@ -91,12 +90,8 @@ def test_kill_9_then_resume(recorded):
     config, storage, cassette, _ = recorded
     sim = storage / "killed"
     shutil.rmtree(sim, ignore_errors=True)  # an earlier run's files would end the wait below at once
-    cmd = [
-        sys.executable,
-        "-m",
-        "reverie",
-        "--config",
-        str(config),
+    cmd = reverie_argv(
+        config,
         "run",
         "--sim",
         "killed",
@@ -106,7 +101,7 @@ def test_kill_9_then_resume(recorded):
         "--replay",
         str(cassette),
         "--no-progress",
-    ]
+    )
     proc = subprocess.Popen(cmd, cwd=PROJECT_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 900
@@ -213,12 +208,8 @@ def test_live_mode_waits_for_the_browser(recorded):
     """The file protocol: the backend processes step s only once environment/<s>.json exists."""
     config, storage, cassette, _ = recorded
     sim = storage / "live"
-    cmd = [
-        sys.executable,
-        "-m",
-        "reverie",
-        "--config",
-        str(config),
+    cmd = reverie_argv(
+        config,
         "run",
         "--live",
         "--sim",
@@ -229,7 +220,7 @@ def test_live_mode_waits_for_the_browser(recorded):
         "--replay",
         str(cassette),
         "--no-progress",
-    ]
+    )
     proc = subprocess.Popen(cmd, cwd=PROJECT_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         for step in range(3):
@@ -260,12 +251,8 @@ def test_ctrl_c_saves_the_last_complete_step(recorded):
     config, storage, cassette, _ = recorded
     sim = storage / "interrupted"
     shutil.rmtree(sim, ignore_errors=True)  # an earlier run's files would end the wait below at once
-    cmd = [
-        sys.executable,
-        "-m",
-        "reverie",
-        "--config",
-        str(config),
+    cmd = reverie_argv(
+        config,
         "run",
         "--sim",
         "interrupted",
@@ -275,7 +262,7 @@ def test_ctrl_c_saves_the_last_complete_step(recorded):
         "--replay",
         str(cassette),
         "--no-progress",
-    ]
+    )
     proc = subprocess.Popen(cmd, cwd=PROJECT_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 600
     while not (sim / "movement" / "2.json").exists():
