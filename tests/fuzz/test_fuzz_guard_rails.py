@@ -91,6 +91,13 @@ def town_fork(config: Path, storage: Path, name: str) -> SimStorage:
     return sim
 
 
+def open_fork(config: Path, storage: Path, name: str, seed: int) -> tuple[Simulation, SimStorage]:
+    """A new fork of the base named ``name``, opened on a fuzzing model of ``seed``."""
+    settings = load_settings(config)
+    sim_storage = town_fork(config, storage, name)
+    return Simulation.open(settings, name, llm=fuzz_llm(settings, sim_storage, seed)), sim_storage
+
+
 # -- 1. a base is read-only for every command --------------------------------------------------
 @pytest.mark.slow  # about 40 s: two command-line evaluations against the fake server
 @pytest.mark.timeout(600)
@@ -150,8 +157,7 @@ def test_a_fork_starts_without_its_parents_run_files(tmp_path):
 def test_resume_falls_back_past_a_damaged_movement_file(tmp_path, capsys):
     config, storage = storage_with_base(tmp_path, autosave_every=2)
     settings = load_settings(config)
-    sim_storage = town_fork(config, storage, "damaged")
-    sim = Simulation.open(settings, "damaged", llm=fuzz_llm(settings, sim_storage, 5))
+    sim, sim_storage = open_fork(config, storage, "damaged", 5)
     assert sim.run(6) == 6
     sim.save()
     sim.close()
@@ -225,9 +231,7 @@ def two_checkpoints(tmp_path_factory):
     """A run saved at step 2 (autosave) and at step 4: the newest checkpoint and the one before."""
     root = tmp_path_factory.mktemp("shapes")
     config, storage = storage_with_base(root, autosave_every=2)
-    settings = load_settings(config)
-    sim_storage = town_fork(config, storage, "shaped")
-    sim = Simulation.open(settings, "shaped", llm=fuzz_llm(settings, sim_storage, 11))
+    sim, _ = open_fork(config, storage, "shaped", 11)
     assert sim.run(4) == 4
     sim.save()
     sim.close()
@@ -290,9 +294,7 @@ BAD_HISTORIES = {
 
 def test_a_history_that_matches_no_persona_loads_nothing_and_says_why(tmp_path):
     config, storage = storage_with_base(tmp_path)
-    settings = load_settings(config)
-    sim_storage = town_fork(config, storage, "history")
-    sim = Simulation.open(settings, "history", llm=fuzz_llm(settings, sim_storage, 9))
+    sim, _ = open_fork(config, storage, "history", 9)
     try:
         memories = {name: len(p.a_mem.nodes()) for name, p in sim.personas.items()}
         for kind, text in BAD_HISTORIES.items():
@@ -331,9 +333,7 @@ class StoppedChat(FuzzChat):
 @pytest.fixture
 def history_sim(tmp_path):
     config, storage = storage_with_base(tmp_path)
-    settings = load_settings(config)
-    sim_storage = town_fork(config, storage, "history")
-    sim = Simulation.open(settings, "history", llm=fuzz_llm(settings, sim_storage, 9))
+    sim, _ = open_fork(config, storage, "history", 9)
     try:
         yield sim
     finally:
