@@ -14,8 +14,6 @@ import json
 import os
 import resource
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -30,6 +28,7 @@ from reverie.simulation.storage import SimStorage, fork
 from reverie.tasks.registry import product_tasks
 from tests.fuzz.fake_server import FakeServer
 from tests.fuzz.fuzz_model import FuzzChat
+from tests.the_ville_run import reverie_cmd
 
 BASE = "base_willow_creek"
 SHIPPED = PROJECT_ROOT / "environment" / "frontend_server" / "storage" / BASE
@@ -64,14 +63,7 @@ def reverie(config: Path, *args: str, timeout: float = 300, limit_file_bytes: in
         if limit_file_bytes is not None:
             resource.setrlimit(resource.RLIMIT_FSIZE, (limit_file_bytes, limit_file_bytes))
 
-    return subprocess.run(
-        [sys.executable, "-m", "reverie", "--config", str(config), *args],
-        cwd=PROJECT_ROOT,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        preexec_fn=limits,
-    )
+    return reverie_cmd(config, *args, timeout=timeout, preexec_fn=limits)
 
 
 def error_lines(run) -> list[str]:

@@ -25,6 +25,7 @@ from reverie.errors import UserError
 from reverie.simulation.ledger_rollback import rollback_ledger
 from reverie.simulation.lock import SimLock, SimulationInUse
 from reverie.simulation.storage import SimStorage, fork
+from tests.the_ville_run import reverie_cmd
 
 BASE = "base_willow_creek"
 SHIPPED = PROJECT_ROOT / "environment" / "frontend_server" / "storage" / BASE
@@ -42,13 +43,7 @@ def town(tmp_path) -> Path:
 
 
 def reverie(config: Path, *args: str, timeout: int = 120) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "reverie", "--config", str(config), *args],
-        cwd=PROJECT_ROOT,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
+    return reverie_cmd(config, *args, timeout=timeout)
 
 
 def one_line_error(run: subprocess.CompletedProcess) -> str:
