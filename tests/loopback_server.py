@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import socket
 import subprocess
+import sys
 import time
 import urllib.request
 from contextlib import contextmanager
@@ -155,5 +156,37 @@ def llama_server(
         what="llama-server",
         wait_s=120,
         started=started,
+    ) as port:
+        yield f"http://127.0.0.1:{port}/v1"
+
+
+@contextmanager
+def llama_cpp_python_server(log_path: Path, *, n_ctx: int, extra: tuple[str, ...] = ()) -> Iterator[str]:
+    """The bundled model on llama-cpp-python's OpenAI-compatible server with a context of ``n_ctx``
+    tokens; yields its /v1 URL."""
+    from reverie.llm.models import bundled_model_path
+
+    command = lambda port: [  # noqa: E731
+        sys.executable,
+        "-m",
+        "llama_cpp.server",
+        "--model",
+        str(bundled_model_path()),
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--n_ctx",
+        str(n_ctx),
+        "--n_threads",
+        "2",
+        *extra,
+    ]
+    with loopback_server(
+        command,
+        lambda port: f"http://127.0.0.1:{port}/v1/models",
+        log_path,
+        what="llama_cpp.server",
+        wait_s=180,
     ) as port:
         yield f"http://127.0.0.1:{port}/v1"

@@ -47,11 +47,16 @@ def make_village(root: Path, smallville: Path, *, autosave_every: int = 5) -> Pa
     return config
 
 
+def reverie_argv(config: Path, *args: str) -> list[str]:
+    """The command line ``python -m reverie --config CONFIG ARGS...``."""
+    return [sys.executable, "-m", "reverie", "--config", str(config), *args]
+
+
 def reverie_cmd(config: Path, *args: str, **kwargs) -> subprocess.CompletedProcess:
     """``python -m reverie --config CONFIG ARGS...`` in a child process."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     return subprocess.run(
-        [sys.executable, "-m", "reverie", "--config", str(config), *args],
+        reverie_argv(config, *args),
         cwd=PROJECT_ROOT,
         env=env,
         capture_output=True,

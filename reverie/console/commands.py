@@ -1,8 +1,8 @@
 """Parse one line typed at ``Enter option:`` into a command (no side effects).
 
 The wording follows the original server (docs/SERVER.md §4); matching is case-insensitive
-and whitespace-tolerant. Persona names are kept whole (the original took the last two
-words), and resolved against the simulation's personas by :func:`resolve_persona`.
+and whitespace-tolerant. Persona names are kept whole (docs/FIDELITY.md), and resolved
+against the simulation's personas by :func:`resolve_persona`.
 """
 
 from __future__ import annotations

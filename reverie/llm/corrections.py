@@ -51,9 +51,8 @@ def _json(value: Any) -> str:
 
 def _short(value: Any) -> str:
     """The reply's own value, cut to 80 characters. The reply is the message just before the
-    correction; the cut quote stays because the bundled model's repeat of a failed daily plan
-    changes when it copies the quote, and then passes more often (captured day plans: 20 of 25
-    valid with it, 16 without)."""
+    correction; the cut quote stays because a small model's repeat of a failed daily plan
+    changes when it copies the quote, and then passes more often (docs/SPEED.md)."""
     text = _json(value)
     return text if len(text) <= 80 else text[:77] + "..."
 
@@ -64,9 +63,7 @@ def _explain(error: ErrorDetails) -> str:
         return "missing — add this field"
     if kind == "extra_forbidden":
         return "not an allowed field — remove it"
-    if kind == "literal_error":
-        return f"got {_short(got)}; allowed values: {ctx.get('expected', '')}"
-    if kind == "enum":
+    if kind in ("literal_error", "enum"):
         return f"got {_short(got)}; allowed values: {ctx.get('expected', '')}"
     if kind == "string_too_long":
         return f"too long ({len(got) if isinstance(got, str) else '?'} characters); at most {ctx.get('max_length')}"

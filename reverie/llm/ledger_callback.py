@@ -60,7 +60,7 @@ def reply_usage(response: LLMResult) -> dict[str, Any]:
 class LedgerCallback(BaseCallbackHandler):
     """Accounts every ask that runs with this handler in its callbacks."""
 
-    raise_error = True  # a ledger that cannot be written stops the run, as before
+    raise_error = True  # a ledger that cannot be written stops the run
     run_inline = True
 
     def __init__(self, ledger: Ledger):

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 PROMPT_CACHE_BYTES = 512 << 20
-MARGIN_BYTES = 1 << 30  # Python, numpy/langchain, llama.cpp's compute buffers; measured ~0.4-0.6 GiB
+MARGIN_BYTES = 1 << 30  # Python, numpy/langchain, llama.cpp's compute buffers, with room to spare (docs/SPEED.md)
 _NO_LOGITS = np.zeros((1, 1), dtype=np.single)
 
 

@@ -160,11 +160,9 @@ def _numbered(values: list) -> bool:
 def _enum_shape(values: list) -> str:
     """An enum's values; a long run of number labels by its ends ("0" to "20").
 
-    Whole-number values (a 1-10 score, an hour) are written out: shown as "1 to 10", the bundled
-    model's single ratings went from 1 to 10 (``chat_poignancy``: 43 of 44 scored 10, against 41
-    of 44 scored 1). Names are written out even when the prompt lists them: pointed to instead,
-    the bundled model's first answer was valid on 77 % of 44 captured ``action_packed`` prompts,
-    against 100 %."""
+    Whole-number values (a 1-10 score, an hour) are written out: shown as "1 to 10", a small
+    model's ratings jump to an end. Names are written out even when the prompt lists them:
+    pointed to instead, fewer first answers are valid (docs/SPEED.md)."""
     if len(values) > SHORT_ENUM and _numbered(values):
         return f"{json.dumps(values[0])} to {json.dumps(values[-1])}"
     shown = " | ".join(json.dumps(v) for v in values[:MAX_SHOWN_ENUM])

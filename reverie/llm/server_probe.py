@@ -118,24 +118,26 @@ def identify(base_url: str, configured: str = "auto", *, timeout_s: float = 10.0
     return found
 
 
+def _by_version(client, root: str, path: str, server: Server, base: str, models: list[str] | None) -> Found | None:
+    """``server`` when ``GET <root><path>`` answers an object with a ``version``, else None."""
+    version = _json(client, f"{root}{path}")
+    if isinstance(version, dict) and "version" in version:
+        return Found(server, base, f"identified from {path}", models=models, facts=[f"version {version['version']}"])
+    return None
+
+
 def _recognise(client, root: str, base: str, props: Any, models: list[str] | None) -> Found:
     if isinstance(props, dict) and ("total_slots" in props or "default_generation_settings" in props):
         return Found(Server.LLAMA_CPP, base, "identified from /props", models=models)
-    version = _json(client, f"{root}/api/version")
-    if isinstance(version, dict) and "version" in version:
-        return Found(
-            Server.OLLAMA, base, "identified from /api/version", models=models, facts=[f"version {version['version']}"]
-        )
+    if found := _by_version(client, root, "/api/version", Server.OLLAMA, base, models):
+        return found
     native = _json(client, f"{root}/api/v0/models")
     if isinstance(native, dict) and any(
         isinstance(m, dict) and ("state" in m or "compatibility_type" in m) for m in native.get("data") or []
     ):
         return Found(Server.LMSTUDIO, base, "identified from /api/v0/models", models=models)
-    version = _json(client, f"{root}/version")
-    if isinstance(version, dict) and "version" in version:
-        return Found(
-            Server.VLLM, base, "identified from /version", models=models, facts=[f"version {version['version']}"]
-        )
+    if found := _by_version(client, root, "/version", Server.VLLM, base, models):
+        return found
     spec = _json(client, f"{root}/openapi.json")
     title = str(((spec or {}).get("info") or {}).get("title", "")) if isinstance(spec, dict) else ""
     if "llama.cpp python" in title.lower():

@@ -52,7 +52,7 @@ def candidates(memory: AssociativeMemory) -> list[ConceptNode]:
 
 def recency_scores(nodes: list[ConceptNode], decay: float) -> list[float]:
     """decay ** rank of last access, rank 1 = most recent; equal access times share a rank."""
-    # Most recently accessed scores highest (the original ranked ascending, inverting recency).
+    # Most recently accessed scores highest (docs/FIDELITY.md).
     ranks, rank, previous = [], 0, None
     for node in nodes:
         if node.last_accessed != previous:

@@ -119,7 +119,7 @@ class Scratch:
     def from_json(cls, data: dict) -> Scratch:
         known = {f.name for f in fields(cls)}
         values = {key: value for key, value in data.items() if key in known}
-        # Each time is read on its own (the original reset curr_time when act_start_time was null).
+        # Each time is read on its own, whatever the others hold (docs/FIDELITY.md).
         for key in TIME_KEYS:
             values[key] = parse_time(values[key]) if values.get(key) else None
         for key in LIST_KEYS:
@@ -275,7 +275,7 @@ class Scratch:
             self.chatting_end_time = None
         for name in list(self.chatting_with_buffer):
             if name != self.chatting_with:
-                # Fix: the original let the count go negative; zero already means "may talk again".
+                # The count stops at zero, which already means "may talk again" (docs/FIDELITY.md).
                 self.chatting_with_buffer[name] = max(0, self.chatting_with_buffer[name] - 1)
 
     def address(self) -> Address:

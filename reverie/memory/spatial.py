@@ -2,7 +2,7 @@
 
 Seeded from ``spatial_memory.json`` and extended by perception; it never shrinks. The
 option lists of the action-location prompts come from here. Unknown places give empty
-lists (the original raised KeyError).
+lists, never an error (docs/FIDELITY.md).
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ def _descriptions(retrieved: dict) -> list[str]:
 
 def past_context(speaker: Agent, listener: Agent) -> str:
     """A note about their last conversation if it was in the last 8 hours."""
-    # Fix: the original looked at the speaker's *oldest* chat; memory gives the newest with this listener.
+    # The speaker's newest chat with this listener (docs/FIDELITY.md).
     last = speaker.a_mem.get_last_chat(listener.name)
     if last is None:
         return ""

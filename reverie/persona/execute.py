@@ -55,7 +55,7 @@ def target_tiles(persona: Agent, ctx: StepContext, address: Address) -> list[Til
 
 def known_tiles(maze: Maze, address: str, living_area: str | None) -> set:
     """Tiles of ``address``; an invented place falls back to its nearest known parent."""
-    # Fix: the original raised KeyError on an unknown (model-invented) address and aborted the step.
+    # A model-invented address never stops the step (docs/FIDELITY.md).
     for candidate in Place(address).widening():
         tiles = maze.address_tiles.get(candidate)
         if tiles:

@@ -98,7 +98,7 @@ def determine_action(persona: Agent, maze: Maze, llm: LanguageModel) -> None:
     if i60 < len(s.f_daily_schedule) and s.curr_time.hour < 23:
         decompose(persona, i60, llm)
 
-    # Fix: the original appended ["sleeping", 1440 - total] on every action change, zero-length included.
+    # Sleep fills the day only where minutes are missing (docs/FIDELITY.md).
     missing = DAY_MINUTES - sum(d for _t, d in s.f_daily_schedule)
     if missing > 0:
         end = len(s.f_daily_schedule)

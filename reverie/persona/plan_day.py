@@ -30,7 +30,7 @@ def plan_new_day(persona: Agent, new_day: NewDay, llm: LanguageModel) -> None:
     wake = wake_up_hour(llm, identity=s.identity(), lifestyle=s.lifestyle, first_name=s.first_name, persona=s.name)
     if new_day is not NewDay.FIRST:
         revise_identity(persona, llm, wake)
-    # Fix: the original made daily_req only on the first day; later days reused day one's plan.
+    # A new daily requirement every day, not day one's again (docs/FIDELITY.md).
     s.set_daily_req(
         daily_plan(
             llm,

@@ -46,7 +46,7 @@ def decide_to_talk(persona: Agent, other: Agent, focused: dict, llm: LanguageMod
         target_name=other.name,
         context=context_of(focused),
         now=s.curr_time.strftime("%B %d, %Y, %H:%M:%S %p"),
-        # Fix: the original described the target with the initiator's name when waiting.
+        # Each described by their own status, waiting or not (docs/FIDELITY.md).
         init_status=status(persona),
         target_status=status(other),
         last_chat_time=last.created.strftime("%B %d, %Y, %H:%M:%S") if last else "",

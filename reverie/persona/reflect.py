@@ -103,7 +103,7 @@ def chat_ends_this_step(s: Scratch, previous_time: datetime | None) -> bool:
     """True on the last step before the conversation's end time."""
     if not s.chatting_end_time or not s.chatting_with:
         return False
-    # Fix: the original tested curr_time + 10 s == end, so other step lengths never matched.
+    # The end falls within this step, whatever the step's length (docs/FIDELITY.md).
     step = (s.curr_time - previous_time) if previous_time and s.curr_time > previous_time else timedelta(seconds=10)
     return s.curr_time < s.chatting_end_time <= s.curr_time + step
 

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 def retrieve(persona: Agent, ctx: StepContext) -> Retrieved:
     """Keyword retrieval for the events perceived this step: ``{description: {curr_event, events, thoughts}}``.
 
-    Memory lower-cases keywords at lookup too (the original's case bug is fixed there).
+    Memory lower-cases keywords at lookup too (docs/FIDELITY.md).
     """
     return Retrieved(persona.a_mem.retrieve_events_thoughts(ctx.result(Perceived).nodes))
 
@@ -24,7 +24,7 @@ def retrieve_scored(persona: Agent, llm: LanguageModel, focal_points: list[str],
     """Scored retrieval (recency, importance, relevance): ``{focal_point: [nodes]}``. Memories
     still waiting for their poignancy are rated first (importance reads it).
 
-    Recency ranks the most recently accessed memories first (memory fixes the original's inversion).
+    Recency ranks the most recently accessed memories first (docs/FIDELITY.md).
     """
     rate_waiting(persona, llm)
     return persona.memory.retrieve(focal_points, n)

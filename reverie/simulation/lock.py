@@ -17,7 +17,7 @@ from reverie.simulation.storage import SimStorage
 
 try:
     import fcntl
-except ImportError:  # pragma: no cover - not POSIX: no lock, as before
+except ImportError:  # pragma: no cover - not POSIX: no lock
     fcntl = None
 
 

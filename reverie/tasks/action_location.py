@@ -2,9 +2,8 @@
 action_arena, action_object).
 
 Each answer is a ``choice_field``: the options are passed at call time, so a grammar can
-only produce a known name (the original accepted invented arenas, which later crashed
-``execute``). Other people's houses and rooms are filtered out of the options like the
-original. With one option the call is skipped; with none, a sensible default is used.
+only produce a known name (docs/FIDELITY.md). Other people's houses and rooms are filtered
+out of the options like the original. With one option the call is skipped; with none, a sensible default is used.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ is wrong is left out and that subtask is asked on its own when it starts; a repl
 usable answer at all, or with the wrong number of answers (without a grammar), goes back to
 the model with what is wrong (with a long list, the reply and its correction may not fit the
 context window beside the prompt: then the fail-safe follows). The fail-safe is "no answers"
-(logged): every subtask is then asked on its own, as before.
+(logged): every subtask is then asked on its own when it starts.
 
 At most :data:`MAX_ACTIONS` subtasks go in one call (the prompt and the reply must fit the
 context window together); longer lists are split into even parts.

@@ -1,8 +1,8 @@
 """The next line of a conversation between two personas, and whether it ends it
 (prompt iterative_chat_utterance).
 
-Called once per utterance (up to 16 per conversation). ``end`` is a real JSON boolean (the
-original decided it by looking for the letter "f"); an opening line never ends the talk (the
+Called once per utterance (up to 16 per conversation). ``end`` is a real JSON boolean
+(docs/FIDELITY.md); an opening line never ends the talk (the
 code sets ``end`` back to false), and a line already said word for word is sent back, which
 keeps small models from looping; a line that goes on past sentences already said keeps only
 its new sentences. A line that fails is the original's fail-safe: "..." and the

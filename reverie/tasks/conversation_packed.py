@@ -69,7 +69,7 @@ class ConversationReply(Reply):
     )
     # Asked for (the grammar writes it) but not required: a reply cut off at max_tokens inside its
     # lines (the bundled model loops a line until then) is closed where it stopped and keeps its
-    # lines, the topic then asked on its own, as before the topic was part of the reply.
+    # lines, the topic then asked on its own.
     about: str = Field(
         default="",
         max_length=MAX_ABOUT,

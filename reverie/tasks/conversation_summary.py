@@ -24,7 +24,7 @@ from reverie.tasks.prompt_text import transcript_rows
 PREFIX = "conversing about "
 FAIL_SAFE_TOPIC = "everyday things"
 # The most words a topic keeps ("Isabella's Valentine's Day party at Hobbs Cafe on February 14th"
-# is 10); the bundled model's topic quoted its first line at up to 160 characters.
+# is 10): a longer one quotes a line instead of naming a topic (docs/SPEED.md).
 MAX_TOPIC_WORDS = 15
 # Words whose full stop does not end a sentence.
 _TITLES = {"mr", "mrs", "ms", "dr", "st", "jr", "sr", "prof"}

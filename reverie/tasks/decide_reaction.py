@@ -4,8 +4,8 @@
 have passed (both awake and busy with something, neither chatting nor waiting, not at
 23:00, the pair's chatting buffer spent: reverie/persona/react.py), and asks the original's
 question with no lean either way. The answer is an enum after a short reason; the
-fail-safe is "yes", the original's (whose answer marker never matched, so in effect the
-gates alone decided whether agents talked).
+fail-safe is "yes", the original's, since the gates have already let them talk
+(docs/FIDELITY.md).
 
 ``decide_to_react``: when both head for the same spot, wait for the other to finish or
 carry on. Fail-safe: carry on (no reaction), like the original.

@@ -8,8 +8,7 @@ the rest into the target (the triple still reads as the same sentence). Likewise
 in the passive given as the predicate with the subject as its target ("is being slept in",
 "bed") becomes ("is", "being slept in"); any other verb on the subject itself is sent back.
 The fail-safe splits the statement itself ("eating breakfast" -> ("eating", "breakfast"),
-"sleeping" -> ("is", "sleeping")) and is returned as is: the original re-wrapped it into
-(name, name, "is").
+"sleeping" -> ("is", "sleeping")) and is returned as is (docs/FIDELITY.md).
 """
 
 from __future__ import annotations
@@ -176,8 +175,7 @@ def event_triple(llm: LanguageModel, *, name: str, action_description: str) -> t
 
 def thought_triple(llm: LanguageModel, *, name: str, thought: str) -> tuple[str, str, str]:
     """``(name, predicate, object)`` for a thought of the persona: the statement is the thought
-    itself (the original put "<name> is " in front of it too, which made "Lucy Tran is Ruby
-    Castillo is Lucy Tran's best friend"; docs/FIDELITY.md), with a phrase the thought repeats word
+    itself, with no "<name> is " in front (docs/FIDELITY.md), with a phrase the thought repeats word
     for word said once ("This is a dream, Ken! This is a dream, Ken!" is asked as "This is a dream, Ken!")."""
     inputs = TripleInputs(subject=name, statement=thought)
     reply = llm.ask(EVENT_TRIPLE, inputs, persona=name)

@@ -3,8 +3,8 @@
 One call per awake hour, given the hours already decided; :func:`hourly_schedule` runs the
 whole day like the original (hours before waking are "sleeping" without a call; the pass
 is repeated, up to ``max_passes``, while the day has fewer than 5 distinct activities;
-consecutive equal hours are merged into minutes). Unlike the original, later passes keep
-the sleeping hours instead of asking the model for them.
+consecutive equal hours are merged into minutes). Later passes keep
+the sleeping hours instead of asking the model for them (docs/FIDELITY.md).
 
 The model writes only what the persona does; the code keeps the clock. A clock time or
 range inside the phrase ("opening the cafe at 8:00 am") is taken out by the code (the hour

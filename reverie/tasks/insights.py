@@ -5,8 +5,7 @@ cites at least one of them. The numbers are a call-time enum (the grammar keeps 
 range) and are checked against the range again. An insight that fails its checks (a copy of a
 statement, too short) is dropped while another one of the reply stands; a reply with none
 standing is sent back. The fail-safe has the same shape as a
-real answer (the original returned a list where a dict was
-expected and stored the thought "this is blank").
+real answer (docs/FIDELITY.md).
 
 Every insight is stored as a thought with a triple (``thought_triples`` or ``event_triple``
 after this call). In packed mode the reply carries them instead (prompt ``insights_packed``):

@@ -5,7 +5,7 @@ takes some minutes, and the rest of the window (up to its end) is re-planned. Th
 gives only the remainder, as ``{"activity", "minutes"}`` items with rough minutes that the
 code scales to what is left (the model is never asked for a sum). The grammar allows at most
 one item per 15 minutes left (``SLOT``; at most ``MAX_ITEMS``): a small model fills a list to
-its bound, and twelve long items did not fit the reply's ``max_tokens``. The fail-safe resumes the original plan where the inserted activity ends.
+its bound, and a longer list does not fit the reply's ``max_tokens`` (docs/FIDELITY.md). The fail-safe resumes the original plan where the inserted activity ends.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """The state of the object a persona uses, e.g. "being used to brew coffee" (prompt act_obj_desc).
 
 The state becomes the object's event description on the map. The fail-safe is
-"being used by <first name>", so a failed call still leaves a true, readable state (the
-original returned None here and the caller crashed).
+"being used by <first name>", so a failed call still leaves a true, readable state
+(docs/FIDELITY.md).
 """
 
 from __future__ import annotations

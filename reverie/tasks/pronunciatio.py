@@ -2,7 +2,7 @@
 
 Shown above the sprite in the frontend, twice per new action (the persona's action and the
 object's state). The reply must be emoji only; the fail-safe picks an emoji from keywords
-of the action (the original fell back to a fixed smiley only through the caller).
+of the action (docs/FIDELITY.md).
 """
 
 from __future__ import annotations

@@ -2,13 +2,11 @@
 
 As the original, the prompt asks for the block's subtasks in 5-minute increments. The
 grammar allows at most one subtask per 10 minutes of the block (``SLOT``; at most
-``MAX_SUBTASKS``): a small model fills a list to its bound, and a fixed bound of 16 had it
-write 16 subtasks for nearly every hour-long block (mostly the same one again), while the
-original's example has 9 for 180 minutes. The reply is a list of ``[action, minutes]``
-pairs (a pair costs about two thirds of the reply tokens of an ``{"action", "minutes"}``
-object): the model writes the steps, the code does the arithmetic. Validators require
-only a positive number of minutes; the code scales them to the block in 5-minute steps (the
-original kept the subtasks that fitted and crashed on a malformed line). The function
+``MAX_SUBTASKS``), because a small model fills a list to its bound (docs/FIDELITY.md). The
+reply is a list of ``[action, minutes]`` pairs, which cost fewer reply tokens than objects
+(docs/SPEED.md): the model writes the steps, the code does the arithmetic. Validators require
+only a positive number of minutes; the code scales them to the block in 5-minute steps
+(docs/FIDELITY.md). The function
 returns ``[("<task> (<subtask>)", minutes), ...]`` summing exactly to the block, as
 ``f_daily_schedule`` expects.
 """

@@ -20,10 +20,8 @@ wrong number of triples (without a grammar), goes back to the model with what is
 
 One check more is the list's own: a triple must share a word with its own thought
 (:func:`from_its_sentence`), because a small model copies one thought's triple into the others
-(on 25 traced batches, 13 of the 58 triples of the bundled model that passed the single checks
-had no word of their thought, most of them another thought's triple). Such a triple is left
-out as well, but never sends the reply back: asked again, the bundled model mostly answered
-worse.
+(docs/SPEED.md). Such a triple is left out as well, but never sends the reply back: asked
+again, a small model mostly answers worse.
 
 The fail-safe is "no triples" (logged): every thought then keeps ``event_triple``'s fail-safe.
 

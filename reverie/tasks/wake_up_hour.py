@@ -1,8 +1,7 @@
 """The hour a persona wakes up on a new day (prompt wake_up_hour).
 
 The reply is ``{"hour": 0..23}``: an enum, so a grammar enforces the range; without a
-grammar "6am", "6:30 am" or "18:00" are read as hours too (the original accepted only a
-bare "6am"). An hour more than 1 hour from the one the lifestyle names is sent back with
+grammar "6am", "6:30 am" or "18:00" are read as hours too (docs/FIDELITY.md). An hour more than 1 hour from the one the lifestyle names is sent back with
 that hour, so the day's sleeping hours agree with the persona's habits. The code knows those
 hours before the call: :func:`allowed_hours` passes them as the call's ``hours`` choice, so a
 grammar offers only them (the bundled model answered "13" for a 6am habit, again after the

@@ -96,7 +96,7 @@ class Maze:
     def get_nearby_tiles(self, tile: Tile, r: int) -> list[Tile]:
         """Tiles of the square of radius r around ``tile``, clipped to the map.
 
-        Unlike the original, the last column and row of the map are included.
+        The last column and row of the map are included (docs/FIDELITY.md).
         """
         x0, x1 = max(0, tile[0] - r), min(self.width - 1, tile[0] + r)
         y0, y1 = max(0, tile[1] - r), min(self.height - 1, tile[1] + r)

@@ -6,12 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from reverie.config import load_settings
-from reverie.llm import LLM
-from reverie.llm.fake_model import FakeChatModel
 from reverie.sim_layout import SimLayout
 from reverie.prompt_tools.fixtures import load_fixture
-from reverie.tasks.registry import product_tasks
 from tests.frontend import synthetic
+from tests.tasks.planning_support import traced_llm
 
 NEVER = "I would rather not say."
 # (persona, game time, replies in order)
@@ -28,14 +26,7 @@ def write_trace(world: Path) -> Path:
     layout = SimLayout(settings.paths.storage / synthetic.SIM)
     case = load_fixture("wake_up_hour").cases[0]
     for step, (persona, game_time, replies) in enumerate(CALLS, start=1):
-        model = FakeChatModel(replies=replies)
-        llm = LLM(
-            settings,
-            tasks=product_tasks(),
-            chat_models={"strong": model, "cheap": model},
-            ledger_path=layout.ledger_path,
-            trace_path=layout.trace_path,
-        )
+        llm = traced_llm(settings, layout, replies)
         llm.set_clock(step, game_time)
         llm.ask("wake_up_hour", case.inputs, choices=case.choices, persona=persona)
     return layout.trace_path

@@ -14,8 +14,6 @@ import json
 import os
 import resource
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -30,6 +28,7 @@ from reverie.simulation.storage import SimStorage, fork
 from reverie.tasks.registry import product_tasks
 from tests.fuzz.fake_server import FakeServer
 from tests.fuzz.fuzz_model import FuzzChat
+from tests.the_ville_run import reverie_cmd
 
 BASE = "base_willow_creek"
 SHIPPED = PROJECT_ROOT / "environment" / "frontend_server" / "storage" / BASE
@@ -64,14 +63,7 @@ def reverie(config: Path, *args: str, timeout: float = 300, limit_file_bytes: in
         if limit_file_bytes is not None:
             resource.setrlimit(resource.RLIMIT_FSIZE, (limit_file_bytes, limit_file_bytes))
 
-    return subprocess.run(
-        [sys.executable, "-m", "reverie", "--config", str(config), *args],
-        cwd=PROJECT_ROOT,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        preexec_fn=limits,
-    )
+    return reverie_cmd(config, *args, timeout=timeout, preexec_fn=limits)
 
 
 def error_lines(run) -> list[str]:
@@ -89,6 +81,13 @@ def town_fork(config: Path, storage: Path, name: str) -> SimStorage:
     sim = fork(storage, BASE, name)
     sim.write_meta({**sim.read_meta(), "sec_per_step": SEC_PER_STEP})
     return sim
+
+
+def open_fork(config: Path, storage: Path, name: str, seed: int) -> tuple[Simulation, SimStorage]:
+    """A new fork of the base named ``name``, opened on a fuzzing model of ``seed``."""
+    settings = load_settings(config)
+    sim_storage = town_fork(config, storage, name)
+    return Simulation.open(settings, name, llm=fuzz_llm(settings, sim_storage, seed)), sim_storage
 
 
 # -- 1. a base is read-only for every command --------------------------------------------------
@@ -150,8 +149,7 @@ def test_a_fork_starts_without_its_parents_run_files(tmp_path):
 def test_resume_falls_back_past_a_damaged_movement_file(tmp_path, capsys):
     config, storage = storage_with_base(tmp_path, autosave_every=2)
     settings = load_settings(config)
-    sim_storage = town_fork(config, storage, "damaged")
-    sim = Simulation.open(settings, "damaged", llm=fuzz_llm(settings, sim_storage, 5))
+    sim, sim_storage = open_fork(config, storage, "damaged", 5)
     assert sim.run(6) == 6
     sim.save()
     sim.close()
@@ -225,9 +223,7 @@ def two_checkpoints(tmp_path_factory):
     """A run saved at step 2 (autosave) and at step 4: the newest checkpoint and the one before."""
     root = tmp_path_factory.mktemp("shapes")
     config, storage = storage_with_base(root, autosave_every=2)
-    settings = load_settings(config)
-    sim_storage = town_fork(config, storage, "shaped")
-    sim = Simulation.open(settings, "shaped", llm=fuzz_llm(settings, sim_storage, 11))
+    sim, _ = open_fork(config, storage, "shaped", 11)
     assert sim.run(4) == 4
     sim.save()
     sim.close()
@@ -290,9 +286,7 @@ BAD_HISTORIES = {
 
 def test_a_history_that_matches_no_persona_loads_nothing_and_says_why(tmp_path):
     config, storage = storage_with_base(tmp_path)
-    settings = load_settings(config)
-    sim_storage = town_fork(config, storage, "history")
-    sim = Simulation.open(settings, "history", llm=fuzz_llm(settings, sim_storage, 9))
+    sim, _ = open_fork(config, storage, "history", 9)
     try:
         memories = {name: len(p.a_mem.nodes()) for name, p in sim.personas.items()}
         for kind, text in BAD_HISTORIES.items():
@@ -331,9 +325,7 @@ class StoppedChat(FuzzChat):
 @pytest.fixture
 def history_sim(tmp_path):
     config, storage = storage_with_base(tmp_path)
-    settings = load_settings(config)
-    sim_storage = town_fork(config, storage, "history")
-    sim = Simulation.open(settings, "history", llm=fuzz_llm(settings, sim_storage, 9))
+    sim, _ = open_fork(config, storage, "history", 9)
     try:
         yield sim
     finally:

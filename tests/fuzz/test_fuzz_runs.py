@@ -16,7 +16,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -30,6 +29,7 @@ from reverie.simulation.storage import SimStorage, fork
 from reverie.tasks.registry import product_tasks
 from tests.fuzz.fake_server import FakeServer
 from tests.fuzz.fuzz_model import KINDS, FuzzChat
+from tests.the_ville_run import reverie_argv, reverie_cmd
 
 BASE = "base_willow_creek"
 SHIPPED = PROJECT_ROOT / "environment" / "frontend_server" / "storage" / BASE
@@ -155,16 +155,6 @@ def test_fuzzed_days_of_the_default_town_reach_every_stage(tmp_path):
     )
 
 
-def reverie(config: Path, *args: str, timeout: float = 240) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "reverie", "--config", str(config), *args],
-        cwd=PROJECT_ROOT,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
-
-
 @pytest.mark.slow  # about 60 s: four command-line runs
 @pytest.mark.timeout(420)
 def test_a_run_against_a_failing_server_resumes_after_drops_a_kill_and_an_outage(tmp_path):
@@ -178,7 +168,7 @@ def test_a_run_against_a_failing_server_resumes_after_drops_a_kill_and_an_outage
         )
     try:
         # Errors, drops and slow answers on a few percent of requests: retried, the run goes on.
-        run = reverie(config, "run", "--resume", "served", "--steps", "40", "--no-progress")
+        run = reverie_cmd(config, "run", "--resume", "served", "--steps", "40", "--no-progress", timeout=240)
         assert run.returncode == 0, run.stderr[-2000:]
         assert SimStorage(storage.root, "served").read_meta()["step"] == 40
         failures = sum(n for what, n in server.counts.items() if what != "reply")
@@ -186,19 +176,7 @@ def test_a_run_against_a_failing_server_resumes_after_drops_a_kill_and_an_outage
 
         # kill -9 mid-run, then resume: the ledger goes back to the checkpoint.
         child = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "reverie",
-                "--config",
-                str(config),
-                "run",
-                "--resume",
-                "served",
-                "--steps",
-                "500",
-                "--no-progress",
-            ],
+            reverie_argv(config, "run", "--resume", "served", "--steps", "500", "--no-progress"),
             cwd=PROJECT_ROOT,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -220,7 +198,7 @@ def test_a_run_against_a_failing_server_resumes_after_drops_a_kill_and_an_outage
         # step is not saved (no fail-safe of a missing server is kept). (The rollback has kept
         # exactly the lines of the steps before the checkpoint.)
         server.down()
-        run = reverie(config, "run", "--resume", "served", "--steps", "20", "--no-progress")
+        run = reverie_cmd(config, "run", "--resume", "served", "--steps", "20", "--no-progress", timeout=240)
         errors = [line for line in run.stderr.splitlines() if line.startswith("error:")]
         assert run.returncode == 2 and len(errors) == 1 and errors[0].startswith("error: [backend]"), run.stderr[-2000:]
         stopped = SimStorage(storage.root, "served").read_meta()["step"]
@@ -229,7 +207,7 @@ def test_a_run_against_a_failing_server_resumes_after_drops_a_kill_and_an_outage
 
         # Back up: resume starts from the last checkpoint and asks the failed step's prompts again.
         server.up()
-        run = reverie(config, "run", "--resume", "served", "--steps", "10", "--no-progress")
+        run = reverie_cmd(config, "run", "--resume", "served", "--steps", "10", "--no-progress", timeout=240)
         assert run.returncode == 0, run.stderr[-2000:]
         assert SimStorage(storage.root, "served").read_meta()["step"] == stopped + 10
         assert any(s is not None and s >= stopped for s in ledger_steps(storage)), "asked again"

@@ -11,7 +11,6 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 import time
 
 import pytest
@@ -20,7 +19,7 @@ from reverie import PROJECT_ROOT
 from reverie.memory import PersonaMemory
 from reverie.world.maze import Maze
 
-from tests.the_ville_run import BASE, NAMES, STEPS, make_village, reverie_cmd
+from tests.the_ville_run import BASE, NAMES, STEPS, make_village, reverie_argv, reverie_cmd
 
 # The recorded run loads the bundled model: about half an hour on 2 busy cores.
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(5400)]
@@ -30,6 +29,12 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(5400)]
 def recorded(the_ville_recording):
     """30 steps with the bundled model, recorded once per session: (config, storage, cassette, seconds)."""
     return the_ville_recording
+
+
+def replaying(recorded, *args: str) -> list[str]:
+    """The command line of a run on the recorded replies: ``run ARGS... --replay CASSETTE --no-progress``."""
+    config, _, cassette, _ = recorded
+    return reverie_argv(config, "run", *args, "--replay", str(cassette), "--no-progress")
 
 
 def movement_files(sim_dir):
@@ -91,22 +96,7 @@ def test_kill_9_then_resume(recorded):
     config, storage, cassette, _ = recorded
     sim = storage / "killed"
     shutil.rmtree(sim, ignore_errors=True)  # an earlier run's files would end the wait below at once
-    cmd = [
-        sys.executable,
-        "-m",
-        "reverie",
-        "--config",
-        str(config),
-        "run",
-        "--sim",
-        "killed",
-        "--overwrite",
-        "--steps",
-        str(STEPS),
-        "--replay",
-        str(cassette),
-        "--no-progress",
-    ]
+    cmd = replaying(recorded, "--sim", "killed", "--overwrite", "--steps", str(STEPS))
     proc = subprocess.Popen(cmd, cwd=PROJECT_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 900
@@ -211,25 +201,9 @@ def test_fin_then_fork_the_saved_simulation(recorded):
 
 def test_live_mode_waits_for_the_browser(recorded):
     """The file protocol: the backend processes step s only once environment/<s>.json exists."""
-    config, storage, cassette, _ = recorded
+    config, storage, _, _ = recorded
     sim = storage / "live"
-    cmd = [
-        sys.executable,
-        "-m",
-        "reverie",
-        "--config",
-        str(config),
-        "run",
-        "--live",
-        "--sim",
-        "live",
-        "--overwrite",
-        "--steps",
-        "3",
-        "--replay",
-        str(cassette),
-        "--no-progress",
-    ]
+    cmd = replaying(recorded, "--live", "--sim", "live", "--overwrite", "--steps", "3")
     proc = subprocess.Popen(cmd, cwd=PROJECT_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         for step in range(3):
@@ -257,25 +231,10 @@ def test_live_mode_waits_for_the_browser(recorded):
 
 
 def test_ctrl_c_saves_the_last_complete_step(recorded):
-    config, storage, cassette, _ = recorded
+    _, storage, _, _ = recorded
     sim = storage / "interrupted"
     shutil.rmtree(sim, ignore_errors=True)  # an earlier run's files would end the wait below at once
-    cmd = [
-        sys.executable,
-        "-m",
-        "reverie",
-        "--config",
-        str(config),
-        "run",
-        "--sim",
-        "interrupted",
-        "--overwrite",
-        "--steps",
-        str(STEPS),
-        "--replay",
-        str(cassette),
-        "--no-progress",
-    ]
+    cmd = replaying(recorded, "--sim", "interrupted", "--overwrite", "--steps", str(STEPS))
     proc = subprocess.Popen(cmd, cwd=PROJECT_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 600
     while not (sim / "movement" / "2.json").exists():

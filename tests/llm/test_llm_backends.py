@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import sys
 
 import pytest
 
 from llm_support import CHOICES, INPUTS, TASK, TASKS, WakeUp
-from tests.loopback_server import loopback_server
+from tests.loopback_server import llama_cpp_python_server
 from reverie.config import Settings
 from reverie.llm import LLM
-from reverie.llm.models import build_chat_models, bundled_model_path
+from reverie.llm.models import build_chat_models
 
 pytestmark = pytest.mark.slow
 
@@ -68,29 +67,8 @@ def test_with_the_prompt_cache_off_every_prompt_is_evaluated_in_full(settings, t
 
 @pytest.fixture
 def llama_server(tmp_path):
-    command = lambda port: [
-        sys.executable,
-        "-m",
-        "llama_cpp.server",
-        "--model",
-        str(bundled_model_path()),
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--n_ctx",
-        "1024",
-        "--n_threads",
-        "2",
-    ]
-    with loopback_server(
-        command,
-        lambda port: f"http://127.0.0.1:{port}/v1/models",
-        tmp_path / "server.log",
-        what="llama_cpp.server",
-        wait_s=180,
-    ) as port:
-        yield f"http://127.0.0.1:{port}/v1"
+    with llama_cpp_python_server(tmp_path / "server.log", n_ctx=1024) as url:
+        yield url
 
 
 def test_the_openai_compatible_backend_returns_a_valid_object(settings, llama_server):

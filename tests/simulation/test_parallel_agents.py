@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import logging
-import sys
 import threading
 import time
 from collections import Counter
@@ -24,13 +23,12 @@ from reverie import PROJECT_ROOT
 from reverie.config import BackendSettings, load_settings
 from reverie.llm import LLM
 from reverie.llm.fake_model import FakeChatModel
-from reverie.llm.models import bundled_model_path
 from reverie.memory import Scratch
 from reverie.simulation.concurrency import cognition_workers, interaction_groups, run_groups
 from reverie.simulation.simulation import Simulation
 from reverie.world.maze import Maze
 from reverie.tasks.registry import product_tasks
-from tests.loopback_server import loopback_server
+from tests.loopback_server import llama_cpp_python_server
 
 BASE = "base_willow_creek"
 NAMES = ["Nora Bennett", "Theo Alvarez", "Iris Novak"]
@@ -266,36 +264,10 @@ def test_an_in_process_model_is_never_called_from_two_threads(base_settings, tmp
 
 @pytest.fixture
 def llama_server(tmp_path, base_settings):
-    model = base_settings.models.strong
-    command = lambda port: [  # noqa: E731
-        sys.executable,
-        "-m",
-        "llama_cpp.server",
-        "--model",
-        str(bundled_model_path()),
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--n_ctx",
-        str(model.n_ctx),
-        "--n_threads",
-        "2",
-        "--interrupt_requests",
-        "False",
-        "--cache",
-        "True",
-        "--cache_size",
-        str(512 << 20),  # as [backend] prompt_cache
-    ]
-    with loopback_server(
-        command,
-        lambda port: f"http://127.0.0.1:{port}/v1/models",
-        tmp_path / "server.log",
-        what="llama_cpp.server",
-        wait_s=180,
-    ) as port:
-        yield f"http://127.0.0.1:{port}/v1"
+    # The prompt cache's size as [backend] prompt_cache.
+    extra = ("--interrupt_requests", "False", "--cache", "True", "--cache_size", str(512 << 20))
+    with llama_cpp_python_server(tmp_path / "server.log", n_ctx=base_settings.models.strong.n_ctx, extra=extra) as url:
+        yield url
 
 
 @pytest.mark.slow

@@ -25,6 +25,7 @@ from reverie.errors import UserError
 from reverie.simulation.ledger_rollback import rollback_ledger
 from reverie.simulation.lock import SimLock, SimulationInUse
 from reverie.simulation.storage import SimStorage, fork
+from tests.the_ville_run import reverie_argv, reverie_cmd
 
 BASE = "base_willow_creek"
 SHIPPED = PROJECT_ROOT / "environment" / "frontend_server" / "storage" / BASE
@@ -42,13 +43,7 @@ def town(tmp_path) -> Path:
 
 
 def reverie(config: Path, *args: str, timeout: int = 120) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "reverie", "--config", str(config), *args],
-        cwd=PROJECT_ROOT,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
+    return reverie_cmd(config, *args, timeout=timeout)
 
 
 def one_line_error(run: subprocess.CompletedProcess) -> str:
@@ -300,23 +295,9 @@ def test_a_stop_signal_saves_the_steps_run(town, tmp_path, signum):
     """Ctrl-C did this already (test_bundled_run.py); SIGTERM killed the run, losing its steps."""
     sim = tmp_path / "storage" / "stopped"
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "reverie",
-            "--config",
-            str(town),
-            "run",
-            "--fork",
-            BASE,
-            "--sim",
-            "stopped",
-            "--steps",
-            "100000",
-            "--model",
-            "scripted",
-            "--no-progress",
-        ],
+        reverie_argv(
+            town, "run", "--fork", BASE, "--sim", "stopped", "--steps", "100000", "--model", "scripted", "--no-progress"
+        ),
         cwd=PROJECT_ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -351,20 +332,7 @@ def test_sigterm_at_the_interactive_prompt_saves_and_finishes(town, tmp_path):
             '[models.strong]\npath = "scripted"\nn_ctx = 65536\n[models.cheap]\npath = "scripted"\nn_ctx = 65536\n'
         )
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "reverie",
-            "--config",
-            str(town),
-            "--fork",
-            BASE,
-            "--sim",
-            "served",
-            "--headless",
-            "--command",
-            "run 2",
-        ],
+        reverie_argv(town, "--fork", BASE, "--sim", "served", "--headless", "--command", "run 2"),
         cwd=PROJECT_ROOT,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,

@@ -13,7 +13,28 @@ from reverie.config import Settings
 from reverie.llm import LLM
 from reverie.llm.fake_model import FakeChatModel
 from reverie.prompt_tools.evaluate import read_ledger
+from reverie.sim_layout import SimLayout
 from reverie.tasks.registry import product_tasks
+
+# A meeting for each reaction prompt: keyword arguments of decide_to_talk and decide_to_react.
+TALK = dict(
+    init_name="Isabella Rodriguez",
+    target_name="Klaus Mueller",
+    context="Klaus Mueller is a regular customer.",
+    now="February 13, 2023, 12:10:00 PM",
+    init_status="Isabella Rodriguez is already working at the counter",
+    target_status="Klaus Mueller is already eating lunch",
+)
+REACT = dict(
+    init_name="Maria Lopez",
+    target_name="Klaus Mueller",
+    context="",
+    now="February 13, 2023, 08:05:00 AM",
+    init_status="Maria Lopez is on the way to taking a shower",
+    target_status="Klaus Mueller is already taking a shower",
+    init_act="taking a shower",
+    target_act="taking a shower",
+)
 
 
 def scripted_llm(*replies: str, ledger_path=None) -> tuple[LLM, FakeChatModel]:
@@ -24,6 +45,19 @@ def scripted_llm(*replies: str, ledger_path=None) -> tuple[LLM, FakeChatModel]:
     return LLM(
         settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model}, ledger_path=ledger_path
     ), model
+
+
+def traced_llm(settings: Settings, layout: SimLayout, replies: list[str]) -> LLM:
+    """The real facade over a scripted chat model (``replies`` in order), accounting and tracing
+    its calls into ``layout``'s run."""
+    model = FakeChatModel(replies=replies)
+    return LLM(
+        settings,
+        tasks=product_tasks(),
+        chat_models={"strong": model, "cheap": model},
+        ledger_path=layout.ledger_path,
+        trace_path=layout.trace_path,
+    )
 
 
 def last_user_text(model: FakeChatModel, call: int = -1) -> str:

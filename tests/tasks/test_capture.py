@@ -13,12 +13,10 @@ import pytest
 from reverie.cli import build_parser
 from reverie.config import Settings
 from reverie.errors import UserError
-from reverie.llm import LLM
-from reverie.llm.fake_model import FakeChatModel
 from reverie.sim_layout import SimLayout
 from reverie.prompt_tools import cli
 from reverie.prompt_tools.fixtures import load_fixture
-from reverie.tasks.registry import product_tasks
+from tests.tasks.planning_support import traced_llm
 
 SIM = "traced"
 
@@ -36,14 +34,7 @@ def trace_calls(settings: Settings, calls: list[tuple[str, dict, list[str]]]) ->
     layout = SimLayout(settings.paths.storage / SIM)
     case = load_fixture("wake_up_hour").cases[0]
     for step, (persona, inputs, replies) in enumerate(calls):
-        model = FakeChatModel(replies=replies)
-        llm = LLM(
-            settings,
-            tasks=product_tasks(),
-            chat_models={"strong": model, "cheap": model},
-            ledger_path=layout.ledger_path,
-            trace_path=layout.trace_path,
-        )
+        llm = traced_llm(settings, layout, replies)
         llm.set_clock(step, f"February 13, 2023, 0{step}:00:00")
         llm.ask("wake_up_hour", {**case.inputs, **inputs}, choices=case.choices, persona=persona)
 

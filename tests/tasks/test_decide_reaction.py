@@ -78,28 +78,9 @@ def test_context_and_last_chat_sentences():
 
 # --- through the facade (scripted chat model: fixed replies, not a real model) ----------
 
-from tests.tasks.planning_support import scripted_llm  # noqa: E402
+from tests.tasks.planning_support import REACT, TALK, scripted_llm  # noqa: E402
 
 from reverie.tasks.decide_reaction import decide_to_react, decide_to_talk  # noqa: E402
-
-TALK = dict(
-    init_name="Isabella Rodriguez",
-    target_name="Klaus Mueller",
-    context="Klaus Mueller is a regular customer.",
-    now="February 13, 2023, 12:10:00 PM",
-    init_status="Isabella Rodriguez is already working at the counter",
-    target_status="Klaus Mueller is already eating lunch",
-)
-REACT = dict(
-    init_name="Maria Lopez",
-    target_name="Klaus Mueller",
-    context="",
-    now="February 13, 2023, 08:05:00 AM",
-    init_status="Maria Lopez is on the way to taking a shower",
-    target_status="Klaus Mueller is already taking a shower",
-    init_act="taking a shower",
-    target_act="taking a shower",
-)
 
 
 def test_talk_answer_is_followed():

@@ -28,7 +28,7 @@ from reverie.tasks.pronunciatio import pronunciatio
 from reverie.tasks.task_decomp import task_decomp
 from reverie.tasks.wake_up_hour import wake_up_hour
 from reverie.tasks.registry import product_tasks
-from tests.tasks.planning_support import answered
+from tests.tasks.planning_support import REACT, TALK, answered
 
 pytestmark = pytest.mark.slow
 
@@ -121,26 +121,8 @@ def test_action_pipeline_stays_within_the_options(llm):
 
 
 def test_reactions_give_booleans_and_a_full_window(llm):
-    talk = decide_to_talk(
-        llm,
-        init_name="Isabella Rodriguez",
-        target_name=KLAUS,
-        context="Klaus Mueller is a regular customer.",
-        now="February 13, 2023, 12:10:00 PM",
-        init_status="Isabella Rodriguez is already working at the counter",
-        target_status="Klaus Mueller is already eating lunch",
-    )
-    wait = decide_to_react(
-        llm,
-        init_name="Maria Lopez",
-        target_name=KLAUS,
-        context="",
-        now="February 13, 2023, 08:05:00 AM",
-        init_status="Maria Lopez is on the way to taking a shower",
-        target_status="Klaus Mueller is already taking a shower",
-        init_act="taking a shower",
-        target_act="taking a shower",
-    )
+    talk = decide_to_talk(llm, **TALK)
+    wait = decide_to_react(llm, **REACT)
     assert type(talk) is bool and type(wait) is bool
     assert answered(llm, "decide_to_talk") and answered(llm, "decide_to_react")
     window = new_decomp_schedule(
