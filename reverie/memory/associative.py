@@ -195,7 +195,7 @@ class AssociativeMemory:
         """Put a node into the id map, its stream and its keyword index (newest first)."""
         stream = self.streams[node.type]
         stream.nodes.insert(0, node)
-        # Keys lower-cased here and at lookup (the original looked up with the original case).
+        # Keys lower-cased here and at lookup (docs/FIDELITY.md).
         for kw in {k.lower() for k in node.keywords}:
             stream.by_keyword.setdefault(kw, []).insert(0, node)
         self.id_to_node[node.node_id] = node
@@ -222,7 +222,7 @@ class AssociativeMemory:
         return {node.spo() for node in self.seq_event[:retention]}
 
     def get_last_chat(self, name: str) -> ConceptNode | None:
-        """The newest chat with ``name`` (the original read the oldest chat in one place)."""
+        """The newest chat with ``name`` (docs/FIDELITY.md)."""
         chats = self.kw_to_chat.get(name.lower())
         return chats[0] if chats else None
 

@@ -197,7 +197,7 @@ def check_text(text: str, what: str = "the answer", *, min_words: int = 1) -> st
 # The characters a phrase in words is written with: letters (Latin, accented ones included),
 # digits, spaces and plain punctuation. As a JSON-schema ``pattern`` (:func:`words_only`) it keeps
 # the grammar from writing what a small model runs into and never gets out of: a string of emoji
-# (several tokens each, so a 40-character field took hundreds and the reply was cut off), words
+# (several tokens each, so a bounded field outgrows max_tokens: docs/SPEED.md), words
 # joined by underscores ("The_The_The_..."), a line of braces and newlines, a timestamp for a
 # sentence. The letters are those of the world's scripts (:data:`LETTERS`), so personas written
 # in another language keep it. No double quote: the pattern's characters are written into the
