@@ -9,58 +9,79 @@ import json
 from types import SimpleNamespace
 
 import pytest
+from langchain_core.messages import HumanMessage
 import server_fakes
 from llm_support import CHOICES, INPUTS, TASK, TASKS, WakeUp
 
 from reverie.llm import LLM
 from reverie.llm.schema import call_schema
 from reverie.llm.server_errors import ServerFailing
-from reverie.llm.server_router import Router
+from reverie.llm.server_chat_model import ServerChatModel
+from reverie.llm.server_router import HomeFirst
 from reverie.llm.servers import compact_grammar, is_offline
 from tests.loopback_server import free_port
 
 
-def router(*slots: int) -> Router:
-    sessions = [
-        SimpleNamespace(backend=SimpleNamespace(base_url=f"http://10.0.0.{i}:8080/v1")) for i in range(len(slots))
+def router(*slots: int) -> HomeFirst:
+    """A LiteLLM Router over servers that are never called (the picks only)."""
+    routes = [
+        {
+            role: ServerChatModel(base_url=f"http://10.0.0.{i}:8080/v1", api_key="none", model="local", max_retries=0)
+            for role in ("strong", "cheap")
+        }
+        for i in range(len(slots))
     ]
-    return Router(list(slots), sessions)
+    return HomeFirst(routes, list(slots))
+
+
+def take(r: HomeFirst, persona: str | None, role: str = "strong") -> int:
+    """The server LiteLLM's pick gives a call of ``persona`` (held until :meth:`HomeFirst.done`)."""
+    token = r.register([HumanMessage("hi")], None, {}, persona)
+    request = {"metadata": {"reverie_call": token}}
+    deployment = r.router.get_available_deployment(model=role, request_kwargs=request)
+    assert request["client"] is r.routes[r._held[token]][role].root_client, "sent through that server's own client"
+    assert deployment["litellm_params"]["api_base"] == r.urls[r._held[token]]
+    return token
 
 
 def test_a_persona_keeps_its_server_and_personas_spread_by_slots():
     r = router(3, 1)
     homes = {}
     for n in range(8):
-        persona = f"P{n}"
-        homes[persona] = r.take(persona, set())
-        r.give_back(homes[persona])
+        token = take(r, f"P{n}")
+        homes[f"P{n}"] = r._held[token]
+        r.done(token)
     assert [list(homes.values()).count(i) for i in (0, 1)] == [6, 2], "three personas a slot on each"
     for persona, home in homes.items():
-        again = r.take(persona, set())
-        r.give_back(again)
-        assert again == home
+        token = take(r, persona, "cheap")
+        assert r._held[token] == home
+        r.done(token)
 
 
 def test_a_full_server_sends_the_call_to_the_least_busy_one_and_every_slot_is_used():
     r = router(2, 2)
-    taken = [r.take("Ann", set()) for _ in range(4)]  # Ann's home holds 2; the next two go elsewhere
+    taken = [r._held[take(r, "Ann")] for _ in range(4)]  # Ann's home holds 2; the next two go elsewhere
     assert taken.count(0) == 2 and taken.count(1) == 2
     assert r.busy == [2, 2]
 
 
-def test_a_lost_server_gets_no_calls_and_its_personas_find_another():
+def test_a_cooled_down_server_gets_no_calls_and_its_personas_find_another(capsys):
     r = router(1, 1)
-    home = r.take("Ann", set())
-    r.give_back(home)
-    r.lose(home, "gone")
-    other = r.take("Ann", set())
+    token = take(r, "Ann")
+    home = r._held[token]
+    r.done(token)
+    for role in ("strong", "cheap"):  # as LiteLLM does when a call fails on it
+        r.router.health().cooldowns.add_deployment_to_cooldown(r.deployment_id(home, role), OSError(), 503, 60)
+    token = take(r, "Ann")
+    other = r._held[token]
+    r.done(token)
     assert other != home
-    r.give_back(other)
-    r.lose(other, "gone too")
-    assert r.take("Ann", set()) is None
-    failure = r.none_left()
-    assert isinstance(failure, ServerFailing) and "\n" not in str(failure)
-    assert "10.0.0.0" in str(failure) and "10.0.0.1" in str(failure)
+    assert [line for line in capsys.readouterr().err.splitlines() if "lost" in line and r.urls[home] in line]
+    r.router.health().cooldowns.add_deployment_to_cooldown(r.deployment_id(other, "strong"), OSError(), 503, 60)
+    with pytest.raises(ServerFailing) as raised:
+        take(r, "Ann")
+    assert "\n" not in str(raised.value)
+    assert "10.0.0.0" in str(raised.value) and "10.0.0.1" in str(raised.value)
 
 
 def test_each_server_kind_keeps_its_structured_output_request_behind_the_router(settings, tmp_path):
@@ -153,13 +174,14 @@ def test_a_new_run_asks_the_lost_servers_again():
     from reverie.llm import LLM as Facade
 
     r = router(1, 1)
-    r.lose(0, "gone")
-    r.lose(1, "gone")
+    for server in (0, 1):
+        r.router.health().cooldowns.add_deployment_to_cooldown(r.deployment_id(server, "strong"), OSError(), 503, 60)
+    assert r.cooling() == {0, 1}
     llm = Facade.__new__(Facade)
     llm._models = {"strong": SimpleNamespace(router=r)}
     llm.chain, llm._health = SimpleNamespace(backend_lost=object()), SimpleNamespace(answered=lambda: None)
     llm.reconnect()
-    assert r.down == {} and llm.chain.backend_lost is None
+    assert r.cooling() == set() and llm.chain.backend_lost is None
 
 
 def _two_fakes(settings, a, b) -> None:
