@@ -157,7 +157,9 @@ class HomeFirst:
     def _say(self, server: int, left: int) -> None:
         for persona in [p for p, i in self._home.items() if i == server]:
             del self._home[persona]  # re-homed on its next call
-        line = f"[backend] model server {self.urls[server]} lost (a call failed on it); {left} of {len(self.routes)} left"
+        line = (
+            f"[backend] model server {self.urls[server]} lost (a call failed on it); {left} of {len(self.routes)} left"
+        )
         print(line, file=sys.stderr)
         log.warning("%s", line)
 
