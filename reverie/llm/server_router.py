@@ -35,7 +35,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatResult
 
-from reverie.llm.server_errors import BackendLost, ServerFailing, unwrap
+from reverie.llm.server_errors import BackendLost, ServerFailing, describe, unwrap
 from reverie.llm.servers import persona_of
 
 log = logging.getLogger("reverie.llm")
@@ -142,31 +142,34 @@ class HomeFirst:
             if held is not None:
                 self.busy[held] -= 1
 
-    def cooling(self) -> set[int]:
+    def cooling(self, why: str | None = None) -> set[int]:
         """Servers LiteLLM has cooled down (any of their deployments); each said once, with why."""
         ids = list(self._deployments)
         cold = {int(i.rsplit("@", 1)[1]) for i, _ in self.router.health().cooldowns.get_active_cooldowns(ids, None)}
         with self._lock:
             for server in sorted(cold - set(self._down)):
-                self._down[server] = "failed a call; cooled down"
-                self._say(server, len(self.routes) - len(cold))
+                self._down[server] = why or "a call failed on it"
+                self._say(server, self._down[server], len(self.routes) - len(cold))
             for server in set(self._down) - cold:
                 del self._down[server]  # its cooldown is over: asked again
         return cold
 
-    def _say(self, server: int, left: int) -> None:
+    def _say(self, server: int, why: str, left: int) -> None:
         for persona in [p for p, i in self._home.items() if i == server]:
             del self._home[persona]  # re-homed on its next call
         line = (
-            f"[backend] model server {self.urls[server]} lost (a call failed on it); {left} of {len(self.routes)} left"
+            f"[backend] model server {self.urls[server]} lost ({why}); "
+            f"cooled down for {COOLDOWN_S:g} s, {left} of {len(self.routes)} left"
         )
         print(line, file=sys.stderr)
         log.warning("%s", line)
 
     def _pick(self, model: str, messages=None, input=None, specific_deployment=False, request_kwargs=None) -> Any:
         request = request_kwargs if request_kwargs is not None else {}
-        token = int((request.get("metadata") or {})["reverie_call"])
-        cold = self.cooling()
+        metadata = request.get("metadata") or {}
+        token = int(metadata["reverie_call"])
+        tried = metadata.get("previous_models") or ()  # LiteLLM's record of this call's failed tries
+        cold = self.cooling(" ".join(str(tried[-1].get("exception_string", "")).split())[:160] if tried else None)
         with self._lock:
             held = self._held.pop(token, None)
             if held is not None:
@@ -220,6 +223,7 @@ class HomeFirst:
                     self.router.health().cooldowns.add_deployment_to_cooldown(
                         self.deployment_id(index, role), exc, 503, COOLDOWN_S
                     )
+                self.cooling(str(exc).split(" — ", 1)[0])
         if len(self.cooling()) == len(self.routes):
             raise self.none_left()
 
@@ -267,7 +271,7 @@ class RoutedChatModel(BaseChatModel):
         except BackendLost:
             raise
         except Exception as exc:
-            if len(router.cooling()) == len(router.routes):
+            if len(router.cooling(describe(unwrap(exc)))) == len(router.routes):
                 raise router.none_left() from exc
             raise unwrap(exc) from exc
         finally:
