@@ -89,7 +89,9 @@ class HomeFirst:
         self._home: dict[str, int] = {}
         self._homed = [0] * len(routes)
         self._held: dict[int, int] = {}  # call token -> the server its current try is on
-        self._asks: dict[int, tuple] = {}  # call token -> (messages, stop, kwargs, persona, keys set)
+        self._asks: dict[
+            int, tuple[list[BaseMessage], list[str] | None, dict[str, Any], str | None, list[str]]
+        ] = {}  # call token -> (messages, stop, kwargs, persona, keys set)
         self._down: dict[int, str] = {}  # servers said to be lost, and why
         self._tokens = itertools.count()
         self._lock = threading.Lock()
@@ -130,7 +132,9 @@ class HomeFirst:
             self._down.clear()
             self.router = router
 
-    def register(self, messages, stop, kwargs, persona) -> int:
+    def register(
+        self, messages: list[BaseMessage], stop: list[str] | None, kwargs: dict[str, Any], persona: str | None
+    ) -> int:
         token = next(self._tokens)
         self._asks[token] = (messages, stop, kwargs, persona, [])
         return token
@@ -164,7 +168,14 @@ class HomeFirst:
         print(line, file=sys.stderr)
         log.warning("%s", line)
 
-    def _pick(self, model: str, messages=None, input=None, specific_deployment=False, request_kwargs=None) -> Any:
+    def _pick(
+        self,
+        model: str,
+        messages: Any = None,
+        input: Any = None,
+        specific_deployment: bool | None = False,
+        request_kwargs: dict[str, Any] | None = None,
+    ) -> Any:
         request = request_kwargs if request_kwargs is not None else {}
         metadata = request.get("metadata") or {}
         token = int(metadata["reverie_call"])
