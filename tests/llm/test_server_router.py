@@ -9,14 +9,14 @@ import json
 from types import SimpleNamespace
 
 import pytest
-from langchain_core.messages import HumanMessage
 import server_fakes
+from langchain_core.messages import HumanMessage
 from llm_support import CHOICES, INPUTS, TASK, TASKS, WakeUp
 
 from reverie.llm import LLM
 from reverie.llm.schema import call_schema
-from reverie.llm.server_errors import ServerFailing
 from reverie.llm.server_chat_model import ServerChatModel
+from reverie.llm.server_errors import ServerFailing
 from reverie.llm.server_router import HomeFirst
 from reverie.llm.servers import compact_grammar, is_offline
 from tests.loopback_server import free_port
