@@ -219,3 +219,26 @@ def test_every_server_lost_mid_run_stops_the_ask_with_one_line(settings, tmp_pat
     assert llm.backend_lost is raised.value
     lost = [line for line in capsys.readouterr().err.splitlines() if " lost (" in line]
     assert len(lost) == 2
+
+
+def test_only_a_run_over_several_servers_loads_litellm():
+    """One server needs no router: its process never imports LiteLLM (seconds of import saved)."""
+    import subprocess
+    import sys
+
+    from reverie import PROJECT_ROOT
+
+    code = (
+        "import sys\n"
+        "from reverie.config import load_settings\n"
+        "from reverie.llm.models import build_chat_models\n"
+        "s = load_settings()\n"
+        "s.backend.kind = 'openai'\n"
+        "build_chat_models(s)\n"
+        "print('one', 'litellm' in sys.modules)\n"
+        "s.backend.servers = [{'base_url': 'http://127.0.0.1:9/v1'}, {'base_url': 'http://127.0.0.1:10/v1'}]\n"
+        "build_chat_models(s)\n"
+        "print('two', 'litellm' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=120)
+    assert done.stdout.split("\n")[:2] == ["one False", "two True"], done.stderr[-2000:]
