@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from types import SimpleNamespace
 
+import broken_servers
 import pytest
 import server_fakes
 from langchain_core.messages import HumanMessage
@@ -242,3 +243,24 @@ def test_only_a_run_over_several_servers_loads_litellm():
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=120)
     assert done.stdout.split("\n")[:2] == ["one False", "two True"], done.stderr[-2000:]
+
+
+def test_a_server_dripping_past_the_deadline_hands_the_call_to_another_by_then(settings, tmp_path, capsys):
+    """``[backend] timeout_s`` holds behind the router: the call leaves the dripping server at its
+    deadline (not after its 100,000-byte reply) and is answered by the other, no fail-safe."""
+    with broken_servers.dripping(every_s=0.5) as slow, server_fakes.llama_server() as good:
+        settings.backend.kind, settings.backend.retry_pause_s, settings.backend.timeout_s = "openai", 0.01, 2.0
+        slow_url = f"http://127.0.0.1:{slow.port}/v1"
+        settings.backend.servers = [  # Bob's home is the first server, Ann's the second
+            {"base_url": good.base_url, "server": "llama.cpp"},
+            {"base_url": slow_url, "server": "llama.cpp"},
+        ]
+        llm = LLM(settings, tasks=TASKS, ledger_path=tmp_path / "calls.jsonl")
+        assert llm.ask(TASK, INPUTS, choices=CHOICES, persona="Bob") == WakeUp(hour=8, place="kitchen")
+        took, raised = broken_servers.elapsed(lambda: llm.ask(TASK, INPUTS, choices=CHOICES, persona="Ann"))
+    assert raised is None
+    assert 2.0 <= took < 6.0, f"left the dripping server at its deadline: {took:.1f} s"
+    lines = [json.loads(line) for line in (tmp_path / "calls.jsonl").read_text().splitlines()]
+    assert [line["server"] for line in lines] == [good.base_url] * 2
+    assert not lines[1]["fallback"] and lines[1]["attempts"] == 1
+    assert [said for said in capsys.readouterr().err.splitlines() if " lost (" in said and slow_url in said]
