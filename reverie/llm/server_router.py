@@ -35,7 +35,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatResult
 
-from reverie.llm.server_errors import BackendLost, ServerFailing, describe, unwrap
+from reverie.llm.server_errors import BackendLost, Failure, ServerFailing, classify, describe, unwrap
 from reverie.llm.servers import persona_of
 
 log = logging.getLogger("reverie.llm")
@@ -63,6 +63,8 @@ def _litellm() -> Any:
     litellm.turn_off_message_logging = True
     litellm.disable_hf_tokenizer_download = True
     litellm.success_callback, litellm.failure_callback, litellm.callbacks = [], [], []
+    for name in ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy"):  # its debug lines show requests
+        logging.getLogger(name).setLevel(logging.WARNING)
     return litellm
 
 
@@ -282,9 +284,11 @@ class RoutedChatModel(BaseChatModel):
         except BackendLost:
             raise
         except Exception as exc:
-            if len(router.cooling(describe(unwrap(exc)))) == len(router.routes):
+            real = unwrap(exc)  # the OpenAI client's error: what the retry policy and the stops read
+            cold = router.cooling(describe(real))
+            if len(cold) == len(router.routes) and classify(real) not in (Failure.AUTH, Failure.REFUSED):
                 raise router.none_left() from exc
-            raise unwrap(exc) from exc
+            raise real from real.__cause__  # its own cause kept: classify reads what the client saw
         finally:
             router.done(token)
         server = int(str(reply._hidden_params["model_id"]).rsplit("@", 1)[1])
