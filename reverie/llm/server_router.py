@@ -87,7 +87,6 @@ class HomeFirst:
         self.urls = [str(next(iter(r.values())).openai_api_base) for r in routes]
         self.sessions = [next(iter(r.values())).session for r in routes]
         self.busy = [0] * len(routes)
-        self.calls = [0] * len(routes)
         self._home: dict[str, int] = {}
         self._homed = [0] * len(routes)
         self._held: dict[int, int] = {}  # call token -> the server its current try is on
@@ -193,7 +192,6 @@ class HomeFirst:
             messages_, stop, kwargs, persona, keys = self._asks[token]
             server = self._choose(persona, live)
             self.busy[server] += 1
-            self.calls[server] += 1
             self._held[token] = server
         body = self.routes[server][model].request_body(messages_, stop, kwargs, persona)
         for key in keys:  # the fields of a server tried before
