@@ -3,8 +3,8 @@
     python -m reverie.benchmarks.bench_servers [--slots 16] [--minutes 10] [--fork base_willow_creek_n25]
 
 Runs the same packed bench twice, one run after the other: on one bench server of ``--slots``
-slots, then on two of half as many each, the run spread over both by the router
-(:mod:`reverie.llm.server_router`). Prints the mean calls in flight of each (over the run's wall
+slots, then on two of half as many each, the run spread over both by LiteLLM's Router with
+our strategy (:mod:`reverie.llm.server_router`). Prints the mean calls in flight of each (over the run's wall
 time, the two servers' added up), the calls each server answered and the wall time. The same
 mean within noise says that the router keeps both servers as busy as one of their size.
 """

@@ -82,18 +82,20 @@ class ServerChatModel(ChatOpenAI):
     prompt_cache: bool = True
 
     def _generate(self, messages, stop=None, run_manager=None, **kwargs: Any) -> ChatResult:
-        # The chain asks in one form ({"type": "json_object", "schema": ...}); the server gets its own.
+        kwargs = self.shape(kwargs, persona_of(run_manager))
+        return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
+
+    def shape(self, kwargs: dict[str, Any], persona: str | None) -> dict[str, Any]:
+        """The call's keyword arguments with this server's own request fields: the chain asks in
+        one form ({"type": "json_object", "schema": ...}); the server gets its own."""
+        kwargs = dict(kwargs)
         response_format = kwargs.pop("response_format", None)
         repeat_penalty = kwargs.pop("repeat_penalty", None)  # a prompt's own; not an OpenAI field
         extra = dict(kwargs.get("extra_body") or {})
         if self.session is not None:
             server = self.session.found.server
             pins = self.session.pins
-            extra.update(
-                server.extra_body(
-                    prompt_cache=self.prompt_cache, slot=pins.slot(persona_of(run_manager)) if pins else None
-                )
-            )
+            extra.update(server.extra_body(prompt_cache=self.prompt_cache, slot=pins.slot(persona) if pins else None))
             if repeat_penalty is not None:
                 if server.repeat_penalty_field:
                     extra[server.repeat_penalty_field] = repeat_penalty
@@ -111,7 +113,12 @@ class ServerChatModel(ChatOpenAI):
             extra["response_format"] = response_format
         if extra:
             kwargs["extra_body"] = extra
-        return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
+        return kwargs
+
+    def request_body(self, messages: list[BaseMessage], stop: list[str] | None, kwargs: dict, persona: str | None):
+        """The request this server gets for a call (model, messages, sampling, ``extra_body``):
+        what :meth:`_generate` sends, for a router that sends it."""
+        return self._get_request_payload(messages, stop=stop, **self.shape(kwargs, persona))
 
     def _create_chat_result(self, response, generation_info=None) -> ChatResult:
         problem = completion_problem(response)
@@ -134,18 +141,16 @@ class ServerChatModel(ChatOpenAI):
 
 def server_models(settings: Settings, roles: tuple[str, ...]) -> dict[str, BaseChatModel]:
     """One chat model per role: a :class:`ServerChatModel` for one server, or for several
-    (``[[backend.servers]]``) a :class:`~reverie.llm.server_router.RoutedChatModel` over one
-    :class:`ServerChatModel` per server and role."""
+    (``[[backend.servers]]``) a :class:`~reverie.llm.server_router.RoutedChatModel`, LiteLLM's
+    Router over one :class:`ServerChatModel` per server and role."""
     backend = settings.backend
     per_server = [_server_models(settings, roles, entry) for entry in backend.endpoints()]
     if len(per_server) == 1:
         return dict(per_server[0])
-    from reverie.llm.server_router import RoutedChatModel, Router
+    from reverie.llm.server_router import HomeFirst, RoutedChatModel
 
-    router = Router(
-        [entry.parallel_slots for entry in backend.endpoints()], [models[roles[0]].session for models in per_server]
-    )
-    return {role: RoutedChatModel(routes=[models[role] for models in per_server], router=router) for role in roles}
+    router = HomeFirst(per_server, [entry.parallel_slots for entry in backend.endpoints()])
+    return {role: RoutedChatModel(role=role, router=router) for role in roles}
 
 
 def _server_models(settings: Settings, roles: tuple[str, ...], entry: ServerSettings) -> dict[str, ServerChatModel]:

@@ -145,6 +145,20 @@ def classify(exc: BaseException, *, server: bool = True) -> Failure | None:
     return None
 
 
+def unwrap(exc: BaseException) -> BaseException:
+    """The OpenAI client's or httpx's own error under a router's (LiteLLM wraps it, a refused
+    connection becoming a 500): what :func:`classify` reads. ``exc`` when there is none."""
+    seen = exc
+    for _ in range(8):
+        nested = seen.__cause__ or seen.__context__
+        if nested is None:
+            break
+        seen = nested
+        if not type(seen).__module__.startswith("litellm"):
+            return seen
+    return exc
+
+
 def describe(exc: BaseException) -> str:
     status = getattr(exc, "status_code", None)
     text = " ".join(str(exc).split())[:200]

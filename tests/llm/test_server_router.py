@@ -8,59 +8,81 @@ from __future__ import annotations
 import json
 from types import SimpleNamespace
 
+import broken_servers
 import pytest
 import server_fakes
+from langchain_core.messages import HumanMessage
 from llm_support import CHOICES, INPUTS, TASK, TASKS, WakeUp
 
 from reverie.llm import LLM
 from reverie.llm.schema import call_schema
+from reverie.llm.server_chat_model import ServerChatModel
 from reverie.llm.server_errors import ServerFailing
-from reverie.llm.server_router import Router
+from reverie.llm.server_router import HomeFirst
 from reverie.llm.servers import compact_grammar, is_offline
 from tests.loopback_server import free_port
 
 
-def router(*slots: int) -> Router:
-    sessions = [
-        SimpleNamespace(backend=SimpleNamespace(base_url=f"http://10.0.0.{i}:8080/v1")) for i in range(len(slots))
+def router(*slots: int) -> HomeFirst:
+    """A LiteLLM Router over servers that are never called (the picks only)."""
+    routes = [
+        {
+            role: ServerChatModel(base_url=f"http://10.0.0.{i}:8080/v1", api_key="none", model="local", max_retries=0)
+            for role in ("strong", "cheap")
+        }
+        for i in range(len(slots))
     ]
-    return Router(list(slots), sessions)
+    return HomeFirst(routes, list(slots))
+
+
+def take(r: HomeFirst, persona: str | None, role: str = "strong") -> int:
+    """The server LiteLLM's pick gives a call of ``persona`` (held until :meth:`HomeFirst.done`)."""
+    token = r.register([HumanMessage("hi")], None, {}, persona)
+    request = {"metadata": {"reverie_call": token}}
+    deployment = r.router.get_available_deployment(model=role, request_kwargs=request)
+    assert request["client"] is r.routes[r._held[token]][role].root_client, "sent through that server's own client"
+    assert deployment["litellm_params"]["api_base"] == r.urls[r._held[token]]
+    return token
 
 
 def test_a_persona_keeps_its_server_and_personas_spread_by_slots():
     r = router(3, 1)
     homes = {}
     for n in range(8):
-        persona = f"P{n}"
-        homes[persona] = r.take(persona, set())
-        r.give_back(homes[persona])
+        token = take(r, f"P{n}")
+        homes[f"P{n}"] = r._held[token]
+        r.done(token)
     assert [list(homes.values()).count(i) for i in (0, 1)] == [6, 2], "three personas a slot on each"
     for persona, home in homes.items():
-        again = r.take(persona, set())
-        r.give_back(again)
-        assert again == home
+        token = take(r, persona, "cheap")
+        assert r._held[token] == home
+        r.done(token)
 
 
 def test_a_full_server_sends_the_call_to_the_least_busy_one_and_every_slot_is_used():
     r = router(2, 2)
-    taken = [r.take("Ann", set()) for _ in range(4)]  # Ann's home holds 2; the next two go elsewhere
+    taken = [r._held[take(r, "Ann")] for _ in range(4)]  # Ann's home holds 2; the next two go elsewhere
     assert taken.count(0) == 2 and taken.count(1) == 2
     assert r.busy == [2, 2]
 
 
-def test_a_lost_server_gets_no_calls_and_its_personas_find_another():
+def test_a_cooled_down_server_gets_no_calls_and_its_personas_find_another(capsys):
     r = router(1, 1)
-    home = r.take("Ann", set())
-    r.give_back(home)
-    r.lose(home, "gone")
-    other = r.take("Ann", set())
+    token = take(r, "Ann")
+    home = r._held[token]
+    r.done(token)
+    for role in ("strong", "cheap"):  # as LiteLLM does when a call fails on it
+        r.router.health().cooldowns.add_deployment_to_cooldown(r.deployment_id(home, role), OSError(), 503, 60)
+    token = take(r, "Ann")
+    other = r._held[token]
+    r.done(token)
     assert other != home
-    r.give_back(other)
-    r.lose(other, "gone too")
-    assert r.take("Ann", set()) is None
-    failure = r.none_left()
-    assert isinstance(failure, ServerFailing) and "\n" not in str(failure)
-    assert "10.0.0.0" in str(failure) and "10.0.0.1" in str(failure)
+    assert [line for line in capsys.readouterr().err.splitlines() if "lost" in line and r.urls[home] in line]
+    r.router.health().cooldowns.add_deployment_to_cooldown(r.deployment_id(other, "strong"), OSError(), 503, 60)
+    with pytest.raises(ServerFailing) as raised:
+        take(r, "Ann")
+    assert "\n" not in str(raised.value)
+    assert "10.0.0.0" in str(raised.value) and "10.0.0.1" in str(raised.value)
 
 
 def test_each_server_kind_keeps_its_structured_output_request_behind_the_router(settings, tmp_path):
@@ -153,13 +175,14 @@ def test_a_new_run_asks_the_lost_servers_again():
     from reverie.llm import LLM as Facade
 
     r = router(1, 1)
-    r.lose(0, "gone")
-    r.lose(1, "gone")
+    for server in (0, 1):
+        r.router.health().cooldowns.add_deployment_to_cooldown(r.deployment_id(server, "strong"), OSError(), 503, 60)
+    assert r.cooling() == {0, 1}
     llm = Facade.__new__(Facade)
     llm._models = {"strong": SimpleNamespace(router=r)}
     llm.chain, llm._health = SimpleNamespace(backend_lost=object()), SimpleNamespace(answered=lambda: None)
     llm.reconnect()
-    assert r.down == {} and llm.chain.backend_lost is None
+    assert r.cooling() == set() and llm.chain.backend_lost is None
 
 
 def _two_fakes(settings, a, b) -> None:
@@ -197,3 +220,47 @@ def test_every_server_lost_mid_run_stops_the_ask_with_one_line(settings, tmp_pat
     assert llm.backend_lost is raised.value
     lost = [line for line in capsys.readouterr().err.splitlines() if " lost (" in line]
     assert len(lost) == 2
+
+
+def test_only_a_run_over_several_servers_loads_litellm():
+    """One server needs no router: its process never imports LiteLLM (seconds of import saved)."""
+    import subprocess
+    import sys
+
+    from reverie import PROJECT_ROOT
+
+    code = (
+        "import sys\n"
+        "from reverie.config import load_settings\n"
+        "from reverie.llm.models import build_chat_models\n"
+        "s = load_settings()\n"
+        "s.backend.kind = 'openai'\n"
+        "build_chat_models(s)\n"
+        "print('one', 'litellm' in sys.modules)\n"
+        "s.backend.servers = [{'base_url': 'http://127.0.0.1:9/v1'}, {'base_url': 'http://127.0.0.1:10/v1'}]\n"
+        "build_chat_models(s)\n"
+        "print('two', 'litellm' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=120)
+    assert done.stdout.split("\n")[:2] == ["one False", "two True"], done.stderr[-2000:]
+
+
+def test_a_server_dripping_past_the_deadline_hands_the_call_to_another_by_then(settings, tmp_path, capsys):
+    """``[backend] timeout_s`` holds behind the router: the call leaves the dripping server at its
+    deadline (not after its 100,000-byte reply) and is answered by the other, no fail-safe."""
+    with broken_servers.dripping(every_s=0.5) as slow, server_fakes.llama_server() as good:
+        settings.backend.kind, settings.backend.retry_pause_s, settings.backend.timeout_s = "openai", 0.01, 2.0
+        slow_url = f"http://127.0.0.1:{slow.port}/v1"
+        settings.backend.servers = [  # Bob's home is the first server, Ann's the second
+            {"base_url": good.base_url, "server": "llama.cpp"},
+            {"base_url": slow_url, "server": "llama.cpp"},
+        ]
+        llm = LLM(settings, tasks=TASKS, ledger_path=tmp_path / "calls.jsonl")
+        assert llm.ask(TASK, INPUTS, choices=CHOICES, persona="Bob") == WakeUp(hour=8, place="kitchen")
+        took, raised = broken_servers.elapsed(lambda: llm.ask(TASK, INPUTS, choices=CHOICES, persona="Ann"))
+    assert raised is None
+    assert 2.0 <= took < 6.0, f"left the dripping server at its deadline: {took:.1f} s"
+    lines = [json.loads(line) for line in (tmp_path / "calls.jsonl").read_text().splitlines()]
+    assert [line["server"] for line in lines] == [good.base_url] * 2
+    assert not lines[1]["fallback"] and lines[1]["attempts"] == 1
+    assert [said for said in capsys.readouterr().err.splitlines() if " lost (" in said and slow_url in said]

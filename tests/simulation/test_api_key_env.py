@@ -76,15 +76,16 @@ def gate(upstream: str, key: str) -> Iterator[tuple[str, dict]]:
 
 @pytest.mark.parametrize("form", ["backend", "servers"])
 def test_the_key_from_the_environment_reaches_the_server_and_no_file(form, tmp_path, monkeypatch, capsys, caplog):
+    """``servers``: two gated servers, so the calls go through LiteLLM's Router and its deployments."""
     key = "sk-or-v1-" + secrets.token_hex(24)
     monkeypatch.setenv(VARIABLE, key)
     settings = load_settings(PROJECT_ROOT / "config.toml")
-    with BenchServer(FAST) as bench, gate(bench.url, key) as (url, seen):
+    with BenchServer(FAST) as bench, gate(bench.url, key) as (url, seen), gate(bench.url, key) as (url_2, seen_2):
         s = sim_settings(settings, tmp_path / "run", kind="openai", slots=4)
         if form == "backend":
             s.backend.base_url, s.backend.api_key_env = url, VARIABLE
         else:
-            s.backend.servers = [{"base_url": url, "parallel_slots": 4, "api_key_env": VARIABLE}]
+            s.backend.servers = [{"base_url": u, "parallel_slots": 2, "api_key_env": VARIABLE} for u in (url, url_2)]
         sim = Simulation.fork(s, BASE, f"keyed_{form}")
         try:
             assert sim.run(1) == 1
@@ -92,9 +93,13 @@ def test_the_key_from_the_environment_reaches_the_server_and_no_file(form, tmp_p
         finally:
             sim.close()
         assert httpx.get(f"{url}/models").status_code == 401, "the gate refuses a request without the key"
-    assert seen["with_key"] > 5 and seen["refused"] == 1
+    assert seen["with_key"] > 5 and seen["refused"] == 1 and seen_2["refused"] == 0
     written = [p for p in (tmp_path / "run").rglob("*") if p.is_file() and not p.is_symlink()]
-    assert any(p.name == "llm_calls.jsonl" for p in written) and any(p.name == "llm_trace.jsonl" for p in written)
+    ledgers = [p for p in written if p.name == "llm_calls.jsonl"]
+    assert ledgers and any(p.name == "llm_trace.jsonl" for p in written)
+    if form == "servers":
+        answered = {json.loads(line)["server"] for line in ledgers[0].read_text().splitlines() if line.strip()}
+        assert answered == {url, url_2} and seen_2["with_key"] > 1, "both keyed servers answered through the router"
     holding = [str(p) for p in written if key.encode() in p.read_bytes()]
     assert not holding, f"the key was written to {holding}"
     said = capsys.readouterr()

@@ -1,11 +1,12 @@
-"""One run over two real llama.cpp ``llama-server`` processes on loopback (``[[backend.servers]]``):
-the calls land on both, the ledger names the server of each, and a server killed mid-run hands
-its calls to the other with nothing lost. A real model on purpose: the connections that drop,
+"""One run over two real llama.cpp ``llama-server`` processes on loopback (``[[backend.servers]]``),
+through LiteLLM's Router: the calls land on both, the ledger names the server of each, and a
+server killed mid-run hands its calls to the other (LiteLLM's cooldown and retry) with nothing lost. A real model on purpose: the connections that drop,
 the grammars and the answers are the servers'."""
 
 from __future__ import annotations
 
 import json
+import sys
 import threading
 import time
 
@@ -79,6 +80,7 @@ def test_a_packed_run_uses_both_servers_and_survives_one_killed_mid_run(tmp_path
         f"\n{len(calls)} asks; per server {per_server}; killed B after {len(before)} asks; "
         f"{len(after)} asks after; fail-safes {sum(1 for c in calls if c['fallback'])}\n" + "\n".join(said)
     )
+    assert "litellm" in sys.modules, "the calls went through LiteLLM's Router"
     assert kill > 0, "B was killed while the run went on"
     assert {c.get("server") for c in before} >= {url_a, url_b}, "before the kill, both servers answered"
     assert after and all(c["server"] == url_a for c in after), "after the kill, every call went to A"
