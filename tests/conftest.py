@@ -54,3 +54,13 @@ def readme_first_run(tmp_path_factory):
     from tests.willow_run import run_the_readme_first_command
 
     return run_the_readme_first_command(tmp_path_factory.mktemp("readme_first_run"))
+
+
+@pytest.fixture(scope="session")
+def generated(tmp_path_factory):
+    """(assets, storage) folders with a freshly generated default world (the world and worldgen tests)."""
+    from reverie.worldgen.generate import generate
+
+    root = tmp_path_factory.mktemp("generated")
+    generate(root / "assets", root / "storage")
+    return root / "assets", root / "storage"

@@ -6,10 +6,10 @@ Screenshots go to tests/artifacts/.
 from __future__ import annotations
 
 import io
-import time
 
 import pytest
 from PIL import Image
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -34,14 +34,28 @@ def canvas_colors(driver, name: str, artifacts) -> int:
     return len(set(img.getdata()))
 
 
+def moved_on(driver, before: dict, step_past: int = 0, timeout: float = 30) -> dict:
+    """The sprites' positions once one of them has left its place in ``before`` and the replay is
+    past step ``step_past`` (or, after ``timeout`` seconds, as they are then: the asserts decide)."""
+
+    def positions_if_moved(d):
+        now = d.execute_script("return window.reverie.positions()")
+        moved = any((before[k]["x"], before[k]["y"]) != (now[k]["x"], now[k]["y"]) for k in before)
+        return now if moved and d.execute_script("return window.reverie.step") > step_past else None
+
+    try:
+        return WebDriverWait(driver, timeout, poll_frequency=0.2).until(positions_if_moved)
+    except TimeoutException:
+        return driver.execute_script("return window.reverie.positions()")
+
+
 def test_demo_page_draws_the_map_and_sprites_move(world, live_server, browser, artifacts):
     compress(load_settings(world / "config.toml"), synthetic.SIM)
     browser.get(f"{live_server}/demo/{synthetic.SIM}/0/3/")
     wait_ready(browser)
     before = browser.execute_script("return window.reverie.positions()")
     assert canvas_colors(browser, "demo_start.png", artifacts) > 50, "the canvas is blank"
-    time.sleep(4)
-    after = browser.execute_script("return window.reverie.positions()")
+    after = moved_on(browser, before, step_past=1)
     browser.save_screenshot(str(artifacts / "demo_page.png"))
     assert canvas_colors(browser, "demo_later.png", artifacts) > 50
     moved = [k for k in before if (before[k]["x"], before[k]["y"]) != (after[k]["x"], after[k]["y"])]
@@ -79,8 +93,7 @@ def test_demo_on_the_default_world(default_world, live_server, browser, artifact
     browser.get(f"{live_server}/demo/{synthetic.SIM}/0/4/")
     wait_ready(browser)
     before = browser.execute_script("return window.reverie.positions()")
-    time.sleep(3)
-    after = browser.execute_script("return window.reverie.positions()")
+    after = moved_on(browser, before)
     browser.save_screenshot(str(artifacts / "demo_default_world.png"))
     assert canvas_colors(browser, "demo_default_world_canvas.png", artifacts) > 20
     assert any((before[k]["x"], before[k]["y"]) != (after[k]["x"], after[k]["y"]) for k in before)

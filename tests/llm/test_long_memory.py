@@ -1,6 +1,9 @@
 """A long run's memories at the default n_ctx: every prompt that takes memories or chat lines
 is cut to fit, so no call fails or falls back because of length (the real bundled model, on
-purpose: its tokenizer and llama.cpp's context window decide what fits)."""
+purpose: its tokenizer and llama.cpp's context window decide what fits). Its replies are
+recorded (tests/recordings/long_memory.jsonl): the real tokenizer still cuts each prompt, and a
+prompt replayed is byte for byte one llama.cpp took at n_ctx 2048 with the token counts it
+reported; a prompt the recording lacks goes to the model itself."""
 
 from __future__ import annotations
 
@@ -10,10 +13,10 @@ import pytest
 
 from reverie.config import Settings
 from reverie.doctor.doctor import LONG_RUN_LINES, long_run_inputs
-from reverie.llm import LLM
 from reverie.llm.prompt_size import Drop
 from reverie.tasks.registry import product_tasks
 from reverie.prompt_tools.fixtures import load_fixture
+from tests.recorded_replies import recorded_llm
 
 # The prompts whose inputs grow with the run; a prompt that loses its trim fails here.
 GROWING = {
@@ -47,7 +50,7 @@ def test_five_thousand_memories_and_a_long_chat_fit_at_n_ctx_2048(tmp_path):
     assert settings.models.strong.n_ctx == settings.models.cheap.n_ctx == 2048
     settings.repair.max_attempts = 1  # one full-window call per prompt is the point; repairs would only repeat it
     ledger = tmp_path / "llm_calls.jsonl"
-    llm = LLM(settings, tasks=product_tasks(), ledger_path=ledger)
+    llm = recorded_llm(settings, "long_memory", ledger_path=ledger)
     sizes = {}
     for name in sorted(GROWING):
         case = load_fixture(name).cases[0]

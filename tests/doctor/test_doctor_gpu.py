@@ -19,7 +19,7 @@ from reverie.cli import main
 from reverie.config import ConfigError, load_settings
 from reverie.llm.offload import Placement, devices, layers_that_fit, read_placement
 from tests.loopback_server import rpc_server
-from tests.test_doctor import checks_of, config_for
+from tests.doctor.test_doctor import checks_of, config_for
 
 
 def gpu_config(write_config, tmp_path, extra: str = "") -> str:
