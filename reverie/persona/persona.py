@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -14,11 +15,11 @@ from reverie.memory.scratch import Scratch, Tile
 from reverie.persona.execute import execute
 from reverie.persona.options import CognitionOptions
 from reverie.persona.perceive import perceive
-from reverie.persona.plan import plan
+from reverie.persona.plan import plan_own, plan_reaction
 from reverie.persona.reflect import reflect
 from reverie.persona.retrieve import retrieve_perceived
 from reverie.persona.seeded_status import Seeds
-from reverie.persona.step import NewDay, StepContext
+from reverie.persona.step import NewDay, StartedMove, StepContext
 
 if TYPE_CHECKING:
     from reverie.llm.language_model import LanguageModel
@@ -88,6 +89,21 @@ class Persona:
     ) -> tuple[Tile, str | None, str]:
         """One step of cognition: perceive → retrieve → plan → reflect → execute. ``occupied``:
         whether a persona stands on a tile at this step (default: read from the maze)."""
+        return self.finish_move(self.start_move(maze, personas, tile, curr_time, rng=rng, llm=llm, occupied=occupied))
+
+    def start_move(
+        self,
+        maze: Maze,
+        personas: dict[str, Persona],
+        tile: Tile,
+        curr_time: datetime,
+        *,
+        rng: random.Random,
+        llm: LanguageModel,
+        occupied: Callable[[Tile], bool] | None = None,
+    ) -> StartedMove:
+        """The part of a step that reads and writes this persona and the map only: perceive, retrieve,
+        the day's and the next action's planning."""
         s = self.scratch
         s.move_to(tile)
         ctx = StepContext(
@@ -106,7 +122,17 @@ class Persona:
         with timed("retrieve"):
             retrieved = retrieve_perceived(self, perceived)
         with timed("plan"):
-            plan_address = plan(self, ctx, retrieved)
+            plan_own(self, ctx)
+        return StartedMove(ctx, retrieved)
+
+    def finish_move(
+        self, started: StartedMove, personas: Mapping[str, Persona] | None = None
+    ) -> tuple[Tile, str | None, str]:
+        """The rest: react (reads, and a conversation writes, another persona), reflect, execute.
+        ``personas``: the others as this persona sees them now (default: the step's)."""
+        ctx = started.ctx if personas is None else replace(started.ctx, personas=dict(personas))
+        with timed("plan"):
+            plan_address = plan_reaction(self, ctx, started.retrieved)
         with timed("reflect"):
             reflect(self, ctx)
         with timed("execute"):

@@ -47,3 +47,12 @@ class StepContext:
     # Whether a persona stands on a tile at this step; None: read from the maze. A scheduler
     # that lets residents run ahead answers it from their positions at this step.
     occupied: Callable[[tuple[int, int]], bool] | None = None
+
+
+@dataclass(frozen=True)
+class StartedMove:
+    """A step whose own part is done (:meth:`reverie.persona.persona.Persona.start_move`): its
+    context and what it retrieved, for the part that reacts to the others."""
+
+    ctx: StepContext
+    retrieved: dict

@@ -19,10 +19,13 @@ it sees, and nothing it does could change what they see (docs/LOOP.md §2a):
 - object states live on the tiles of their users, so they are read within sight only.
 
 Every resident's choices (its dice are seeded by step and name) and every model call are then
-those of the step loop, so the same replies give the same files. ``movement/<step>.json``, the
-next environment file and the timeline are written in step order once every resident has passed
-the step. A run ahead ends at a barrier where everyone stands at one step (the next autosave
-or the end of the run), so a checkpoint only ever saves whole steps.
+those of the step loop, so the same replies give the same files. Within a group, members
+nobody can write at the step start their own part at once (:mod:`reverie.simulation.group_step`).
+``movement/<step>.json``, the next environment file and the timeline are written in step order
+once every resident has passed the step. Each resident stages its files as it passes a
+checkpoint's step and goes on; the checkpoint is committed once the last one has passed, so it
+holds whole steps and nobody waits for it. A step that fails stops the run there: the others go
+on up to it, so the steps written are those before it whatever the threads' timing.
 
 A group's thread holds one of ``workers`` turns while it thinks (the server's slots) and gives
 it back while it waits for a resident behind it; the residents furthest behind never wait,
@@ -40,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 from reverie.address import PersonaAt, parse_address
 from reverie.clock import format_time
 from reverie.simulation import checkpoint
+from reverie.simulation.group_step import group_step
 
 if TYPE_CHECKING:
     from reverie.memory.scratch import Scratch
@@ -260,11 +264,12 @@ class RunAhead:
         if sim.llm is not None:
             sim.llm.set_clock(step, format_time(when))
         sim.place(group, {name: self.pos[name][step] for name in group})
-        for name in group:
+
+        def halted() -> bool:
             with self.cond:
-                if self._halted(step):
-                    return
-            moved[name] = sim._move(name, step=step, when=when, occupied=lambda tile: self._occupied(tile, step))
+                return self._halted(step)
+
+        group_step(sim, group, step, when, occupied=lambda tile: self._occupied(tile, step), halted=halted, moved=moved)
 
     def _occupied(self, tile: Tile, step: int) -> bool:
         """Whether a resident stands on ``tile`` at ``step``; waits for one behind that could be there."""

@@ -305,22 +305,27 @@ class Simulation:
         (default: read from the maze)."""
         persona = self.personas[name]
         step = self.step_no if step is None else step
-        rng = random.Random(f"{step}:{name}")
-        next_tile, emoji, description = persona.move(
+        moved = persona.move(
             self.maze,
             self.personas,
             persona.scratch.curr_tile,
             when or self.curr_time,
-            rng=rng,
+            rng=random.Random(f"{step}:{name}"),
             llm=self.llm,
             occupied=occupied,
         )
+        return self.movement_entry(name, moved)
+
+    def movement_entry(self, name: str, moved: tuple) -> dict:
+        """A persona's entry of ``movement/<step>.json`` from what its step returned."""
+        next_tile, emoji, description = moved
+        scratch = self.personas[name].scratch
         return {
             "movement": [int(next_tile[0]), int(next_tile[1])],
             "pronunciatio": emoji,
             "description": description,
             # Read right after the move: a later persona's reaction may change it this step.
-            "chat": persona.scratch.chat if persona.scratch.chatting_with else None,
+            "chat": scratch.chat if scratch.chatting_with else None,
         }
 
     # -- save ---------------------------------------------------------------------------

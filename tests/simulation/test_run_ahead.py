@@ -93,8 +93,12 @@ def test_out_of_order_writes_the_lockstep_runs_files(base_settings, server, tmp_
     """3 residents gathering for a party from 08:00 (conversations), and our 25 from 07:00 (conversations
     and waiting)."""
     from reverie.llm.scripted.rules import RULES
+    from reverie.simulation import group_step
 
     monkeypatch.setitem(RULES, "decide_to_react", waits)
+    early: list[str] = []  # members whose own part of a step ran beside their group mates'
+    as_before = group_step.as_before
+    monkeypatch.setattr(group_step, "as_before", lambda persona: early.append(persona.name) or as_before(persona))
     if town == "party":
         (settings, fork), start = party_town(tmp_path), "08:00"
     else:
@@ -108,7 +112,9 @@ def test_out_of_order_writes_the_lockstep_runs_files(base_settings, server, tmp_
         settings, server.url, fork=fork, scheduler=Scheduler.OUT_OF_ORDER, slots=16, minutes=minutes, start=start
     )
     print(f"{fork}: lockstep {lock_s:.0f} s, out of order {time.perf_counter() - started - lock_s:.0f} s")
+    print(f"{len(early)} own parts of a step ran beside their group's, {len(set(early))} residents")
     try:
+        assert early, "no member started its own part early: the test would not see it go wrong"
         compare(lock_dir, lock, ahead_dir, ahead, minutes, waiting=town == "n25")
     finally:
         for sim_dir in (lock_dir, ahead_dir):
