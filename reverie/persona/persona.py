@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from reverie.engine_time import timed
 from reverie.memory import AssociativeMemory, Embedder, PersonaMemory, SpatialMemory, VectorIndex
@@ -76,20 +76,10 @@ class Persona:
     def object_event(self) -> tuple:
         return self.scratch.curr_obj_event()
 
-    def move(
-        self,
-        maze: Maze,
-        personas: dict[str, Persona],
-        tile: Tile,
-        curr_time: datetime,
-        *,
-        rng: random.Random,
-        llm: LanguageModel,
-        occupied: Callable[[Tile], bool] | None = None,
-    ) -> tuple[Tile, str | None, str]:
-        """One step of cognition: perceive → retrieve → plan → reflect → execute. ``occupied``:
-        whether a persona stands on a tile at this step (default: read from the maze)."""
-        return self.finish_move(self.start_move(maze, personas, tile, curr_time, rng=rng, llm=llm, occupied=occupied))
+    def move(self, *args: Any, **kwargs: Any) -> tuple[Tile, str | None, str]:
+        """One step of cognition: perceive → retrieve → plan → reflect → execute (the arguments of
+        :meth:`start_move`, then :meth:`finish_move`)."""
+        return self.finish_move(self.start_move(*args, **kwargs))
 
     def start_move(
         self,
