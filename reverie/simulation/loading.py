@@ -1,9 +1,12 @@
-"""Open a simulation's parts: its world, its model, its personas at the environment's positions."""
+"""Open a simulation's parts: its world, its model, its personas at the environment's positions.
+
+``sim`` is a :class:`reverie.simulation.simulation.Simulation`.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from reverie.errors import UserError
 from reverie.simulation import checkpoint_check
@@ -13,10 +16,9 @@ from reverie.simulation.storage import DamagedFile
 
 if TYPE_CHECKING:
     from reverie.llm.language_model import LanguageModel
-    from reverie.simulation.simulation import Simulation
 
 
-def make_llm(sim: Simulation, record: Path | None, replay: Path | None) -> LanguageModel:
+def make_llm(sim: Any, record: Path | None, replay: Path | None) -> LanguageModel:
     from reverie.llm import LLM
     from reverie.tasks.registry import product_tasks
 
@@ -30,7 +32,7 @@ def make_llm(sim: Simulation, record: Path | None, replay: Path | None) -> Langu
     )
 
 
-def load_world(sim: Simulation) -> None:
+def load_world(sim: Any) -> None:
     from reverie.world.maze import Maze
 
     if not (sim.settings.paths.assets / sim.maze_name).is_dir():
@@ -40,7 +42,7 @@ def load_world(sim: Simulation) -> None:
     sim.maze = Maze.load(sim.settings.paths.assets, sim.maze_name)
 
 
-def load_personas(sim: Simulation) -> None:
+def load_personas(sim: Any) -> None:
     from reverie.memory import Embedder, VectorIndex
     from reverie.persona.options import CognitionOptions
     from reverie.persona.persona import Persona

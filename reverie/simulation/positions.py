@@ -1,20 +1,18 @@
 """Where the residents stand at a step: the environment file, waited for in a live run, and each
-one's tile in it, checked against the map."""
+one's tile in it, checked against the map. ``sim`` is a :class:`reverie.simulation.simulation.Simulation`.
+"""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Any
 
 from reverie.errors import UserError
 from reverie.simulation.storage import DamagedFile
 
-if TYPE_CHECKING:
-    from reverie.simulation.simulation import Simulation
 
-
-def wait_environment(sim: Simulation, headless: bool, poll_s: float, should_stop: Callable[[], bool]) -> dict | None:
+def wait_environment(sim: Any, headless: bool, poll_s: float, should_stop: Callable[[], bool]) -> dict | None:
     path = sim.storage.environment_path(sim.step_no)
     while True:
         env = sim.storage.read_environment(sim.step_no)
@@ -27,7 +25,7 @@ def wait_environment(sim: Simulation, headless: bool, poll_s: float, should_stop
         time.sleep(poll_s)
 
 
-def position(sim: Simulation, env: dict, name: str) -> tuple[int, int]:
+def position(sim: Any, env: dict, name: str) -> tuple[int, int]:
     """``name``'s tile in ``environment/<step>.json``; one line when it is not on the map
     (a negative index would wrap round it)."""
     where = env[name]
