@@ -23,7 +23,7 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from reverie.benchmarks.bench_figures import compare, figures, load_report, row, totals
+from reverie.benchmarks.bench_figures import compare, engine_line, figures, load_report, row, totals
 from reverie.benchmarks.model_server import reset_stats, server_stats, stats_line
 from reverie.config import BUNDLED, SCRIPTED, Settings
 from reverie.errors import UserError
@@ -149,6 +149,7 @@ def main(args, settings: Settings) -> int:
         print(f"day coherence: {coherence['clean']}/{coherence['days']} days with no violation")
     if report.get("bench_server"):
         print(stats_line(report["bench_server"]))
+    print(engine_line(report))
     print(row(report["figures"]))
     return 0
 
@@ -269,9 +270,12 @@ def run_bench(
                 )
 
         on_bench_server = s.backend.kind == "openai" and reset_stats(s.backend.base_url)
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         done = sim.run(steps, headless=True, on_step=on_step)
         wall_s = time.perf_counter() - started
+        # The engine's own work (perception, retrieval, embeddings, files): this process's CPU time,
+        # all threads, while the model's calls run elsewhere.
+        engine_cpu_s = time.process_time() - cpu_started
         served = server_stats(s.backend.base_url) if on_bench_server else None
         if progress:
             print(file=sys.stderr)
@@ -308,6 +312,10 @@ def run_bench(
             "figures": fig,
             "totals": {**total, "cached_tokens": cached, "cache_source": source},
             "load_s": round(load_s, 3),
+            "engine": {
+                "cpu_s": round(engine_cpu_s, 3),
+                "share_of_wall": round(engine_cpu_s / wall_s, 4) if wall_s else 0.0,
+            },
             "awake_agent_hours": awake_hours,
             "calls_per_awake_agent_hour": total["calls"] / awake_hours if awake_hours else None,
             "day_planning_calls": planning,

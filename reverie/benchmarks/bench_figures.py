@@ -136,3 +136,9 @@ def compare(a: dict, b: dict, names: tuple[str, str] = ("A", "B")) -> list[str]:
         + " ".join(f"{key}={'n/a' if ratios[key] is None else f'{ratios[key]:.3f}'}" for key in ROW_KEYS)
     )
     return lines
+
+
+def engine_line(report: dict) -> str:
+    """The engine's CPU time over the run and its share of the wall time."""
+    engine = report["engine"]
+    return f"engine: {engine['cpu_s']:.1f} s of CPU time, {engine['share_of_wall']:.0%} of the wall time"

@@ -24,6 +24,7 @@ import threading
 import time
 from dataclasses import dataclass
 
+from reverie.benchmarks.bench_figures import engine_line
 from reverie.benchmarks.model_server import stats_line
 from reverie.config import Scheduler, Settings
 from reverie.errors import UserError
@@ -184,6 +185,7 @@ def main(args, settings: Settings, run_bench) -> int:
         print(row(label, runs[-1].figures()), flush=True)  # each row as soon as its run ends
         if report.get("bench_server"):
             print(f"  {stats_line(report['bench_server'])}", flush=True)
+        print(f"  {engine_line(report)}", flush=True)
     figs = [run.figures() for run in runs]
     ratio = ratios(figs[0], figs[1])
     print(row(f"ratio {runs[1].label} / {runs[0].label}", ratio))

@@ -44,17 +44,27 @@ def perceive(persona: Agent, ctx: StepContext) -> Perceived:
 
     recent = persona.a_mem.get_summarized_latest_events(s.retention)
     new: list[tuple[Event, str]] = []
-    for subject, predicate, obj, desc in events:
-        if predicate is None:
-            predicate, obj, desc = "is", "idle", "idle"
-        desc = f"{subject.split(':')[-1]} is {desc}"
-        event = Event(subject, predicate, obj)
+    for tile_event in events:
+        event, desc = as_perceived(tile_event)
         if event in recent:
             continue
         new.append((event, desc))
     nodes = [remember_event(persona, llm, event, desc) for event, desc in new]
     rate_when_due(persona, llm)
     return Perceived(nodes)
+
+
+def as_perceived(tile_event: tuple) -> tuple[Event, str]:
+    """A tile's event as a perceiving persona stores it: its triple and description."""
+    subject, predicate, obj, desc = tile_event
+    if predicate is None:
+        predicate, obj, desc = "is", "idle", "idle"
+    return Event(subject, predicate, obj), f"{subject.split(':')[-1]} is {desc}"
+
+
+def known(persona: Agent, tile_event: tuple) -> bool:
+    """Whether ``persona`` would skip ``tile_event`` as one of its newest events (not perceived anew)."""
+    return as_perceived(tile_event)[0] in persona.a_mem.get_summarized_latest_events(persona.scratch.retention)
 
 
 def _key(desc: str) -> str:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from reverie.engine_time import timed
 from reverie.memory import AssociativeMemory, Embedder, PersonaMemory, SpatialMemory, VectorIndex
@@ -14,11 +15,11 @@ from reverie.memory.scratch import Scratch, Tile
 from reverie.persona.execute import execute
 from reverie.persona.options import CognitionOptions
 from reverie.persona.perceive import perceive
-from reverie.persona.plan import plan
+from reverie.persona.plan import plan_own, plan_reaction
 from reverie.persona.reflect import reflect
 from reverie.persona.retrieve import retrieve
 from reverie.persona.seeded_status import Seeds
-from reverie.persona.step import Moved, NewDay, Stage, StepContext
+from reverie.persona.step import Moved, NewDay, Stage, StartedMove, StepContext
 
 if TYPE_CHECKING:
     from reverie.llm.language_model import LanguageModel
@@ -28,13 +29,19 @@ if TYPE_CHECKING:
 
 # One step of cognition, top to bottom (docs/LOOP.md §3). Each stage takes the persona and the
 # step's context, which holds what the stages above it returned, and returns its own result.
-STAGES: tuple[tuple[str, Stage], ...] = (
+# The first part reads and writes this persona and the map only, so a scheduler may run it beside
+# other residents' (docs/LOOP.md §2a); the second reacts to the others.
+OWN_STAGES: tuple[tuple[str, Stage], ...] = (
     ("perceive", perceive),  # -> Perceived: the new event memories
     ("retrieve", retrieve),  # -> Retrieved: what memory holds about them
-    ("plan", plan),  # -> Planned: the day, the next action, a reaction; where to head
+    ("plan", plan_own),  # -> PlannedOwn: the day when it starts, the next action when one ends
+)
+REACTING_STAGES: tuple[tuple[str, Stage], ...] = (
+    ("plan", plan_reaction),  # -> Planned: a reaction to what was perceived; where to head
     ("reflect", reflect),  # -> Reflected: insights, thoughts of a conversation that ends
     ("execute", execute),  # -> Moved: one tile of the path there
 )
+STAGES = OWN_STAGES + REACTING_STAGES
 
 
 class Persona:
@@ -86,7 +93,12 @@ class Persona:
     def object_event(self) -> tuple:
         return self.scratch.curr_obj_event()
 
-    def move(
+    def move(self, *args: Any, **kwargs: Any) -> tuple[Tile, str | None, str]:
+        """One step of cognition: perceive → retrieve → plan → reflect → execute (the arguments of
+        :meth:`start_move`, then :meth:`finish_move`)."""
+        return self.finish_move(self.start_move(*args, **kwargs))
+
+    def start_move(
         self,
         maze: Maze,
         personas: dict[str, Persona],
@@ -96,9 +108,10 @@ class Persona:
         rng: random.Random,
         llm: LanguageModel,
         occupied: Callable[[Tile], bool] | None = None,
-    ) -> tuple[Tile, str | None, str]:
-        """One step of cognition: the :data:`STAGES` in order. ``occupied``: whether a persona
-        stands on a tile at this step (default: read from the maze)."""
+    ) -> StartedMove:
+        """The persona's own stages (:data:`OWN_STAGES`): they read and write this persona and the
+        map only. ``occupied``: whether a persona stands on a tile at this step (default: read
+        from the maze)."""
         s = self.scratch
         s.move_to(tile)
         ctx = StepContext(
@@ -112,7 +125,18 @@ class Persona:
         )
         s.set_time(curr_time)
 
-        for stage_name, stage in STAGES:
+        return StartedMove(self._run(OWN_STAGES, ctx))
+
+    def finish_move(
+        self, started: StartedMove, personas: Mapping[str, Persona] | None = None
+    ) -> tuple[Tile, str | None, str]:
+        """The stages that react to the others (:data:`REACTING_STAGES`). ``personas``: the
+        others as this persona sees them now (default: the step's)."""
+        ctx = started.ctx if personas is None else replace(started.ctx, personas=dict(personas))
+        return self._run(REACTING_STAGES, ctx).result(Moved).as_tuple()
+
+    def _run(self, stages: tuple[tuple[str, Stage], ...], ctx: StepContext) -> StepContext:
+        for stage_name, stage in stages:
             with timed(stage_name):
                 ctx = ctx.having(stage(self, ctx))
-        return ctx.result(Moved).as_tuple()
+        return ctx

@@ -1,4 +1,6 @@
-"""Plan: the day when it starts, the next action when one ends, reactions every step (docs/LOOP.md §6)."""
+"""Plan: the day when it starts, the next action when one ends, reactions every step (docs/LOOP.md §6).
+
+A step plans its own part first (:func:`plan_own`), then reacts (:func:`plan_reaction`)."""
 
 from __future__ import annotations
 
@@ -7,18 +9,25 @@ from reverie.persona.plan_action import determine_action
 from reverie.persona.plan_day import plan_new_day
 from reverie.persona.react import chat_react, choose_retrieved, should_react, wait_react
 from reverie.persona.reactions import ChatWith, WaitUntil
-from reverie.persona.step import NewDay, Planned, Retrieved, StepContext
+from reverie.persona.step import NewDay, Planned, PlannedOwn, Retrieved, StepContext
 
 
-def plan(persona: Agent, ctx: StepContext) -> Planned:
-    """Return the address the persona is heading to this step."""
+def plan_own(persona: Agent, ctx: StepContext) -> PlannedOwn:
+    """The day when it starts, the next action when one ends: the persona's own memory and the map only."""
+    day = ctx.new_day is not NewDay.SAME
+    if day:
+        plan_new_day(persona, ctx.new_day, ctx.llm)
+    action = persona.scratch.act_check_finished()
+    if action:
+        determine_action(persona, ctx.maze, ctx.llm)
+    return PlannedOwn(day=day, action=action)
+
+
+def plan_reaction(persona: Agent, ctx: StepContext) -> Planned:
+    """React to what was perceived (it reads, and a conversation writes, another persona); the address
+    the persona is heading to this step."""
     s, llm = persona.scratch, ctx.llm
     retrieved = ctx.result(Retrieved).by_event
-    if ctx.new_day is not NewDay.SAME:
-        plan_new_day(persona, ctx.new_day, llm)
-    if s.act_check_finished():
-        determine_action(persona, ctx.maze, llm)
-
     focused = choose_retrieved(persona, retrieved, ctx.rng, ctx.personas) if retrieved else None
     if focused is not None:
         match should_react(persona, focused, ctx.personas, llm):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Collection
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from itertools import accumulate
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -50,9 +50,18 @@ def _awake_and_busy(a: Agent, b: Agent) -> bool:
     return sa.curr_time.hour != 23
 
 
+def open_to_talk(o: Scratch, now: datetime) -> bool:
+    """Whether another persona may start a conversation at ``now`` with the one whose scratch is
+    ``o``, by that one's state alone: :func:`lets_talk` asks this first (the out-of-order
+    scheduler reads it before a step, docs/LOOP.md §2a)."""
+    if not (o.act_address and o.act_description) or "sleeping" in o.act_description or now.hour == 23:
+        return False
+    return not (o.chatting_with or isinstance(o.address(), WaitingAt))
+
+
 def lets_talk(persona: Agent, other: Agent, focused: dict, llm: LanguageModel) -> bool:
     s, o = persona.scratch, other.scratch
-    if not _awake_and_busy(persona, other):
+    if not open_to_talk(o, s.curr_time) or not _awake_and_busy(persona, other):
         return False
     if isinstance(o.address(), WaitingAt) or s.chatting_with or o.chatting_with:
         return False

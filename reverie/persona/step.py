@@ -56,8 +56,16 @@ class Retrieved:
 
 
 @dataclass(frozen=True)
+class PlannedOwn:
+    """Plan, the persona's own part: whether a day was planned and whether a next action was chosen."""
+
+    day: bool
+    action: bool
+
+
+@dataclass(frozen=True)
 class Planned:
-    """Plan: the address the persona is heading to this step."""
+    """Plan, the reaction: the address the persona is heading to this step."""
 
     address: Address
 
@@ -83,7 +91,7 @@ class Moved:
         return self.tile, self.pronunciatio, self.description
 
 
-StageResult = Perceived | Retrieved | Planned | Reflected | Moved
+StageResult = Perceived | Retrieved | PlannedOwn | Planned | Reflected | Moved
 R = TypeVar("R", bound=StageResult)
 R_co = TypeVar("R_co", bound=StageResult, covariant=True)
 
@@ -119,3 +127,11 @@ class Stage(Protocol[R_co]):
     """One cognitive stage: reads the persona and the step's context, returns its result."""
 
     def __call__(self, persona: Agent, ctx: StepContext, /) -> R_co: ...
+
+
+@dataclass(frozen=True)
+class StartedMove:
+    """A step whose own stages are done (:meth:`reverie.persona.persona.Persona.start_move`): its
+    context, holding their results, for the stages that react to the others."""
+
+    ctx: StepContext

@@ -19,10 +19,13 @@ it sees, and nothing it does could change what they see (docs/LOOP.md §2a):
 - object states live on the tiles of their users, so they are read within sight only.
 
 Every resident's choices (its dice are seeded by step and name) and every model call are then
-those of the step loop, so the same replies give the same files. ``movement/<step>.json``, the
-next environment file and the timeline are written in step order once every resident has passed
-the step. A run ahead ends at a barrier where everyone stands at one step (the next autosave
-or the end of the run), so a checkpoint only ever saves whole steps.
+those of the step loop, so the same replies give the same files. Within a group, members
+nobody can write at the step start their own part at once (:mod:`reverie.simulation.group_step`).
+``movement/<step>.json``, the next environment file and the timeline are written in step order
+once every resident has passed the step. Each resident stages its files as it passes a
+checkpoint's step and goes on; the checkpoint is committed once the last one has passed, so it
+holds whole steps and nobody waits for it. A step that fails stops the run there: the others go
+on up to it, so the steps written are those before it whatever the threads' timing.
 
 A group's thread holds one of ``workers`` turns while it thinks (the server's slots) and gives
 it back while it waits for a resident behind it; the residents furthest behind never wait,
@@ -33,12 +36,14 @@ from __future__ import annotations
 
 import contextvars
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from reverie.address import PersonaAt, parse_address
 from reverie.clock import format_time
+from reverie.simulation import checkpoint
+from reverie.simulation.group_step import group_step
 
 if TYPE_CHECKING:
     from reverie.memory.scratch import Scratch
@@ -66,15 +71,28 @@ class RunAhead:
         self.pos: dict[str, dict[int, Tile]] = {}
         self.moves: dict[int, dict[str, dict]] = {}
         self.running: set[str] = set()
-        self.failure: BaseException | None = None
+        self.failure: BaseException | None = None  # the error of the first step that failed
+        self.stop: int | None = None  # that step: the others go on up to it, none past it
+        self.ended_early = False
         self.context = contextvars.copy_context()
         self._views: dict[tuple, frozenset] = {}
 
     # -- the loop ---------------------------------------------------------------------------
-    def run(self, steps: int, env: dict, *, on_step: Callable[[Any], None] | None = None) -> int:
-        """Run ``steps`` steps from ``env`` (the environment of ``sim.step_no``); returns the steps written."""
+    def run(
+        self,
+        steps: int,
+        env: dict,
+        *,
+        on_step: Callable[[Any], None] | None = None,
+        saves: Iterable[int] = (),
+        lost: Callable[[], object] = lambda: None,
+    ) -> int:
+        """Run ``steps`` steps from ``env`` (the environment of ``sim.step_no``); returns the steps written.
+        ``saves``: the steps at which a checkpoint is written. ``lost``: whether the run must stop at
+        its next checkpoint (the model server or the vector store went away)."""
         sim, start = self.sim, self.sim.step_no
-        end = start + steps
+        self.end = start + steps
+        self.saves = sorted(s for s in saves if start < s <= self.end)
         self.start, self.start_time = start, sim.curr_time
         for name in self.names:
             self.clock[name] = start
@@ -83,35 +101,56 @@ class RunAhead:
             self.pos[name] = {start: tile, start - 1: tuple(before) if before else tile}
         written = start
         try:
-            while written < end:
+            while True:
                 with self.cond:
-                    if self.failure is None:
-                        for group in self._ready_groups(end):
-                            self.running.update(group)
-                            threading.Thread(
-                                target=self._run_group,
-                                args=(self.clock[group[0]], group),
-                                name=f"run-ahead-{group[0]}",
-                                daemon=True,
-                            ).start()
-                    if self.running:
-                        self.cond.wait()
-                    elif self.failure is not None:
-                        raise self.failure
+                    for group in self._ready_groups():
+                        self.running.update(group)
+                        threading.Thread(
+                            target=self._run_group,
+                            args=(self.clock[group[0]], group),
+                            name=f"run-ahead-{group[0]}",
+                            daemon=True,
+                        ).start()
                     complete = self._complete_steps(written)
-                    if not complete and not self.running and self.failure is None:
-                        raise RuntimeError("run ahead: no group may run and none is running")
+                    if not complete:
+                        if not self.running:
+                            break
+                        self.cond.wait()
+                        continue
                 for step in complete:  # files in step order, outside the lock
                     sim.finish_step({name: self.moves[step].pop(name) for name in self.names}, headless=True)
                     written += 1
+                    if written in self.saves:
+                        checkpoint.commit(sim.storage, checkpoint.staging_for(sim.storage, written), sim.meta_dict())
+                        sim.last_save_step = written
                     if on_step:
                         on_step(sim)
+                    if written < self.end and lost():
+                        self._end_at_next_save()
         except BaseException:
             with self.cond:
-                self.failure = self.failure or KeyboardInterrupt()  # no group starts any more
-            sim.torn = True  # residents stand at different steps: only the last checkpoint is whole
+                self.stop = self.start - 1  # no group starts any more
+            self._torn()
             raise
+        if self.failure is not None:
+            self._torn()
+            raise self.failure
+        if written < self.end and not self.ended_early:
+            raise RuntimeError("run ahead: no group may run and none is running")
         return written - start
+
+    def _torn(self) -> None:
+        """Residents stand at different steps: only the last checkpoint is whole."""
+        self.sim.torn = True
+        checkpoint.drop_stages(self.sim.storage)
+
+    def _end_at_next_save(self) -> None:
+        """End the run where everyone can still stand at one step: the first checkpoint (or the
+        run's end) at or past the resident furthest ahead, counting the steps being thought."""
+        with self.cond:
+            ahead = max(self.clock[n] + (n in self.running) for n in self.names)
+            self.end = next((s for s in self.saves if s >= ahead), self.end)
+            self.ended_early = True
 
     def _complete_steps(self, written: int) -> list[int]:
         done, step = [], written
@@ -120,9 +159,14 @@ class RunAhead:
             step += 1
         return done
 
+    def _limit(self) -> int:
+        """No group starts at this step or later: the run's end, or the first step that failed."""
+        return self.end if self.stop is None else min(self.end, self.stop)
+
     # -- who may run --------------------------------------------------------------------------
-    def _ready_groups(self, end: int) -> list[list[str]]:
+    def _ready_groups(self) -> list[list[str]]:
         """The groups that may start now, each in persona order."""
+        end = self._limit()
         self._links = {name: _partners(self.sim.personas[name].scratch) for name in self.names}
         self._vision = {name: int(self.sim.personas[name].scratch.vision_r) for name in self.names}
         by_step: dict[int, list[str]] = {}
@@ -195,9 +239,13 @@ class RunAhead:
         try:
             with self.turns:
                 self.context.copy().run(self._think, step, group, moved)
+                if step + 1 in self.saves and len(moved) == len(group):  # they pass a checkpoint's step
+                    staging = checkpoint.staging_for(self.sim.storage, step + 1)
+                    checkpoint.stage(self.sim.storage, {n: self.sim.personas[n] for n in group}, staging)
         except BaseException as exc:  # handed to the loop's thread
             with self.cond:
-                self.failure = self.failure or exc
+                if self.stop is None or step < self.stop:  # the earliest failed step wins, as in the step loop
+                    self.failure, self.stop = exc, step
         finally:
             with self.cond:
                 for name, entry in moved.items():
@@ -207,17 +255,21 @@ class RunAhead:
                 self.running.difference_update(group)
                 self.cond.notify_all()
 
+    def _halted(self, step: int) -> bool:
+        return self.stop is not None and step >= self.stop
+
     def _think(self, step: int, group: list[str], moved: dict) -> None:
         sim = self.sim
         when = self.start_time + timedelta(seconds=sim.sec_per_step * (step - self.start))
         if sim.llm is not None:
             sim.llm.set_clock(step, format_time(when))
         sim.place(group, {name: self.pos[name][step] for name in group})
-        for name in group:
+
+        def halted() -> bool:
             with self.cond:
-                if self.failure is not None:
-                    return
-            moved[name] = sim._move(name, step=step, when=when, occupied=lambda tile: self._occupied(tile, step))
+                return self._halted(step)
+
+        group_step(sim, group, step, when, occupied=lambda tile: self._occupied(tile, step), halted=halted, moved=moved)
 
     def _occupied(self, tile: Tile, step: int) -> bool:
         """Whether a resident stands on ``tile`` at ``step``; waits for one behind that could be there."""
@@ -231,9 +283,9 @@ class RunAhead:
                 self.turns.release()  # another group thinks while this one waits
                 try:
                     with self.cond:
-                        while step not in self.pos[name] and self.failure is None:
+                        while step not in self.pos[name] and not self._halted(step):
                             self.cond.wait()
-                        if self.failure is not None:
+                        if step not in self.pos[name]:
                             raise RuntimeError("run ahead stopped")
                         known = self.pos[name][step]
                 finally:

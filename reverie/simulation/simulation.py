@@ -13,7 +13,6 @@ import logging
 import random
 import shutil
 import sys
-import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -26,15 +25,18 @@ from reverie.sim_layout import is_sim_name
 from reverie.simulation import checkpoint, checkpoint_check
 from reverie.simulation.concurrency import cognition_workers, interaction_groups, run_groups
 from reverie.simulation.ledger_rollback import rollback_ledger
+from reverie.simulation.loading import load_personas, load_world, make_llm
 from reverie.simulation.lock import SimLock
+from reverie.simulation.positions import position, wait_environment
 from reverie.simulation.run_ahead import RunAhead
-from reverie.simulation.seeds import attach_seeds, plant_seeds, read_seeds, read_seeds_file, seeds_path
+from reverie.simulation.seeds import plant_seeds, read_seeds_file, seeds_path
 from reverie.simulation.storage import DamagedFile, SimStorage, check_sim_name, refuse_base
 from reverie.simulation.storage import fork as fork_storage
 from reverie.simulation.timeline import Timeline
 
 if TYPE_CHECKING:
     from reverie.llm.language_model import LanguageModel
+    from reverie.memory.vector_index import VectorIndex
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +64,7 @@ class Simulation:
         self.llm: LanguageModel | None = llm
         self.maze = world
         self.personas = personas or {}
-        self.vector_index = None  # the personas' Chroma store (checked after each step)
+        self.vector_index: VectorIndex | None = None  # the personas' Chroma store (checked after each step)
         # Each persona's object event of the last step and its tile, set back to blank next step.
         self.game_obj_cleanup: dict[str, tuple[tuple, tuple[int, int]]] = {}
         self.timeline = Timeline(storage.timeline_path)
@@ -147,9 +149,9 @@ class Simulation:
                 rollback_ledger(storage.ledger_path, sim.step_no)
                 rollback_ledger(storage.trace_path, sim.step_no)
                 sim.timeline.note(f"resumed at step {sim.step_no} ({format_time(sim.curr_time)})")
-            sim._load_world()
-            sim.llm = llm or sim._make_llm(record, replay)
-            sim._load_personas()
+            load_world(sim)
+            sim.llm = llm or make_llm(sim, record, replay)
+            load_personas(sim)
         except BaseException:
             lock.release()
             raise
@@ -161,69 +163,6 @@ class Simulation:
                 backend.parallel_slots,
             )
         return sim
-
-    def _make_llm(self, record: Path | None, replay: Path | None) -> LanguageModel:
-        from reverie.llm import LLM
-        from reverie.tasks.registry import product_tasks
-
-        return LLM.from_settings(
-            self.settings,
-            tasks=product_tasks(),
-            ledger_path=self.storage.ledger_path,
-            record=record,
-            replay=replay,
-            trace_path=self.storage.trace_path,
-        )
-
-    def _load_world(self) -> None:
-        from reverie.world.maze import Maze
-
-        if not (self.settings.paths.assets / self.maze_name).is_dir():
-            raise UserError(
-                f"no world '{self.maze_name}' under {self.settings.paths.assets} — set [paths] assets or import it"
-            )
-        self.maze = Maze.load(self.settings.paths.assets, self.maze_name)
-
-    def _load_personas(self) -> None:
-        from reverie.memory import Embedder, VectorIndex
-        from reverie.persona.options import CognitionOptions
-        from reverie.persona.persona import Persona
-
-        env = self.storage.read_environment(self.step_no)
-        if env is None and not self.storage.environment_path(self.step_no).exists():
-            # A live run stopped before the browser reported where the last step's moves put
-            # everyone: its movement file says it.
-            env = checkpoint_check.environment_from_movement(self.storage, self.step_no, self.meta_dict())
-            if env is not None:
-                self.storage.write_environment(self.step_no, env)
-        if env is None:
-            raise UserError(
-                f"{self.storage.environment_path(self.step_no)} is missing or unreadable — the simulation cannot start at step {self.step_no}"
-            )
-        embedder = Embedder(self.settings)
-        index = self.vector_index = VectorIndex(self.settings, self.storage.dir)
-        options = CognitionOptions(
-            packed_actions=self.settings.simulation.packed_actions,
-            reuse_answers=self.settings.simulation.reuse_answers,
-            defer_ratings=self.settings.simulation.defer_ratings,
-            schedule_passes=self.settings.simulation.schedule_passes,
-        )
-        for name in self.persona_names:
-            if name not in env:
-                raise UserError(f"{self.storage.environment_path(self.step_no)} has no position for '{name}'")
-            try:
-                persona = Persona.load(
-                    name, self.storage.persona_dir(name), embedder=embedder, index=index, options=options
-                )
-            except (ValueError, KeyError, TypeError) as exc:
-                if isinstance(exc, UserError):
-                    raise
-                raise DamagedFile(self.storage.persona_dir(name), f"{type(exc).__name__}: {exc}") from None
-            self.personas[name] = persona
-            tile = self._position(env, name)
-            persona.scratch.move_to(tile)
-            self.maze.add_event_to_tile(persona.current_event(), tile)
-        attach_seeds(read_seeds(self.storage.dir), self.personas, force_plan=self.settings.simulation.force_seed_plan)
 
     # -- clock -------------------------------------------------------------------------
     @property
@@ -253,7 +192,7 @@ class Simulation:
             return self._run_ahead(steps, every, on_step)
         done = 0
         for _ in range(steps):
-            env = self._wait_environment(headless, poll_s, should_stop)
+            env = wait_environment(self, headless, poll_s, should_stop)
             if env is None:
                 break
             self.step(env, headless=headless)
@@ -278,42 +217,28 @@ class Simulation:
         return headless and self.settings.simulation.scheduler == Scheduler.OUT_OF_ORDER and self.cognition_workers > 1
 
     def _run_ahead(self, steps: int, every: int, on_step) -> int:
-        """``steps`` steps out of order, in runs that end where everyone stands at one step: the
-        next autosave, so a checkpoint holds whole steps."""
-        done = 0
-        while done < steps:
-            chunk = steps - done
-            if every:
-                chunk = min(chunk, max(1, every - (self.step_no - self.last_save_step)))
-            env = self._wait_environment(True, 0.0, lambda: False)
-            done += RunAhead(self, self.cognition_workers).run(chunk, env, on_step=on_step)
-            lost = self.llm.backend_lost if self.llm is not None else None
-            index = getattr(self, "vector_index", None)
-            gone = lost or (index.check() if index is not None else None)
-            if gone is not None:  # the run ended on fail-safes or memory's own vectors: keep it, then stop
-                self.save()
-                raise gone
-            if every and self.step_no - self.last_save_step >= every:
-                self.save()
+        """``steps`` steps out of order in one run ahead; each checkpoint (every ``every`` steps) is
+        written once the last resident has passed its step, so it holds whole steps."""
+        saves = range(self.last_save_step + every, self.step_no + steps + 1, every) if every else ()
+        env = wait_environment(self, True, 0.0, lambda: False)
+        done = RunAhead(self, self.cognition_workers).run(steps, env, on_step=on_step, saves=saves, lost=self._lost)
+        gone = self._lost()
+        if gone is not None:  # the run ended on fail-safes or memory's own vectors: keep it, then stop
+            self.save()
+            raise gone
         return done
 
-    def _wait_environment(self, headless: bool, poll_s: float, should_stop: Callable[[], bool]) -> dict | None:
-        path = self.storage.environment_path(self.step_no)
-        while True:
-            env = self.storage.read_environment(self.step_no)
-            if env is not None and all(n in env for n in self.persona_names):
-                return env
-            if headless:
-                raise UserError(f"{path} is missing — headless runs write it themselves; the run folder is damaged")
-            if should_stop():
-                return None
-            time.sleep(poll_s)
+    def _lost(self) -> BaseException | None:
+        """The model server's or the vector store's failure that ends the run, if any."""
+        lost = self.llm.backend_lost if self.llm is not None else None
+        index = getattr(self, "vector_index", None)
+        return lost or (index.check() if index is not None else None)
 
     def step(self, env: dict, *, headless: bool = True) -> dict:
         """Process one environment frame and write ``movement/<step>.json``."""
         if self.llm is not None:
             self.llm.set_clock(self.step_no, self.curr_time_str)
-        self.place(list(self.personas), {name: self._position(env, name) for name in self.personas})
+        self.place(list(self.personas), {name: position(self, env, name) for name in self.personas})
 
         # Cognition, persona by persona (later ones see earlier ones' changes); with a
         # multi-slot server, groups of personas that cannot meet this step run side by side.
@@ -369,25 +294,6 @@ class Simulation:
         self.curr_time += timedelta(seconds=self.sec_per_step)
         return movement
 
-    def _position(self, env: dict, name: str) -> tuple[int, int]:
-        """``name``'s tile in ``environment/<step>.json``; one line when it is not on the map
-        (a negative index would wrap round it)."""
-        where = env[name]
-        try:
-            x, y = where["x"], where["y"]
-            ok = all(isinstance(v, (int, float)) and not isinstance(v, bool) and float(v).is_integer() for v in (x, y))
-            tile = (int(x), int(y)) if ok else None
-            ok = ok and self.maze.in_bounds(tile)
-        except (TypeError, KeyError):
-            ok = False
-        if not ok:
-            raise DamagedFile(
-                self.storage.environment_path(self.step_no),
-                f"the position of '{name}' is not a tile of the map "
-                f"(0..{self.maze.width - 1}, 0..{self.maze.height - 1})",
-            )
-        return tile
-
     @property
     def cognition_workers(self) -> int:
         """Groups of personas that may think at once: the server's slots, else 1."""
@@ -399,22 +305,27 @@ class Simulation:
         (default: read from the maze)."""
         persona = self.personas[name]
         step = self.step_no if step is None else step
-        rng = random.Random(f"{step}:{name}")
-        next_tile, emoji, description = persona.move(
+        moved = persona.move(
             self.maze,
             self.personas,
             persona.scratch.curr_tile,
             when or self.curr_time,
-            rng=rng,
+            rng=random.Random(f"{step}:{name}"),
             llm=self.llm,
             occupied=occupied,
         )
+        return self.movement_entry(name, moved)
+
+    def movement_entry(self, name: str, moved: tuple) -> dict:
+        """A persona's entry of ``movement/<step>.json`` from what its step returned."""
+        next_tile, emoji, description = moved
+        scratch = self.personas[name].scratch
         return {
             "movement": [int(next_tile[0]), int(next_tile[1])],
             "pronunciatio": emoji,
             "description": description,
             # Read right after the move: a later persona's reaction may change it this step.
-            "chat": persona.scratch.chat if persona.scratch.chatting_with else None,
+            "chat": scratch.chat if scratch.chatting_with else None,
         }
 
     # -- save ---------------------------------------------------------------------------

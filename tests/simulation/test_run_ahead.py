@@ -48,9 +48,10 @@ def run(
 
 
 def files(sim_dir: Path) -> dict[str, bytes]:
-    """Every file of movement/ and personas/ (scratch, spatial and associative memory), by path."""
+    """Every file of movement/ and personas/ (scratch, spatial and associative memory), by path, and
+    of the checkpoint before the last (an autosave the residents running ahead wrote as they passed it)."""
     out = {}
-    for part in ("movement", "personas"):
+    for part in ("movement", "personas", ".checkpoint.prev"):
         for path in sorted((sim_dir / part).rglob("*")):
             if path.is_file():
                 out[str(path.relative_to(sim_dir))] = path.read_bytes()
@@ -92,8 +93,12 @@ def test_out_of_order_writes_the_lockstep_runs_files(base_settings, server, tmp_
     """3 residents gathering for a party from 08:00 (conversations), and our 25 from 07:00 (conversations
     and waiting)."""
     from reverie.llm.scripted.rules import RULES
+    from reverie.simulation import group_step
 
     monkeypatch.setitem(RULES, "decide_to_react", waits)
+    early: list[str] = []  # members whose own part of a step ran beside their group mates'
+    as_before = group_step.as_before
+    monkeypatch.setattr(group_step, "as_before", lambda persona: early.append(persona.name) or as_before(persona))
     if town == "party":
         (settings, fork), start = party_town(tmp_path), "08:00"
     else:
@@ -107,7 +112,9 @@ def test_out_of_order_writes_the_lockstep_runs_files(base_settings, server, tmp_
         settings, server.url, fork=fork, scheduler=Scheduler.OUT_OF_ORDER, slots=16, minutes=minutes, start=start
     )
     print(f"{fork}: lockstep {lock_s:.0f} s, out of order {time.perf_counter() - started - lock_s:.0f} s")
+    print(f"{len(early)} own parts of a step ran beside their group's, {len(set(early))} residents")
     try:
+        assert early, "no member started its own part early: the test would not see it go wrong"
         compare(lock_dir, lock, ahead_dir, ahead, minutes, waiting=town == "n25")
     finally:
         for sim_dir in (lock_dir, ahead_dir):
@@ -123,6 +130,7 @@ def compare(lock_dir: Path, lock: dict, ahead_dir: Path, ahead: dict, minutes: i
     )
     assert lock["steps"] == ahead["steps"] == minutes * 6
     a, b = files(lock_dir), files(ahead_dir)
+    assert any(path.startswith(".checkpoint.prev/personas/") for path in a), "an autosave within the run"
     assert sorted(a) == sorted(b)
     differ = [path for path in a if a[path] != b[path]]
     assert not differ, f"{len(differ)} files differ, first {differ[:5]}"
@@ -222,9 +230,10 @@ class Walker:
         return tile, "x", f"standing @ {self.name}"
 
 
-def test_a_run_ahead_that_fails_midway_saves_nothing(base_settings, tmp_path):
+def test_a_run_ahead_that_fails_midway_writes_the_steps_before_it(base_settings, tmp_path):
     """Residents far apart run ahead; one fails at its third step: the error reaches the caller,
-    the steps everyone passed are written, and no checkpoint holds residents at different steps."""
+    the others go on up to that step, so the steps before it are written whatever the threads'
+    timing (as the step loop would), and no checkpoint holds residents at different steps."""
     from datetime import timedelta
 
     from reverie.simulation.simulation import Simulation
@@ -246,7 +255,7 @@ def test_a_run_ahead_that_fails_midway_saves_nothing(base_settings, tmp_path):
     walkers = {
         n: Walker(n, t, start + timedelta(seconds=20) if i == 1 else None) for i, (n, t) in enumerate(zip(names, tiles))
     }
-    for name, tile in zip(names, tiles):
+    for name in names:
         walkers[name].scratch.set_time(start - timedelta(seconds=10))  # not a first step: no seeds planted
     sim = Simulation(s, storage, world=Maze.load(s.paths.assets, meta["maze_name"]), personas=walkers)
     storage.write_environment(
@@ -256,11 +265,8 @@ def test_a_run_ahead_that_fails_midway_saves_nothing(base_settings, tmp_path):
     first = sim.step_no
     with pytest.raises(RuntimeError, match=f"{names[1]} fails"):
         sim.run(10)
-    # The failure stops every group at once, wherever each stands: the steps written are whole
-    # and contiguous, none at or past the failed one (how many of steps 0 and 1 the others had
-    # finished by then depends on the threads' timing).
     written = storage.steps_in("movement")
-    assert sim.torn and written == list(range(first, sim.step_no)) and sim.step_no <= first + 2
+    assert sim.torn and written == [first, first + 1] and sim.step_no == first + 2
     for step in written:
         assert set(storage.read_movement(step)["persona"]) == set(names)
     sim.save()
