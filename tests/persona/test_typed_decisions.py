@@ -15,6 +15,7 @@ from reverie.address import PersonaAt, Place, WaitingAt, movement_address, movem
 from reverie.memory import Scratch
 from reverie.memory.event import Event
 from reverie.persona.persona import STAGES
+from reverie.persona.plan import plan_own, plan_reaction
 from reverie.persona.react import choose_retrieved
 from reverie.persona.reaction_inputs import status
 from reverie.persona.step import Moved, Perceived, Planned, StepContext
@@ -107,7 +108,9 @@ def test_a_transcript_is_read_back_row_by_row():
 
 
 def test_the_step_is_a_list_of_stages_each_reading_what_those_above_returned():
-    assert [name for name, _stage in STAGES] == ["perceive", "retrieve", "plan", "reflect", "execute"]
+    assert [name for name, _stage in STAGES] == ["perceive", "retrieve", "plan", "plan", "reflect", "execute"]
+    # The persona's own part (its day and next action) comes before the part that reacts to others.
+    assert [stage for _name, stage in STAGES][2:4] == [plan_own, plan_reaction]
     ctx = StepContext(maze=None, llm=None, rng=random.Random(0))
     with pytest.raises(LookupError, match="no stage before this one returned a Perceived"):
         ctx.result(Perceived)
