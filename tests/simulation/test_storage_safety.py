@@ -302,6 +302,7 @@ def test_a_stop_signal_saves_the_steps_run(town, tmp_path, signum):
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_hangup_as_default,
     )
     try:
         wait_for(sim / "movement" / "2.json", proc)
@@ -351,9 +352,23 @@ def test_sigterm_at_the_interactive_prompt_saves_and_finishes(town, tmp_path):
     assert saved_step(sim) == 2 and not (sim / "reverie" / ".lock").exists()
 
 
+def _hangup_as_default() -> None:
+    """A suite started under ``nohup`` ignores SIGHUP, and a run rightly leaves an ignored signal
+    alone: the runs these tests hang up get SIGHUP's default back."""
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
 def test_a_second_stop_signal_stops_at_once():
     from reverie.simulation.stop_signals import stop_after_step
 
+    hangup = signal.signal(signal.SIGHUP, signal.SIG_DFL)  # as in a terminal, even under nohup
+    try:
+        _second_signal_stops_at_once(stop_after_step)
+    finally:
+        signal.signal(signal.SIGHUP, hangup)
+
+
+def _second_signal_stops_at_once(stop_after_step) -> None:
     with stop_after_step() as should_stop:
         os.kill(os.getpid(), signal.SIGTERM)
         time.sleep(0.05)  # the handler runs between two bytecodes of this thread
