@@ -22,6 +22,15 @@ def _line(prompt, tokens=(100, 10), latency=0.5, fallback=False):
     }
 
 
+def quiet_day(settings, *, hours: int = 1, **day) -> dict:
+    """``run_day`` on the quick base's fork "day", saying nothing and interviewing no one."""
+    from reverie.evaluation.game_day import run_day
+
+    return run_day(
+        settings, base="quick_base", sim_code="day", hours=hours, evaluate_every=-1, say=lambda _l: None, **day
+    )
+
+
 def test_interviews_are_left_out_of_the_runs_figures(tmp_path):
     ledger = tmp_path / "llm_calls.jsonl"
     names = ["wake_up_hour", "interview_judge", "action_packed", "safety_score", "summarize_ideas", "next_convo_line"]
@@ -157,7 +166,6 @@ def test_a_day_goes_on_from_its_last_checkpoint_and_adds_its_hours_to_the_report
     from reverie.config import load_settings
     from reverie.llm import LLM
     from reverie.llm.fake_model import FakeChatModel
-    from reverie.evaluation.game_day import run_day
     from reverie.tasks.registry import product_tasks
     from tests.fuzz.test_fuzz_runs import town
 
@@ -177,26 +185,8 @@ def test_a_day_goes_on_from_its_last_checkpoint_and_adds_its_hours_to_the_report
     shutil.rmtree(settings.paths.storage / "day")  # the ledger's folder: the fork makes it again
     forced = settings.model_copy(deep=True)
     forced.simulation.force_seed_plan = True
-    first = run_day(
-        forced,
-        base="quick_base",
-        sim_code="day",
-        hours=1,
-        evaluate_every=-1,
-        say=lambda _l: None,
-        llm=first_llm,
-        start="07:00",
-    )
-    second = run_day(
-        settings,
-        base="quick_base",
-        sim_code="day",
-        hours=1,
-        evaluate_every=-1,
-        say=lambda _l: None,
-        llm=llm(),
-        previous=first,
-    )
+    first = quiet_day(forced, llm=first_llm, start="07:00")
+    second = quiet_day(settings, llm=llm(), previous=first)
     # An hour run with the forced seed plan marks the whole report.
     assert first["force_seed_plan"] is True and second["force_seed_plan"] is True
     assert [row["hour"] for row in second["hours"]] == [7, 8] and second["hours"][0] == first["hours"][0]
@@ -214,7 +204,7 @@ def test_a_day_stopped_inside_an_hour_goes_on_from_the_last_hour_it_finished(tmp
     from reverie.config import load_settings
     from reverie.llm import LLM
     from reverie.llm.fake_model import FakeChatModel
-    from reverie.evaluation.game_day import HourKeeper, run_day, run_lines
+    from reverie.evaluation.game_day import HourKeeper, run_lines
     from reverie.jsonio import read_json
     from reverie.tasks.registry import product_tasks
     from tests.fuzz.test_fuzz_runs import town
@@ -245,33 +235,14 @@ def test_a_day_stopped_inside_an_hour_goes_on_from_the_last_hour_it_finished(tmp
         stopped.calls_left = 10  # a few asks (each tries the fake's invalid reply more than once)
 
     with pytest.raises(KeyboardInterrupt):
-        run_day(
-            settings,
-            base="quick_base",
-            sim_code="day",
-            hours=2,
-            evaluate_every=-1,
-            say=lambda _l: None,
-            llm=llm,
-            start="07:00",
-            on_hour=first_hour_kept,
-        )
+        quiet_day(settings, hours=2, llm=llm, start="07:00", on_hour=first_hour_kept)
     progress = read_json(keep.path)
     assert keep.hours == 1 and [row["hour"] for row in progress["hours"]] == [7]
     assert len(run_lines(ledger)) > kept_lines[0]  # asks answered inside the second hour before it was stopped
 
     model = FakeChatModel()
     again = LLM(settings, tasks=product_tasks(), chat_models={"strong": model, "cheap": model}, ledger_path=ledger)
-    report = run_day(
-        settings,
-        base="quick_base",
-        sim_code="day",
-        hours=1,
-        evaluate_every=-1,
-        say=lambda _l: None,
-        llm=again,
-        previous=progress,
-    )
+    report = quiet_day(settings, llm=again, previous=progress)
     assert [row["hour"] for row in report["hours"]] == [7, 8] and report["hours"][0] == progress["hours"][0]
     assert (
         sum(report["per_prompt_calls"].values()) == report["day"]["calls"] == sum(r["calls"] for r in report["hours"])
