@@ -63,6 +63,10 @@ class ServerSettings(Section):
     _url = field_validator("base_url")(classmethod(lambda cls, value: _http_url(value)))
 
 
+# The placeholder a local server accepts: not a secret.
+NO_KEY = "not-needed"
+
+
 class BackendSettings(Section):
     """Where the chat models run."""
 
@@ -80,7 +84,7 @@ class BackendSettings(Section):
     slot_pinning: StrictBool = False
     """llama.cpp's llama-server: each persona keeps one slot (id_slot). Off by default: llama-server
     already picks the idle slot that shares the longest prefix, and measured no better pinned."""
-    api_key: str = "not-needed"
+    api_key: str = NO_KEY
     """The key sent to the server (a local server needs none); api_key_env keeps it out of the file."""
     api_key_env: str = ""
     """The name of an environment variable that holds the key (e.g. "OPENROUTER_API_KEY"), read at

@@ -15,10 +15,12 @@ from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatResult
 from langchain_openai import ChatOpenAI
 
+from reverie.backend_settings import NO_KEY
 from reverie.config import ModelSettings, ServerSettings, Settings
 from reverie.llm.prompt_size import PER_MESSAGE_TOKENS, estimate_tokens
 from reverie.llm.server_errors import NotACompletionReply, completion_problem
 from reverie.llm.servers import cached_tokens, persona_of
+from reverie.llm.zeroed_heap import zero_new_allocations
 
 log = logging.getLogger(__name__)
 
@@ -160,6 +162,8 @@ def _server_models(settings: Settings, roles: tuple[str, ...], entry: ServerSett
 
     backend = settings.backend
     key = backend.key_for(entry)  # from the environment when named; never printed
+    if key and key != NO_KEY:
+        zero_new_allocations()  # freed requests carrying the key must not reach a file
     here = backend.model_copy(
         update={
             "base_url": entry.base_url,
