@@ -7,7 +7,8 @@ map; sectors and arenas are rectangles. Editing this file and running
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 WIDTH, HEIGHT = 60, 45
 WORLD = "Willow Creek"
@@ -157,7 +158,14 @@ STREETS = [
 # A small grove and flowers south of the lane; lamps along the main street.
 TREES = [(x + (y % 3), y) for y in (38, 41) for x in range(4, 28, 4)]
 FLOWER_TILES = [(x, 39) for x in (9, 10, 17, 18, 24)]
-LAMPS = [(x, y) for x in range(6, WIDTH - 4, 8) for y in (16, 19)]
+
+
+def lamps(width: int) -> list[tuple[int, int]]:
+    """Lamps on both sides of the main street, every eight tiles of a town ``width`` wide."""
+    return [(x, y) for x in range(6, width - 4, 8) for y in (16, 19)]
+
+
+LAMPS = lamps(WIDTH)
 
 PARK_SECTOR = "Willow Creek Park"
 PARK = (32, 21, 57, 41)
@@ -225,3 +233,26 @@ WILLOW_CREEK = TownPlan(
     PARK_ARENAS,
     PARK_ROWS,
 )
+
+
+def widened(width: int, maze_name: str, buildings: list, flowers_x: tuple[int, ...], **changes: Any) -> TownPlan:
+    """Willow Creek's plan widened east to ``width``: the main street runs to the east edge, a
+    street east of the park leads down to an east lane, the grove and the lamps go on east, and
+    flowers bloom south of the lane at ``flowers_x``. ``changes`` are the plan's other fields."""
+    streets = [
+        (2, 17, width - 3, 18),  # main street, all the way east
+        *STREETS[1:],
+        (58, 17, 59, 35),  # east of the park, down to the lane
+        (58, 34, width - 3, 35),  # the east lane
+    ]
+    return replace(
+        WILLOW_CREEK,
+        width=width,
+        maze_name=maze_name,
+        buildings=buildings,
+        streets=streets,
+        trees=TREES + [(x + (y % 3), y) for y in (38, 41) for x in range(62, width - 6, 4)],
+        flower_tiles=FLOWER_TILES + [(x, 39) for x in flowers_x],
+        lamps=lamps(width),
+        **changes,
+    )

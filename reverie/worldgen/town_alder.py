@@ -9,7 +9,7 @@ that the engine and the scripted town model read any town, not only Willow Creek
 from __future__ import annotations
 
 from reverie.worldgen import town, town_n25
-from reverie.worldgen.town import Building, TownPlan
+from reverie.worldgen.town import Building
 
 WIDTH = 90
 WORLD = "Alder Bay"
@@ -51,28 +51,13 @@ BUILDINGS = [
     (_renamed(town_n25.LIBRARY, LIBRARY, {}, "green"), 75, 21),
 ]
 
-STREETS = [
-    (2, 17, WIDTH - 3, 18),  # the harbour road, west to east
-    *town.STREETS[1:],
-    (58, 17, 59, 35),  # east of the green, down to the lane
-    (58, 34, WIDTH - 3, 35),  # the east lane
-]
-TREES = town.TREES + [(x + (y % 3), y) for y in (38, 41) for x in range(62, WIDTH - 6, 4)]
-FLOWER_TILES = town.FLOWER_TILES + [(x, 39) for x in (70, 71, 80, 81)]
-LAMPS = [(x, y) for x in range(6, WIDTH - 4, 8) for y in (16, 19)]
-
-ALDER_BAY = TownPlan(
+# The harbour road is the main street; the green is the park, renamed.
+ALDER_BAY = town.widened(
     WIDTH,
-    town.HEIGHT,
-    WORLD,
     MAZE_NAME,
     BUILDINGS,
-    STREETS,
-    TREES,
-    FLOWER_TILES,
-    LAMPS,
-    GREEN,
-    town.PARK,
-    {"green": town.PARK_ARENAS["park"]},
-    town.PARK_ROWS,
+    (70, 71, 80, 81),
+    world=WORLD,
+    park_sector=GREEN,
+    park_arenas={"green": town.PARK_ARENAS["park"]},
 )

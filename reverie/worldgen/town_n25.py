@@ -8,7 +8,7 @@ by the main street and a street past the park down to a lane.
 from __future__ import annotations
 
 from reverie.worldgen import town
-from reverie.worldgen.town import Building, TownPlan, _house
+from reverie.worldgen.town import Building, _house
 
 WIDTH = 120
 MAZE_NAME = "willow_creek_n25"
@@ -154,29 +154,4 @@ BUILDINGS = town.BUILDINGS + [
     (LIBRARY, 105, 21),
 ]
 
-STREETS = [
-    (2, 17, WIDTH - 3, 18),  # main street, all the way east
-    *town.STREETS[1:],
-    (58, 17, 59, 35),  # east of the park, down to the lane
-    (58, 34, WIDTH - 3, 35),  # the east lane
-]
-TREES = town.TREES + [(x + (y % 3), y) for y in (38, 41) for x in range(62, WIDTH - 6, 4)]
-FLOWER_TILES = town.FLOWER_TILES + [(x, 39) for x in (70, 71, 84, 85, 98, 99)]
-LAMPS = [(x, y) for x in range(6, WIDTH - 4, 8) for y in (16, 19)]
-
-WILLOW_CREEK_N25 = TownPlan(
-    WIDTH,
-    town.HEIGHT,
-    town.WORLD,
-    MAZE_NAME,
-    BUILDINGS,
-    STREETS,
-    TREES,
-    FLOWER_TILES,
-    LAMPS,
-    town.PARK_SECTOR,
-    town.PARK,
-    town.PARK_ARENAS,
-    town.PARK_ROWS,
-    shared_homes=(APARTMENTS,),
-)
+WILLOW_CREEK_N25 = town.widened(WIDTH, MAZE_NAME, BUILDINGS, (70, 71, 84, 85, 98, 99), shared_homes=(APARTMENTS,))
