@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING
 from reverie.action_text import subtask
 from reverie.address import Place, WaitingAt
 from reverie.persona.agent import Agent
+from reverie.tasks.decide_reaction import Meeting, describe_retrieved
 from reverie.tasks.decide_reaction import decide_to_react as ask_react
 from reverie.tasks.decide_reaction import decide_to_talk as ask_talk
-from reverie.tasks.decide_reaction import describe_retrieved
 
 if TYPE_CHECKING:
     from reverie.llm.language_model import LanguageModel
@@ -37,18 +37,24 @@ def status(persona: Agent, *, with_place: bool = False) -> str:
     return f"{s.name} is on the way to {doing}{place}"
 
 
+def meeting(persona: Agent, other: Agent, focused: dict, *, with_place: bool = False) -> Meeting:
+    """``persona`` noticing ``other`` now, each described by their own status, waiting or not
+    (docs/FIDELITY.md)."""
+    return Meeting(
+        init_name=persona.scratch.name,
+        target_name=other.name,
+        context=context_of(focused),
+        now=persona.scratch.curr_time.strftime("%B %d, %Y, %H:%M:%S %p"),
+        init_status=status(persona, with_place=with_place),
+        target_status=status(other, with_place=with_place),
+    )
+
+
 def decide_to_talk(persona: Agent, other: Agent, focused: dict, llm: LanguageModel) -> bool:
-    s = persona.scratch
     last = persona.a_mem.get_last_chat(other.name)
     return ask_talk(
         llm,
-        init_name=s.name,
-        target_name=other.name,
-        context=context_of(focused),
-        now=s.curr_time.strftime("%B %d, %Y, %H:%M:%S %p"),
-        # Each described by their own status, waiting or not (docs/FIDELITY.md).
-        init_status=status(persona),
-        target_status=status(other),
+        meeting(persona, other, focused),
         last_chat_time=last.created.strftime("%B %d, %Y, %H:%M:%S") if last else "",
         last_chat_about=last.description if last else "",
     )
@@ -56,15 +62,9 @@ def decide_to_talk(persona: Agent, other: Agent, focused: dict, llm: LanguageMod
 
 def decide_to_react(persona: Agent, other: Agent, focused: dict, llm: LanguageModel) -> bool:
     """True: wait until the other has finished (the original's option 1)."""
-    s = persona.scratch
     return ask_react(
         llm,
-        init_name=s.name,
-        target_name=other.name,
-        context=context_of(focused),
-        now=s.curr_time.strftime("%B %d, %Y, %H:%M:%S %p"),
-        init_status=status(persona, with_place=True),
-        target_status=status(other, with_place=True),
-        init_act=subtask(s.act_description or ""),
+        meeting(persona, other, focused, with_place=True),
+        init_act=subtask(persona.scratch.act_description or ""),
         target_act=subtask(other.scratch.act_description or ""),
     )

@@ -13,6 +13,7 @@ carry on. Fail-safe: carry on (no reaction), like the original.
 
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field
@@ -114,56 +115,36 @@ def last_chat_sentence(last_chat_time: str, last_chat_about: str) -> str:
     return f"They last talked on {last_chat_time.strip()}{about}."
 
 
-def _meeting(
-    init_name: str, target_name: str, context: str, now: str, init_status: str, target_status: str
-) -> dict[str, str]:
-    """The inputs both reaction prompts share (see :class:`_Meeting`)."""
-    return {
-        "init_name": init_name,
-        "target_name": target_name,
-        "context": context.strip() or "Nothing in particular.",
-        "now": now,
-        "init_status": one_line(init_status),
-        "target_status": one_line(target_status),
-    }
+@dataclass(frozen=True)
+class Meeting:
+    """The inputs both reaction prompts share (see :class:`_Meeting`), as the caller knows them."""
+
+    init_name: str
+    target_name: str
+    context: str
+    now: str
+    init_status: str
+    target_status: str
+
+    def inputs(self) -> dict[str, str]:
+        """The prompts' fields: the statuses on one line, an empty context said as such."""
+        return {
+            **asdict(self),
+            "context": self.context.strip() or "Nothing in particular.",
+            "init_status": one_line(self.init_status),
+            "target_status": one_line(self.target_status),
+        }
 
 
 def decide_to_talk(
-    llm: LanguageModel,
-    *,
-    init_name: str,
-    target_name: str,
-    context: str,
-    now: str,
-    init_status: str,
-    target_status: str,
-    last_chat_time: str = "",
-    last_chat_about: str = "",
+    llm: LanguageModel, meeting: Meeting, *, last_chat_time: str = "", last_chat_about: str = ""
 ) -> bool:
     """True if ``init_name`` starts a conversation with ``target_name`` now."""
-    inputs = TalkInputs(
-        **_meeting(init_name, target_name, context, now, init_status, target_status),
-        last_chat=last_chat_sentence(last_chat_time, last_chat_about),
-    )
-    return llm.ask(DECIDE_TO_TALK, inputs, persona=init_name).start_conversation == "yes"
+    inputs = TalkInputs(**meeting.inputs(), last_chat=last_chat_sentence(last_chat_time, last_chat_about))
+    return llm.ask(DECIDE_TO_TALK, inputs, persona=meeting.init_name).start_conversation == "yes"
 
 
-def decide_to_react(
-    llm: LanguageModel,
-    *,
-    init_name: str,
-    target_name: str,
-    context: str,
-    now: str,
-    init_status: str,
-    target_status: str,
-    init_act: str,
-    target_act: str,
-) -> bool:
+def decide_to_react(llm: LanguageModel, meeting: Meeting, *, init_act: str, target_act: str) -> bool:
     """True if ``init_name`` should wait until ``target_name`` has finished (original option 1)."""
-    inputs = ReactInputs(
-        **_meeting(init_name, target_name, context, now, init_status, target_status),
-        init_act=one_line(init_act),
-        target_act=one_line(target_act),
-    )
-    return llm.ask(DECIDE_TO_REACT, inputs, persona=init_name).wait_or_continue == "wait"
+    inputs = ReactInputs(**meeting.inputs(), init_act=one_line(init_act), target_act=one_line(target_act))
+    return llm.ask(DECIDE_TO_REACT, inputs, persona=meeting.init_name).wait_or_continue == "wait"

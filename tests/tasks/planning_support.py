@@ -14,10 +14,11 @@ from reverie.llm import LLM
 from reverie.llm.fake_model import FakeChatModel
 from reverie.prompt_tools.evaluate import read_ledger
 from reverie.sim_layout import SimLayout
+from reverie.tasks.decide_reaction import Meeting
 from reverie.tasks.registry import product_tasks
 
-# A meeting for each reaction prompt: keyword arguments of decide_to_talk and decide_to_react.
-TALK = dict(
+# A meeting for each reaction prompt (decide_to_talk, decide_to_react), and what each is doing for the second.
+TALK = Meeting(
     init_name="Isabella Rodriguez",
     target_name="Klaus Mueller",
     context="Klaus Mueller is a regular customer.",
@@ -25,16 +26,15 @@ TALK = dict(
     init_status="Isabella Rodriguez is already working at the counter",
     target_status="Klaus Mueller is already eating lunch",
 )
-REACT = dict(
+REACT = Meeting(
     init_name="Maria Lopez",
     target_name="Klaus Mueller",
     context="",
     now="February 13, 2023, 08:05:00 AM",
     init_status="Maria Lopez is on the way to taking a shower",
     target_status="Klaus Mueller is already taking a shower",
-    init_act="taking a shower",
-    target_act="taking a shower",
 )
+REACT_ACTS = dict(init_act="taking a shower", target_act="taking a shower")
 
 
 def scripted_llm(*replies: str, ledger_path=None) -> tuple[LLM, FakeChatModel]:

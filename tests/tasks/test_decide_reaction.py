@@ -78,7 +78,7 @@ def test_context_and_last_chat_sentences():
 
 # --- through the facade (scripted chat model: fixed replies, not a real model) ----------
 
-from tests.tasks.planning_support import REACT, TALK, scripted_llm  # noqa: E402
+from tests.tasks.planning_support import REACT, REACT_ACTS, TALK, scripted_llm  # noqa: E402
 
 from reverie.tasks.decide_reaction import decide_to_react, decide_to_talk  # noqa: E402
 
@@ -88,24 +88,22 @@ def test_talk_answer_is_followed():
     llm, _ = scripted_llm(
         '{"reason": "busy", "start_conversation": "no"}', '{"reason": "a regular", "start_conversation": "yes"}'
     )
-    assert decide_to_talk(llm, **TALK) is False
-    assert decide_to_talk(llm, **TALK) is True
+    assert decide_to_talk(llm, TALK) is False
+    assert decide_to_talk(llm, TALK) is True
 
 
 def test_talk_failure_is_yes():
     """Scripted replies that are never valid: yes, at a first meeting and after an earlier chat."""
     llm, _ = scripted_llm('{"reason": "hm", "start_conversation": "maybe"}')
-    assert decide_to_talk(llm, **TALK) is True
-    assert (
-        decide_to_talk(llm, **TALK, last_chat_time="February 13, 2023, 10:05:00", last_chat_about="the party") is True
-    )
+    assert decide_to_talk(llm, TALK) is True
+    assert decide_to_talk(llm, TALK, last_chat_time="February 13, 2023, 10:05:00", last_chat_about="the party") is True
 
 
 def test_react_wait_and_failure():
     """Scripted: "wait", then replies that are never valid (carry on)."""
     llm, _ = scripted_llm('{"reason": "one shower", "wait_or_continue": "wait"}', "3", "3", "3")
-    assert decide_to_react(llm, **REACT) is True
-    assert decide_to_react(llm, **REACT) is False
+    assert decide_to_react(llm, REACT, **REACT_ACTS) is True
+    assert decide_to_react(llm, REACT, **REACT_ACTS) is False
 
 
 @pytest.mark.parametrize("task, reply", [(DECIDE_TO_REACT, ReactReply), (DECIDE_TO_TALK, TalkReply)])

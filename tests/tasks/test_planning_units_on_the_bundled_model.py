@@ -28,7 +28,7 @@ from reverie.tasks.pronunciatio import pronunciatio
 from reverie.tasks.task_decomp import task_decomp
 from reverie.tasks.wake_up_hour import wake_up_hour
 from reverie.tasks.registry import product_tasks
-from tests.tasks.planning_support import REACT, TALK, answered
+from tests.tasks.planning_support import REACT, REACT_ACTS, TALK, answered
 
 pytestmark = pytest.mark.slow
 
@@ -121,8 +121,8 @@ def test_action_pipeline_stays_within_the_options(llm):
 
 
 def test_reactions_give_booleans_and_a_full_window(llm):
-    talk = decide_to_talk(llm, **TALK)
-    wait = decide_to_react(llm, **REACT)
+    talk = decide_to_talk(llm, TALK)
+    wait = decide_to_react(llm, REACT, **REACT_ACTS)
     assert type(talk) is bool and type(wait) is bool
     assert answered(llm, "decide_to_talk") and answered(llm, "decide_to_react")
     window = new_decomp_schedule(
