@@ -13,7 +13,6 @@ carry on. Fail-safe: carry on (no reaction), like the original.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field
@@ -31,8 +30,9 @@ def _lowered(value: Any) -> Any:
     return value.strip().strip(".!").lower() if isinstance(value, str) else value
 
 
-class _Meeting(TaskInputs):
-    """Who perceives whom, what they know of each other, and when."""
+class Meeting(TaskInputs):
+    """Who perceives whom, what they know of each other, and when: the inputs both reaction
+    prompts share."""
 
     init_name: str
     target_name: str
@@ -41,12 +41,21 @@ class _Meeting(TaskInputs):
     init_status: str
     target_status: str
 
+    def tidied(self) -> dict[str, str]:
+        """The fields as the prompts show them: the statuses on one line, an empty context said so."""
+        return {
+            **{name: getattr(self, name) for name in Meeting.model_fields},
+            "context": self.context.strip() or "Nothing in particular.",
+            "init_status": one_line(self.init_status),
+            "target_status": one_line(self.target_status),
+        }
 
-class TalkInputs(_Meeting):
+
+class TalkInputs(Meeting):
     last_chat: str
 
 
-class ReactInputs(_Meeting):
+class ReactInputs(Meeting):
     init_act: str
     target_act: str
 
@@ -115,36 +124,15 @@ def last_chat_sentence(last_chat_time: str, last_chat_about: str) -> str:
     return f"They last talked on {last_chat_time.strip()}{about}."
 
 
-@dataclass(frozen=True)
-class Meeting:
-    """The inputs both reaction prompts share (see :class:`_Meeting`), as the caller knows them."""
-
-    init_name: str
-    target_name: str
-    context: str
-    now: str
-    init_status: str
-    target_status: str
-
-    def inputs(self) -> dict[str, str]:
-        """The prompts' fields: the statuses on one line, an empty context said as such."""
-        return {
-            **asdict(self),
-            "context": self.context.strip() or "Nothing in particular.",
-            "init_status": one_line(self.init_status),
-            "target_status": one_line(self.target_status),
-        }
-
-
 def decide_to_talk(
     llm: LanguageModel, meeting: Meeting, *, last_chat_time: str = "", last_chat_about: str = ""
 ) -> bool:
     """True if ``init_name`` starts a conversation with ``target_name`` now."""
-    inputs = TalkInputs(**meeting.inputs(), last_chat=last_chat_sentence(last_chat_time, last_chat_about))
+    inputs = TalkInputs(**meeting.tidied(), last_chat=last_chat_sentence(last_chat_time, last_chat_about))
     return llm.ask(DECIDE_TO_TALK, inputs, persona=meeting.init_name).start_conversation == "yes"
 
 
 def decide_to_react(llm: LanguageModel, meeting: Meeting, *, init_act: str, target_act: str) -> bool:
     """True if ``init_name`` should wait until ``target_name`` has finished (original option 1)."""
-    inputs = ReactInputs(**meeting.inputs(), init_act=one_line(init_act), target_act=one_line(target_act))
+    inputs = ReactInputs(**meeting.tidied(), init_act=one_line(init_act), target_act=one_line(target_act))
     return llm.ask(DECIDE_TO_REACT, inputs, persona=meeting.init_name).wait_or_continue == "wait"
