@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -135,6 +135,10 @@ class Task(Generic[InputsT, ReplyT]):
     # Inputs that grow with the run, cut from their least relevant end when the prompt
     # would not fit the context window (see reverie.llm.prompt_size).
     trim: tuple[Trim, ...] = ()
+
+    def asked_as(self, name: str, used_in: str) -> Task[InputsT, ReplyT]:
+        """The same contract (inputs, reply, fail-safe, trims) asked through the prompt file ``name``."""
+        return replace(self, name=name, used_in=used_in)
 
     def typed(self, inputs: Mapping[str, Any] | InputsT) -> InputsT:
         """The call's inputs as the inputs model (``InputsMismatch`` when they do not fit it)."""

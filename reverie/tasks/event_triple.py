@@ -157,13 +157,7 @@ EVENT_TRIPLE = Task(
     used_in="plan: the persona's event for a new action; reflect/converse: every new thought (packed "
     "mode: only one arriving alone)",
 )
-ACT_OBJ_EVENT_TRIPLE = Task(
-    name="act_obj_event_triple",
-    inputs=TripleInputs,
-    schema=TripleReply,
-    fail_safe=fail_safe,
-    used_in="plan: the object's event for a new action",
-)
+ACT_OBJ_EVENT_TRIPLE = EVENT_TRIPLE.asked_as("act_obj_event_triple", "plan: the object's event for a new action")
 
 
 def event_triple(llm: LanguageModel, *, name: str, action_description: str) -> tuple[str, str, str]:

@@ -38,12 +38,9 @@ EVENT_POIGNANCY = Task(
     fail_safe=fail_safe,
     used_in="one new event or thought waiting for its poignancy, rated alone",
 )
-CHAT_POIGNANCY = Task(
-    name="chat_poignancy",
-    inputs=PoignancyInputs,
-    schema=PoignancyReply,
-    fail_safe=fail_safe,
-    used_in="perceive (the persona's own finished conversation, scored on its summary; "
+CHAT_POIGNANCY = EVENT_POIGNANCY.asked_as(
+    "chat_poignancy",
+    "perceive (the persona's own finished conversation, scored on its summary; "
     "only with [simulation] defer_ratings = false)",
 )
 
