@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from django.middleware.csrf import get_token
 from django.urls import reverse
 
 from translator import maps
-from translator.simfiles import read_meta
 from translator.sources import initials, persona_folders, underscore
 
 SPEEDS = {"1": 1, "2": 2, "3": 4, "4": 8, "5": 16, "6": 32}
@@ -44,28 +44,29 @@ def personas_block(sim_code: str, step: int, names: list[str], pos: dict[str, li
     return out
 
 
-def build(
-    request,
-    *,
-    mode: str,
-    sim_code: str,
-    sim_path: Path,
-    step: int,
-    names: list[str],
-    pos: dict[str, list[int]],
-    meta: dict | None = None,
-    **extra,
-) -> dict:
-    meta = meta if meta is not None else read_meta(sim_path)
-    maze = maze_of(meta)
-    personas = personas_block(sim_code, step, names, pos)
-    game = maps.game_config(maze, names)
+@dataclass(frozen=True)
+class Scene:
+    """What a page shows: the simulation, its step, the agents and where they stand."""
+
+    sim_code: str
+    sim_path: Path
+    step: int
+    names: list[str]
+    pos: dict[str, list[int]]
+    meta: dict
+
+
+def build(request, mode: str, scene: Scene, **extra) -> dict:
+    """The page's context: the Phaser game's settings (``extra`` added to them) and the agents' blocks."""
+    maze = maze_of(scene.meta)
+    personas = personas_block(scene.sim_code, scene.step, scene.names, scene.pos)
+    game = maps.game_config(maze, scene.names)
     game.update(
         {
             "mode": mode,
-            "sim_code": sim_code,
-            "step": step,
-            "sec_per_step": meta.get("sec_per_step", 10),
+            "sim_code": scene.sim_code,
+            "step": scene.step,
+            "sec_per_step": scene.meta.get("sec_per_step", 10),
             "personas": [{k: p[k] for k in ("name", "underscore", "initials", "tile")} for p in personas],
             "urls": {
                 "update": reverse("update_environment"),
@@ -75,4 +76,11 @@ def build(
         }
     )
     game.update(extra)
-    return {"game": game, "personas": personas, "mode": mode, "sim_code": sim_code, "step": step, "maze": maze}
+    return {
+        "game": game,
+        "personas": personas,
+        "mode": mode,
+        "sim_code": scene.sim_code,
+        "step": scene.step,
+        "maze": maze,
+    }

@@ -46,13 +46,8 @@ def demo(request, sim_code: str, step: str, play_speed: str):
     clock = step_clock(meta, step_n)
     ctx = gamepage.build(
         request,
-        mode="demo",
-        sim_code=sim_code,
-        sim_path=path,
-        step=step_n,
-        names=names,
-        pos=pos,
-        meta=meta,
+        "demo",
+        gamepage.Scene(sim_code, path, step_n, names, pos, meta),
         play_speed=gamepage.SPEEDS.get(play_speed, 2),
         start_datetime=clock.strftime("%Y-%m-%dT%H:%M:%S") if clock else None,
         last_step=max(int(k) for k in all_movement),

@@ -33,15 +33,5 @@ def home(request):
     step = live_start(sim_code, announced)
     envs = numbered_files(SimLayout(sim_path).environment_dir)
     pos = positions(read_json(envs[step]), names) if step in envs else {}
-    ctx = gamepage.build(
-        request,
-        mode="simulate",
-        sim_code=sim_code,
-        sim_path=sim_path,
-        step=step,
-        names=names,
-        pos=pos,
-        meta=meta,
-        frames_per_step=8,
-    )
-    return render(request, "game/game.html", ctx)
+    scene = gamepage.Scene(sim_code, sim_path, step, names, pos, meta)
+    return render(request, "game/game.html", gamepage.build(request, "simulate", scene, frames_per_step=8))

@@ -41,16 +41,6 @@ def replay(request, sim_code: str, step: str):
     meta = read_meta(sim_path)
     names = gamepage.persona_names(sim_path, meta)
     pos = start_positions(sim_path, step_n, names)
-    ctx = gamepage.build(
-        request,
-        mode="replay",
-        sim_code=sim_code,
-        sim_path=sim_path,
-        step=step_n,
-        names=names,
-        pos=pos,
-        meta=meta,
-        frames_per_step=8,
-        last_step=max(steps),
-    )
+    scene = gamepage.Scene(sim_code, sim_path, step_n, names, pos, meta)
+    ctx = gamepage.build(request, "replay", scene, frames_per_step=8, last_step=max(steps))
     return render(request, "game/game.html", ctx)
