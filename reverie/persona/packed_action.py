@@ -10,7 +10,7 @@ from reverie.memory.event import Event
 from reverie.persona.action_details import ActionDetails
 from reverie.persona.agent import Agent
 from reverie.persona.location import whereabouts
-from reverie.tasks.action_packed import PackedAction, PlaceTree, packed_action
+from reverie.tasks.action_packed import PackedAction, PlaceTree, Standpoint, packed_action
 from reverie.tasks.actions_packed import actions_packed
 
 if TYPE_CHECKING:
@@ -33,24 +33,26 @@ def _as_details(p: PackedAction) -> tuple[Place, ActionDetails]:
     )
 
 
-def packed_address_and_details(
-    persona: Agent, maze: Maze, description: str, llm: LanguageModel
-) -> tuple[Place, ActionDetails]:
-    """The address and details the faithful 8-call pipeline would give, from one call."""
+def _standpoint(persona: Agent, maze: Maze) -> Standpoint:
+    """The persona, where it lives and stands now, its plan for the day and the places it knows."""
     s = persona.scratch
     here, world, living_sector = whereabouts(persona, maze)
-    p = packed_action(
-        llm,
+    return Standpoint(
         name=s.name,
-        action_description=description,
         world=world,
-        living_area=s.living_area or "",
         living_sector=living_sector,
         current_sector=here["sector"],
         daily_plan_req=s.daily_plan_req or "",
         places=_known_places(persona, world),
     )
-    return _as_details(p)
+
+
+def packed_address_and_details(
+    persona: Agent, maze: Maze, description: str, llm: LanguageModel
+) -> tuple[Place, ActionDetails]:
+    """The address and details the faithful 8-call pipeline would give, from one call."""
+    at = _standpoint(persona, maze)
+    return _as_details(packed_action(llm, at, description, living_area=persona.scratch.living_area or ""))
 
 
 def answer_ahead(persona: Agent, maze: Maze, descriptions: list[str], llm: LanguageModel) -> None:
@@ -58,18 +60,7 @@ def answer_ahead(persona: Agent, maze: Maze, descriptions: list[str], llm: Langu
     asked in one call from where the persona is now and kept in today's answers, as a single
     call's answer is kept; each action finds its answer there when it starts. Subtasks the call
     did not answer validly are left out (each asks ``action_packed`` when it starts)."""
-    s = persona.scratch
-    here, world, living_sector = whereabouts(persona, maze)
-    found = actions_packed(
-        llm,
-        name=s.name,
-        descriptions=descriptions,
-        world=world,
-        living_sector=living_sector,
-        current_sector=here["sector"],
-        daily_plan_req=s.daily_plan_req or "",
-        places=_known_places(persona, world),
-    )
+    found = actions_packed(llm, _standpoint(persona, maze), descriptions)
     cache = persona.memory.todays_answers()
     for description, p in found.items():
         address, details = _as_details(p)

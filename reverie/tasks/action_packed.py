@@ -291,20 +291,31 @@ def render_places(tree: PlaceTree) -> str:
     return "\n".join(lines)
 
 
-def place_inputs(
-    *, name: str, tree: PlaceTree, living_sector: str, current_sector: str, daily_plan_req: str, action_description: str
-) -> dict[str, Any]:
-    """The inputs every action prompt shares, as keywords for its inputs model (``tree``: the
-    allowed places, see :func:`allowed_places`)."""
-    return dict(
-        name=name,
-        places=render_places(tree),
-        living_sector=living_sector,
-        current_sector=current_sector,
-        daily_plan_req=daily_plan_req.strip() or "no fixed routine",
-        action=main_action(action_description),
-        place_tree=tree,
-    )
+@dataclass(frozen=True)
+class Standpoint:
+    """Who asks where an action happens, and from where: what the packed action prompts are
+    told besides the action. ``places``: the persona's known ``{sector: {arena: [objects]}}``
+    of ``world``."""
+
+    name: str
+    world: str
+    living_sector: str
+    current_sector: str
+    daily_plan_req: str
+    places: PlaceTree
+
+    def inputs(self, tree: PlaceTree, action_description: str) -> dict[str, Any]:
+        """The inputs every action prompt shares, as keywords for its inputs model (``tree``: the
+        allowed places, see :func:`allowed_places`)."""
+        return dict(
+            name=self.name,
+            places=render_places(tree),
+            living_sector=self.living_sector,
+            current_sector=self.current_sector,
+            daily_plan_req=self.daily_plan_req.strip() or "no fixed routine",
+            action=main_action(action_description),
+            place_tree=tree,
+        )
 
 
 def place_choices(tree: PlaceTree) -> dict[str, list[str]]:
@@ -336,40 +347,18 @@ def as_action(reply: PackedActionReply, *, name: str, world: str) -> PackedActio
     return PackedAction(address, reply.emoji, event, state, reply.state_emoji, object_event(reply.object, state))
 
 
-def packed_action(
-    llm: LanguageModel,
-    *,
-    name: str,
-    action_description: str,
-    world: str,
-    living_area: str,
-    living_sector: str,
-    current_sector: str,
-    daily_plan_req: str,
-    places: PlaceTree,
-) -> PackedAction:
+def packed_action(llm: LanguageModel, at: Standpoint, action_description: str, *, living_area: str) -> PackedAction:
     """Address and details of a new action in one call (the faithful mode makes up to eight).
 
-    ``places``: the persona's known ``{sector: {arena: [objects]}}`` of ``world``. With no
-    known place to go, the address is ``<living_area>:<random>`` like the faithful mode.
+    With no known place to go, the address is ``<living_area>:<random>`` like the faithful mode.
     """
-    tree = allowed_places(places, name)
+    name, tree = at.name, allowed_places(at.places, at.name)
     if not tree:
         # Nowhere known to go: the faithful mode's address, and its two prompts for the action.
-        address = f"{living_area}:{NO_OBJECT}" if living_area else f"{world}:{living_sector}:{NO_OBJECT}"
+        address = f"{living_area}:{NO_OBJECT}" if living_area else f"{at.world}:{at.living_sector}:{NO_OBJECT}"
         emoji = pronunciatio(llm, action_description=action_description, persona=name)
         event = event_triple(llm, name=name, action_description=action_description)
         return PackedAction(address, emoji, event, None, None, (None, None, None))
-    inputs = PackedActionInputs(
-        **place_inputs(
-            name=name,
-            tree=tree,
-            living_sector=living_sector,
-            current_sector=current_sector,
-            daily_plan_req=daily_plan_req,
-            action_description=action_description,
-        ),
-        subtask=subtask(action_description),
-    )
+    inputs = PackedActionInputs(**at.inputs(tree, action_description), subtask=subtask(action_description))
     reply: PackedActionReply = llm.ask(ACTION_PACKED, inputs, choices=place_choices(tree), persona=name)
-    return as_action(reply, name=name, world=world)
+    return as_action(reply, name=name, world=at.world)

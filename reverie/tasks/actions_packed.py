@@ -41,10 +41,10 @@ from reverie.tasks.action_packed import (
     PackedActionReply,
     PlaceInputs,
     PlaceTree,
+    Standpoint,
     allowed_places,
     as_action,
     place_choices,
-    place_inputs,
 )
 from reverie.tasks.common import Reply, each_checked, even_parts, inputs_of, numbered
 
@@ -125,24 +125,13 @@ ACTIONS_PACKED = Task(
 )
 
 
-def actions_packed(
-    llm: LanguageModel,
-    *,
-    name: str,
-    descriptions: list[str],
-    world: str,
-    living_sector: str,
-    current_sector: str,
-    daily_plan_req: str,
-    places: PlaceTree,
-) -> dict[str, PackedAction]:
+def actions_packed(llm: LanguageModel, at: Standpoint, descriptions: list[str]) -> dict[str, PackedAction]:
     """``{description: what action_packed would give}`` for the descriptions the model answered
     validly; the others (a failed call: all of a call's) are left out.
 
     ``descriptions``: distinct ``"<task> (<subtask>)"`` texts, asked together by main task.
-    ``places``: the persona's known ``{sector: {arena: [objects]}}`` of ``world``; with none
-    allowed, nothing is asked (each action then takes the single call's path)."""
-    tree = allowed_places(places, name)
+    With no known place allowed, nothing is asked (each action then takes the single call's path)."""
+    tree = allowed_places(at.places, at.name)
     if not tree:
         return {}
     by_task: dict[str, list[str]] = {}
@@ -151,56 +140,28 @@ def actions_packed(
     found: dict[str, PackedAction] = {}
     for group in by_task.values():
         for part in even_parts(group, MAX_ACTIONS):
-            found.update(
-                _ask(
-                    llm,
-                    part,
-                    name=name,
-                    world=world,
-                    tree=tree,
-                    living_sector=living_sector,
-                    current_sector=current_sector,
-                    daily_plan_req=daily_plan_req,
-                )
-            )
+            found.update(_ask(llm, at, tree, part))
     return found
 
 
-def _ask(
-    llm: LanguageModel,
-    descriptions: list[str],
-    *,
-    name: str,
-    world: str,
-    tree: PlaceTree,
-    living_sector: str,
-    current_sector: str,
-    daily_plan_req: str,
-) -> dict[str, PackedAction]:
+def _ask(llm: LanguageModel, at: Standpoint, tree: PlaceTree, descriptions: list[str]) -> dict[str, PackedAction]:
     activities = [subtask(d) for d in descriptions]
     inputs = ActionsPackedInputs(
-        **place_inputs(
-            name=name,
-            tree=tree,
-            living_sector=living_sector,
-            current_sector=current_sector,
-            daily_plan_req=daily_plan_req,
-            action_description=descriptions[0],
-        ),
+        **at.inputs(tree, descriptions[0]),
         subtasks=numbered(activities, 1),
         count=len(activities),
         subtask_list=activities,
     )
     choices = {**place_choices(tree), "subtasks": activities}
-    answers = llm.ask(ACTIONS_PACKED, inputs, choices=choices, persona=name).answers(inputs, choices)
+    answers = llm.ask(ACTIONS_PACKED, inputs, choices=choices, persona=at.name).answers(inputs, choices)
     if None in answers:
         log.info(
             "actions_packed: %s's answers for %s left to their own call (a wrong place)",
-            name,
+            at.name,
             ", ".join(repr(a) for a, answer in zip(activities, answers) if answer is None),
         )
     return {
-        description: as_action(answer, name=name, world=world)
+        description: as_action(answer, name=at.name, world=at.world)
         for description, answer in zip(descriptions, answers)
         if answer is not None
     }

@@ -11,6 +11,7 @@ from reverie.llm import LLM
 from reverie.tasks.action_packed import (
     ACTION_PACKED,
     PackedActionReply,
+    Standpoint,
     allowed_places,
     as_action,
     fail_safe,
@@ -143,17 +144,15 @@ def test_fail_safe_prefers_an_area_the_action_names():
 
 
 def _call(llm, places=TREE, description="working at Hobbs Cafe (brewing coffee)"):
-    return packed_action(
-        llm,
+    at = Standpoint(
         name="Isabella Rodriguez",
-        action_description=description,
         world="the Ville",
-        living_area="the Ville:Isabella Rodriguez's apartment:main room",
         living_sector="Isabella Rodriguez's apartment",
         current_sector="Isabella Rodriguez's apartment",
         daily_plan_req="Isabella opens Hobbs Cafe at 8am.",
         places=places,
     )
+    return packed_action(llm, at, description, living_area="the Ville:Isabella Rodriguez's apartment:main room")
 
 
 def test_a_model_that_never_answers_gets_the_fail_safe_in_the_faithful_shape(tmp_path):

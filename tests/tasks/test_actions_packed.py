@@ -14,7 +14,7 @@ from pydantic import ValidationError
 from reverie.llm.schema import call_schema, items_asked
 from reverie.prompt_tools.evaluate import read_ledger
 from reverie.prompt_tools.fixtures import load_fixture
-from reverie.tasks.action_packed import ACTION_PACKED
+from reverie.tasks.action_packed import ACTION_PACKED, Standpoint
 from reverie.tasks.actions_packed import ACTIONS_PACKED, MAX_ACTIONS, ActionsPackedReply, actions_packed, even_parts
 from tests.tasks.planning_support import scripted_llm
 
@@ -74,16 +74,15 @@ def test_long_lists_go_in_even_parts():
 
 def _ask(llm, descriptions):
     inputs = CASE.inputs
-    return actions_packed(
-        llm,
+    at = Standpoint(
         name=inputs["name"],
-        descriptions=descriptions,
         world="the Ville",
         living_sector=inputs["living_sector"],
         current_sector=inputs["current_sector"],
         daily_plan_req=inputs["daily_plan_req"],
         places=inputs["place_tree"],
     )
+    return actions_packed(llm, at, descriptions)
 
 
 def test_more_subtasks_than_one_call_holds_are_asked_in_even_calls(tmp_path):
