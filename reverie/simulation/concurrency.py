@@ -24,7 +24,7 @@ import contextvars
 import logging
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TypeVar
 
 from reverie.config import BackendKind, BackendSettings
@@ -58,9 +58,9 @@ def in_reach(persona, maze, personas: dict) -> set[str]:
     return near
 
 
-def interaction_groups(personas: dict, maze) -> list[list[str]]:
-    """Personas that may touch each other this step, grouped; groups and members in persona order."""
-    names = list(personas)
+def joined(names: list[str], links: Iterable[tuple[str, str]]) -> list[list[str]]:
+    """``names`` grouped by ``links``, joined transitively: each group's members in the order of
+    ``names``, the groups in the order of their first members."""
     order = {name: i for i, name in enumerate(names)}
     parent = {name: name for name in names}
 
@@ -70,14 +70,19 @@ def interaction_groups(personas: dict, maze) -> list[list[str]]:
             name = parent[name]
         return name
 
-    for name, persona in personas.items():
-        for other in in_reach(persona, maze, personas):
-            a, b = sorted((root(name), root(other)), key=order.__getitem__)
-            parent[b] = a
+    for one, other in links:
+        a, b = sorted((root(one), root(other)), key=order.__getitem__)
+        parent[b] = a
     groups: dict[str, list[str]] = {}
     for name in names:
         groups.setdefault(root(name), []).append(name)
     return list(groups.values())
+
+
+def interaction_groups(personas: dict, maze) -> list[list[str]]:
+    """Personas that may touch each other this step, grouped; groups and members in persona order."""
+    links = ((name, other) for name, persona in personas.items() for other in in_reach(persona, maze, personas))
+    return joined(list(personas), links)
 
 
 def run_groups(groups: list[list[str]], work: Callable[[str], T], workers: int) -> dict[str, T]:

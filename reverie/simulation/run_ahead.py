@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 from reverie.address import PersonaAt, parse_address
 from reverie.clock import format_time
 from reverie.simulation import checkpoint
+from reverie.simulation.concurrency import joined
 from reverie.simulation.group_step import group_step
 
 if TYPE_CHECKING:
@@ -180,24 +181,15 @@ class RunAhead:
                     groups.append(sorted(group, key=self.order.__getitem__))
         return groups
 
-    def _groups(self, cohort: list[str], step: int) -> list[set[str]]:
+    def _groups(self, cohort: list[str], step: int) -> list[list[str]]:
         """The residents at ``step`` that may meet there, joined transitively (running ones included)."""
-        root = {name: name for name in cohort}
-
-        def find(name: str) -> str:
-            while root[name] != name:
-                root[name] = root[root[name]]
-                name = root[name]
-            return name
-
-        for i, a in enumerate(cohort):
-            for b in cohort[i + 1 :]:
-                if self._linked(a, b) or self._sees(a, b, step) or self._sees(b, a, step):
-                    root[find(b)] = find(a)
-        groups: dict[str, set[str]] = {}
-        for name in cohort:
-            groups.setdefault(find(name), set()).add(name)
-        return list(groups.values())
+        links = (
+            (a, b)
+            for i, a in enumerate(cohort)
+            for b in cohort[i + 1 :]
+            if self._linked(a, b) or self._sees(a, b, step) or self._sees(b, a, step)
+        )
+        return joined(cohort, links)
 
     def _sees(self, a: str, b: str, step: int) -> bool:
         """Whether ``a`` perceives at ``step`` the tile ``b`` stands on then or stood on the step before
@@ -214,7 +206,7 @@ class RunAhead:
     def _linked(self, a: str, b: str) -> bool:
         return b in self._links[a] or a in self._links[b]
 
-    def _may_run(self, group: set[str], step: int) -> bool:
+    def _may_run(self, group: list[str], step: int) -> bool:
         for member in group:
             for other in self.names:
                 behind = self.clock[other]
