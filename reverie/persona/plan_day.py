@@ -30,27 +30,12 @@ def plan_new_day(persona: Agent, new_day: NewDay, llm: LanguageModel) -> None:
     wake = wake_up_hour(llm, identity=s.identity(), lifestyle=s.lifestyle, first_name=s.first_name, persona=s.name)
     if new_day is not NewDay.FIRST:
         revise_identity(persona, llm, wake)
+    day = dict(
+        identity=s.identity(), first_name=s.first_name, date=s.curr_date_str(), wake_up_hour=wake, persona=s.name
+    )
     # A new daily requirement every day, not day one's again (docs/FIDELITY.md).
-    s.set_daily_req(
-        daily_plan(
-            llm,
-            identity=s.identity(),
-            lifestyle=s.lifestyle,
-            date=s.curr_date_str(),
-            first_name=s.first_name,
-            wake_up_hour=wake,
-            persona=s.name,
-        )
-    )
-    about = dict(
-        identity=s.identity(),
-        first_name=s.first_name,
-        date=s.curr_date_str(),
-        daily_plan=s.daily_req,
-        wake_up_hour=wake,
-        persona=s.name,
-        bed_hour=bed_hour_of(s.lifestyle),
-    )
+    s.set_daily_req(daily_plan(llm, **day, lifestyle=s.lifestyle))
+    about = dict(day, daily_plan=s.daily_req, bed_hour=bed_hour_of(s.lifestyle))
     if persona.options.packed_actions:
         schedule = packed_hourly_schedule(llm, **about)
     else:
