@@ -10,7 +10,7 @@ from reverie.persona.retrieve import retrieve_scored
 from reverie.persona.step import Reflected, StepContext
 from reverie.persona.thoughts import NewThought, add_thoughts
 from reverie.tasks.common import transcript
-from reverie.tasks.convo_thoughts import convo_thoughts, memo_on_convo, planning_thought, planning_thought_on_convo
+from reverie.tasks.convo_thoughts import convo_thoughts, planning_thought, thought_and_memo
 from reverie.tasks.focal_points import focal_points
 from reverie.tasks.insights import insights, insights_packed
 
@@ -125,8 +125,7 @@ def reflect_on_chat(persona: Agent, llm: LanguageModel, partner_agent: Agent | N
                 partner_agent.chat_notes[s.name] = theirs
         plan, memo, triples = notes.plan, notes.memo, notes.triples
     else:
-        plan = planning_thought_on_convo(llm, persona_name=s.name, partner_name=partner, utterances=utterances)
-        memo = memo_on_convo(llm, persona_name=s.name, partner_name=partner, utterances=utterances)
+        plan, memo = thought_and_memo(llm, persona_name=s.name, partner_name=partner, utterances=utterances)
         triples = (None, None)
     # The memo is already a full sentence naming the persona; the two are rated in one call.
     asked = persona.options.packed_actions

@@ -184,31 +184,23 @@ def _inputs(persona_name: str, partner_name: str, utterances: list[tuple[str, st
     return ConvoInputs(persona_name=persona_name, partner_name=partner_name, conversation=transcript(utterances))
 
 
-def planning_thought_on_convo(
+def thought_and_memo(
     llm: LanguageModel, *, persona_name: str, partner_name: str, utterances: list[tuple[str, str]]
-) -> str:
-    """One sentence: what from the conversation matters for the persona's plans."""
-    reply = llm.ask(PLANNING_THOUGHT_ON_CONVO, _inputs(persona_name, partner_name, utterances), persona=persona_name)
-    thought: str = reply.thought
-    return thought
-
-
-def memo_on_convo(
-    llm: LanguageModel, *, persona_name: str, partner_name: str, utterances: list[tuple[str, str]]
-) -> str:
-    """One sentence: what the persona found noteworthy in the conversation."""
-    reply = llm.ask(MEMO_ON_CONVO, _inputs(persona_name, partner_name, utterances), persona=persona_name)
-    memo: str = reply.memo
-    return memo
+) -> tuple[str, str]:
+    """One sentence each, asked one after the other: what from the conversation matters for the
+    persona's plans (planning_thought_on_convo), and what it found noteworthy (memo_on_convo)."""
+    inputs = _inputs(persona_name, partner_name, utterances)
+    thought: str = llm.ask(PLANNING_THOUGHT_ON_CONVO, inputs, persona=persona_name).thought
+    memo: str = llm.ask(MEMO_ON_CONVO, inputs, persona=persona_name).memo
+    return thought, memo
 
 
 def convo_thoughts(
     llm: LanguageModel, *, persona_name: str, partner_name: str, utterances: list[tuple[str, str]]
 ) -> tuple[ChatNotes, ChatNotes]:
-    """Packed mode: the planning thought and the memo of :func:`planning_thought_on_convo` and
-    :func:`memo_on_convo` for the persona and for its partner, asked in one call, with each stored
-    thought's ``(name, predicate, target)`` where the reply gave a valid one (None: the single
-    fail-safe's, asked no more)."""
+    """Packed mode: the planning thought and the memo of :func:`thought_and_memo` for the persona
+    and for its partner, asked in one call, with each stored thought's ``(name, predicate,
+    target)`` where the reply gave a valid one (None: the single fail-safe's, asked no more)."""
     inputs = _inputs(persona_name, partner_name, utterances)
     reply = llm.ask(CONVO_THOUGHTS_PACKED, inputs, persona=persona_name)
     mine, theirs = reply.notes

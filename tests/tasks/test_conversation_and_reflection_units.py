@@ -20,7 +20,7 @@ from reverie.tasks.conversation_summary import (
     ConversationSummaryReply,
     summarize_conversation,
 )
-from reverie.tasks.convo_thoughts import memo_on_convo, planning_thought_on_convo
+from reverie.tasks.convo_thoughts import thought_and_memo
 from reverie.prompt_tools.fixtures import fixture_inputs
 from reverie.tasks.focal_points import FOCAL_POINTS, FocalPointsReply, focal_points
 from reverie.tasks.insights import (
@@ -315,8 +315,7 @@ def test_utterance_fail_safe_is_a_pause_that_never_ends_the_talk():
 def test_post_conversation_thoughts_are_sentences():
     llm = FallbackLLM()
     utterances = [(ISABELLA, "Come to my party tomorrow at 5!"), (MARIA, "I will!")]
-    plan = planning_thought_on_convo(llm, persona_name=MARIA, partner_name=ISABELLA, utterances=utterances)
-    memo = memo_on_convo(llm, persona_name=MARIA, partner_name=ISABELLA, utterances=utterances)
+    plan, memo = thought_and_memo(llm, persona_name=MARIA, partner_name=ISABELLA, utterances=utterances)
     assert plan.endswith(".") and ISABELLA in plan
     assert memo == f"{MARIA} had a conversation with {ISABELLA}."
 

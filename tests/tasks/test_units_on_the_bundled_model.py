@@ -15,7 +15,7 @@ from reverie.config import load_settings
 from reverie.llm import LLM
 from reverie.tasks.chat_utterance import iterative_chat_utterance
 from reverie.tasks.conversation_summary import PREFIX, summarize_conversation
-from reverie.tasks.convo_thoughts import memo_on_convo, planning_thought_on_convo
+from reverie.tasks.convo_thoughts import thought_and_memo
 from reverie.prompt_tools.evaluate import read_ledger
 from reverie.prompt_tools.fixtures import load_fixture
 from reverie.tasks.focal_points import focal_points
@@ -93,8 +93,7 @@ def test_conversation_functions_give_sentences_and_a_real_end_flag(llm, identity
     assert relationship_summary(llm, speaker=ISABELLA, listener=MARIA, statements=STATEMENTS)
     topic = summarize_conversation(llm, utterances=CHAT).removeprefix(PREFIX)  # the code adds the prefix
     assert topic.strip() and answered(llm, "summarize_conversation")
-    assert planning_thought_on_convo(llm, persona_name=MARIA, partner_name=ISABELLA, utterances=CHAT)
-    assert memo_on_convo(llm, persona_name=MARIA, partner_name=ISABELLA, utterances=CHAT)
+    assert all(thought_and_memo(llm, persona_name=MARIA, partner_name=ISABELLA, utterances=CHAT))
 
 
 def test_interview_and_whisper_give_text(llm, identity):
