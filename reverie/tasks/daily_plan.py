@@ -10,7 +10,7 @@ lifestyle's bedtime. Nothing may fall outside the waking day, and repeats are dr
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
+from typing import Annotated, Any, Self
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
@@ -44,7 +44,32 @@ class DailyPlanInputs(TaskInputs):
     wake_up_time: str
 
 
-class DailyPlanReply(Reply):
+class CheckedPlan(Reply):
+    """A reply whose ``items`` are a day's plan, held to the call's :meth:`rules`. Validation: a
+    problem in the plan goes back to the model as its correction. Repair, the code's own step once
+    validation passed (:func:`repaired_plan`): the plan the day is made from."""
+
+    items: list[str]
+
+    @classmethod
+    def rules(cls, info: ValidationInfo) -> PlanRules:
+        """What this call's plan is held to."""
+        raise NotImplementedError
+
+    @model_validator(mode="after")
+    def _validated(self, info: ValidationInfo) -> Self:
+        problem = plan_problem(self.items, self.rules(info))
+        if problem:
+            raise ValueError(problem)
+        return self
+
+    @model_validator(mode="after")
+    def _repaired(self, info: ValidationInfo) -> Self:
+        self.items = repaired_plan(self.items, self.rules(info))
+        return self
+
+
+class DailyPlanReply(CheckedPlan):
     items: list[PlanItem] = Field(
         min_length=MIN_ITEMS, max_length=MAX_ITEMS, description="the day's activities in order, each with a clock time"
     )
@@ -56,19 +81,9 @@ class DailyPlanReply(Reply):
             return [one_line(v) if isinstance(v, str) else v for v in value]
         return value
 
-    @model_validator(mode="after")
-    def _validated(self, info: ValidationInfo) -> DailyPlanReply:
-        """Validation: a problem in the plan goes back to the model as its correction."""
-        problem = plan_problem(self.items, plan_rules(inputs_of(info, DailyPlanInputs)))
-        if problem:
-            raise ValueError(problem)
-        return self
-
-    @model_validator(mode="after")
-    def _repaired(self, info: ValidationInfo) -> DailyPlanReply:
-        """Repair, the code's own step once validation passed: the plan the day is made from."""
-        self.items = repaired_plan(self.items, plan_rules(inputs_of(info, DailyPlanInputs)))
-        return self
+    @classmethod
+    def rules(cls, info: ValidationInfo) -> PlanRules:
+        return plan_rules(inputs_of(info, DailyPlanInputs))
 
 
 def plan_rules(inputs: DailyPlanInputs | None) -> PlanRules:

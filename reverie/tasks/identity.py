@@ -15,14 +15,15 @@ import re
 from datetime import datetime
 from typing import Annotated
 
-from pydantic import Field, ValidationInfo, field_validator, model_validator
+from pydantic import Field, ValidationInfo, field_validator
 
 from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Choices, Task, TaskInputs, memories
 from reverie.tasks.clock import BED_WORDS, format_hour, hour_after, hour_of
 from reverie.tasks.common import Reply, Text, check_text, inputs_of, one_line
 from reverie.tasks.common import first_name as first_name_of
-from reverie.tasks.plan_check import PlanRules, bed_hour_of, is_waking_up, plan_problem, repaired_plan, wake_up_line
+from reverie.tasks.daily_plan import CheckedPlan
+from reverie.tasks.plan_check import PlanRules, bed_hour_of, is_waking_up, wake_up_line
 from reverie.tasks.prompt_text import labelled_value
 
 NOTE_MAX = 500
@@ -97,24 +98,14 @@ def in_third_person(status: str, name: str) -> str:
 PlanItem = Annotated[str, Field(max_length=ITEM_MAX)]
 
 
-class DailyReqReply(Reply):
+class DailyReqReply(CheckedPlan):
     items: list[PlanItem] = Field(
         min_length=MIN_ITEMS, max_length=MAX_ITEMS, description="the day's plan, with clock times"
     )
 
-    @model_validator(mode="after")
-    def _validated(self, info: ValidationInfo) -> DailyReqReply:
-        """Validation: a problem in the plan goes back to the model as its correction."""
-        problem = plan_problem(self.items, _req_rules(inputs_of(info, DailyReqInputs)))
-        if problem:
-            raise ValueError(problem)
-        return self
-
-    @model_validator(mode="after")
-    def _repaired(self, info: ValidationInfo) -> DailyReqReply:
-        """Repair, the code's own step once validation passed (:func:`repaired_plan`)."""
-        self.items = repaired_plan(self.items, _req_rules(inputs_of(info, DailyReqInputs)))
-        return self
+    @classmethod
+    def rules(cls, info: ValidationInfo) -> PlanRules:
+        return _req_rules(inputs_of(info, DailyReqInputs))
 
 
 def _req_rules(inputs: DailyReqInputs | None) -> PlanRules:
