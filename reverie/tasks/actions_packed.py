@@ -26,6 +26,7 @@ context window together); longer lists are split into even parts.
 from __future__ import annotations
 
 import logging
+from functools import partial
 from typing import Annotated
 
 from pydantic import Field, ValidationInfo, model_validator
@@ -46,7 +47,7 @@ from reverie.tasks.action_packed import (
     as_action,
     place_choices,
 )
-from reverie.tasks.common import Reply, each_checked, even_parts, inputs_of, numbered
+from reverie.tasks.common import Reply, check_batch, each_checked, even_parts, inputs_of, numbered
 
 log = logging.getLogger(__name__)
 
@@ -78,16 +79,9 @@ class ActionsPackedReply(Reply):
     @model_validator(mode="after")
     def _some_usable(self, info: ValidationInfo) -> ActionsPackedReply:
         inputs = inputs_of(info, ActionsPackedInputs)
-        if not self.actions or inputs is None:
-            return self
-        if len(self.actions) != inputs.count:
-            raise ValueError(
-                f'give exactly {inputs.count} answers in "actions", one for each numbered activity '
-                f"in order; you gave {len(self.actions)}"
-            )
-        answers, problems = checked(self.actions, inputs, (info.context or {}).get("choices"))
-        if not any(answers):
-            raise ValueError(problems)
+        if self.actions and inputs is not None:
+            asked = partial(checked, self.actions, inputs, (info.context or {}).get("choices"))
+            check_batch(self.actions, inputs.count, asked, noun="answers", field="actions", each="activity")
         return self
 
     def answers(self, inputs: ActionsPackedInputs, choices: Choices | None) -> list[PackedActionReply | None]:

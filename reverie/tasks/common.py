@@ -304,3 +304,24 @@ def each_checked(
         for problem, numbers in problems.items()
     )
     return answers, said
+
+
+def check_batch(
+    items: Sequence[BaseModel],
+    count: int,
+    checked: Callable[[], tuple[Sequence[object], str]],
+    *,
+    noun: str,
+    field: str,
+    each: str,
+) -> None:
+    """A batched reply's own checks, whose errors go back to the model: exactly one item for each
+    of the ``count`` numbered ones asked, and at least one that passes the single prompt's checks
+    (``checked``: each item's answer or None, and what was wrong with those)."""
+    if len(items) != count:
+        raise ValueError(
+            f'give exactly {count} {noun} in "{field}", one for each numbered {each} in order; you gave {len(items)}'
+        )
+    answers, problems = checked()
+    if not any(answers):
+        raise ValueError(problems)

@@ -34,13 +34,14 @@ from __future__ import annotations
 
 import logging
 import re
+from functools import partial
 from typing import Annotated
 
 from pydantic import Field, ValidationInfo, model_validator
 
 from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import ITEMS_KEY, Choices, NotShown, Task, TaskInputs
-from reverie.tasks.common import Reply, each_checked, even_parts, inputs_of, numbered
+from reverie.tasks.common import Reply, check_batch, each_checked, even_parts, inputs_of, numbered
 from reverie.tasks.event_triple import EVENT_TRIPLE, TripleFields, TripleInputs, TripleReply
 
 log = logging.getLogger(__name__)
@@ -77,16 +78,9 @@ class ThoughtTriplesReply(Reply):
     @model_validator(mode="after")
     def _some_usable(self, info: ValidationInfo) -> ThoughtTriplesReply:
         inputs = inputs_of(info, ThoughtTriplesInputs)
-        if not self.triples or inputs is None:
-            return self
-        if len(self.triples) != inputs.count:
-            raise ValueError(
-                f'give exactly {inputs.count} triples in "triples", one for each numbered sentence '
-                f"in order; you gave {len(self.triples)}"
-            )
-        answers, problems = checked(self.triples, inputs)
-        if not any(answers):
-            raise ValueError(problems)
+        if self.triples and inputs is not None:
+            asked = partial(checked, self.triples, inputs)
+            check_batch(self.triples, inputs.count, asked, noun="triples", field="triples", each="sentence")
         return self
 
     def answers(self, inputs: ThoughtTriplesInputs) -> list[TripleReply | None]:
