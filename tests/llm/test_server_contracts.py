@@ -11,19 +11,12 @@ import pytest
 
 import server_fakes
 from llm_support import CHOICES, INPUTS, TASK, TASKS, WakeUp
+from server_fakes import SERVERS
 from reverie.llm import LLM
 from reverie.llm.schema import call_schema
 from reverie.llm.server_errors import BackendLost, ModelMissing, SchemaRefused
 from reverie.llm.server_probe import identify
 from reverie.llm.servers import compact_grammar
-
-SERVERS = {
-    "llama.cpp": (server_fakes.llama_server, "local"),
-    "vllm": (server_fakes.vllm, "Qwen/Qwen2.5-7B-Instruct"),
-    "ollama": (server_fakes.ollama, "llama3.2"),
-    "lmstudio": (server_fakes.lmstudio, "qwen2.5-7b-instruct"),
-    "llama-cpp-python": (server_fakes.llama_cpp_python, "local"),
-}
 
 
 def server_llm(settings, fake, tmp_path, *, model: str, server: str = "auto") -> LLM:

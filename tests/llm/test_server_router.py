@@ -86,13 +86,7 @@ def test_a_cooled_down_server_gets_no_calls_and_its_personas_find_another(capsys
 
 
 def test_each_server_kind_keeps_its_structured_output_request_behind_the_router(settings, tmp_path):
-    kinds = {
-        "llama.cpp": (server_fakes.llama_server, "local"),
-        "vllm": (server_fakes.vllm, "Qwen/Qwen2.5-7B-Instruct"),
-        "lmstudio": (server_fakes.lmstudio, "qwen2.5-7b-instruct"),
-        "ollama": (server_fakes.ollama, "llama3.2"),
-        "llama-cpp-python": (server_fakes.llama_cpp_python, "local"),
-    }
+    kinds = server_fakes.SERVERS
     fakes = {name: make() for name, (make, _) in kinds.items()}
     for fake in fakes.values():
         fake.__enter__()
