@@ -16,6 +16,18 @@ from reverie.prompt_tools.evaluate import read_ledger
 from reverie.sim_layout import SimLayout
 from reverie.tasks.registry import product_tasks
 
+# The acting prompts of the one-prompt-per-question pipeline, in the order a step asks them: where
+# the action goes, its emoji, its event, its object's state and that object's event.
+ACTION_PROMPTS = (
+    "action_sector",
+    "action_arena",
+    "action_object",
+    "pronunciatio",
+    "event_triple",
+    "act_obj_desc",
+    "act_obj_event_triple",
+)
+
 # A meeting for each reaction prompt: keyword arguments of decide_to_talk and decide_to_react.
 TALK = dict(
     init_name="Isabella Rodriguez",
