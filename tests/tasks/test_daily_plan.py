@@ -12,6 +12,9 @@ from reverie.tasks.day_rules import clock_minute
 
 CTX = {"inputs": inputs_with(DAILY_PLAN, wake_up_time="6:00 am"), "choices": {}}
 
+# What a reply hears when the checks leave too few timed activities of it.
+LEFT_TOO_FEW = "list at least 4 activities that start in different hours after waking up at 6:00 am; yours leave 3"
+
 
 def checked(items: list[str], ctx: dict = CTX) -> list[str]:
     """The plan the reply's checks keep of ``items`` (a ValidationError: the reply is sent back)."""
@@ -112,19 +115,8 @@ def test_an_item_without_a_time_is_left_out_while_enough_timed_ones_remain():
         "go to bed at 10:00 pm",
     ]
     # Without it, the cut leaves three: sent back, not kept as a plan too short for its schema.
-    with pytest.raises(
-        ValidationError,
-        match="list at least 4 activities that start in different hours after waking up at 6:00 am; yours leave 3",
-    ):
+    with pytest.raises(ValidationError, match=LEFT_TOO_FEW):
         checked([i for i in items if i != "read the news"])
-    # Too few timed ones: the untimed item stays, at the first free hour after the one it followed.
-    items = ["wake up at 6:00 am", "open the cafe at 7:00 am", "work at the shop", "go to bed at 10:00 pm"]
-    assert checked(items) == [
-        "wake up and complete the morning routine at 6:00 am",
-        "open the cafe at 7:00 am",
-        "work at the shop at 8:00 am",
-        "go to bed at 10:00 pm",
-    ]
 
 
 def test_untimed_items_kept_get_the_free_hours_after_the_item_before_them():
@@ -146,19 +138,27 @@ def test_untimed_items_kept_get_the_free_hours_after_the_item_before_them():
         "go to bed at 10:00 pm",
     ]
     # sleeping is the night's, not an hour of the day: left out, and a plan left too short is sent back
-    with pytest.raises(
-        ValidationError,
-        match="list at least 4 activities that start in different hours after waking up at 6:00 am; yours leave 3",
-    ):
+    with pytest.raises(ValidationError, match=LEFT_TOO_FEW):
         checked(["sleep for 10 hours", "write from 9:00 am to 4:00 pm", "sleeping in", "go to bed at 10:00 pm"])
-    # an item no free hour is left for before bedtime is left out
-    items = ["work from 7:00 am to 9:00 pm", "go for a walk", "write letters", "go to bed at 10:00 pm"]
-    assert checked(items) == [
-        "wake up and complete the morning routine at 6:00 am",
-        "work from 7:00 am to 9:00 pm",
-        "go for a walk at 9:00 pm",
-        "go to bed at 10:00 pm",
-    ]
+
+
+@pytest.mark.parametrize(
+    "items, kept",
+    [
+        pytest.param(
+            ["wake up at 6:00 am", "open the cafe at 7:00 am", "work at the shop", "go to bed at 10:00 pm"],
+            ["open the cafe at 7:00 am", "work at the shop at 8:00 am"],
+            id="too few timed ones: the untimed item stays, at the first free hour after the one it followed",
+        ),
+        pytest.param(
+            ["work from 7:00 am to 9:00 pm", "go for a walk", "write letters", "go to bed at 10:00 pm"],
+            ["work from 7:00 am to 9:00 pm", "go for a walk at 9:00 pm"],
+            id="an item no free hour is left for before bedtime is left out",
+        ),
+    ],
+)
+def test_untimed_items_take_the_free_hours_left(items, kept):
+    assert checked(items) == ["wake up and complete the morning routine at 6:00 am", *kept, "go to bed at 10:00 pm"]
 
 
 SENT_BACK = [
