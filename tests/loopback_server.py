@@ -1,13 +1,17 @@
-"""Start a server process on a free loopback port for a test, wait until it answers, stop it after."""
+"""Servers on a free loopback port for a test: a server process, started, waited for until it
+answers and stopped after; or an HTTP handler served from a thread of the test itself."""
 
 from __future__ import annotations
 
+import json
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -18,6 +22,95 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+class QuietHandler(BaseHTTPRequestHandler):
+    """A request handler that logs nothing and answers with a body and its length."""
+
+    def log_message(self, *args) -> None:
+        pass
+
+    def send_body(self, status: int, data: bytes) -> None:
+        """``data`` as an ``application/json`` body; a client that has hung up (its timeout) is no error."""
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def send_json(self, status: int, body: object) -> None:
+        """``body`` as JSON (a string is sent as it is)."""
+        text = body if isinstance(body, str) else json.dumps(body)
+        self.send_body(status, text.encode("utf-8", "surrogatepass"))
+
+
+def serve(handler: type[BaseHTTPRequestHandler], port: int = 0) -> ThreadingHTTPServer:
+    """``handler`` served on ``127.0.0.1:port`` (0: a free one) from a daemon thread; stop it with :func:`shut`."""
+    httpd = ThreadingHTTPServer(("127.0.0.1", port), handler)
+    httpd.daemon_threads = True
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd
+
+
+def shut(httpd: ThreadingHTTPServer) -> None:
+    httpd.shutdown()
+    httpd.server_close()
+
+
+class LoopbackFake:
+    """A fake server on a loopback port of its own, which it keeps while it is taken down and up
+    again (``up``/``down``, or ``with``). A subclass answers each request in :meth:`handle`."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self._httpd: ThreadingHTTPServer | None = None
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def handle(self, handler: QuietHandler, method: str) -> None:
+        raise NotImplementedError
+
+    def read_body(self, handler: QuietHandler) -> bytes:
+        return handler.rfile.read(int(handler.headers.get("Content-Length") or 0))
+
+    def up(self):
+        fake = self
+
+        class Handler(QuietHandler):
+            def do_GET(self):
+                fake.handle(self, "GET")
+
+            def do_POST(self):
+                fake.handle(self, "POST")
+
+        self._httpd = serve(Handler, self.port)
+        return self
+
+    def down(self) -> None:
+        if self._httpd is not None:
+            shut(self._httpd)
+            self._httpd = None
+
+    def __enter__(self):
+        return self.up()
+
+    def __exit__(self, *exc) -> None:
+        self.down()
+
+
+@contextmanager
+def serving(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
+    """``handler`` on a free loopback port for the block; yields its ``/v1`` base URL."""
+    httpd = serve(handler)
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/v1"
+    finally:
+        shut(httpd)
 
 
 @contextmanager

@@ -3,6 +3,7 @@ themselves are a benchmark, not a test)."""
 
 from __future__ import annotations
 
+import argparse
 import json
 
 import pytest
@@ -10,6 +11,15 @@ import pytest
 from reverie.errors import UserError
 from reverie.evaluation.experiment import build_report, conversations
 from reverie.evaluation.experiment_table import figures, meets, paper_figures, table_lines
+
+
+def experiment_args(*argv: str) -> argparse.Namespace:
+    """The arguments of ``experiment`` as its own parser reads ``argv`` (the rest at their defaults)."""
+    from reverie.evaluation.experiment import configure
+
+    parser = argparse.ArgumentParser()
+    configure(parser)
+    return parser.parse_args(argv)
 
 
 def checkpoint(step, *, candidacy, party, density, came, reached=True):
@@ -118,28 +128,12 @@ def test_the_report_counts_conversations_per_resident_and_game_day(tmp_path):
 
 
 def test_resume_needs_a_run_with_progress(tmp_path, monkeypatch):
-    from argparse import Namespace
-
     from reverie.config import Settings
     from reverie.evaluation import experiment
 
     settings = Settings()
     settings.paths.storage = tmp_path
-    args = Namespace(
-        hours=48,
-        resume=True,
-        sim="nothing",
-        model="scripted",
-        server=None,
-        slots=None,
-        faithful=False,
-        force_seed_plan=False,
-        history="base",
-        base="b",
-        evaluate_every=6,
-        pairs=None,
-        max_wall_minutes=None,
-    )
+    args = experiment_args("--resume", "--sim", "nothing", "--model", "scripted", "--base", "b")
     with pytest.raises(UserError, match="no experiment_progress.json"):
         experiment.main(args, settings)
 
@@ -155,8 +149,6 @@ def test_a_resumed_experiment_reports_the_hours_before_and_after_and_keeps_each_
     """The experiment's own plumbing around ``run_day`` (replaced here: the two days are a
     benchmark): every finished hour is saved and written to the progress file, and the report
     counts the hours of the earlier sitting with those of this one."""
-    from argparse import Namespace
-
     from reverie.config import Settings
     from reverie.evaluation import experiment, game_day
     from reverie.sim_layout import EXPERIMENT_PROGRESS, EXPERIMENT_REPORT
@@ -182,20 +174,8 @@ def test_a_resumed_experiment_reports_the_hours_before_and_after_and_keeps_each_
         return progress
 
     monkeypatch.setattr(game_day, "run_day", run_day)
-    args = Namespace(
-        hours=3,
-        resume=True,
-        sim="exp",
-        model="scripted",
-        server=None,
-        slots=None,
-        faithful=False,
-        force_seed_plan=False,
-        history="none",
-        base="b",
-        evaluate_every=6,
-        pairs=None,
-        max_wall_minutes=None,
+    args = experiment_args(
+        "--hours", "3", "--resume", "--sim", "exp", "--model", "scripted", "--history", "none", "--base", "b"
     )
     assert experiment.main(args, settings) == 0
     assert [len(hours) for hours in saved] == [1, 2]  # saved before each hour's rows are written

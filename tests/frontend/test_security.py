@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 
 import pytest
 
 from reverie import PROJECT_ROOT
+from tests.fresh_python import fresh_python
 from tests.frontend import synthetic
 
 SIM = synthetic.SIM
@@ -90,13 +90,6 @@ def test_the_simulation_debug_log_does_not_turn_on_djangos_debug(tmp_path, text,
         "os.environ['DJANGO_SETTINGS_MODULE'] = 'frontend_server.settings'; "
         "from django.conf import settings; print(settings.DEBUG)"
     )
-    run = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=PROJECT_ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "REVERIE_CONFIG": str(config)},
-    )
+    run = fresh_python(code, env={**os.environ, "REVERIE_CONFIG": str(config)})
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == str(expected)

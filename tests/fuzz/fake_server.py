@@ -15,9 +15,9 @@ import socket
 import threading
 import time
 from collections import Counter
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from tests.fuzz.fuzz_model import KINDS, Generator
+from tests.loopback_server import LoopbackFake, QuietHandler
 
 FAILURES = {  # share of requests, the rest are fuzzed replies
     "http_500": 0.02,
@@ -32,44 +32,21 @@ FAILURES = {  # share of requests, the rest are fuzzed replies
 }
 
 
-class FakeServer:
+class FakeServer(LoopbackFake):
     def __init__(self, *, seed: int = 0, slow_s: float = 1.5, failures: dict | None = None, script=()):
+        super().__init__()
         self.rng = random.Random(seed)
         self.script = list(script)  # outcomes of the first requests, in order (then the dice)
         self.lock = threading.Lock()
         self.slow_s = slow_s
         self.failures = dict(FAILURES if failures is None else failures)
         self.counts: Counter = Counter()
-        self.port = _free_port()
-        self._httpd: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
 
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/v1"
-
-    def up(self) -> "FakeServer":
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def do_POST(self):
-                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                server.answer(self, body)
-
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
-        self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
-        self._thread.start()
-        return self
-
-    def down(self) -> None:
-        if self._httpd is not None:
-            self._httpd.shutdown()
-            self._httpd.server_close()
-            self._httpd = None
+    def handle(self, handler: QuietHandler, method: str) -> None:
+        if method != "POST":  # an OpenAI-compatible server that answers chat requests only
+            handler.send_error(501, f"Unsupported method ({method!r})")
+            return
+        self.answer(handler, self.read_body(handler))
 
     def _dice(self) -> str:
         if self.script:
@@ -81,7 +58,7 @@ class FakeServer:
                 return name
         return "reply"
 
-    def answer(self, handler: BaseHTTPRequestHandler, body: bytes) -> None:
+    def answer(self, handler: QuietHandler, body: bytes) -> None:
         with self.lock:
             what = self._dice()
             self.counts[what] += 1
@@ -111,12 +88,11 @@ class FakeServer:
                 if status == 429
                 else "internal error"
             )
-            return _send(handler, status, {"error": {"message": message, "type": "server_error", "code": status}})
+            return handler.send_json(status, {"error": {"message": message, "type": "server_error", "code": status}})
         if what == "not_json":
-            return _send_raw(handler, 200, b"<html>gateway hiccup</html>")
+            return handler.send_body(200, b"<html>gateway hiccup</html>")
         if what in ("no_choices", "null_choices"):
-            return _send(
-                handler,
+            return handler.send_json(
                 200,
                 {
                     "id": "x",
@@ -126,8 +102,7 @@ class FakeServer:
                     "choices": [] if what == "no_choices" else None,
                 },
             )
-        _send(
-            handler,
+        handler.send_json(
             200,
             {
                 "id": "fuzz",
@@ -138,24 +113,3 @@ class FakeServer:
                 "usage": {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110},
             },
         )
-
-
-def _send(handler, status: int, payload) -> None:
-    _send_raw(handler, status, json.dumps(payload).encode("utf-8", "surrogatepass"))
-
-
-def _send_raw(handler, status: int, data: bytes) -> None:
-    try:
-        handler.send_response(status)
-        handler.send_header("Content-Type", "application/json")
-        handler.send_header("Content-Length", str(len(data)))
-        handler.end_headers()
-        handler.wfile.write(data)
-    except (BrokenPipeError, ConnectionResetError):
-        pass  # the client gave up (its timeout)
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]

@@ -37,6 +37,13 @@ def replaying(recorded, *args: str) -> list[str]:
     return reverie_argv(config, "run", *args, "--replay", str(cassette), "--no-progress")
 
 
+def replayed_run(config, cassette, *args: str):
+    """``run ARGS... --replay CASSETTE --no-progress`` under ``config``, which must succeed."""
+    proc = reverie_cmd(config, "run", *args, "--replay", str(cassette), "--no-progress", timeout=1200)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return proc
+
+
 def movement_files(sim_dir):
     return sorted((sim_dir / "movement").glob("*.json"), key=lambda p: int(p.stem))
 
@@ -73,20 +80,7 @@ def test_thirty_headless_steps_with_the_bundled_model(recorded, smallville_dir):
 
 def test_replayed_run_writes_byte_identical_movement(recorded):
     config, storage, cassette, _ = recorded
-    proc = reverie_cmd(
-        config,
-        "run",
-        "--sim",
-        "replayed",
-        "--overwrite",
-        "--steps",
-        str(STEPS),
-        "--replay",
-        str(cassette),
-        "--no-progress",
-        timeout=1200,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    replayed_run(config, cassette, "--sim", "replayed", "--overwrite", "--steps", str(STEPS))
     original = [p.read_bytes() for p in movement_files(storage / "rec")]
     replayed = [p.read_bytes() for p in movement_files(storage / "replayed")]
     assert len(replayed) == STEPS and replayed == original
@@ -115,19 +109,7 @@ def test_kill_9_then_resume(recorded):
     saved_step = json.loads((sim / "reverie" / "meta.json").read_text())["step"]
     assert 0 < saved_step < STEPS and not (sim / "movement" / f"{STEPS - 1}.json").exists(), saved_step
 
-    proc = reverie_cmd(
-        config,
-        "run",
-        "--resume",
-        "killed",
-        "--steps",
-        str(STEPS - saved_step),
-        "--replay",
-        str(cassette),
-        "--no-progress",
-        timeout=1200,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    replayed_run(config, cassette, "--resume", "killed", "--steps", str(STEPS - saved_step))
     files = movement_files(sim)
     assert [int(p.stem) for p in files] == list(range(STEPS))
     assert [p.read_bytes() for p in files] == [p.read_bytes() for p in movement_files(storage / "rec")]
@@ -167,22 +149,7 @@ def test_fin_then_fork_the_saved_simulation(recorded):
     }
     assert all(nodes1.values())
 
-    proc = reverie_cmd(
-        config,
-        "run",
-        "--fork",
-        "part1",
-        "--sim",
-        "part2",
-        "--overwrite",
-        "--steps",
-        "2",
-        "--replay",
-        str(cassette),
-        "--no-progress",
-        timeout=1200,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    replayed_run(config, cassette, "--fork", "part1", "--sim", "part2", "--overwrite", "--steps", "2")
     part2 = storage / "part2"
     meta = json.loads((part2 / "reverie" / "meta.json").read_text())
     assert meta["step"] == 5 and meta["fork_sim_code"] == "part1"
@@ -273,20 +240,6 @@ def test_imported_original_runs_like_the_linked_one(recorded, tmp_path, smallvil
     )
 
     steps = 5
-    proc = reverie_cmd(
-        config,
-        "run",
-        "--fork",
-        BASE,
-        "--sim",
-        "imported",
-        "--steps",
-        str(steps),
-        "--replay",
-        str(cassette),
-        "--no-progress",
-        timeout=1200,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    replayed_run(config, cassette, "--fork", BASE, "--sim", "imported", "--steps", str(steps))
     ours = [p.read_bytes() for p in movement_files(home / "storage" / "imported")]
     assert len(ours) == steps and ours == [p.read_bytes() for p in movement_files(storage / "rec")][:steps]

@@ -15,14 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from reverie import PROJECT_ROOT
-from reverie.config import load_settings
 from tests.fuzz.fake_server import FakeServer
 from tests.llm import broken_servers
+from tests.willow_run import BASE as WILLOW
+from tests.willow_run import willow_config
 
 from .conftest import BASE, reverie_cmd
-
-WILLOW = "base_willow_creek"
 
 
 def with_backend(config: Path, base_url: str, **keys) -> Path:
@@ -39,17 +37,7 @@ def with_backend(config: Path, base_url: str, **keys) -> Path:
 
 def willow_town(root: Path) -> Path:
     """The default town's base linked into ``root``, and a config that forks it."""
-    storage = root / "storage"
-    storage.mkdir(parents=True)
-    shipped = load_settings(PROJECT_ROOT / "config.toml").paths.storage / WILLOW
-    (storage / WILLOW).symlink_to(shipped, target_is_directory=True)
-    config = root / "config.toml"
-    config.write_text(
-        f'[paths]\nstorage = "{storage}"\ntemp_storage = "{root / "temp"}"\n'
-        f'[simulation]\ndefault_fork = "{WILLOW}"\nschedule_passes = 1\n',
-        encoding="utf-8",
-    )
-    return config
+    return willow_config(root, f'[simulation]\ndefault_fork = "{WILLOW}"\nschedule_passes = 1\n')
 
 
 def stopped_with_one_line(run) -> str:

@@ -23,13 +23,12 @@ The bodies below follow each server's own documentation:
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Callable
 
-from tests.loopback_server import free_port
+from tests.loopback_server import LoopbackFake, QuietHandler
 
 REPLY = '{"hour": 8, "place": "kitchen"}'
+NOT_FOUND = 404, {"error": "not found"}
 
 
 def chat_reply(model: str, *, usage: dict, extra: dict | None = None, content: str = REPLY) -> dict:
@@ -44,57 +43,29 @@ def chat_reply(model: str, *, usage: dict, extra: dict | None = None, content: s
     }
 
 
-class FakeServer:
+def error_reply(status: int, message: str, kind: str, **fields: object) -> tuple[int, dict]:
+    """An OpenAI-style error reply: ``{"error": {"message", "type", ...fields}}`` with ``status``."""
+    return status, {"error": {"message": message, "type": kind, **fields}}
+
+
+class FakeServer(LoopbackFake):
     """``gets``: path -> JSON body (200); ``chat(request) -> (status, body)``. Records chat requests."""
 
     def __init__(self, gets: dict[str, object], chat: Callable[[dict], tuple[int, object]]):
+        super().__init__()
         self.gets, self.chat = gets, chat
         self.requests: list[dict] = []
-        self.port = free_port()
-        self._httpd: ThreadingHTTPServer | None = None
 
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/v1"
-
-    def __enter__(self) -> "FakeServer":
-        fake = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def _send(self, status: int, body: object) -> None:
-                data = (body if isinstance(body, str) else json.dumps(body)).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def do_GET(self):
-                if self.path in fake.gets:
-                    self._send(200, fake.gets[self.path])
-                else:
-                    self._send(404, {"error": "not found"})
-
-            def do_POST(self):
-                request = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
-                if self.path != "/v1/chat/completions":
-                    self._send(404, {"error": "not found"})
-                    return
-                fake.requests.append(request)
-                self._send(*fake.chat(request))
-
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
-        self._httpd.daemon_threads = True
-        threading.Thread(target=self._httpd.serve_forever, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        if self._httpd is not None:
-            self._httpd.shutdown()
-            self._httpd.server_close()
+    def handle(self, handler: QuietHandler, method: str) -> None:
+        if method == "GET":
+            handler.send_json(*((200, self.gets[handler.path]) if handler.path in self.gets else NOT_FOUND))
+            return
+        request = json.loads(self.read_body(handler))
+        if handler.path != "/v1/chat/completions":
+            handler.send_json(*NOT_FOUND)
+            return
+        self.requests.append(request)
+        handler.send_json(*self.chat(request))
 
 
 # -- one fake per server ------------------------------------------------------------------------
@@ -104,17 +75,9 @@ def llama_server(*, slots: int = 4, timings_only: bool = False) -> FakeServer:
     def chat(request):
         schema = (request.get("response_format") or {}).get("json_schema", {}).get("schema")
         if request.get("response_format") and not isinstance(schema, dict):
-            return 400, {
-                "error": {"code": 400, "message": "JSON schema conversion failed", "type": "invalid_request_error"}
-            }
+            return error_reply(400, "JSON schema conversion failed", "invalid_request_error", code=400)
         if "grammar" in request and (request.get("response_format") or not isinstance(request["grammar"], str)):
-            return 400, {
-                "error": {
-                    "code": 400,
-                    "message": "Cannot use both json_schema and grammar",
-                    "type": "invalid_request_error",
-                }
-            }
+            return error_reply(400, "Cannot use both json_schema and grammar", "invalid_request_error", code=400)
         usage = {"completion_tokens": 12, "prompt_tokens": 120, "total_tokens": 132}
         if not timings_only:
             usage["prompt_tokens_details"] = {"cached_tokens": 96}
@@ -158,23 +121,10 @@ def llama_server(*, slots: int = 4, timings_only: bool = False) -> FakeServer:
 def vllm(model: str = "Qwen/Qwen2.5-7B-Instruct") -> FakeServer:
     def chat(request):
         if request.get("model") != model:
-            return 404, {
-                "error": {
-                    "message": f"The model `{request.get('model')}` does not exist.",
-                    "type": "NotFoundError",
-                    "param": "model",
-                    "code": 404,
-                }
-            }
+            message = f"The model `{request.get('model')}` does not exist."
+            return error_reply(404, message, "NotFoundError", param="model", code=404)
         if (request.get("response_format") or {}).get("type") not in (None, "text", "json_object", "json_schema"):
-            return 400, {
-                "error": {
-                    "message": "response_format: invalid type",
-                    "type": "BadRequestError",
-                    "param": None,
-                    "code": 400,
-                }
-            }
+            return error_reply(400, "response_format: invalid type", "BadRequestError", param=None, code=400)
         usage = {
             "prompt_tokens": 120,
             "total_tokens": 132,
@@ -204,14 +154,8 @@ def vllm(model: str = "Qwen/Qwen2.5-7B-Instruct") -> FakeServer:
 def ollama(model: str = "llama3.2:latest") -> FakeServer:
     def chat(request):
         if request.get("model") not in (model, model.removesuffix(":latest")):
-            return 404, {
-                "error": {
-                    "message": f'model "{request.get("model")}" not found, try pulling it first',
-                    "type": "api_error",
-                    "param": None,
-                    "code": None,
-                }
-            }
+            message = f'model "{request.get("model")}" not found, try pulling it first'
+            return error_reply(404, message, "api_error", param=None, code=None)
         usage = {"prompt_tokens": 120, "completion_tokens": 12, "total_tokens": 132}
         return 200, chat_reply(model, usage=usage, extra={"system_fingerprint": "fp_ollama"})
 
@@ -225,14 +169,8 @@ def ollama(model: str = "llama3.2:latest") -> FakeServer:
 def lmstudio(model: str = "qwen2.5-7b-instruct") -> FakeServer:
     def chat(request):
         if request.get("model") != model:
-            return 404, {
-                "error": {
-                    "message": f"Model '{request.get('model')}' not found",
-                    "type": "invalid_request_error",
-                    "param": "model",
-                    "code": "model_not_found",
-                }
-            }
+            message = f"Model '{request.get('model')}' not found"
+            return error_reply(404, message, "invalid_request_error", param="model", code="model_not_found")
         kind = (request.get("response_format") or {}).get("type")
         if kind not in (None, "json_schema", "text"):
             return 400, {"error": "'response_format.type' must be 'json_schema' or 'text'"}
@@ -279,3 +217,13 @@ def llama_cpp_python() -> FakeServer:
     spec = {"openapi": "3.1.0", "info": {"title": "🦙 llama.cpp Python API", "version": "0.0.1"}, "paths": {}}
     models = {"object": "list", "data": [{"id": "model.gguf", "object": "model", "owned_by": "me", "permissions": []}]}
     return FakeServer({"/openapi.json": spec, "/v1/models": models}, chat)
+
+
+# Each kind of server: its fake and the model name a configuration asks it for.
+SERVERS = {
+    "llama.cpp": (llama_server, "local"),
+    "vllm": (vllm, "Qwen/Qwen2.5-7B-Instruct"),
+    "ollama": (ollama, "llama3.2"),
+    "lmstudio": (lmstudio, "qwen2.5-7b-instruct"),
+    "llama-cpp-python": (llama_cpp_python, "local"),
+}

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
 import sys
-from pathlib import Path
 
 from reverie.llm.models import BUNDLED_FILE, bundled_model_path, build_chat_models, model_path
 from reverie.config import Settings
+from tests.fresh_python import fresh_python
 
 
 def test_the_bundled_gguf_is_found_without_importing_its_package():
@@ -42,12 +41,6 @@ def test_a_local_model_loads_before_the_openai_client_is_imported():
         "assert models['cheap'].client.n_ctx() > 0\n"
         "print(sorted(m for m in ('openai', 'langchain_openai') if m in sys.modules))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=Path(__file__).resolve().parents[2],
-    )
+    done = fresh_python(code, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip().splitlines()[-1] == "[]"

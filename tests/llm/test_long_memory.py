@@ -18,24 +18,30 @@ from reverie.tasks.registry import product_tasks
 from reverie.prompt_tools.fixtures import load_fixture
 from tests.recorded_replies import recorded_llm
 
-# The prompts whose inputs grow with the run; a prompt that loses its trim fails here.
+# The prompts whose inputs grow with the run, and what each trims; a prompt that loses its trim fails here.
+STATEMENT_PROMPTS = (  # their retrieved statements lose the last (the least relevant) first
+    "focal_points",
+    "insights",
+    "insights_packed",
+    "identity_plan_note",
+    "identity_thought_note",
+    "relationship_summary",
+    "summarize_ideas",
+)
+CHAT_PROMPTS = (  # their conversation loses its first (the oldest) lines first
+    "next_convo_line",
+    "memo_on_convo",
+    "planning_thought_on_convo",
+    "summarize_conversation",
+    "convo_thoughts_packed",
+)
 GROWING = {
     "decide_to_talk": {"context": Drop.LAST},
     "decide_to_react": {"context": Drop.LAST},
     "iterative_chat_utterance": {"memories": Drop.LAST, "conversation": Drop.FIRST},
     "conversation_packed": {"initiator_memories": Drop.LAST, "partner_memories": Drop.LAST},
-    "focal_points": {"statements": Drop.LAST},
-    "insights": {"statements": Drop.LAST},
-    "insights_packed": {"statements": Drop.LAST},
-    "identity_plan_note": {"statements": Drop.LAST},
-    "identity_thought_note": {"statements": Drop.LAST},
-    "relationship_summary": {"statements": Drop.LAST},
-    "summarize_ideas": {"statements": Drop.LAST},
-    "next_convo_line": {"conversation": Drop.FIRST},
-    "memo_on_convo": {"conversation": Drop.FIRST},
-    "planning_thought_on_convo": {"conversation": Drop.FIRST},
-    "summarize_conversation": {"conversation": Drop.FIRST},
-    "convo_thoughts_packed": {"conversation": Drop.FIRST},
+    **{name: {"statements": Drop.LAST} for name in STATEMENT_PROMPTS},
+    **{name: {"conversation": Drop.FIRST} for name in CHAT_PROMPTS},
 }
 
 

@@ -122,102 +122,67 @@ def test_an_action_goes_where_its_words_say(llm):
         assert answer.sector == sector
 
 
+def ana_summary(llm, question: str, *memories: str) -> str:
+    """Ana Ruiz's summary of her ``memories`` for an interview's ``question`` (summarize_ideas)."""
+    statements = "\n".join(f"- {memory}" for memory in memories)
+    return ask(llm, "summarize_ideas", persona_name="Ana Ruiz", question=question, statements=statements).summary
+
+
+def ana_says_yes(llm, question: str, summary: str, *, currently: str) -> bool:
+    """Whether Ana Ruiz's interview answer to ``question`` (next_convo_line, from ``summary``) begins "Yes"."""
+    reply = ask(
+        llm,
+        "next_convo_line",
+        persona_name="Ana Ruiz",
+        summary=summary,
+        conversation=f"Interviewer: {question}",
+        identity=f"Name: Ana Ruiz\nCurrently: {currently}",
+    )
+    return reply.utterance.startswith("Yes")
+
+
 def test_an_interview_says_yes_only_when_the_memories_bear_on_it(llm):
-    yes = ask(
-        llm,
-        "summarize_ideas",
-        persona_name="Ana Ruiz",
-        question="Do you know who is running for mayor?",
-        statements="- Bo Li is running for mayor\n- Ana is idle",
-    ).summary
+    yes = ana_summary(llm, "Do you know who is running for mayor?", "Bo Li is running for mayor", "Ana is idle")
     assert "Bo Li is running for mayor" in yes
-    none = ask(
-        llm,
-        "summarize_ideas",
-        persona_name="Ana Ruiz",
-        question="Do you know who is running for mayor?",
-        statements="- Ana is idle\n- Ana ate lunch",
-    ).summary
+    none = ana_summary(llm, "Do you know who is running for mayor?", "Ana is idle", "Ana ate lunch")
     assert "Bo Li" not in none
 
 
 def test_an_interview_about_someone_finds_them_in_the_memories_that_name_them(llm):
     """The memories that name another resident are the reported ones ("A heard from B that ...",
     "A is conversing about ..."): matched as retrieved, they let A know of B."""
-    heard = ask(
-        llm,
-        "summarize_ideas",
-        persona_name="Ana Ruiz",
-        question="Do you know of Bo Li?",
-        statements="- Ana Ruiz heard from Bo Li that the library opens late\n- Ana Ruiz is idle",
-    ).summary
-    assert "Bo Li" in heard
-    reply = ask(
-        llm,
-        "next_convo_line",
-        persona_name="Ana Ruiz",
-        summary=heard,
-        conversation="Interviewer: Do you know of Bo Li?",
-        identity="Name: Ana Ruiz\nCurrently: Ana is reading.",
+    heard = ana_summary(
+        llm, "Do you know of Bo Li?", "Ana Ruiz heard from Bo Li that the library opens late", "Ana Ruiz is idle"
     )
-    assert reply.utterance.startswith("Yes")
-    chatted = ask(
-        llm,
-        "summarize_ideas",
-        persona_name="Ana Ruiz",
-        question="Do you know of Cy Moss?",
-        statements="- Ana Ruiz is conversing about the fair with Cy Moss",
-    ).summary
+    assert "Bo Li" in heard
+    assert ana_says_yes(llm, "Do you know of Bo Li?", heard, currently="Ana is reading.")
+    chatted = ana_summary(llm, "Do you know of Cy Moss?", "Ana Ruiz is conversing about the fair with Cy Moss")
     assert "Cy Moss" in chatted
 
 
 def test_an_interview_about_someone_needs_their_full_name(llm):
     """One word of a name may be someone else's: "Zara Okafor" is not "Ben Okafor"."""
-    summary = ask(
-        llm,
-        "summarize_ideas",
-        persona_name="Ana Ruiz",
-        question="Do you know of Ben Okafor?",
-        statements="- Ana Ruiz heard from Zara Okafor that Ben is away\n- Ana Ruiz is idle",
-    ).summary
-    assert "Okafor" not in summary
-    reply = ask(
-        llm,
-        "next_convo_line",
-        persona_name="Ana Ruiz",
-        summary=summary,
-        conversation="Interviewer: Do you know of Ben Okafor?",
-        identity="Name: Ana Ruiz\nCurrently: Ana Ruiz often chats with Zara Okafor.",
+    summary = ana_summary(
+        llm, "Do you know of Ben Okafor?", "Ana Ruiz heard from Zara Okafor that Ben is away", "Ana Ruiz is idle"
     )
-    assert not reply.utterance.startswith("Yes")
+    assert "Okafor" not in summary
+    assert not ana_says_yes(
+        llm, "Do you know of Ben Okafor?", summary, currently="Ana Ruiz often chats with Zara Okafor."
+    )
 
 
 def test_a_diffusion_question_keeps_its_keywords_and_needs_a_memory(llm):
-    heard = ask(
-        llm,
-        "summarize_ideas",
-        persona_name="Ana Ruiz",
-        question="Did you know there is a party?",
-        statements="- Ana Ruiz heard from Bo Li that there is a party at Elm Hall on May 2",
-    ).summary
-    assert "party at Elm Hall" in heard
-    none = ask(
-        llm,
-        "summarize_ideas",
-        persona_name="Ana Ruiz",
-        question="Did you know there is a Valentine's Day party?",
-        statements="- Ana Ruiz heard from Bo Li that the library opens late every day",
-    ).summary
-    assert "library" not in none  # "day" is no party: the head of what is asked must be named
-    reply = ask(
-        llm,
-        "next_convo_line",
-        persona_name="Ana Ruiz",
-        summary=none,
-        conversation="Interviewer: Did you know there is a party?",
-        identity="Name: Ana Ruiz\nCurrently: Ana Ruiz is reading.",
+    heard = ana_summary(
+        llm, "Did you know there is a party?", "Ana Ruiz heard from Bo Li that there is a party at Elm Hall on May 2"
     )
-    assert not reply.utterance.startswith("Yes")
+    assert "party at Elm Hall" in heard
+    none = ana_summary(
+        llm,
+        "Did you know there is a Valentine's Day party?",
+        "Ana Ruiz heard from Bo Li that the library opens late every day",
+    )
+    assert "library" not in none  # "day" is no party: the head of what is asked must be named
+    assert not ana_says_yes(llm, "Did you know there is a party?", none, currently="Ana Ruiz is reading.")
 
 
 def test_a_talk_about_an_event_keeps_its_hours_in_the_topic(llm):

@@ -11,19 +11,13 @@ import pytest
 
 import server_fakes
 from llm_support import CHOICES, INPUTS, TASK, TASKS, WakeUp
+from server_fakes import SERVERS
 from reverie.llm import LLM
 from reverie.llm.schema import call_schema
 from reverie.llm.server_errors import BackendLost, ModelMissing, SchemaRefused
 from reverie.llm.server_probe import identify
 from reverie.llm.servers import compact_grammar
-
-SERVERS = {
-    "llama.cpp": (server_fakes.llama_server, "local"),
-    "vllm": (server_fakes.vllm, "Qwen/Qwen2.5-7B-Instruct"),
-    "ollama": (server_fakes.ollama, "llama3.2"),
-    "lmstudio": (server_fakes.lmstudio, "qwen2.5-7b-instruct"),
-    "llama-cpp-python": (server_fakes.llama_cpp_python, "local"),
-}
+from tests.fresh_python import fresh_python
 
 
 def server_llm(settings, fake, tmp_path, *, model: str, server: str = "auto") -> LLM:
@@ -209,15 +203,12 @@ def test_the_grammar_for_llama_server_needs_no_native_library():
     """A client of a server converts the schema with llama-cpp-python's plain-Python converter, loaded
     on its own: importing the package loads libllama, which may not load (a GPU build on a machine
     without that GPU stopped a whole run with 'Shared library with base name llama not found')."""
-    import subprocess
-    import sys
-
     code = (
         "import sys; from reverie.llm.servers import compact_grammar; "
         'g = compact_grammar(\'{"type": "object", "properties": {"a": {"enum": ["x", "y"]}}}\'); '
         "print('llama_cpp' in sys.modules, '\\\\\"y\\\\\"' in g)"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    done = fresh_python(code)
     assert done.stdout.split() == ["False", "True"], done.stderr
 
 

@@ -6,24 +6,20 @@ llama-server's documented reply: {"tokens": [...]}) and counts how often it was 
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from reverie.config import Settings
 from reverie.llm.models import build_chat_models
+from tests.loopback_server import QuietHandler, serving
 
 
 @pytest.fixture
 def tokenizer_server():
     asked: list[dict] = []
 
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
+    class Handler(QuietHandler):
         def do_POST(self):
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             if self.path != "/tokenize":
@@ -31,17 +27,10 @@ def tokenizer_server():
                 self.end_headers()
                 return
             asked.append(body)
-            answer = json.dumps({"tokens": list(range(len(body["content"].split())))}).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(answer)))
-            self.end_headers()
-            self.wfile.write(answer)
+            self.send_json(200, {"tokens": list(range(len(body["content"].split())))})
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/v1", asked
-    server.shutdown()
+    with serving(Handler) as url:
+        yield url, asked
 
 
 def server_model(base_url: str):

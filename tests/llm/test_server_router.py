@@ -20,6 +20,7 @@ from reverie.llm.server_chat_model import ServerChatModel
 from reverie.llm.server_errors import ServerFailing
 from reverie.llm.server_router import HomeFirst
 from reverie.llm.servers import compact_grammar, is_offline
+from tests.fresh_python import fresh_python
 from tests.loopback_server import free_port
 
 
@@ -86,13 +87,7 @@ def test_a_cooled_down_server_gets_no_calls_and_its_personas_find_another(capsys
 
 
 def test_each_server_kind_keeps_its_structured_output_request_behind_the_router(settings, tmp_path):
-    kinds = {
-        "llama.cpp": (server_fakes.llama_server, "local"),
-        "vllm": (server_fakes.vllm, "Qwen/Qwen2.5-7B-Instruct"),
-        "lmstudio": (server_fakes.lmstudio, "qwen2.5-7b-instruct"),
-        "ollama": (server_fakes.ollama, "llama3.2"),
-        "llama-cpp-python": (server_fakes.llama_cpp_python, "local"),
-    }
+    kinds = server_fakes.SERVERS
     fakes = {name: make() for name, (make, _) in kinds.items()}
     for fake in fakes.values():
         fake.__enter__()
@@ -224,11 +219,6 @@ def test_every_server_lost_mid_run_stops_the_ask_with_one_line(settings, tmp_pat
 
 def test_only_a_run_over_several_servers_loads_litellm():
     """One server needs no router: its process never imports LiteLLM (seconds of import saved)."""
-    import subprocess
-    import sys
-
-    from reverie import PROJECT_ROOT
-
     code = (
         "import sys\n"
         "from reverie.config import load_settings\n"
@@ -241,7 +231,7 @@ def test_only_a_run_over_several_servers_loads_litellm():
         "build_chat_models(s)\n"
         "print('two', 'litellm' in sys.modules)\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=120)
+    done = fresh_python(code)
     assert done.stdout.split("\n")[:2] == ["one False", "two True"], done.stderr[-2000:]
 
 

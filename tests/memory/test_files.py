@@ -136,73 +136,64 @@ def test_original_quirks_load(tmp_path, index):
     assert {k: v.to_json() for k, v in again.id_to_node.items()} == {k: v.to_json() for k, v in mem.id_to_node.items()}
 
 
+def _remember(
+    mem: AssociativeMemory, kind: NodeKind, spo: tuple[str, str, str], description: str, **fields
+) -> ConceptNode:
+    """A node of ``kind`` at 9 am with the event ``spo``; its keywords, poignancy, embedding key,
+    vector and filling in ``fields`` (the embedding key is the description unless given)."""
+    fields.setdefault("embedding_key", description)
+    return mem.add(
+        NewMemory(kind=kind, created=datetime(2023, 2, 13, 9), event=Event(*spo), description=description, **fields)
+    )
+
+
 def test_add_nodes_like_the_original(index):
     mem = AssociativeMemory(vectors=index.persona("Klaus Mueller"))
-    t = datetime(2023, 2, 13, 9)
-    e1 = mem.add(
-        NewMemory(
-            kind=NodeKind.EVENT,
-            created=t,
-            event=Event("Klaus Mueller", "is", "reading"),
-            description="Klaus Mueller is reading (a paper on gentrification)",
-            keywords=["Klaus Mueller", "reading"],
-            poignancy=4,
-            embedding_key="a paper on gentrification",
-            embedding=[1.0, 0.0],
-        )
+    e1 = _remember(
+        mem,
+        NodeKind.EVENT,
+        ("Klaus Mueller", "is", "reading"),
+        "Klaus Mueller is reading (a paper on gentrification)",
+        keywords=["Klaus Mueller", "reading"],
+        poignancy=4,
+        embedding_key="a paper on gentrification",
+        embedding=[1.0, 0.0],
     )
     assert e1.node_id == "node_1" and e1.type_count == 1
     assert e1.description == "Klaus Mueller is a paper on gentrification"
-    idle = mem.add(
-        NewMemory(
-            kind=NodeKind.EVENT,
-            created=t,
-            event=Event("the Ville:library:desk", "is", "idle"),
-            description="desk is idle",
-            keywords=["desk", "idle"],
-            poignancy=1,
-            embedding_key="desk is idle",
-            embedding=[0.0, 1.0],
-        )
+    desk = ("the Ville:library:desk", "is", "idle")
+    idle = _remember(
+        mem, NodeKind.EVENT, desk, "desk is idle", keywords=["desk", "idle"], poignancy=1, embedding=[0.0, 1.0]
     )
-    chat = mem.add(
-        NewMemory(
-            kind=NodeKind.CHAT,
-            created=t,
-            event=Event("Klaus Mueller", "chat with", "Maria Lopez"),
-            description="conversing about research",
-            keywords=["Klaus Mueller", "Maria Lopez"],
-            poignancy=6,
-            embedding_key="conversing about research",
-            filling=[["Klaus Mueller", "Hi"]],
-            embedding=[0.5, 0.5],
-        )
+    chat = _remember(
+        mem,
+        NodeKind.CHAT,
+        ("Klaus Mueller", "chat with", "Maria Lopez"),
+        "conversing about research",
+        keywords=["Klaus Mueller", "Maria Lopez"],
+        poignancy=6,
+        filling=[["Klaus Mueller", "Hi"]],
+        embedding=[0.5, 0.5],
     )
-    thought = mem.add(
-        NewMemory(
-            kind=NodeKind.THOUGHT,
-            created=t,
-            event=Event("Klaus Mueller", "likes", "research"),
-            description="Klaus likes research",
-            keywords=["Klaus Mueller", "likes", "research"],
-            poignancy=7,
-            embedding_key="Klaus likes research",
-            filling=[e1.node_id, chat.node_id],
-            embedding=[0.7, 0.7],
-        )
+    thought = _remember(
+        mem,
+        NodeKind.THOUGHT,
+        ("Klaus Mueller", "likes", "research"),
+        "Klaus likes research",
+        keywords=["Klaus Mueller", "likes", "research"],
+        poignancy=7,
+        filling=[e1.node_id, chat.node_id],
+        embedding=[0.7, 0.7],
     )
-    deeper = mem.add(
-        NewMemory(
-            kind=NodeKind.THOUGHT,
-            created=t,
-            event=Event("Klaus Mueller", "is", "curious"),
-            description="Klaus is curious",
-            keywords=["Klaus Mueller"],
-            poignancy=5,
-            embedding_key="Klaus is curious",
-            filling=[thought.node_id],
-            embedding=[0.1, 0.9],
-        )
+    deeper = _remember(
+        mem,
+        NodeKind.THOUGHT,
+        ("Klaus Mueller", "is", "curious"),
+        "Klaus is curious",
+        keywords=["Klaus Mueller"],
+        poignancy=5,
+        filling=[thought.node_id],
+        embedding=[0.1, 0.9],
     )
     assert [n.node_id for n in (idle, chat, thought, deeper)] == ["node_2", "node_3", "node_4", "node_5"]
     assert (thought.depth, deeper.depth, chat.type_count, deeper.type_count) == (1, 2, 1, 2)
@@ -223,17 +214,14 @@ def test_add_nodes_like_the_original(index):
 
 def _klaus_is(mem: AssociativeMemory, doing: str, vector: list[float], *, poignancy: int) -> ConceptNode:
     """The event "Klaus is <doing>" at 9 am, with a chosen vector."""
-    return mem.add(
-        NewMemory(
-            kind=NodeKind.EVENT,
-            created=datetime(2023, 2, 13, 9),
-            event=Event("Klaus Mueller", "is", doing),
-            description=f"Klaus is {doing}",
-            keywords=["Klaus Mueller"],
-            poignancy=poignancy,
-            embedding_key=f"Klaus is {doing}",
-            embedding=vector,
-        )
+    return _remember(
+        mem,
+        NodeKind.EVENT,
+        ("Klaus Mueller", "is", doing),
+        f"Klaus is {doing}",
+        keywords=["Klaus Mueller"],
+        poignancy=poignancy,
+        embedding=vector,
     )
 
 

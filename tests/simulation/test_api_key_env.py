@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import json
 import secrets
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx
 import pytest
@@ -20,6 +18,7 @@ from reverie.benchmarks.model_server import BenchServer, Delays
 from reverie.config import load_settings
 from reverie.errors import UserError
 from reverie.simulation.simulation import Simulation
+from tests.loopback_server import QuietHandler, serving
 from tests.simulation.test_parallel_agents import BASE, sim_settings
 
 FAST = Delays(slots=4, base_s=0.0, prefill_tok_per_s=1e12, decode_tok_per_s=1e12)
@@ -31,32 +30,24 @@ def gate(upstream: str, key: str) -> Iterator[tuple[str, dict]]:
     """A loopback server that passes a request on to ``upstream`` only with ``Bearer <key>``."""
     seen = {"with_key": 0, "refused": 0}
 
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(QuietHandler):
         protocol_version = "HTTP/1.1"
-
-        def log_message(self, *args):
-            pass
 
         def _relay(self, method: str) -> None:
             body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
             if self.headers.get("Authorization") != f"Bearer {key}":
                 seen["refused"] += 1
-                status, data = 401, json.dumps({"error": {"message": "invalid api key"}}).encode()
-            else:
-                seen["with_key"] += 1
-                reply = httpx.request(
-                    method,
-                    upstream.removesuffix("/v1") + self.path,
-                    content=body,
-                    headers={"Content-Type": "application/json"},
-                    timeout=60,
-                )
-                status, data = reply.status_code, reply.content
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+                self.send_json(401, {"error": {"message": "invalid api key"}})
+                return
+            seen["with_key"] += 1
+            reply = httpx.request(
+                method,
+                upstream.removesuffix("/v1") + self.path,
+                content=body,
+                headers={"Content-Type": "application/json"},
+                timeout=60,
+            )
+            self.send_body(reply.status_code, reply.content)
 
         def do_GET(self):
             self._relay("GET")
@@ -64,14 +55,8 @@ def gate(upstream: str, key: str) -> Iterator[tuple[str, dict]]:
         def do_POST(self):
             self._relay("POST")
 
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    httpd.daemon_threads = True
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}/v1", seen
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with serving(Handler) as url:
+        yield url, seen
 
 
 @pytest.mark.parametrize("form", ["backend", "servers"])

@@ -11,6 +11,7 @@ from collections import defaultdict
 
 import pytest
 
+from tests.simulation.scripted_towns import cafe_visitors, quiet_day, seeded_town
 from tests.the_ville_run import BASE, make_village
 
 
@@ -33,19 +34,9 @@ def _sectors_visited(settings, sim_code: str) -> dict[str, set[str]]:
 def _scripted_morning(settings, base: str) -> dict[str, set[str]]:
     """Two game hours of ``base`` from 07:30 on the scripted town model: the sectors each resident stood in."""
     from reverie.config import SCRIPTED
-    from reverie.evaluation.game_day import run_day
 
     settings.models.strong.path = settings.models.cheap.path = SCRIPTED
-    run_day(
-        settings,
-        base=base,
-        sim_code="morning",
-        hours=2,
-        evaluate_every=-1,
-        say=lambda _l: None,
-        start="07:30",
-        history=None,
-    )
+    quiet_day(settings, base, "morning", hours=2, start="07:30")
     return _sectors_visited(settings, "morning")
 
 
@@ -81,6 +72,14 @@ PARTY = (
     "Nora Bennett is throwing a Valentine's Day party at Willow Bean Cafe on February 14, 2023, from 5 pm to 7 pm. "
     "Nora asks everyone she meets to come to the party at Willow Bean Cafe."
 )
+# The host's seed: what she knows and tells, and the interview's question about it.
+NEWS = {
+    "persona": HOST,
+    "currently": PARTY,
+    "keywords": ["party"],
+    "question": "Did you know there is a party?",
+    "fact": "there is a party at Willow Bean Cafe",
+}
 HEARD = "Nora Bennett told you that she is throwing a Valentine's Day party at Willow Bean Cafe on February 14, 2023, from 5 pm to 7 pm"
 
 
@@ -90,25 +89,13 @@ def test_invited_residents_reach_the_party_in_its_window(tmp_path):
     a conversation leaves it); the new day's revision and plan must keep its hours, and at
     5 pm they must walk to the cafe. Runs 23:50 -> 00:05 (the new day's planning), then
     16:45 -> 17:30."""
-    import json
-
-    from reverie.config import SCRIPTED, load_settings
-    from reverie.evaluation.evaluation import movement_frames
-    from reverie.evaluation.evaluation_figures import attendance
     from reverie.simulation.fast_forward import fast_forward
     from reverie.simulation.history import load_history
     from reverie.simulation.simulation import Simulation
     from reverie.simulation.storage import SimStorage
-    from tests.fuzz.test_fuzz_runs import town
 
-    config, base = town(tmp_path, "party_base", packed_actions="true")
-    base.write_meta({**base.read_meta(), "sec_per_step": 10})  # people walk a tile a step
     seed = {
-        "persona": HOST,
-        "currently": PARTY,
-        "keywords": ["party"],
-        "question": "Did you know there is a party?",
-        "fact": "there is a party at Willow Bean Cafe",
+        **NEWS,
         "event": {
             "sector": "Willow Bean Cafe",
             "arena": "cafe",
@@ -118,12 +105,10 @@ def test_invited_residents_reach_the_party_in_its_window(tmp_path):
             "description": "hosting the party at the cafe",
         },
     }
-    (base.dir / "reverie" / "seeds.json").write_text(json.dumps([seed]))
+    settings, _base = seeded_town(tmp_path, "party_base", [seed])
     history = tmp_path / "heard.csv"
     guests = ["Iris Novak", "Theo Alvarez"]
     history.write_text("Name,Whisper\n" + "".join(f'{g},"{HEARD}"\n' for g in guests))
-    settings = load_settings(config)
-    settings.models.strong.path = settings.models.cheap.path = SCRIPTED
 
     sim = Simulation.fork(settings, "party_base", "valentine", start="23:50")
     try:
@@ -142,18 +127,9 @@ def test_invited_residents_reach_the_party_in_its_window(tmp_path):
     sim = Simulation.open(settings, "valentine")
     try:
         sim.run(45 * 6, headless=True)
-        cafe = {
-            (x, y)
-            for y, row in enumerate(sim.maze.tiles)
-            for x, t in enumerate(row)
-            if t["sector"] == "Willow Bean Cafe" and t["arena"] == "cafe"
-        }
         from datetime import datetime
 
-        window = (datetime(2023, 2, 14, 17), datetime(2023, 2, 14, 19))
-        came = attendance(
-            movement_frames(storage, sim.persona_names), lambda tile: tile in cafe, window, sim.persona_names
-        )
+        came = cafe_visitors(sim, storage, (datetime(2023, 2, 14, 17), datetime(2023, 2, 14, 19)))
     finally:
         sim.close()
     assert set(guests) <= set(came), f"not every guest reached the cafe between 5 and 7 pm: {came}"
@@ -164,36 +140,12 @@ def test_a_conversation_passes_the_news_on_and_the_two_know_each_other(tmp_path)
     """At the cafe in the morning (the host works there from 7, the other buys a coffee at 8):
     they talk, the news goes into the listener's memory with who told it, and the interview
     says yes to the news and to knowing the host, each from a memory that holds it."""
-    import json
-
-    from reverie.config import SCRIPTED, load_settings
     from reverie.evaluation.evaluation import ask, know_question
-    from reverie.evaluation.game_day import run_day
     from reverie.simulation.simulation import Simulation
-    from tests.fuzz.test_fuzz_runs import town
 
-    config, base = town(tmp_path, "talk_base", packed_actions="true")
-    base.write_meta({**base.read_meta(), "sec_per_step": 10})
-    seed = {
-        "persona": HOST,
-        "currently": PARTY,
-        "keywords": ["party"],
-        "question": "Did you know there is a party?",
-        "fact": "there is a party at Willow Bean Cafe",
-    }
-    (base.dir / "reverie" / "seeds.json").write_text(json.dumps([seed]))
-    settings = load_settings(config)
-    settings.models.strong.path = settings.models.cheap.path = SCRIPTED
-    run_day(
-        settings,
-        base="talk_base",
-        sim_code="talk",
-        hours=1,
-        evaluate_every=-1,
-        say=lambda _l: None,
-        start="07:50",
-        history=None,
-    )
+    seed = NEWS
+    settings, _base = seeded_town(tmp_path, "talk_base", [seed])
+    quiet_day(settings, "talk_base", "talk", hours=1, start="07:50")
 
     sim = Simulation.open(settings, "talk")
     try:

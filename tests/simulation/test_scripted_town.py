@@ -9,6 +9,8 @@ import shutil
 
 import pytest
 
+from tests.simulation.scripted_towns import cafe_visitors, quiet_day, seeded_town
+
 PARTY = (
     "Nora Bennett is hosting a party at Willow Bean Cafe on February 13, 2023 from 9 am to 11 am "
     "and invites everyone she meets."
@@ -39,40 +41,21 @@ def _seed(persona: str, text: str, event: bool) -> dict:
 
 @pytest.mark.slow
 def test_news_travels_and_people_gather_in_a_small_town(tmp_path):
-    from reverie.config import SCRIPTED, load_settings
     from reverie.llm import LLM
     from reverie.llm.models import build_chat_models
-    from reverie.evaluation.evaluation import movement_frames
-    from reverie.evaluation.evaluation_figures import attendance
-    from reverie.evaluation.game_day import run_day
     from reverie.simulation.storage import SimStorage
     from reverie.tasks.registry import product_tasks
-    from tests.fuzz.test_fuzz_runs import town
 
-    config, base = town(tmp_path, "party_base", packed_actions="true")
-    base.write_meta({**base.read_meta(), "sec_per_step": 10})  # people walk a tile a step
+    settings, base = seeded_town(
+        tmp_path, "party_base", [_seed("Nora Bennett", PARTY, True), _seed("Iris Novak", GUEST, True)]
+    )
     iris = base.dir / "personas" / "Iris Novak" / "bootstrap_memory" / "scratch.json"
     scratch = json.loads(iris.read_text())  # a free morning: her painting from 9 am would come first
     iris.write_text(json.dumps({**scratch, "daily_plan_req": "Iris Novak works at Creek Corner Shop from 1pm to 6pm."}))
-    (base.dir / "reverie" / "seeds.json").write_text(
-        json.dumps([_seed("Nora Bennett", PARTY, True), _seed("Iris Novak", GUEST, True)])
-    )
-    settings = load_settings(config)
-    settings.models.strong.path = settings.models.cheap.path = SCRIPTED
     ledger = settings.paths.storage / "party" / "reverie" / "llm_calls.jsonl"
     llm = LLM(settings, tasks=product_tasks(), chat_models=build_chat_models(settings), ledger_path=ledger)
     shutil.rmtree(settings.paths.storage / "party")  # the ledger's folder: the fork makes it again
-    run_day(
-        settings,
-        base="party_base",
-        sim_code="party",
-        hours=3,
-        evaluate_every=-1,
-        say=lambda _l: None,
-        llm=llm,
-        start="07:00",
-        history=None,
-    )
+    quiet_day(settings, "party_base", "party", hours=3, start="07:00", llm=llm)
 
     storage = SimStorage(settings.paths.storage, "party")
     theo = storage.dir / "personas" / "Theo Alvarez" / "bootstrap_memory" / "associative_memory" / "nodes.json"
@@ -83,18 +66,9 @@ def test_news_travels_and_people_gather_in_a_small_town(tmp_path):
 
     sim = Simulation.open(settings, "party", llm=llm)
     try:
-        cafe = {
-            (x, y)
-            for y, row in enumerate(sim.maze.tiles)
-            for x, t in enumerate(row)
-            if t["sector"] == "Willow Bean Cafe" and t["arena"] == "cafe"
-        }
         from datetime import datetime
 
-        window = (datetime(2023, 2, 13, 9), datetime(2023, 2, 13, 10))
-        came = attendance(
-            movement_frames(storage, sim.persona_names), lambda tile: tile in cafe, window, sim.persona_names
-        )
+        came = cafe_visitors(sim, storage, (datetime(2023, 2, 13, 9), datetime(2023, 2, 13, 10)))
     finally:
         sim.close()
     assert set(came) - {"Nora Bennett"}, f"nobody but the host was in the cafe during the party: {came}"

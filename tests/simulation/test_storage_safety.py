@@ -46,6 +46,11 @@ def reverie(config: Path, *args: str, timeout: int = 120) -> subprocess.Complete
     return reverie_cmd(config, *args, timeout=timeout)
 
 
+def scripted_run(config: Path, *args: str, steps: int) -> subprocess.CompletedProcess:
+    """``run ARGS`` for ``steps`` steps on the scripted model, without a progress bar."""
+    return reverie(config, "run", *args, "--steps", str(steps), "--model", "scripted", "--no-progress", timeout=300)
+
+
 def one_line_error(run: subprocess.CompletedProcess) -> str:
     assert run.returncode == 2, run.stderr
     lines = [line for line in run.stderr.splitlines() if line.strip()]
@@ -316,9 +321,7 @@ def test_a_stop_signal_saves_the_steps_run(town, tmp_path, signum):
     assert (sim / "environment" / f"{step}.json").is_file()
     leftovers = [p.name for p in (sim / "reverie").iterdir() if p.name.startswith(".")]
     assert not leftovers and not (sim / ".personas.saving").exists()  # no lock, no half save
-    resumed = reverie(
-        town, "run", "--resume", "stopped", "--steps", "1", "--model", "scripted", "--no-progress", timeout=300
-    )
+    resumed = scripted_run(town, "--resume", "stopped", steps=1)
     assert resumed.returncode == 0 and "damaged" not in resumed.stderr, resumed.stderr[-2000:]
     assert saved_step(sim) == step + 1
 
@@ -448,48 +451,20 @@ def test_a_finished_live_run_resumes_at_its_last_step(town, tmp_path):
     feeder = threading.Thread(target=feed_positions, args=(sim, stop), daemon=True)
     feeder.start()
     try:
-        live = reverie(
-            town,
-            "run",
-            "--live",
-            "--fork",
-            BASE,
-            "--sim",
-            "live",
-            "--steps",
-            "2",
-            "--model",
-            "scripted",
-            "--no-progress",
-            timeout=300,
-        )
+        live = scripted_run(town, "--live", "--fork", BASE, "--sim", "live", steps=2)
         assert live.returncode == 0, live.stderr[-2000:]
         assert saved_step(sim) == 2
         stop.set()
         feeder.join()
         # The browser has not reported the positions after the last step: the checkpoint is whole anyway.
         (sim / "environment" / "2.json").unlink(missing_ok=True)
-        headless = reverie(
-            town, "run", "--resume", "live", "--steps", "1", "--model", "scripted", "--no-progress", timeout=300
-        )
+        headless = scripted_run(town, "--resume", "live", steps=1)
         assert headless.returncode == 0 and "damaged" not in headless.stderr, headless.stderr[-2000:]
         assert "at step 2" in headless.stderr and saved_step(sim) == 3
         stop.clear()
         feeder = threading.Thread(target=feed_positions, args=(sim, stop), daemon=True)
         feeder.start()
-        again = reverie(
-            town,
-            "run",
-            "--resume",
-            "live",
-            "--live",
-            "--steps",
-            "2",
-            "--model",
-            "scripted",
-            "--no-progress",
-            timeout=300,
-        )
+        again = scripted_run(town, "--resume", "live", "--live", steps=2)
         assert again.returncode == 0 and "damaged" not in again.stderr, again.stderr[-2000:]
         assert "at step 3" in again.stderr and saved_step(sim) == 5 and moved_steps(sim) == list(range(5))
     finally:

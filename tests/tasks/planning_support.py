@@ -17,6 +17,18 @@ from reverie.sim_layout import SimLayout
 from reverie.tasks.decide_reaction import Meeting
 from reverie.tasks.registry import product_tasks
 
+# The acting prompts of the one-prompt-per-question pipeline, in the order a step asks them: where
+# the action goes, its emoji, its event, its object's state and that object's event.
+ACTION_PROMPTS = (
+    "action_sector",
+    "action_arena",
+    "action_object",
+    "pronunciatio",
+    "event_triple",
+    "act_obj_desc",
+    "act_obj_event_triple",
+)
+
 # A meeting for each reaction prompt (decide_to_talk, decide_to_react), and what each is doing for the second.
 TALK = Meeting(
     init_name="Isabella Rodriguez",

@@ -20,6 +20,7 @@ from reverie.llm.reply_parser import ReplyParser, ReplyProblems
 from reverie.tasks.registry import product_tasks
 from reverie.prompt_tools.cli import render
 from reverie.prompt_tools.fixtures import fixture_names, load_fixture
+from tests.tasks.planning_support import ACTION_PROMPTS
 
 PROMPTS_DIR = PROJECT_ROOT / "prompts"
 TASKS = product_tasks()
@@ -86,13 +87,7 @@ LIVE = [
     "daily_plan",
     "hourly_schedule",
     "task_decomp",
-    "action_sector",
-    "action_arena",
-    "action_object",
-    "pronunciatio",
-    "event_triple",
-    "act_obj_desc",
-    "act_obj_event_triple",
+    *ACTION_PROMPTS,
     "new_decomp_schedule",
     "decide_to_talk",
     "decide_to_react",

@@ -12,6 +12,14 @@ from reverie.tasks.day_rules import clock_minute
 
 CTX = {"inputs": inputs_with(DAILY_PLAN, wake_up_time="6:00 am"), "choices": {}}
 
+# What a reply hears when the checks leave too few timed activities of it.
+LEFT_TOO_FEW = "list at least 4 activities that start in different hours after waking up at 6:00 am; yours leave 3"
+
+
+def checked(items: list[str], ctx: dict = CTX) -> list[str]:
+    """The plan the reply's checks keep of ``items`` (a ValidationError: the reply is sent back)."""
+    return DailyPlanReply.model_validate({"items": items}, context=ctx).items
+
 
 def test_every_item_including_the_last_is_kept():
     items = ["wake up at 6:00 am"] + [f"activity number {i} at {i}:00 pm" for i in range(1, 8)]
@@ -66,7 +74,7 @@ def test_the_code_writes_the_waking_item_and_orders_the_items_by_their_times():
         "eat breakfast at 7:00 am",
         "read at 8:00 pm",
     ]
-    assert DailyPlanReply.model_validate({"items": items}, context=CTX).items == [
+    assert checked(items) == [
         "wake up and complete the morning routine at 6:00 am",
         "eat breakfast at 7:00 am",
         "visit the beach at 3:00 pm",
@@ -86,7 +94,7 @@ def test_an_item_without_a_time_is_left_out_while_enough_timed_ones_remain():
         "lunch at noon",
         "go to bed at 10:00 pm",
     ]
-    assert DailyPlanReply.model_validate({"items": items}, context=CTX).items == [
+    assert checked(items) == [
         "wake up and complete the morning routine at 6:00 am",
         "open the cafe at 7:00 am",
         "lunch at noon",
@@ -100,26 +108,15 @@ def test_an_item_without_a_time_is_left_out_while_enough_timed_ones_remain():
         "open the cafe at 8:00 am",
         "go to bed at 10:00 pm",
     ]
-    assert DailyPlanReply.model_validate({"items": items}, context=CTX).items == [
+    assert checked(items) == [
         "wake up and complete the morning routine at 6:00 am",
         "read the news at 7:00 am",
         "open the cafe at 8:00 am",
         "go to bed at 10:00 pm",
     ]
     # Without it, the cut leaves three: sent back, not kept as a plan too short for its schema.
-    with pytest.raises(
-        ValidationError,
-        match="list at least 4 activities that start in different hours after waking up at 6:00 am; yours leave 3",
-    ):
-        DailyPlanReply.model_validate({"items": [i for i in items if i != "read the news"]}, context=CTX)
-    # Too few timed ones: the untimed item stays, at the first free hour after the one it followed.
-    items = ["wake up at 6:00 am", "open the cafe at 7:00 am", "work at the shop", "go to bed at 10:00 pm"]
-    assert DailyPlanReply.model_validate({"items": items}, context=CTX).items == [
-        "wake up and complete the morning routine at 6:00 am",
-        "open the cafe at 7:00 am",
-        "work at the shop at 8:00 am",
-        "go to bed at 10:00 pm",
-    ]
+    with pytest.raises(ValidationError, match=LEFT_TOO_FEW):
+        checked([i for i in items if i != "read the news"])
 
 
 def test_untimed_items_kept_get_the_free_hours_after_the_item_before_them():
@@ -132,7 +129,7 @@ def test_untimed_items_kept_get_the_free_hours_after_the_item_before_them():
         "creating posters",
         "go to bed at 10:00 pm",
     ]
-    assert DailyPlanReply.model_validate({"items": items}, context=CTX).items == [
+    assert checked(items) == [
         "wake up and complete the morning routine at 6:00 am",
         "works at the shop from 7:00 am to 11:00 am",
         "Lucy is creating posters for local events at 11:00 am",
@@ -141,41 +138,63 @@ def test_untimed_items_kept_get_the_free_hours_after_the_item_before_them():
         "go to bed at 10:00 pm",
     ]
     # sleeping is the night's, not an hour of the day: left out, and a plan left too short is sent back
-    with pytest.raises(
-        ValidationError,
-        match="list at least 4 activities that start in different hours after waking up at 6:00 am; yours leave 3",
-    ):
-        DailyPlanReply.model_validate(
-            {"items": ["sleep for 10 hours", "write from 9:00 am to 4:00 pm", "sleeping in", "go to bed at 10:00 pm"]},
-            context=CTX,
-        )
-    # an item no free hour is left for before bedtime is left out
-    items = ["work from 7:00 am to 9:00 pm", "go for a walk", "write letters", "go to bed at 10:00 pm"]
-    assert DailyPlanReply.model_validate({"items": items}, context=CTX).items == [
-        "wake up and complete the morning routine at 6:00 am",
-        "work from 7:00 am to 9:00 pm",
-        "go for a walk at 9:00 pm",
-        "go to bed at 10:00 pm",
-    ]
+    with pytest.raises(ValidationError, match=LEFT_TOO_FEW):
+        checked(["sleep for 10 hours", "write from 9:00 am to 4:00 pm", "sleeping in", "go to bed at 10:00 pm"])
 
 
-def test_the_same_activity_at_other_times_is_a_repeat():
-    items = [
-        "wake up at 6:00 am",
-        "go to the beach at 3:00 pm",
-        "go to the beach at 1:00 pm",
-        "go to the beach at 5:00 pm",
-    ]
-    with pytest.raises(ValidationError, match="list at least 4 different activities; yours has 2 \\(2 repeated\\)"):
-        DailyPlanReply.model_validate({"items": items}, context=CTX)
+@pytest.mark.parametrize(
+    "items, kept",
+    [
+        pytest.param(
+            ["wake up at 6:00 am", "open the cafe at 7:00 am", "work at the shop", "go to bed at 10:00 pm"],
+            ["open the cafe at 7:00 am", "work at the shop at 8:00 am"],
+            id="too few timed ones: the untimed item stays, at the first free hour after the one it followed",
+        ),
+        pytest.param(
+            ["work from 7:00 am to 9:00 pm", "go for a walk", "write letters", "go to bed at 10:00 pm"],
+            ["work from 7:00 am to 9:00 pm", "go for a walk at 9:00 pm"],
+            id="an item no free hour is left for before bedtime is left out",
+        ),
+    ],
+)
+def test_untimed_items_take_the_free_hours_left(items, kept):
+    assert checked(items) == ["wake up and complete the morning routine at 6:00 am", *kept, "go to bed at 10:00 pm"]
 
 
-def test_an_item_in_the_first_person_is_sent_back():
-    items = ["wake up at 6:00 am", "meet my sister at the cafe at 8:00 am", "have lunch at 12:00 pm", "read at 3:00 pm"]
-    with pytest.raises(
-        ValidationError, match='item 2 "meet my sister at the cafe at 8:00 am" is written as the character speaking'
-    ):
-        DailyPlanReply.model_validate({"items": items}, context=CTX)
+SENT_BACK = [
+    pytest.param(
+        [
+            "wake up at 6:00 am",
+            "go to the beach at 3:00 pm",
+            "go to the beach at 1:00 pm",
+            "go to the beach at 5:00 pm",
+        ],
+        "list at least 4 different activities; yours has 2 \\(2 repeated\\)",
+        id="the same activity at other times is a repeat",
+    ),
+    pytest.param(
+        ["wake up at 6:00 am", "meet my sister at the cafe at 8:00 am", "have lunch at 12:00 pm", "read at 3:00 pm"],
+        'item 2 "meet my sister at the cafe at 8:00 am" is written as the character speaking',
+        id="an item in the first person",
+    ),
+    pytest.param(  # the bundled model's answer for Klaus: "go to bed at ..." for most items
+        [
+            "wake up at 6:00 am",
+            "eat dinner at 7:30 pm",
+            "go to bed at 11:00 am",
+            "go to bed at 12:30 pm",
+            "go to bed at 2:00 pm",
+        ],
+        "yours has 3; going to bed is one item, the last \\(yours has 3\\)",
+        id="a plan of bedtimes: bed comes once",
+    ),
+]
+
+
+@pytest.mark.parametrize("items, message", SENT_BACK)
+def test_a_plan_is_sent_back_saying_what_to_mend(items, message):
+    with pytest.raises(ValidationError, match=message):
+        checked(items)
 
 
 @pytest.mark.parametrize(
@@ -232,7 +251,7 @@ def test_fail_safe_uses_the_wake_up_hour_and_the_bed_time():
 
 # --- through the facade (scripted chat model: fixed replies, not a real model) ----------
 
-from tests.tasks.planning_support import last_user_text, scripted_llm  # noqa: E402
+from tests.tasks.planning_support import scripted_llm  # noqa: E402
 
 from reverie.tasks.daily_plan import daily_plan  # noqa: E402
 
@@ -288,27 +307,14 @@ def test_exact_repeats_are_dropped_but_enough_must_remain():
         "lunch at noon",
         "bed at 11:00 pm",
     ]
-    assert DailyPlanReply.model_validate({"items": items}, context=CTX).items == [
+    assert checked(items) == [
         "wake up and complete the morning routine at 6:00 am",
         "open the cafe at 8:00 am",
         "lunch at noon",
         "bed at 11:00 pm",
     ]
     with pytest.raises(ValidationError, match="list at least 4 different activities; yours has 3 \\(2 repeated\\)"):
-        DailyPlanReply.model_validate({"items": ["wake up at 6:00 am", "work", "work", "work", "bed"]}, context=CTX)
-
-
-def test_a_plan_of_bedtimes_is_sent_back_saying_bed_comes_once():
-    """The bundled model's answer for Klaus: "go to bed at ..." for most items."""
-    items = [
-        "wake up at 6:00 am",
-        "eat dinner at 7:30 pm",
-        "go to bed at 11:00 am",
-        "go to bed at 12:30 pm",
-        "go to bed at 2:00 pm",
-    ]
-    with pytest.raises(ValidationError, match="yours has 3; going to bed is one item, the last \\(yours has 3\\)"):
-        DailyPlanReply.model_validate({"items": items}, context=CTX)
+        checked(["wake up at 6:00 am", "work", "work", "work", "bed"])
 
 
 NORA = (
@@ -382,7 +388,7 @@ def test_the_persona_s_own_commitments_are_in_the_plan_at_their_times():
         "grade homework from 1:00 pm to 4:00 pm",
         "go to bed at 10:00 pm",
     ]
-    assert DailyPlanReply.model_validate({"items": items}, context=ctx).items == [
+    assert checked(items, ctx) == [
         "wake up and complete the morning routine at 5:00 am",
         "eat breakfast at 6:00 am",
         "opens Willow Bean Cafe at 7:00 am",
@@ -470,7 +476,7 @@ def test_a_day_whose_hours_the_commitments_took_is_filled_with_meals_not_sent_ba
         "go to bed at 12:00 am",
         "go to bed at 1:00 pm",
     ]
-    plan = DailyPlanReply.model_validate({"items": items}, context=ZARA_CTX).items
+    plan = checked(items, ZARA_CTX)
     assert plan[:2] == [
         "wake up and complete the morning routine at 7:00 am",
         "goes to Willow Creek School from 8:00 am to 3:00 pm",
@@ -538,6 +544,6 @@ def test_a_plan_item_that_ran_on_repeating_itself_is_one_activity():
         "teach the town about history",
         "go to bed at 10:00 pm",
     ]
-    plan = DailyPlanReply.model_validate({"items": items}, context=CTX).items
+    plan = checked(items)
     assert sum("election" in item for item in plan) == 1
     assert plan[1] == "go to town hall to discuss town council election at 4:00 pm"

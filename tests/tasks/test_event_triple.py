@@ -58,26 +58,29 @@ from tests.tasks.planning_support import scripted_llm  # noqa: E402
 from reverie.tasks.event_triple import act_obj_event_triple, event_triple  # noqa: E402
 
 
-def test_functions_put_the_subject_first():
-    """Scripted valid replies."""
-    llm, _ = scripted_llm('{"predicate": "eat", "target": "breakfast"}', '{"predicate": "is", "target": "in use"}')
-    assert event_triple(llm, name="Maria Lopez", action_description="morning routine (eating breakfast)") == (
-        "Maria Lopez",
-        "eat",
-        "breakfast",
-    )
-    assert act_obj_event_triple(llm, object_name="bed", object_description="in use") == ("bed", "is", "in use")
-
-
-def test_fail_safe_is_not_rewrapped():
-    """Scripted replies that are never valid -> (name, "eating", "breakfast"), not (name, name, "is")."""
-    llm, _ = scripted_llm('{"predicate": "", "target": ""}')
-    assert event_triple(llm, name="Maria Lopez", action_description="morning routine (eating breakfast)") == (
-        "Maria Lopez",
-        "eating",
-        "breakfast",
-    )
-    assert act_obj_event_triple(llm, object_name="bed", object_description="idle") == ("bed", "is", "idle")
+@pytest.mark.parametrize(
+    "replies, action, obj_state",
+    [
+        # Scripted valid replies.
+        pytest.param(
+            ['{"predicate": "eat", "target": "breakfast"}', '{"predicate": "is", "target": "in use"}'],
+            ("Maria Lopez", "eat", "breakfast"),
+            "in use",
+            id="the subject first",
+        ),
+        # Scripted replies that are never valid -> (name, "eating", "breakfast"), not (name, name, "is").
+        pytest.param(
+            ['{"predicate": "", "target": ""}'],
+            ("Maria Lopez", "eating", "breakfast"),
+            "idle",
+            id="fail-safe not rewrapped",
+        ),
+    ],
+)
+def test_functions_give_the_subject_first_and_a_fail_safe_that_is_not_rewrapped(replies, action, obj_state):
+    llm, _ = scripted_llm(*replies)
+    assert event_triple(llm, name="Maria Lopez", action_description="morning routine (eating breakfast)") == action
+    assert act_obj_event_triple(llm, object_name="bed", object_description=obj_state) == ("bed", "is", obj_state)
 
 
 def test_target_repeated_at_the_end_of_the_predicate_is_cut():

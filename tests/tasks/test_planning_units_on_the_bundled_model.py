@@ -28,7 +28,7 @@ from reverie.tasks.pronunciatio import pronunciatio
 from reverie.tasks.task_decomp import task_decomp
 from reverie.tasks.wake_up_hour import wake_up_hour
 from reverie.tasks.registry import product_tasks
-from tests.tasks.planning_support import REACT, REACT_ACTS, TALK, answered
+from tests.tasks.planning_support import ACTION_PROMPTS, REACT, REACT_ACTS, TALK, answered
 
 pytestmark = pytest.mark.slow
 
@@ -108,15 +108,7 @@ def test_action_pipeline_stays_within_the_options(llm):
     state = act_obj_desc(llm, object_name=obj, name=KLAUS, action_description=desc)
     assert isinstance(state, str) and state
     assert act_obj_event_triple(llm, object_name=obj, object_description=state)[0] == obj
-    for prompt in (
-        "action_sector",
-        "action_arena",
-        "action_object",
-        "pronunciatio",
-        "event_triple",
-        "act_obj_desc",
-        "act_obj_event_triple",
-    ):
+    for prompt in ACTION_PROMPTS:
         assert answered(llm, prompt), f"{prompt}: the model's own answer, not the fail-safe"
 
 
