@@ -59,25 +59,23 @@ MAX_NESTING = 32
 TOO_DEEP = "the JSON is nested too deeply; answer with one flat object"
 
 
-# The next bracket or quote; from an opening quote, the rest of a JSON string up to its closing quote.
-_MARK = re.compile(r'["\[\]{}]')
-_STRING_REST = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+# A closed JSON string; what is left of a text without them, a bracket or a quote.
+_CLOSED_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_A_BRACKET = re.compile(r"[^\[\]{}]+")
 
 
 def _scan(text: str, limit: int | None = None) -> tuple[int, bool]:
     """How deep ``[`` and ``{`` nest in JSON ``text`` outside its strings, and whether it stops
-    inside a string (one pass, no recursion; each string is skipped whole by a regular
-    expression). With ``limit``, the scan stops as soon as the depth passes it."""
+    inside a string (no recursion; strings and other text are dropped by regular expressions,
+    then the brackets counted). With ``limit``, the count stops as soon as the depth passes it."""
+    rest = _CLOSED_STRING.sub("", text)
+    # A quote left opens a string that runs to the end: every quote after it is escaped.
+    opened = rest.find('"')
+    if opened != -1:
+        rest = rest[:opened]
     depth = deepest = 0
-    find, pos = _MARK.search, 0
-    while (mark := find(text, pos)) is not None:
-        char, pos = mark[0], mark.end()
-        if char == '"':
-            rest = _STRING_REST.match(text, pos)
-            if rest is None:
-                return deepest, True
-            pos = rest.end()
-        elif char in "[{":
+    for char in _NOT_A_BRACKET.sub("", rest):
+        if char in "[{":
             depth += 1
             if depth > deepest:
                 deepest = depth
@@ -85,7 +83,7 @@ def _scan(text: str, limit: int | None = None) -> tuple[int, bool]:
                     break
         elif depth:
             depth -= 1
-    return deepest, False
+    return deepest, opened != -1
 
 
 def nesting_depth(text: str, limit: int | None = None) -> int:
