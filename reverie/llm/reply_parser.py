@@ -59,32 +59,37 @@ MAX_NESTING = 32
 TOO_DEEP = "the JSON is nested too deeply; answer with one flat object"
 
 
-def _scan(text: str) -> tuple[int, bool]:
+# A closed JSON string; what is left of a text without them, a bracket or a quote.
+_CLOSED_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_A_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
+def _scan(text: str, limit: int | None = None) -> tuple[int, bool]:
     """How deep ``[`` and ``{`` nest in JSON ``text`` outside its strings, and whether it stops
-    inside a string (one pass, no recursion)."""
+    inside a string (no recursion; strings and other text are dropped by regular expressions,
+    then the brackets counted). With ``limit``, the count stops as soon as the depth passes it."""
+    rest = _CLOSED_STRING.sub("", text)
+    # A quote left opens a string that runs to the end: every quote after it is escaped.
+    opened = rest.find('"')
+    if opened != -1:
+        rest = rest[:opened]
     depth = deepest = 0
-    inside = escaped = False
-    for char in text:
-        if inside:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                inside = False
-        elif char == '"':
-            inside = True
-        elif char in "[{":
+    for char in _NOT_A_BRACKET.sub("", rest):
+        if char in "[{":
             depth += 1
-            deepest = max(deepest, depth)
-        elif char in "]}":
-            depth = max(0, depth - 1)
-    return deepest, inside
+            if depth > deepest:
+                deepest = depth
+                if limit is not None and deepest > limit:
+                    break
+        elif depth:
+            depth -= 1
+    return deepest, opened != -1
 
 
-def nesting_depth(text: str) -> int:
-    """How deep ``[`` and ``{`` nest in ``text``, outside JSON strings."""
-    return _scan(text)[0]
+def nesting_depth(text: str, limit: int | None = None) -> int:
+    """How deep ``[`` and ``{`` nest in ``text``, outside JSON strings (with ``limit``: the
+    exact depth up to it, and some depth past it once it is passed)."""
+    return _scan(text, limit)[0]
 
 
 def extract_json(text: str) -> str:
@@ -94,7 +99,7 @@ def extract_json(text: str) -> str:
         text = text.strip("`").removeprefix("json").strip()
     start, end = text.find("{"), text.rfind("}")
     candidate = text[start : end + 1] if start != -1 and end > start else text
-    if nesting_depth(candidate) > MAX_NESTING:
+    if nesting_depth(candidate, MAX_NESTING) > MAX_NESTING:
         raise ValueError(TOO_DEEP)
     json.loads(candidate, strict=False)  # raises ValueError with the position of the problem
     return candidate
@@ -185,7 +190,7 @@ def closed_where_cut(content: str) -> dict | None:
     if start == -1:
         return None
     text = content[start:].rstrip()
-    if nesting_depth(text) > MAX_NESTING:
+    if nesting_depth(text, MAX_NESTING) > MAX_NESTING:
         return None
     if text[-1:].isalnum() and _inside_a_string(text):
         text = re.sub(r"\s+[^\s\"]*$", "", text)

@@ -86,6 +86,18 @@ def test_nesting_is_counted_outside_strings_only():
     assert nesting_depth('{"place": "' + "[" * 500 + '", "hour": 8}') == 1
     assert nesting_depth('{"a": "quote \\" [", "b": [[1]]}') == 3
     assert nesting_depth("[" * (MAX_NESTING + 1)) == MAX_NESTING + 1
+    assert nesting_depth("[" * 100_000 + "]" * 100_000, MAX_NESTING) == MAX_NESTING + 1  # stops once past
+    assert nesting_depth('{"a": [[1]], "b": "x\\" [[[[', MAX_NESTING) == 3  # the open string's brackets do not count
+
+
+def test_a_reply_is_known_to_stop_inside_a_string_only_if_it_does():
+    from reverie.llm.reply_parser import _inside_a_string
+
+    assert _inside_a_string('{"a": "one", "b": "tw')
+    assert _inside_a_string('{"a": "it said \\"')  # the quote is escaped: still inside
+    assert _inside_a_string('{"a": "ends in a backslash \\')
+    assert not _inside_a_string('{"a": "x\\\\", "b": 1')  # an escaped backslash, then the closing quote
+    assert not _inside_a_string('{"a": [1, 2')
 
 
 @pytest.mark.parametrize(

@@ -1,10 +1,13 @@
 """The default town on a real 4-slot llama.cpp ``llama-server`` with ``parallel_slots = 4``: a valid run,
-personas thinking side by side, each on its own slot, with the server's prompt cache reported.
-A real model on purpose: the slots, the cache and the answers are the server's."""
+personas thinking side by side, each on its own slot, with the server's prompt cache reported;
+recorded, then replayed one persona after another, it writes byte-identical movement files (the
+same decisions, asked in another order). A real model on purpose: the slots, the cache and the
+answers are the server's."""
 
 from __future__ import annotations
 
 import time
+from collections import Counter
 
 import pytest
 
@@ -21,11 +24,12 @@ def test_the_default_town_runs_on_four_slots(tmp_path, capsys):
     base_settings = load_settings(PROJECT_ROOT / "config.toml")
     assert base_settings.simulation.default_fork == BASE
     steps, slots = 3, 4
+    cassette = tmp_path / "calls.cassette.jsonl"
     with llama_server(tmp_path / "server.log", slots=slots, n_ctx=base_settings.models.strong.n_ctx) as url:
         s = sim_settings(base_settings, tmp_path / "run", kind="openai", slots=slots)
         s.backend.base_url, s.backend.slot_pinning = url, True
         started = time.monotonic()
-        sim = Simulation.fork(s, BASE, "four_slots")
+        sim = Simulation.fork(s, BASE, "four_slots", record=cassette)
         try:
             assert sim.cognition_workers == slots
             assert sim.run(steps) == steps
@@ -48,3 +52,15 @@ def test_the_default_town_runs_on_four_slots(tmp_path, capsys):
     assert all(c["cached_tokens"] is not None for c in calls), "the server reports its cache on every reply"
     assert cached > prompt / 3, "each persona's stable prefix stays in its slot"
     assert valid > len(calls) / 2, "most asks end in a checked answer, not a fail-safe"
+
+    sequential_settings = sim_settings(base_settings, tmp_path / "sequential", kind="openai", slots=1)
+    sequential_settings.backend.base_url = "http://127.0.0.1:9/v1"  # never called: every reply is replayed
+    sequential = Simulation.fork(sequential_settings, BASE, "sequential", replay=cassette)
+    try:
+        assert sequential.cognition_workers == 1
+        assert sequential.run(steps) == steps
+    finally:
+        sequential.close()
+    assert movement_bytes(sequential) == movement_bytes(sim)
+    asked = lambda run: Counter((c["persona"], c["prompt"], c["attempts"]) for c in ledger(run))  # noqa: E731
+    assert asked(sequential) == asked(sim), "the same asks, in another order"

@@ -1,10 +1,9 @@
 """Personas think side by side when the model server has several slots.
 
-The real test runs our 3-agent base world `base_willow_creek` against llama-cpp-python's
-own OpenAI-compatible server on loopback, recording; a sequential replay of that recording
-must then write the same movement files (same decisions, same world). The quick tests
-check the grouping, the worker pool, and that an in-process model is never called from two
-threads at once.
+The quick tests check the grouping, the worker pool, and that an in-process model is never
+called from two threads at once. The real thing, our 3-agent base world on a real 4-slot
+llama.cpp server, recorded and replayed one persona after another into the same movement
+files, is tests/simulation/test_llama_server_run.py (its helpers are these).
 """
 
 from __future__ import annotations
@@ -13,7 +12,6 @@ import json
 import logging
 import threading
 import time
-from collections import Counter
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -26,9 +24,8 @@ from reverie.llm.fake_model import FakeChatModel
 from reverie.memory import Scratch
 from reverie.simulation.concurrency import cognition_workers, interaction_groups, run_groups
 from reverie.simulation.simulation import Simulation
-from reverie.world.maze import Maze
 from reverie.tasks.registry import product_tasks
-from tests.loopback_server import llama_cpp_python_server
+from reverie.world.maze import Maze
 
 BASE = "base_willow_creek"
 NAMES = ["Nora Bennett", "Theo Alvarez", "Iris Novak"]
@@ -257,58 +254,3 @@ def test_an_in_process_model_is_never_called_from_two_threads(base_settings, tmp
     finally:
         local.close()
         served.close()
-
-
-# -- the real thing: llama-cpp-python's server on loopback ------------------------------------
-
-
-@pytest.fixture
-def llama_server(tmp_path, base_settings):
-    # The prompt cache's size as [backend] prompt_cache.
-    extra = ("--interrupt_requests", "False", "--cache", "True", "--cache_size", str(512 << 20))
-    with llama_cpp_python_server(tmp_path / "server.log", n_ctx=base_settings.models.strong.n_ctx, extra=extra) as url:
-        yield url
-
-
-@pytest.mark.slow
-def test_three_agents_on_a_two_slot_server_decide_as_the_sequential_run(base_settings, tmp_path, llama_server):
-    """Step 0 plans three first days through a real server with 2 slots (recorded); replayed one
-    persona after another, the run writes byte-identical movement files. A real model on
-    purpose: the point is how a real multi-slot server answers calls side by side. Packed, so a
-    first day takes five calls or so rather than the faithful mode's thirty (its hour-by-hour
-    schedule); the default town's faithful first days on a real multi-slot server are
-    test_llama_server_run's."""
-    steps, slots = 3, 2
-    cassette = tmp_path / "calls.cassette.jsonl"
-
-    parallel_settings = sim_settings(base_settings, tmp_path / "parallel", kind="openai", slots=slots)
-    parallel_settings.backend.base_url = llama_server
-    parallel_settings.simulation.packed_actions = True
-    started = time.monotonic()
-    parallel = Simulation.fork(parallel_settings, BASE, "parallel", record=cassette)
-    assert parallel.cognition_workers == slots
-    parallel.run(steps)
-    print(f"\n{steps} steps, 3 agents, {slots} slots: {time.monotonic() - started:.0f} s")
-    parallel.close()
-
-    calls = ledger(parallel)
-    peak = peak_in_flight(calls)
-    print(f"{len(calls)} asks, at most {peak} in flight")
-    assert {"wake_up_hour", "daily_plan", "hourly_schedule_packed"} <= {c["prompt"] for c in calls}, (
-        "step 0 plans three first days"
-    )
-    assert 1 < peak <= slots
-    assert {c["persona"] for c in calls} == set(NAMES)
-
-    sequential_settings = sim_settings(base_settings, tmp_path / "sequential", kind="openai", slots=1)
-    sequential_settings.backend.base_url = "http://127.0.0.1:9/v1"  # never called: every reply is replayed
-    sequential_settings.simulation.packed_actions = True
-    sequential = Simulation.fork(sequential_settings, BASE, "sequential", replay=cassette)
-    assert sequential.cognition_workers == 1
-    sequential.run(steps)
-    sequential.close()
-
-    assert len(movement_bytes(parallel)) == steps
-    assert movement_bytes(sequential) == movement_bytes(parallel)
-    asked = lambda sim: Counter((c["persona"], c["prompt"], c["attempts"]) for c in ledger(sim))  # noqa: E731
-    assert asked(sequential) == asked(parallel), "the same asks, in another order"
