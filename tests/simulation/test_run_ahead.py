@@ -37,13 +37,21 @@ def base_settings():
 
 
 def run(
-    base_settings, url: str, *, fork: str, scheduler: Scheduler, slots: int, minutes: int, start: str = "07:00"
+    base_settings,
+    url: str,
+    *,
+    fork: str,
+    scheduler: Scheduler,
+    slots: int,
+    minutes: int,
+    start: str = "07:00",
+    packed: bool = True,
 ) -> tuple[Path, dict]:
     s = base_settings.model_copy(deep=True)
     s.backend.kind, s.backend.base_url, s.backend.parallel_slots = "openai", url, slots
     s.simulation.scheduler = scheduler
     s.simulation.schedule_passes = 1
-    report = run_bench(s, fork=fork, start=start, minutes=minutes, packed=True, keep=True)
+    report = run_bench(s, fork=fork, start=start, minutes=minutes, packed=packed, keep=True)
     return Path(report["sim_dir"]), report
 
 
@@ -119,6 +127,57 @@ def test_out_of_order_writes_the_lockstep_runs_files(base_settings, server, tmp_
     finally:
         for sim_dir in (lock_dir, ahead_dir):
             shutil.rmtree(sim_dir.parents[1], ignore_errors=True)  # the bench's temporary folder
+
+
+def test_asks_sent_together_write_the_files_of_asks_sent_one_after_another(
+    base_settings, server, tmp_path, monkeypatch
+):
+    """The faithful action prompts, where a step's asks that need none of each other's answers go
+    together (an action's emoji, triple and object state; the thoughts' triples; a reflection's
+    insights): the 3 residents' party, one call at a time (lockstep on one slot) and out of order on
+    16 slots, and the same files."""
+    from reverie.llm import side_by_side
+
+    sent_together: list[int] = []  # the asks of each set that went together
+
+    class Counted(side_by_side.ThreadPoolExecutor):
+        def __init__(self, max_workers: int, **kwargs):
+            sent_together.append(max_workers)
+            super().__init__(max_workers, **kwargs)
+
+    monkeypatch.setattr(side_by_side, "ThreadPoolExecutor", Counted)
+    settings, fork = party_town(tmp_path)
+    minutes = 120
+    one_dir, one = run(
+        settings,
+        server.url,
+        fork=fork,
+        scheduler=Scheduler.LOCKSTEP,
+        slots=1,
+        minutes=minutes,
+        start="08:00",
+        packed=False,
+    )
+    assert not sent_together, "one slot: every ask on its own"
+    many_dir, many = run(
+        settings,
+        server.url,
+        fork=fork,
+        scheduler=Scheduler.OUT_OF_ORDER,
+        slots=16,
+        minutes=minutes,
+        start="08:00",
+        packed=False,
+    )
+    asked = many["per_prompt"]
+    print(f"{len(sent_together)} sets of asks sent together, {sum(sent_together)} asks; {sorted(asked)}")
+    try:
+        assert "action_sector" in asked, "the faithful action prompts"
+        assert len(sent_together) > 10 and max(sent_together) >= 3
+        compare(one_dir, one, many_dir, many, minutes, waiting=False)
+    finally:
+        for sim_dir in (one_dir, many_dir):
+            shutil.rmtree(sim_dir.parents[1], ignore_errors=True)
 
 
 def compare(lock_dir: Path, lock: dict, ahead_dir: Path, ahead: dict, minutes: int, *, waiting: bool) -> None:
