@@ -107,6 +107,16 @@ def test_out_of_order_writes_the_lockstep_runs_files(base_settings, server, tmp_
     early: list[str] = []  # members whose own part of a step ran beside their group mates'
     as_before = group_step.as_before
     monkeypatch.setattr(group_step, "as_before", lambda persona: early.append(persona.name) or as_before(persona))
+    beside: list[str] = []  # members whose second part started before an earlier member's step was done
+    may_finish = group_step.may_finish
+
+    def counted(name: str, group: list[str], **kwargs) -> bool:
+        ok = may_finish(name, group, **kwargs)
+        if ok and any(m not in kwargs["done"] for m in group[: group.index(name)]):
+            beside.append(name)
+        return ok
+
+    monkeypatch.setattr(group_step, "may_finish", counted)
     if town == "party":
         (settings, fork), start = party_town(tmp_path), "08:00"
     else:
@@ -121,8 +131,10 @@ def test_out_of_order_writes_the_lockstep_runs_files(base_settings, server, tmp_
     )
     print(f"{fork}: lockstep {lock_s:.0f} s, out of order {time.perf_counter() - started - lock_s:.0f} s")
     print(f"{len(early)} own parts of a step ran beside their group's, {len(set(early))} residents")
+    print(f"{len(beside)} second parts started beside an earlier member's, {len(set(beside))} residents")
     try:
         assert early, "no member started its own part early: the test would not see it go wrong"
+        assert beside, "no second part started beside an earlier member's: the test would not see it go wrong"
         compare(lock_dir, lock, ahead_dir, ahead, minutes, waiting=town == "n25")
     finally:
         for sim_dir in (lock_dir, ahead_dir):
