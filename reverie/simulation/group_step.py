@@ -14,8 +14,8 @@ anew: a persona reacts only to what it perceives anew); and it is not in a conve
 
 Once a member's first part is done, the residents its second part (react, reflect, execute) may
 read or write are known (:func:`reaches`): those whose events it perceived anew, its partner, the
-one it walks to. Its second part starts beside an earlier member's when neither reaches the other,
-else after that member's whole step; a member that is not alone starts its first part once no
+one it walks to. Its second part starts beside an earlier member's when the two reach nobody in
+common, each other included, else after that member's whole step; a member that is not alone starts its first part once no
 member before it can still write it (:func:`may_start`, :func:`may_finish`). So each one reads and
 writes what it would in the step loop.
 """
@@ -81,11 +81,12 @@ def may_start(name: str, group: list[str], *, alone: bool, reach: dict[str, froz
 
 def may_finish(name: str, group: list[str], *, reach: dict[str, frozenset[str]], done: set[str]) -> bool:
     """Whether ``name``'s second part may start (its first part done): every member before it has
-    done its whole step, or has done its first part and neither can touch the other this step."""
-    before = group[: group.index(name)]
-    return name in reach and all(
-        m in done or (m in reach and name not in reach[m] and m not in reach[name]) for m in before
-    )
+    done its whole step, or has done its first part and the two touch no resident in common this
+    step, themselves included (two who may talk to a third keep their order too)."""
+    if name not in reach:
+        return False
+    mine = reach[name] | {name}
+    return all(m in done or (m in reach and not (reach[m] | {m}) & mine) for m in group[: group.index(name)])
 
 
 def group_step(

@@ -18,12 +18,16 @@ def test_a_second_part_starts_beside_an_earlier_members_when_neither_touches_the
     assert may_finish("Cal", GROUP, reach=reach, done=set())
 
 
-def test_a_second_part_waits_for_an_earlier_member_that_touches_it_or_that_it_touches():
+def test_a_second_part_waits_for_an_earlier_member_it_touches_or_that_touches_it_or_a_third_both_touch():
     # Ann may talk to Ben (she perceived him anew): Ben's second part waits for her whole step.
     reach = {"Ann": frozenset({"Ben"}), "Ben": frozenset(), "Cal": frozenset()}
     assert not may_finish("Ben", GROUP, reach=reach, done=set())
     assert may_finish("Ben", GROUP, reach=reach, done={"Ann"})
     assert may_finish("Cal", GROUP, reach=reach, done=set())  # Cal and the two: neither touches
+    # Ann and Cal may both talk to Ben: Cal waits for Ann, who goes first in the step loop.
+    reach = {"Ann": frozenset({"Ben"}), "Ben": frozenset(), "Cal": frozenset({"Ben"})}
+    assert not may_finish("Cal", GROUP, reach=reach, done={"Ben"})
+    assert may_finish("Cal", GROUP, reach=reach, done={"Ann", "Ben"})
     # Cal walks to Ann: Cal's second part reads her, so it waits for her step.
     reach = {"Ann": frozenset(), "Ben": frozenset(), "Cal": frozenset({"Ann"})}
     assert not may_finish("Cal", GROUP, reach=reach, done=set())
