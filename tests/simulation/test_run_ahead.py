@@ -160,27 +160,22 @@ def test_asks_sent_together_write_the_files_of_asks_sent_one_after_another(
     monkeypatch.setattr(side_by_side, "ThreadPoolExecutor", Counted)
     settings, fork = party_town(tmp_path)
     minutes = 120
-    one_dir, one = run(
-        settings,
-        server.url,
-        fork=fork,
-        scheduler=Scheduler.LOCKSTEP,
-        slots=1,
-        minutes=minutes,
-        start="08:00",
-        packed=False,
-    )
+
+    def faithful(scheduler: Scheduler, slots: int) -> tuple[Path, dict]:
+        return run(
+            settings,
+            server.url,
+            fork=fork,
+            scheduler=scheduler,
+            slots=slots,
+            minutes=minutes,
+            start="08:00",
+            packed=False,
+        )
+
+    one_dir, one = faithful(Scheduler.LOCKSTEP, 1)
     assert not sent_together, "one slot: every ask on its own"
-    many_dir, many = run(
-        settings,
-        server.url,
-        fork=fork,
-        scheduler=Scheduler.OUT_OF_ORDER,
-        slots=16,
-        minutes=minutes,
-        start="08:00",
-        packed=False,
-    )
+    many_dir, many = faithful(Scheduler.OUT_OF_ORDER, 16)
     asked = many["per_prompt"]
     print(f"{len(sent_together)} sets of asks sent together, {sum(sent_together)} asks; {sorted(asked)}")
     try:
