@@ -31,7 +31,7 @@ from langchain_core.messages import BaseMessage
 from langchain_core.runnables import Runnable, RunnableConfig
 from pydantic import BaseModel
 
-from reverie.config import Settings
+from reverie.config import BackendKind, Settings
 from reverie.errors import naming
 from reverie.llm.call_trace import TraceCallback
 from reverie.llm.cassette import Cassette, CassetteMiss
@@ -208,6 +208,15 @@ class LLM(LanguageModel):
     def replaying(self) -> bool:
         """Answers come from a recording: no model is called."""
         return bool(self.cassette and self.cassette.replaying)
+
+    @property
+    def concurrent_calls(self) -> int:
+        """The slots of the model servers together; 1 for an in-process model, which answers one
+        call at a time, and for a replayed recording, which stays in the run's order."""
+        backend = self.settings.backend
+        if backend.kind != BackendKind.OPENAI or self.replaying:
+            return 1
+        return max(1, int(backend.total_slots))
 
     def set_clock(self, step: int, game_time: str) -> None:
         """The simulation step and game time of the following asks: merged into their

@@ -79,6 +79,12 @@ class LanguageModel(Protocol):
         """Answers come from a recording: no model is called."""
         return False
 
+    @property
+    def concurrent_calls(self) -> int:
+        """How many calls the model answers at once: a resident's asks that need none of each
+        other's answers are sent together up to this many (``reverie.llm.side_by_side``)."""
+        return 1
+
     def check_backend(self) -> None:
         """Check the model server, or load the in-process model, before a run's first step (a
         wrong model name or a model that cannot load stops the run)."""

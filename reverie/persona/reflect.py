@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from reverie.llm.side_by_side import side_by_side
 from reverie.persona.agent import Agent
 from reverie.persona.retrieve import retrieve_scored
 from reverie.persona.step import Reflected, StepContext
@@ -61,11 +62,15 @@ def run_reflect(persona: Agent, llm: LanguageModel) -> None:
         groups = [[node for nodes in retrieved.values() for node in nodes]]
     else:
         groups = list(retrieve_scored(persona, llm, questions, 30).values())
+    # Each question's insights need only its memories: asked together, used in the questions' order.
+    shown = [node_ids_by_text(nodes) for nodes in groups]
+    answers = side_by_side(
+        llm, [(lambda texts=list(by_text): reflection_insights(persona, llm, texts)) for by_text in shown]
+    )
     thoughts = []
-    for nodes in groups:
-        by_text = node_ids_by_text(nodes)
+    for by_text, answer in zip(shown, answers):
         texts = list(by_text)
-        for insight, evidence, triple in reflection_insights(persona, llm, texts):
+        for insight, evidence, triple in answer:
             thoughts.append(
                 NewThought(
                     insight,

@@ -5,7 +5,8 @@ A thought's poignancy is asked with the persona's other new memories
 one call for thoughts that arrive together (a reflection's insights, the two notes at a chat's
 end, a persona's whispers). Each is rated on its own text, or on its ``score_text``.
 
-A thought's triple is asked with ``event_triple``, one call per thought. In packed mode a
+A thought's triple is asked with ``event_triple``, one call per thought, the calls of thoughts that
+arrive together in flight together (``reverie.llm.side_by_side``). In packed mode a
 thought's triple is asked once: a thought whose triple came with it (``NewThought.triple``: the
 packed conversation's end writes the two thoughts' triples in their own reply, a packed
 reflection's insights reply each insight's) asks none, nor does one whose triple that reply got
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, NamedTuple
 
+from reverie.llm.side_by_side import side_by_side
 from reverie.memory.associative import NewMemory
 from reverie.memory.concept_node import NodeKind
 from reverie.memory.event import Event
@@ -118,11 +120,14 @@ class ThoughtTriple(NamedTuple):
 def triples_of(persona: Agent, llm: LanguageModel, thoughts: list[NewThought]) -> list[ThoughtTriple]:
     """Each thought's triple, in order (see the module's docstring for what is asked)."""
     name = persona.scratch.name
-    if not persona.options.packed_actions:
-        return [
-            ThoughtTriple(Event(*(thought.triple or thought_triple(llm, name=name, thought=thought.text))))
+    if not persona.options.packed_actions:  # one call a thought, asked together (none needs another's)
+        asks = [
+            (lambda text=thought.text: thought_triple(llm, name=name, thought=text))
             for thought in thoughts
+            if thought.triple is None
         ]
+        asked = iter(side_by_side(llm, asks))
+        return [ThoughtTriple(Event(*(thought.triple or next(asked)))) for thought in thoughts]
     unasked = [thought.triple is None and not thought.triple_asked for thought in thoughts]
     texts = [thought.text for thought, ask in zip(thoughts, unasked) if ask]
     together = len({statement_of(name, text) for text in texts}) > 1

@@ -12,9 +12,10 @@ the same replies give the same step. What the threads share is safe to share: th
 ledger, the cassette, the embedder's cache and the lazily built models are locked, each
 persona has its own Chroma collection, and an in-process model is never used this way.
 
-At most ``workers`` groups run at once, and a group makes one model call at a time, so
-at most ``workers`` calls are in flight: the server's slot count (``[backend]
-parallel_slots``). A model loaded in process answers one call at a time, so there the
+At most ``workers`` groups run at once (the server's slot count, ``[backend]
+parallel_slots``); a group makes one model call at a time, except a persona's asks that need
+none of each other's answers (``reverie.llm.side_by_side``), so a few more calls than slots may
+be in flight for a moment, and the server queues them. A model loaded in process answers one call at a time, so there the
 step stays sequential.
 """
 

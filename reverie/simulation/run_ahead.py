@@ -38,16 +38,12 @@ import contextvars
 import threading
 from collections.abc import Callable, Iterable
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from reverie.address import PersonaAt, parse_address
 from reverie.clock import format_time
 from reverie.simulation import checkpoint
 from reverie.simulation.concurrency import joined
-from reverie.simulation.group_step import group_step
-
-if TYPE_CHECKING:
-    from reverie.memory.scratch import Scratch
+from reverie.simulation.group_step import group_step, partners
 
 # Tiles added to the vision radius: a step's own move and the last step's object tile stay clear too.
 MARGIN = 2
@@ -168,7 +164,7 @@ class RunAhead:
     def _ready_groups(self) -> list[list[str]]:
         """The groups that may start now, each in persona order."""
         end = self._limit()
-        self._links = {name: _partners(self.sim.personas[name].scratch) for name in self.names}
+        self._links = {name: partners(self.sim.personas[name].scratch) for name in self.names}
         self._vision = {name: int(self.sim.personas[name].scratch.vision_r) for name in self.names}
         by_step: dict[int, list[str]] = {}
         for name in self.names:
@@ -285,12 +281,3 @@ class RunAhead:
             if known == tile:
                 return True
         return False
-
-
-def _partners(scratch: Scratch) -> set[str]:
-    """The residents this one is bound to: its conversation partner, the one it walks to."""
-    partners = {scratch.chatting_with} if scratch.chatting_with else set()
-    address = parse_address(scratch.act_address) if scratch.act_address else None
-    if isinstance(address, PersonaAt):
-        partners.add(address.name)
-    return partners

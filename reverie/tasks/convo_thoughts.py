@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pydantic import ConfigDict, Field
 
 from reverie.llm.language_model import LanguageModel
+from reverie.llm.side_by_side import side_by_side
 from reverie.llm.task import Choices, Task, TaskInputs, transcript_of
 from reverie.tasks.common import Reply, Text, transcript
 from reverie.tasks.event_triple import TripleFields
@@ -187,11 +188,17 @@ def _inputs(persona_name: str, partner_name: str, utterances: list[tuple[str, st
 def thought_and_memo(
     llm: LanguageModel, *, persona_name: str, partner_name: str, utterances: list[tuple[str, str]]
 ) -> tuple[str, str]:
-    """One sentence each, asked one after the other: what from the conversation matters for the
-    persona's plans (planning_thought_on_convo), and what it found noteworthy (memo_on_convo)."""
+    """One sentence each: what from the conversation matters for the persona's plans
+    (planning_thought_on_convo), and what it found noteworthy (memo_on_convo). Both need only the
+    conversation, so they are asked together (:func:`side_by_side`)."""
     inputs = _inputs(persona_name, partner_name, utterances)
-    thought: str = llm.ask(PLANNING_THOUGHT_ON_CONVO, inputs, persona=persona_name).thought
-    memo: str = llm.ask(MEMO_ON_CONVO, inputs, persona=persona_name).memo
+    thought, memo = side_by_side(
+        llm,
+        [
+            lambda: llm.ask(PLANNING_THOUGHT_ON_CONVO, inputs, persona=persona_name).thought,
+            lambda: llm.ask(MEMO_ON_CONVO, inputs, persona=persona_name).memo,
+        ],
+    )
     return thought, memo
 
 

@@ -37,13 +37,21 @@ def base_settings():
 
 
 def run(
-    base_settings, url: str, *, fork: str, scheduler: Scheduler, slots: int, minutes: int, start: str = "07:00"
+    base_settings,
+    url: str,
+    *,
+    fork: str,
+    scheduler: Scheduler,
+    slots: int,
+    minutes: int,
+    start: str = "07:00",
+    packed: bool = True,
 ) -> tuple[Path, dict]:
     s = base_settings.model_copy(deep=True)
     s.backend.kind, s.backend.base_url, s.backend.parallel_slots = "openai", url, slots
     s.simulation.scheduler = scheduler
     s.simulation.schedule_passes = 1
-    report = run_bench(s, fork=fork, start=start, minutes=minutes, packed=True, keep=True)
+    report = run_bench(s, fork=fork, start=start, minutes=minutes, packed=packed, keep=True)
     return Path(report["sim_dir"]), report
 
 
@@ -99,6 +107,16 @@ def test_out_of_order_writes_the_lockstep_runs_files(base_settings, server, tmp_
     early: list[str] = []  # members whose own part of a step ran beside their group mates'
     as_before = group_step.as_before
     monkeypatch.setattr(group_step, "as_before", lambda persona: early.append(persona.name) or as_before(persona))
+    beside: list[str] = []  # members whose second part started before an earlier member's step was done
+    may_finish = group_step.may_finish
+
+    def counted(name: str, group: list[str], **kwargs) -> bool:
+        ok = may_finish(name, group, **kwargs)
+        if ok and any(m not in kwargs["done"] for m in group[: group.index(name)]):
+            beside.append(name)
+        return ok
+
+    monkeypatch.setattr(group_step, "may_finish", counted)
     if town == "party":
         (settings, fork), start = party_town(tmp_path), "08:00"
     else:
@@ -113,12 +131,60 @@ def test_out_of_order_writes_the_lockstep_runs_files(base_settings, server, tmp_
     )
     print(f"{fork}: lockstep {lock_s:.0f} s, out of order {time.perf_counter() - started - lock_s:.0f} s")
     print(f"{len(early)} own parts of a step ran beside their group's, {len(set(early))} residents")
+    print(f"{len(beside)} second parts started beside an earlier member's, {len(set(beside))} residents")
     try:
         assert early, "no member started its own part early: the test would not see it go wrong"
+        assert beside, "no second part started beside an earlier member's: the test would not see it go wrong"
         compare(lock_dir, lock, ahead_dir, ahead, minutes, waiting=town == "n25")
     finally:
         for sim_dir in (lock_dir, ahead_dir):
             shutil.rmtree(sim_dir.parents[1], ignore_errors=True)  # the bench's temporary folder
+
+
+def test_asks_sent_together_write_the_files_of_asks_sent_one_after_another(
+    base_settings, server, tmp_path, monkeypatch
+):
+    """The faithful action prompts, where a step's asks that need none of each other's answers go
+    together (an action's emoji, triple and object state; the thoughts' triples; a reflection's
+    insights): the 3 residents' party, one call at a time (lockstep on one slot) and out of order on
+    16 slots, and the same files."""
+    from reverie.llm import side_by_side
+
+    sent_together: list[int] = []  # the asks of each set that went together
+
+    class Counted(side_by_side.ThreadPoolExecutor):
+        def __init__(self, max_workers: int, **kwargs):
+            sent_together.append(max_workers)
+            super().__init__(max_workers, **kwargs)
+
+    monkeypatch.setattr(side_by_side, "ThreadPoolExecutor", Counted)
+    settings, fork = party_town(tmp_path)
+    minutes = 120
+
+    def faithful(scheduler: Scheduler, slots: int) -> tuple[Path, dict]:
+        return run(
+            settings,
+            server.url,
+            fork=fork,
+            scheduler=scheduler,
+            slots=slots,
+            minutes=minutes,
+            start="08:00",
+            packed=False,
+        )
+
+    one_dir, one = faithful(Scheduler.LOCKSTEP, 1)
+    assert not sent_together, "one slot: every ask on its own"
+    many_dir, many = faithful(Scheduler.OUT_OF_ORDER, 16)
+    asked = many["per_prompt"]
+    print(f"{len(sent_together)} sets of asks sent together, {sum(sent_together)} asks; {sorted(asked)}")
+    try:
+        assert "action_sector" in asked, "the faithful action prompts"
+        assert len(sent_together) > 10 and max(sent_together) >= 3
+        compare(one_dir, one, many_dir, many, minutes, waiting=False)
+    finally:
+        for sim_dir in (one_dir, many_dir):
+            shutil.rmtree(sim_dir.parents[1], ignore_errors=True)
 
 
 def compare(lock_dir: Path, lock: dict, ahead_dir: Path, ahead: dict, minutes: int, *, waiting: bool) -> None:
