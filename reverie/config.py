@@ -65,7 +65,8 @@ class ModelSettings(Section):
     n_gpu_layers: StrictInt = Field(default=0, ge=-1)
     """Layers put on the GPU: 0 none, -1 every layer (needs a GPU build of llama.cpp)."""
     n_threads: StrictInt | None = Field(default=None, ge=1)
-    """CPU threads for llama.cpp in process (unset: all cores)."""
+    """CPU threads for llama.cpp in process (unset: llama-cpp-python's own choice, half the cores
+    for generating and all of them for reading the prompt)."""
     n_batch: StrictInt = Field(default=256, ge=1)
     """Prompt tokens llama.cpp evaluates per batch in process."""
     temperature: Number = Field(default=0.2, ge=0.0, le=2.0)
