@@ -215,12 +215,25 @@ def test_missing_maze_is_a_friendly_page(client, world):
     assert r.status_code == 404 and b"python -m reverie assets" in r.content
 
 
-def test_pages_use_no_cdn(client, settings_for):
+def test_pages_use_no_cdn(client, world, settings_for):
+    """Every page template (the friendly error page included) loads its scripts, styles and images
+    from this server, and each of them is there (Phaser from the npm package's folder)."""
     compress(settings_for, SIM)
-    for url in ("/", f"/replay/{SIM}/0/", f"/demo/{SIM}/0/3/", "/path_tester/", f"/runs/{SIM}/"):
+    pages = ["/simulator_home", "/", f"/replay/{SIM}/0/", f"/demo/{SIM}/0/3/", "/path_tester/", "/runs/"]
+    pages += [f"/runs/{SIM}/", f"/runs/{SIM}/calls/", f"/runs/{SIM}/calls/1/"]
+    pages += [f"/replay_persona_state/{SIM}/0/Maria_Lopez/"]
+    resources = set()
+    for number, url in enumerate(pages):
+        if number == 1:
+            synthetic.announce(world, 12)  # the first page was the friendly one: no simulation yet
         html = client.get(url).content.decode()
         for src in re.findall(r'(?:src|href)="([^"]+)"', html):
             assert not re.match(r"(https?:)?//", src), f"{url} loads {src} from another host"
+        resources |= set(re.findall(r'<(?:script|img)[^>]* src="([^"]+)"', html))
+        resources |= set(re.findall(r'<link[^>]* href="([^"]+)"', html))
+    assert any("phaser" in src for src in resources)
+    for src in sorted(resources):
+        assert client.get(src).status_code == 200, f"{src} is not served"
 
 
 def test_persona_state_back_link_stays_on_the_site(client):
