@@ -124,7 +124,7 @@ def triples_of(persona: Agent, llm: LanguageModel, thoughts: list[NewThought]) -
         asks = [
             (lambda text=thought.text: thought_triple(llm, name=name, thought=text))
             for thought in thoughts
-            if thought.triple is None
+            if not thought.triple  # the same test as the line below, so each answer meets its thought
         ]
         asked = iter(side_by_side(llm, asks))
         return [ThoughtTriple(Event(*(thought.triple or next(asked)))) for thought in thoughts]
