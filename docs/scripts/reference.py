@@ -272,8 +272,8 @@ def prompts_page() -> str:
         spec = specs[name]
         lines += ["", f"## `{name}` {{#{name.replace('_', '-')}}}", "", spec.description[:1].upper() + spec.description[1:] + ".", ""]
         facts = [f"role: **{spec.role}**", f"file: `prompts/{name}.toml`"]
-        if task.used_in:
-            facts.append(f"used in: {task.used_in}")
+        if spec.used_in:
+            facts.append(f"used in: {spec.used_in}")
         if spec.max_tokens:
             facts.append(f"max_tokens: {spec.max_tokens}" + (f" + {spec.max_tokens_per_item} per item"
                                                               if spec.max_tokens_per_item else ""))

@@ -1,6 +1,7 @@
 """Prompt files: ``prompts/<name>.toml`` -> a checked :class:`PromptSpec`.
 
 A file holds ``role``, ``description``, ``inputs``, ``system``, ``user``, optional
+``used_in`` (where cognition asks it, shown by ``prompts list``), optional
 ``[[examples]]`` (literal user/assistant turns) and optional ``max_tokens`` /
 ``max_tokens_per_item`` / ``temperature`` / ``repeat_penalty`` /
 ``format_line_with_grammar``. The ``{variables}`` used in ``system`` and ``user`` must equal
@@ -24,6 +25,7 @@ from reverie.errors import UserError
 ROLES = ("strong", "cheap")
 REQUIRED = ("role", "description", "inputs", "system", "user")
 OPTIONAL = (
+    "used_in",
     "examples",
     "max_tokens",
     "max_tokens_per_item",
@@ -42,6 +44,8 @@ class PromptSpec:
     inputs: tuple[str, ...]
     system: str
     user: str
+    # Where cognition asks it (shown by `prompts list` and the docs' prompts page).
+    used_in: str = ""
     examples: tuple[tuple[str, str], ...] = ()
     max_tokens: int | None = None
     # Added to the reply limit for each item of the list whose length the call fixes (see
@@ -120,8 +124,8 @@ def _check_types(path: Path, source: str, raw: dict[str, Any]) -> None:
     for key in REQUIRED:
         if key not in raw:
             raise _fail(path, f"missing key '{key}' — every prompt file needs {', '.join(REQUIRED)}")
-    for key in ("description", "system", "user"):
-        if not isinstance(raw[key], str):
+    for key in ("description", "system", "user", "used_in"):
+        if key in raw and not isinstance(raw[key], str):
             raise _fail(path, f"'{key}' must be a string", line(key))
     if raw["role"] not in ROLES:
         raise _fail(path, f'role must be "strong" or "cheap" (got {raw["role"]!r})', line("role"))
@@ -191,6 +195,7 @@ def load_prompt(path: Path) -> PromptSpec:
         inputs=tuple(raw["inputs"]),
         system=raw["system"],
         user=raw["user"],
+        used_in=raw.get("used_in", ""),
         examples=tuple((e["user"], e["assistant"]) for e in raw.get("examples", [])),
         max_tokens=raw.get("max_tokens"),
         max_tokens_per_item=raw.get("max_tokens_per_item"),

@@ -130,15 +130,13 @@ class Task(Generic[InputsT, ReplyT]):
     schema: type[ReplyT]
     # (typed inputs, choices) -> a valid schema instance that keeps the simulation sensible.
     fail_safe: Callable[[InputsT, Choices], ReplyT]
-    # Where cognition uses it (shown by `prompts list`).
-    used_in: str = ""
     # Inputs that grow with the run, cut from their least relevant end when the prompt
     # would not fit the context window (see reverie.llm.prompt_size).
     trim: tuple[Trim, ...] = ()
 
-    def asked_as(self, name: str, used_in: str) -> Task[InputsT, ReplyT]:
+    def asked_as(self, name: str) -> Task[InputsT, ReplyT]:
         """The same contract (inputs, reply, fail-safe, trims) asked through the prompt file ``name``."""
-        return replace(self, name=name, used_in=used_in)
+        return replace(self, name=name)
 
     def typed(self, inputs: Mapping[str, Any] | InputsT) -> InputsT:
         """The call's inputs as the inputs model (``InputsMismatch`` when they do not fit it)."""

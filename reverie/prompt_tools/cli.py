@@ -105,11 +105,10 @@ def _list(args: argparse.Namespace, settings: Settings) -> int:
     budgets = token_budgets(settings, list(tasks))
     width = max(len(n) for n in tasks)
     print(f"{'prompt'.ljust(width)}  {'role'.ljust(6)}  {'prompt':>6}  {'reply':>5}  {'budget':>6}  used in")
-    for name, task in tasks.items():
-        prompt, reply = budgets[name]
+    for name in tasks:
+        spec, (prompt, reply) = store.get(name), budgets[name]
         print(
-            f"{name.ljust(width)}  {store.get(name).role.ljust(6)}  {prompt:>6}  {reply:>5}  {prompt + reply:>6}  "
-            f"{task.used_in}"
+            f"{name.ljust(width)}  {spec.role.ljust(6)}  {prompt:>6}  {reply:>5}  {prompt + reply:>6}  {spec.used_in}"
         )
     print(
         f"{len(tasks)} prompts in {settings.paths.prompts}; tokens a call: prompt = the longest of its fixture "

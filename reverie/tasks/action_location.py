@@ -101,27 +101,9 @@ def object_fail_safe(inputs: ObjectInputs, choices: Choices) -> ObjectReply:
     return ObjectReply(object=pick_object(list(choices.get("objects") or []), inputs.activity))
 
 
-ACTION_SECTOR = Task(
-    name="action_sector",
-    inputs=SectorInputs,
-    schema=SectorReply,
-    fail_safe=sector_fail_safe,
-    used_in="plan: choosing the next action (which sector to go to)",
-)
-ACTION_ARENA = Task(
-    name="action_arena",
-    inputs=ArenaInputs,
-    schema=ArenaReply,
-    fail_safe=arena_fail_safe,
-    used_in="plan: choosing the next action (which arena of the sector)",
-)
-ACTION_OBJECT = Task(
-    name="action_object",
-    inputs=ObjectInputs,
-    schema=ObjectReply,
-    fail_safe=object_fail_safe,
-    used_in="plan: choosing the next action (which game object of the arena)",
-)
+ACTION_SECTOR = Task("action_sector", SectorInputs, SectorReply, sector_fail_safe)
+ACTION_ARENA = Task("action_arena", ArenaInputs, ArenaReply, arena_fail_safe)
+ACTION_OBJECT = Task("action_object", ObjectInputs, ObjectReply, object_fail_safe)
 
 
 def _last_name(name: str) -> str:

@@ -244,13 +244,7 @@ def object_event(obj: str, state: str) -> tuple[str, str, str]:
     return obj, predicate, target
 
 
-ACTION_PACKED = Task(
-    name="action_packed",
-    inputs=PackedActionInputs,
-    schema=PackedActionReply,
-    fail_safe=fail_safe,
-    used_in="plan: choosing the next action, all in one call ([simulation] packed_actions = true)",
-)
+ACTION_PACKED = Task("action_packed", PackedActionInputs, PackedActionReply, fail_safe)
 
 
 @dataclass(frozen=True)

@@ -109,14 +109,7 @@ def fail_safe(inputs: ActionsPackedInputs, choices: Choices) -> ActionsPackedRep
     return ActionsPackedReply(actions=[])
 
 
-ACTIONS_PACKED = Task(
-    name="actions_packed",
-    inputs=ActionsPackedInputs,
-    schema=ActionsPackedReply,
-    fail_safe=fail_safe,
-    used_in="plan: a decomposed plan item's subtasks, where and how each happens, in one call when "
-    "the first unanswered one starts ([simulation] packed_actions = true)",
-)
+ACTIONS_PACKED = Task("actions_packed", ActionsPackedInputs, ActionsPackedReply, fail_safe)
 
 
 def actions_packed(llm: LanguageModel, at: Standpoint, descriptions: list[str]) -> dict[str, PackedAction]:

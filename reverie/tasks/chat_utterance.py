@@ -94,12 +94,11 @@ def _fail_safe(inputs: UtteranceInputs, choices: Choices) -> UtteranceReply:
 
 
 ITERATIVE_CHAT_UTTERANCE = Task(
-    name="iterative_chat_utterance",
-    inputs=UtteranceInputs,
-    schema=UtteranceReply,
-    fail_safe=_fail_safe,
+    "iterative_chat_utterance",
+    UtteranceInputs,
+    UtteranceReply,
+    _fail_safe,
     trim=memories("memories") + transcript_of("conversation"),
-    used_in="converse: each line of a conversation between two personas",
 )
 
 

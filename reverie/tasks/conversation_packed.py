@@ -131,12 +131,11 @@ def _fail_safe(inputs: ConversationInputs, choices: Choices) -> ConversationRepl
 
 
 CONVERSATION_PACKED = Task(
-    name="conversation_packed",
-    inputs=ConversationInputs,
-    schema=ConversationReply,
-    fail_safe=_fail_safe,
+    "conversation_packed",
+    ConversationInputs,
+    ConversationReply,
+    _fail_safe,
     trim=memories("initiator_memories", "partner_memories"),
-    used_in="converse: a whole conversation between two personas in one call ([simulation] packed_actions = true)",
 )
 
 

@@ -111,13 +111,11 @@ def _fail_safe(inputs: ConversationInputs, choices: Choices) -> ConversationSumm
 
 
 SUMMARIZE_CONVERSATION = Task(
-    name="summarize_conversation",
-    inputs=ConversationInputs,
-    schema=ConversationSummaryReply,
-    fail_safe=_fail_safe,
+    "summarize_conversation",
+    ConversationInputs,
+    ConversationSummaryReply,
+    _fail_safe,
     trim=transcript_of("conversation"),
-    used_in="plan: after two personas talk, their new activity 'conversing about ...' "
-    "(packed mode: only when conversation_packed gave no topic)",
 )
 
 

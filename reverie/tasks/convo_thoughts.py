@@ -155,29 +155,15 @@ def _partners(inputs: ConvoInputs) -> ConvoInputs:
 
 
 PLANNING_THOUGHT_ON_CONVO = Task(
-    name="planning_thought_on_convo",
-    inputs=ConvoInputs,
-    schema=PlanningThoughtReply,
-    fail_safe=_planning_fail_safe,
-    trim=transcript_of("conversation"),
-    used_in="reflect: when a conversation ends, what it means for the persona's plans",
-)
-MEMO_ON_CONVO = Task(
-    name="memo_on_convo",
-    inputs=ConvoInputs,
-    schema=MemoReply,
-    fail_safe=_memo_fail_safe,
-    used_in="reflect: when a conversation ends, what the persona found noteworthy",
+    "planning_thought_on_convo",
+    ConvoInputs,
+    PlanningThoughtReply,
+    _planning_fail_safe,
     trim=transcript_of("conversation"),
 )
+MEMO_ON_CONVO = Task("memo_on_convo", ConvoInputs, MemoReply, _memo_fail_safe, trim=transcript_of("conversation"))
 CONVO_THOUGHTS_PACKED = Task(
-    name="convo_thoughts_packed",
-    inputs=ConvoInputs,
-    schema=ConvoNotesReply,
-    fail_safe=_both_fail_safe,
-    trim=transcript_of("conversation"),
-    used_in="reflect: when a conversation ends, both participants' planning thoughts and notes "
-    "in one call ([simulation] packed_actions = true)",
+    "convo_thoughts_packed", ConvoInputs, ConvoNotesReply, _both_fail_safe, trim=transcript_of("conversation")
 )
 
 

@@ -196,13 +196,7 @@ def fail_safe(inputs: DailyPlanInputs, choices: Choices) -> DailyPlanReply:
         return DailyPlanReply(items=generic_day(wake, 23 if bed is None else bed))
 
 
-DAILY_PLAN = Task(
-    name="daily_plan",
-    inputs=DailyPlanInputs,
-    schema=DailyPlanReply,
-    fail_safe=fail_safe,
-    used_in="plan: long-term planning, first day (scratch.daily_req)",
-)
+DAILY_PLAN = Task("daily_plan", DailyPlanInputs, DailyPlanReply, fail_safe)
 
 
 def daily_plan(

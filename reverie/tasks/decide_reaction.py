@@ -90,22 +90,8 @@ def react_fail_safe(inputs: ReactInputs, choices: Choices) -> ReactReply:
     return ReactReply(reason="carry on with the plan", wait_or_continue="continue")
 
 
-DECIDE_TO_TALK = Task(
-    name="decide_to_talk",
-    inputs=TalkInputs,
-    schema=TalkReply,
-    fail_safe=talk_fail_safe,
-    used_in="plan: reacting to a perceived persona (start a conversation?)",
-    trim=memories("context"),
-)
-DECIDE_TO_REACT = Task(
-    name="decide_to_react",
-    inputs=ReactInputs,
-    schema=ReactReply,
-    fail_safe=react_fail_safe,
-    used_in="plan: reacting to a perceived persona at the same spot (wait for them?)",
-    trim=memories("context"),
-)
+DECIDE_TO_TALK = Task("decide_to_talk", TalkInputs, TalkReply, talk_fail_safe, trim=memories("context"))
+DECIDE_TO_REACT = Task("decide_to_react", ReactInputs, ReactReply, react_fail_safe, trim=memories("context"))
 
 
 def describe_retrieved(event_descriptions: list[str], thought_descriptions: list[str]) -> str:

@@ -149,15 +149,8 @@ def fail_safe(inputs: TripleInputs, choices: Choices) -> TripleReply:
     return TripleReply(predicate=predicate, target=obj)
 
 
-EVENT_TRIPLE = Task(
-    name="event_triple",
-    inputs=TripleInputs,
-    schema=TripleReply,
-    fail_safe=fail_safe,
-    used_in="plan: the persona's event for a new action; reflect/converse: every new thought (packed "
-    "mode: only one arriving alone)",
-)
-ACT_OBJ_EVENT_TRIPLE = EVENT_TRIPLE.asked_as("act_obj_event_triple", "plan: the object's event for a new action")
+EVENT_TRIPLE = Task("event_triple", TripleInputs, TripleReply, fail_safe)
+ACT_OBJ_EVENT_TRIPLE = EVENT_TRIPLE.asked_as("act_obj_event_triple")
 
 
 def event_triple(llm: LanguageModel, *, name: str, action_description: str) -> tuple[str, str, str]:

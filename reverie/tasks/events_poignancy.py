@@ -64,14 +64,7 @@ def fail_safe(inputs: EventsPoignancyInputs, choices: Choices) -> EventsPoignanc
     return EventsPoignancyReply(ratings=[FAIL_SAFE_RATING] * max(1, min(inputs.count, MAX_EVENTS)))
 
 
-EVENTS_POIGNANCY = Task(
-    name="events_poignancy",
-    inputs=EventsPoignancyInputs,
-    schema=EventsPoignancyReply,
-    fail_safe=fail_safe,
-    used_in="new events and thoughts waiting for their poignancy, two or more, rated in one call "
-    "before a scored retrieval or a reachable reflection (docs/FIDELITY.md)",
-)
+EVENTS_POIGNANCY = Task("events_poignancy", EventsPoignancyInputs, EventsPoignancyReply, fail_safe)
 
 
 def events_poignancy(llm: LanguageModel, *, persona_name: str, identity: str, descriptions: list[str]) -> list[int]:

@@ -56,14 +56,7 @@ def _fail_safe(inputs: FocalPointsInputs, choices: Choices) -> FocalPointsReply:
     return FocalPointsReply(questions=picked)
 
 
-FOCAL_POINTS = Task(
-    name="focal_points",
-    inputs=FocalPointsInputs,
-    schema=FocalPointsReply,
-    fail_safe=_fail_safe,
-    used_in="reflect: the questions a reflection starts from",
-    trim=memories("statements"),
-)
+FOCAL_POINTS = Task("focal_points", FocalPointsInputs, FocalPointsReply, _fail_safe, trim=memories("statements"))
 
 
 def focal_points(llm: LanguageModel, *, persona_name: str, statements: list[str], n: int = 3) -> list[str]:

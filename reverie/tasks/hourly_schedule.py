@@ -172,13 +172,7 @@ def fail_safe(inputs: HourlyInputs, choices: Choices) -> HourlyActivityReply:
     return HourlyActivityReply(activity=activity)
 
 
-HOURLY_SCHEDULE = Task(
-    name="hourly_schedule",
-    inputs=HourlyInputs,
-    schema=HourlyActivityReply,
-    fail_safe=fail_safe,
-    used_in="plan: long-term planning, each awake hour of a new day",
-)
+HOURLY_SCHEDULE = Task("hourly_schedule", HourlyInputs, HourlyActivityReply, fail_safe)
 
 
 def format_plan(daily_plan: list[str]) -> str:

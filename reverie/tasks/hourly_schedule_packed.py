@@ -220,13 +220,7 @@ def fail_safe(inputs: DayScheduleInputs, choices: Choices) -> DayScheduleReply:
     return DayScheduleReply(activities=activities)
 
 
-HOURLY_SCHEDULE_PACKED = Task(
-    name="hourly_schedule_packed",
-    inputs=DayScheduleInputs,
-    schema=DayScheduleReply,
-    fail_safe=fail_safe,
-    used_in="plan: long-term planning, the whole new day in one call ([simulation] packed_actions = true)",
-)
+HOURLY_SCHEDULE_PACKED = Task("hourly_schedule_packed", DayScheduleInputs, DayScheduleReply, fail_safe)
 
 
 def packed_hourly_schedule(

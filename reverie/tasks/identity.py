@@ -159,36 +159,12 @@ def _daily_req_fail_safe(inputs: DailyReqInputs, choices: Choices) -> DailyReqRe
     return DailyReqReply(items=items)
 
 
-IDENTITY_PLAN_NOTE = Task(
-    name="identity_plan_note",
-    inputs=PlanNoteInputs,
-    schema=NoteReply,
-    fail_safe=_note_fail_safe,
-    used_in="plan: new day, identity revision (what to keep in mind when planning today)",
-    trim=memories("statements"),
-)
+IDENTITY_PLAN_NOTE = Task("identity_plan_note", PlanNoteInputs, NoteReply, _note_fail_safe, trim=memories("statements"))
 IDENTITY_THOUGHT_NOTE = Task(
-    name="identity_thought_note",
-    inputs=ThoughtNoteInputs,
-    schema=NoteReply,
-    fail_safe=_note_fail_safe,
-    trim=memories("statements"),
-    used_in="plan: new day, identity revision (how the persona has been feeling)",
+    "identity_thought_note", ThoughtNoteInputs, NoteReply, _note_fail_safe, trim=memories("statements")
 )
-IDENTITY_NEW_CURRENTLY = Task(
-    name="identity_new_currently",
-    inputs=CurrentlyInputs,
-    schema=CurrentlyReply,
-    fail_safe=_currently_fail_safe,
-    used_in="plan: new day, identity revision (scratch.currently)",
-)
-IDENTITY_NEW_DAILY_REQ = Task(
-    name="identity_new_daily_req",
-    inputs=DailyReqInputs,
-    schema=DailyReqReply,
-    fail_safe=_daily_req_fail_safe,
-    used_in="plan: new day, identity revision (scratch.daily_plan_req)",
-)
+IDENTITY_NEW_CURRENTLY = Task("identity_new_currently", CurrentlyInputs, CurrentlyReply, _currently_fail_safe)
+IDENTITY_NEW_DAILY_REQ = Task("identity_new_daily_req", DailyReqInputs, DailyReqReply, _daily_req_fail_safe)
 
 
 def format_statements(memories: list[tuple[datetime, str]]) -> str:

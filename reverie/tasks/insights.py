@@ -150,15 +150,7 @@ class InsightsPackedReply(InsightsReply):
         return found
 
 
-INSIGHTS = Task(
-    name="insights",
-    inputs=InsightsInputs,
-    schema=InsightsReply,
-    fail_safe=_fail_safe,
-    trim=memories("statements"),
-    used_in="reflect: insights (new thoughts) from the memories retrieved for each focal point "
-    "(packed mode asks insights_packed)",
-)
+INSIGHTS = Task("insights", InsightsInputs, InsightsReply, _fail_safe, trim=memories("statements"))
 
 
 def _packed_fail_safe(inputs: InsightsInputs, choices: Choices) -> InsightsPackedReply:
@@ -174,13 +166,7 @@ def _packed_fail_safe(inputs: InsightsInputs, choices: Choices) -> InsightsPacke
 
 
 INSIGHTS_PACKED = Task(
-    name="insights_packed",
-    inputs=InsightsInputs,
-    schema=InsightsPackedReply,
-    fail_safe=_packed_fail_safe,
-    trim=memories("statements"),
-    used_in="reflect: insights (new thoughts) from the three focal points' memories in one call, "
-    "with each insight's triple ([simulation] packed_actions = true)",
+    "insights_packed", InsightsInputs, InsightsPackedReply, _packed_fail_safe, trim=memories("statements")
 )
 
 

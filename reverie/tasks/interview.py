@@ -35,13 +35,7 @@ def _safety_fail_safe(inputs: SafetyInputs, choices: Choices) -> SafetyReply:
     return SafetyReply(score=1)  # a check that cannot be made must not block the interview
 
 
-SAFETY_SCORE = Task(
-    name="safety_score",
-    inputs=SafetyInputs,
-    schema=SafetyReply,
-    fail_safe=_safety_fail_safe,
-    used_in="interview: rates each user line before the persona answers",
-)
+SAFETY_SCORE = Task("safety_score", SafetyInputs, SafetyReply, _safety_fail_safe)
 
 
 def safety_score(llm: LanguageModel, *, comment: str, persona_name: str | None = None) -> int:
@@ -69,14 +63,7 @@ def _ideas_fail_safe(inputs: IdeasInputs, choices: Choices) -> IdeasReply:
     return IdeasReply(summary=f"{inputs.persona_name or 'The persona'} remembers nothing in particular about this.")
 
 
-SUMMARIZE_IDEAS = Task(
-    name="summarize_ideas",
-    inputs=IdeasInputs,
-    schema=IdeasReply,
-    fail_safe=_ideas_fail_safe,
-    used_in="interview: the persona's memories that bear on the user's line",
-    trim=memories("statements"),
-)
+SUMMARIZE_IDEAS = Task("summarize_ideas", IdeasInputs, IdeasReply, _ideas_fail_safe, trim=memories("statements"))
 
 
 def summarize_ideas(llm: LanguageModel, *, persona_name: str, statements: list[str], question: str) -> str:
@@ -130,12 +117,7 @@ def _answer_fail_safe(inputs: AnswerInputs, choices: Choices) -> AnswerReply:
 
 
 NEXT_CONVO_LINE = Task(
-    name="next_convo_line",
-    inputs=AnswerInputs,
-    schema=AnswerReply,
-    fail_safe=_answer_fail_safe,
-    used_in="interview: the persona's answer to the user's line",
-    trim=transcript_of("conversation"),
+    "next_convo_line", AnswerInputs, AnswerReply, _answer_fail_safe, trim=transcript_of("conversation")
 )
 
 

@@ -91,13 +91,7 @@ def _fail_safe(inputs: JudgeInputs, choices: Choices) -> JudgeReply:
     return JudgeReply(evidence=one_line(inputs.answer)[:150] or "-", verdict="no")
 
 
-INTERVIEW_JUDGE = Task(
-    name="interview_judge",
-    inputs=JudgeInputs,
-    schema=JudgeReply,
-    fail_safe=_fail_safe,
-    used_in="evaluate: whether an interview answer shows the persona knows a fact or a resident",
-)
+INTERVIEW_JUDGE = Task("interview_judge", JudgeInputs, JudgeReply, _fail_safe)
 
 
 def judge_answer(llm: LanguageModel, *, persona_name: str, question: str, answer: str) -> JudgeReply:

@@ -161,14 +161,7 @@ def fail_safe(inputs: NewScheduleInputs, choices: Choices) -> NewScheduleReply:
         return NewScheduleReply(items=[PlanEntry(activity=FILLER, minutes=max(remaining, 1))])
 
 
-NEW_DECOMP_SCHEDULE = Task(
-    name="new_decomp_schedule",
-    inputs=NewScheduleInputs,
-    schema=NewScheduleReply,
-    fail_safe=fail_safe,
-    used_in="plan: reacting (chat or wait), re-planning the rest of the current window "
-    "(packed mode resumes the plan without asking)",
-)
+NEW_DECOMP_SCHEDULE = Task("new_decomp_schedule", NewScheduleInputs, NewScheduleReply, fail_safe)
 
 
 def new_decomp_schedule(

@@ -79,13 +79,7 @@ def fail_safe(inputs: ObjectStateInputs, choices: Choices) -> ObjectStateReply:
     return ObjectStateReply(state=f"being used by {name}"[:80])
 
 
-ACT_OBJ_DESC = Task(
-    name="act_obj_desc",
-    inputs=ObjectStateInputs,
-    schema=ObjectStateReply,
-    fail_safe=fail_safe,
-    used_in="plan: choosing the next action (the state of the object being used)",
-)
+ACT_OBJ_DESC = Task("act_obj_desc", ObjectStateInputs, ObjectStateReply, fail_safe)
 
 
 def act_obj_desc(llm: LanguageModel, *, object_name: str, name: str, action_description: str) -> str:

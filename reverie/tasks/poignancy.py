@@ -31,18 +31,8 @@ def fail_safe(inputs: PoignancyInputs, choices: Choices) -> PoignancyReply:
     return PoignancyReply(rating=FAIL_SAFE_RATING)
 
 
-EVENT_POIGNANCY = Task(
-    name="event_poignancy",
-    inputs=PoignancyInputs,
-    schema=PoignancyReply,
-    fail_safe=fail_safe,
-    used_in="one new event or thought waiting for its poignancy, rated alone",
-)
-CHAT_POIGNANCY = EVENT_POIGNANCY.asked_as(
-    "chat_poignancy",
-    "perceive (the persona's own finished conversation, scored on its summary; "
-    "only with [simulation] defer_ratings = false)",
-)
+EVENT_POIGNANCY = Task("event_poignancy", PoignancyInputs, PoignancyReply, fail_safe)
+CHAT_POIGNANCY = EVENT_POIGNANCY.asked_as("chat_poignancy")
 
 
 def event_poignancy(llm: LanguageModel, *, persona_name: str, identity: str, description: str) -> int:

@@ -111,13 +111,7 @@ def fail_safe(inputs: PronunciatioInputs, choices: Choices) -> PronunciatioReply
     return PronunciatioReply(emoji=emoji_for(inputs.action))
 
 
-PRONUNCIATIO = Task(
-    name="pronunciatio",
-    inputs=PronunciatioInputs,
-    schema=PronunciatioReply,
-    fail_safe=fail_safe,
-    used_in="plan: choosing the next action (emoji of the action and of the object's state)",
-)
+PRONUNCIATIO = Task("pronunciatio", PronunciatioInputs, PronunciatioReply, fail_safe)
 
 
 def pronunciatio(llm: LanguageModel, *, action_description: str, persona: str | None = None) -> str:

@@ -58,13 +58,7 @@ def _fail_safe(inputs: RelationshipInputs, choices: Choices) -> RelationshipRepl
 
 
 RELATIONSHIP_SUMMARY = Task(
-    name="relationship_summary",
-    inputs=RelationshipInputs,
-    schema=RelationshipReply,
-    fail_safe=_fail_safe,
-    trim=memories("statements"),
-    used_in="converse: once per conversation and speaker, the speaker's view of the listener "
-    "(not in packed mode's one-call conversation)",
+    "relationship_summary", RelationshipInputs, RelationshipReply, _fail_safe, trim=memories("statements")
 )
 
 

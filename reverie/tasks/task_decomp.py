@@ -80,13 +80,7 @@ def fail_safe(inputs: TaskDecompInputs, choices: Choices) -> TaskDecompReply:
     return TaskDecompReply(subtasks=[Subtask(action=a, minutes=m) for a, m in generic_steps(total)])
 
 
-TASK_DECOMP = Task(
-    name="task_decomp",
-    inputs=TaskDecompInputs,
-    schema=TaskDecompReply,
-    fail_safe=fail_safe,
-    used_in="plan: choosing the next action, an hourly block of 60+ minutes about to start",
-)
+TASK_DECOMP = Task("task_decomp", TaskDecompInputs, TaskDecompReply, fail_safe)
 
 
 def slots(minutes: int, length: int) -> list[str]:

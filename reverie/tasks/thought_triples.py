@@ -171,15 +171,7 @@ def fail_safe(inputs: ThoughtTriplesInputs, choices: Choices) -> ThoughtTriplesR
     return ThoughtTriplesReply(triples=[])
 
 
-THOUGHT_TRIPLES = Task(
-    name="thought_triples",
-    inputs=ThoughtTriplesInputs,
-    schema=ThoughtTriplesReply,
-    fail_safe=fail_safe,
-    used_in="history loading: new thoughts that arrive together without their triples (a loaded "
-    "history's whispers), two or more, their triples in one call "
-    "([simulation] packed_actions = true)",
-)
+THOUGHT_TRIPLES = Task("thought_triples", ThoughtTriplesInputs, ThoughtTriplesReply, fail_safe)
 
 
 def statement_of(name: str, thought: str) -> str:

@@ -95,13 +95,7 @@ def fail_safe(inputs: WakeUpInputs, choices: Choices) -> WakeUpHourReply:
     return WakeUpHourReply(hour=DEFAULT_WAKE_UP_HOUR if hour is None else hour)
 
 
-WAKE_UP_HOUR = Task(
-    name="wake_up_hour",
-    inputs=WakeUpInputs,
-    schema=WakeUpHourReply,
-    fail_safe=fail_safe,
-    used_in="plan: long-term planning, first step of every day",
-)
+WAKE_UP_HOUR = Task("wake_up_hour", WakeUpInputs, WakeUpHourReply, fail_safe)
 
 
 def wake_up_hour(

@@ -79,13 +79,7 @@ def _fail_safe(inputs: WhisperInputs, choices: Choices) -> WhisperReply:
     return WhisperReply(thought=third_person(inputs.whisper, inputs.persona_name or "The persona")[:300])
 
 
-WHISPER_INNER_THOUGHT = Task(
-    name="whisper_inner_thought",
-    inputs=WhisperInputs,
-    schema=WhisperReply,
-    fail_safe=_fail_safe,
-    used_in="history loading: each whispered 'you ...' statement becomes the persona's thought",
-)
+WHISPER_INNER_THOUGHT = Task("whisper_inner_thought", WhisperInputs, WhisperReply, _fail_safe)
 
 
 def whisper_inner_thought(llm: LanguageModel, *, persona_name: str, whisper: str) -> str:

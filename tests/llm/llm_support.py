@@ -39,7 +39,7 @@ def _fail_safe(inputs: WakeUpInputs, choices) -> WakeUp:
     return WakeUp(hour=7, place=(choices.get("places") or ["bedroom"])[0])
 
 
-WAKE_UP_TASK = Task(name=TASK, inputs=WakeUpInputs, schema=WakeUp, fail_safe=_fail_safe, used_in="tests only")
+WAKE_UP_TASK = Task(name=TASK, inputs=WakeUpInputs, schema=WakeUp, fail_safe=_fail_safe)
 TASKS = product_tasks().with_(WAKE_UP_TASK)  # the shipped tasks and this one
 
 PROMPT = '''role = "cheap"

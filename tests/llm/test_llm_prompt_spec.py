@@ -34,6 +34,12 @@ def test_a_good_file_becomes_a_chat_template(tmp_path):
     assert messages[2].content == '{"hour": 5, "place": "bedroom"}'
 
 
+def test_used_in_is_read_when_given_and_empty_when_not(tmp_path):
+    assert load_prompt(write(tmp_path, PROMPT)).used_in == ""
+    text = PROMPT.replace('role = "cheap"', 'role = "cheap"\nused_in = "plan: each morning"')
+    assert load_prompt(write(tmp_path, text)).used_in == "plan: each morning"
+
+
 def test_bad_toml_names_file_and_line(tmp_path):
     message = error_of(write(tmp_path, 'role = "cheap"\ndescription = \n'))
     assert "not valid TOML" in message and "line 2" in message
@@ -72,6 +78,7 @@ def test_declared_but_unused_input(tmp_path):
             ('role = "cheap"', 'role = "cheap"\nformat_line_with_grammar = "no"'),
             "format_line_with_grammar must be true or false",
         ),
+        (('role = "cheap"', 'role = "cheap"\nused_in = ["plan"]'), "'used_in' must be a string"),
     ],
 )
 def test_malformed_files(tmp_path, change, expected):

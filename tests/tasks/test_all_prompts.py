@@ -125,7 +125,7 @@ def test_every_prompt_file_and_fixture_belongs_to_a_task():
 @pytest.mark.parametrize("name", NAMES)
 def test_prompt_file_loads_and_its_examples_are_valid_answers(name):
     spec = load_prompt(PROMPTS_DIR / f"{name}.toml")  # checks keys, role, declared == used variables
-    assert spec.description.strip()
+    assert spec.description.strip() and spec.used_in.strip()  # `prompts list` says where each is asked
     for user, assistant in spec.examples:
         assert user.strip()
         TASKS[name].schema.model_validate_json(assistant)  # few-shot answers have the real shape
@@ -238,6 +238,7 @@ def test_prompts_list_names_every_prompt_with_its_role(settings, capsys):
         name, _role, prompt, reply, budget = line.split()[:5]
         assert int(prompt) > 0 and int(budget) == int(prompt) + int(reply)
         spec = load_prompt(PROMPTS_DIR / f"{name}.toml")
+        assert line.endswith(f"  {spec.used_in}")  # where it is asked: the prompt file's used_in
         items = max(items_asked(call_schema(TASKS[name].schema, case.choices)) for case in load_fixture(name).cases)
         assert int(reply) == (
             (spec.max_tokens + (spec.max_tokens_per_item or 0) * items) if spec.max_tokens else int(reply)
