@@ -18,7 +18,8 @@ Dynamic choices: a string field (or list-of-strings field) declared with
 ``enum`` (so the grammar enforces them) and checks them after parsing, with a correction
 message that lists the allowed values.
 
-Counts at call time: a list field marked ``json_schema_extra={ITEMS_KEY: "hours"}`` gets
+Counts at call time: a list field marked ``json_schema_extra={ITEMS_KEY: "hours"}`` (made by
+``items_field("hours", ...)``) gets
 exactly as many items as ``choices["hours"]`` has values (``minItems`` = ``maxItems`` in the
 schema, so the grammar writes that many; without the key the field keeps its own bounds).
 A list field marked ``json_schema_extra={MOST_ITEMS_KEY: "slots"}`` gets at most as many items
@@ -79,6 +80,17 @@ def choice_field(choices_key: str, *, max_length: int = 120, description: str = 
         description=description,
         json_schema_extra={CHOICES_KEY: choices_key},
         **kwargs,
+    )
+
+
+def items_field(items_key: str, max_length: int, description: str, *, min_length: int | None = None) -> Any:
+    """A list field that gets exactly as many items as ``choices[items_key]`` has values (at most
+    ``max_length``: the grammar's bound when the call passes none)."""
+    return Field(
+        min_length=min_length,
+        max_length=max_length,
+        description=description,
+        json_schema_extra={ITEMS_KEY: items_key},
     )
 
 

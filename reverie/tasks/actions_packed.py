@@ -29,11 +29,11 @@ import logging
 from functools import partial
 from typing import Annotated
 
-from pydantic import Field, ValidationInfo, model_validator
+from pydantic import ValidationInfo, model_validator
 
 from reverie.action_text import main_action, subtask
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import ITEMS_KEY, Choices, NotShown, Task
+from reverie.llm.task import Choices, NotShown, Task, items_field
 from reverie.tasks.action_packed import (
     ACTION_PACKED,
     PackedAction,
@@ -70,10 +70,8 @@ class ActionsPackedInputs(PlaceInputs):
 class ActionsPackedReply(Reply):
     # The grammar asks for exactly one answer per subtask; the model validates an empty list,
     # which is the fail-safe's "no answers".
-    actions: list[PackedActionFields] = Field(
-        max_length=MAX_ACTIONS,
-        json_schema_extra={ITEMS_KEY: "subtasks"},
-        description="one answer per numbered activity, in the order given",
+    actions: list[PackedActionFields] = items_field(
+        "subtasks", MAX_ACTIONS, "one answer per numbered activity, in the order given"
     )
 
     @model_validator(mode="after")

@@ -105,15 +105,13 @@ class ConvoThoughtsReply(Reply):
         word of its thought); None where not, or missing."""
         name = inputs.names()[0]
         thoughts = [planning_thought(name, self.plan), self.memo]
-        found = checked_triples(name, thoughts, self.triples[:2])
-        found += [None] * (2 - len(found))
-        if None in found:
-            log.info(
-                "convo_thoughts_packed: %s's triple(s) %s keep the single fail-safe (failed their checks, or missing)",
-                name,
-                [i for i, t in enumerate(found, 1) if t is None],
-            )
-        return found
+        return checked_triples(
+            name,
+            thoughts,
+            self.triples[:2],
+            log=log,
+            unusable="convo_thoughts_packed: %s's triple(s) %s keep the single fail-safe (failed their checks, or missing)",
+        )
 
     def chat_notes(self, inputs: ConvoInputs) -> ChatNotes:
         """These notes for the participant ``inputs`` names first."""

@@ -16,11 +16,11 @@ rating does not read (when the persona sleeps, today's date).
 
 from __future__ import annotations
 
-from pydantic import Field, ValidationInfo, field_validator
+from typing import Annotated
 
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import ITEMS_KEY, Choices, Task, TaskInputs
-from reverie.tasks.common import Reply, Scale, inputs_of, numbered
+from reverie.llm.task import Choices, Task, TaskInputs, items_field
+from reverie.tasks.common import Checked, Reply, Scale, numbered
 from reverie.tasks.poignancy import FAIL_SAFE_RATING
 
 # The most events one call rates (the grammar's bound; longer lists go in several calls).
@@ -41,23 +41,18 @@ class EventsPoignancyInputs(TaskInputs):
     count: int
 
 
-class EventsPoignancyReply(Reply):
-    ratings: list[Scale] = Field(
-        min_length=1,
-        max_length=MAX_EVENTS,
-        json_schema_extra={ITEMS_KEY: "events"},
-        description="one score per memory, in the order given: 1 = routine, 10 = life-changing",
-    )
+def _one_per_event(values: list[int], inputs: EventsPoignancyInputs | None) -> list[int]:
+    if inputs is not None and len(values) != inputs.count:
+        raise ValueError(
+            f"give exactly {inputs.count} ratings, one for each numbered memory in order; you gave {len(values)}"
+        )
+    return values
 
-    @field_validator("ratings")
-    @classmethod
-    def _one_per_event(cls, values: list[int], info: ValidationInfo) -> list[int]:
-        inputs = inputs_of(info, EventsPoignancyInputs)
-        if inputs is not None and len(values) != inputs.count:
-            raise ValueError(
-                f"give exactly {inputs.count} ratings, one for each numbered memory in order; you gave {len(values)}"
-            )
-        return values
+
+class EventsPoignancyReply(Reply):
+    ratings: Annotated[list[Scale], Checked(EventsPoignancyInputs, _one_per_event)] = items_field(
+        "events", MAX_EVENTS, "one score per memory, in the order given: 1 = routine, 10 = life-changing", min_length=1
+    )
 
 
 def fail_safe(inputs: EventsPoignancyInputs, choices: Choices) -> EventsPoignancyReply:

@@ -20,12 +20,12 @@ from __future__ import annotations
 import re
 from typing import Annotated
 
-from pydantic import Field, ValidationInfo, field_validator
+from pydantic import Field
 
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import ITEMS_KEY, Choices, NotShown, Task, TaskInputs
+from reverie.llm.task import Choices, NotShown, Task, TaskInputs, items_field
 from reverie.tasks.clock import format_hour
-from reverie.tasks.common import Reply, inputs_of, unlist
+from reverie.tasks.common import Checked, Reply, unlist
 from reverie.tasks.day_rules import (
     awake_hours,
     clock_minute,
@@ -62,40 +62,39 @@ class DayScheduleInputs(TaskInputs):
         return [label.strip() for label in self.hours.split(",") if label.strip()]
 
 
-class DayScheduleReply(Reply):
-    activities: list[Annotated[str, Field(max_length=60)]] = Field(
-        min_length=1,
-        max_length=HOURS_IN_DAY,
-        json_schema_extra={ITEMS_KEY: "hours"},
-        description="one short phrase per hour, in order, from the wake-up hour to 11:00 pm",
-    )
+def _one_per_hour(values: list[str], inputs: DayScheduleInputs | None) -> list[str]:
+    """The activities, cleaned and put in the day's frame; fewer than the hours asked go back to the model."""
+    first_name = inputs.first_name if inputs else ""
+    hours = inputs.hour_labels() if inputs else []
+    wake, bed = (known_hour(inputs.wake_up_hour), known_hour(inputs.bed_time)) if inputs else (None, None)
+    cleaned: list[str] = []
+    for i, value in enumerate(values[: len(hours) or len(values)], 1):
+        if only_a_time(value):  # the model wrote the clock, not the hour's activity: the hour before's goes on
+            cleaned.append(cleaned[-1] if cleaned else FILLER)
+        else:
+            cleaned.append(check_activity(value, first_name, f"activity {i}"))
+    if hours and len(cleaned) < len(hours):
+        raise ValueError(
+            f"give exactly {len(hours)} activities, one for each hour from {hours[0]} to "
+            f"{hours[-1]}; you gave {len(cleaned)}"
+        )
+    cleaned = unnumbered(cleaned)
+    if not inputs:
+        return cleaned
+    # The model writes the words; code keeps the clock: no sleep inside the waking day, each
+    # plan item at its hour, and a break after 4 hours of one activity.
+    cleaned = awake_all_day(cleaned, hours, wake, bed)
+    cleaned = plan_placed(unlist(inputs.daily_plan), hours, cleaned)
+    return with_breaks(cleaned)
 
-    @field_validator("activities")
-    @classmethod
-    def _check(cls, values: list[str], info: ValidationInfo) -> list[str]:
-        inputs = inputs_of(info, DayScheduleInputs)
-        first_name = inputs.first_name if inputs else ""
-        hours = inputs.hour_labels() if inputs else []
-        wake, bed = (known_hour(inputs.wake_up_hour), known_hour(inputs.bed_time)) if inputs else (None, None)
-        cleaned: list[str] = []
-        for i, value in enumerate(values[: len(hours) or len(values)], 1):
-            if only_a_time(value):  # the model wrote the clock, not the hour's activity: the hour before's goes on
-                cleaned.append(cleaned[-1] if cleaned else FILLER)
-            else:
-                cleaned.append(check_activity(value, first_name, f"activity {i}"))
-        if hours and len(cleaned) < len(hours):
-            raise ValueError(
-                f"give exactly {len(hours)} activities, one for each hour from {hours[0]} to "
-                f"{hours[-1]}; you gave {len(cleaned)}"
-            )
-        cleaned = unnumbered(cleaned)
-        if not inputs:
-            return cleaned
-        # The model writes the words; code keeps the clock: no sleep inside the waking day, each
-        # plan item at its hour, and a break after 4 hours of one activity.
-        cleaned = awake_all_day(cleaned, hours, wake, bed)
-        cleaned = plan_placed(unlist(inputs.daily_plan), hours, cleaned)
-        return with_breaks(cleaned)
+
+HourActivity = Annotated[str, Field(max_length=60)]
+
+
+class DayScheduleReply(Reply):
+    activities: Annotated[list[HourActivity], Checked(DayScheduleInputs, _one_per_hour)] = items_field(
+        "hours", HOURS_IN_DAY, "one short phrase per hour, in order, from the wake-up hour to 11:00 pm", min_length=1
+    )
 
 
 def unnumbered(activities: list[str]) -> list[str]:

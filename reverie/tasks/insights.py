@@ -138,16 +138,13 @@ class InsightsPackedReply(InsightsReply):
         checks ``thought_triples`` gives its own; None where not, or missing."""
         name = inputs.persona_name or "I"
         thoughts = [one_line(item.insight) for item in self.insights]
-        found = checked_triples(
-            name, thoughts, [TripleFields(predicate=item.predicate, target=item.target) for item in self.insights]
+        return checked_triples(
+            name,
+            thoughts,
+            [TripleFields(predicate=item.predicate, target=item.target) for item in self.insights],
+            log=log,
+            unusable="insights_packed: %s's insight(s) %s keep the single fail-safe triple (failed their checks, or missing)",
         )
-        if None in found:
-            log.info(
-                "insights_packed: %s's insight(s) %s keep the single fail-safe triple (failed their checks, or missing)",
-                name,
-                [i for i, t in enumerate(found, 1) if t is None],
-            )
-        return found
 
 
 INSIGHTS = Task("insights", InsightsInputs, InsightsReply, _fail_safe, trim=memories("statements"))

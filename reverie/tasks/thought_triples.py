@@ -37,10 +37,10 @@ import re
 from functools import partial
 from typing import Annotated
 
-from pydantic import Field, ValidationInfo, model_validator
+from pydantic import ValidationInfo, model_validator
 
 from reverie.llm.language_model import LanguageModel
-from reverie.llm.task import ITEMS_KEY, Choices, NotShown, Task, TaskInputs
+from reverie.llm.task import Choices, NotShown, Task, TaskInputs, items_field
 from reverie.tasks.common import Reply, check_batch, each_checked, even_parts, inputs_of, numbered
 from reverie.tasks.event_triple import EVENT_TRIPLE, TripleFields, TripleInputs, TripleReply
 
@@ -69,10 +69,8 @@ class ThoughtTriplesInputs(TaskInputs):
 class ThoughtTriplesReply(Reply):
     # The grammar asks for exactly one triple per thought; the model validates an empty list,
     # which is the fail-safe's "no triples".
-    triples: list[TripleFields] = Field(
-        max_length=MAX_THOUGHTS,
-        json_schema_extra={ITEMS_KEY: STATEMENTS},
-        description="one triple per numbered sentence, in the order given",
+    triples: list[TripleFields] = items_field(
+        STATEMENTS, MAX_THOUGHTS, "one triple per numbered sentence, in the order given"
     )
 
     @model_validator(mode="after")
@@ -186,11 +184,19 @@ def triples_inputs(name: str, statements: list[str]) -> ThoughtTriplesInputs:
     )
 
 
-def checked_triples(name: str, thoughts: list[str], triples: list[TripleFields]) -> list[tuple[str, str, str] | None]:
+def checked_triples(
+    name: str, thoughts: list[str], triples: list[TripleFields], *, log: logging.Logger, unusable: str
+) -> list[tuple[str, str, str] | None]:
     """Each of ``thoughts``' ``(name, predicate, target)`` from the ``triples`` another reply wrote
-    for them, in order, where it passes the checks this prompt gives its own; None where not."""
+    for them, in order, where it passes the checks this prompt gives its own; None where not, or
+    missing. Such a thought keeps the single fail-safe: the caller's ``log`` says so at info, as
+    ``unusable % (name, their numbers)``."""
     answers = ThoughtTriplesReply(triples=triples).answers(triples_inputs(name, thoughts))
-    return [(name, a.predicate, a.target) if a is not None else None for a in answers]
+    found = [(name, a.predicate, a.target) if a is not None else None for a in answers]
+    found += [None] * (len(thoughts) - len(found))
+    if None in found:
+        log.info(unusable, name, [i for i, t in enumerate(found, 1) if t is None])
+    return found
 
 
 def thought_triples(llm: LanguageModel, *, name: str, thoughts: list[str]) -> list[tuple[str, str, str] | None]:
