@@ -14,9 +14,8 @@ The fail-safe splits the statement itself ("eating breakfast" -> ("eating", "bre
 from __future__ import annotations
 
 import re
-from typing import Any
 
-from pydantic import Field, ValidationError, ValidationInfo, model_validator
+from pydantic import Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from reverie.action_text import subtask
 from reverie.llm.language_model import LanguageModel
@@ -34,12 +33,10 @@ class TripleInputs(TaskInputs):
     subject: str
     statement: str
 
-    @model_validator(mode="before")
+    @field_validator("statement")
     @classmethod
-    def _said_once(cls, data: Any) -> Any:
-        if isinstance(data, dict) and isinstance(data.get("statement"), str):
-            data = {**data, "statement": without_repeats(data["statement"])}
-        return data
+    def _said_once(cls, statement: str) -> str:
+        return without_repeats(statement)
 
 
 # A triple's fields, with only the checks that need no inputs (a list of triples is built from

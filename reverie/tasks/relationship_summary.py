@@ -8,9 +8,9 @@ summary. A phrase the model repeats word for word is kept once.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
-from pydantic import Field, model_validator
+from pydantic import Field, ValidationInfo, field_validator
 
 from reverie.llm.language_model import LanguageModel
 from reverie.llm.task import Choices, Task, TaskInputs, memories
@@ -27,15 +27,12 @@ class RelationshipInputs(TaskInputs):
     listener: str
     statements: str
 
-    @model_validator(mode="before")
+    @field_validator("statements")
     @classmethod
-    def _without_the_plan(cls, data: Any) -> Any:
-        if isinstance(data, dict) and isinstance(data.get("statements"), str):
-            listed = unlist(data["statements"])
-            shown = about_the_pair(listed, str(data.get("speaker") or ""), str(data.get("listener") or ""))
-            if len(shown) != len(listed):
-                data = {**data, "statements": bulleted(shown) or NO_MEMORIES}
-        return data
+    def _without_the_plan(cls, statements: str, info: ValidationInfo) -> str:
+        listed = unlist(statements)
+        shown = about_the_pair(listed, info.data.get("speaker", ""), info.data.get("listener", ""))
+        return statements if len(shown) == len(listed) else bulleted(shown) or NO_MEMORIES
 
 
 def _about_the_listener(value: str, inputs: RelationshipInputs | None) -> str:
