@@ -11,8 +11,10 @@ it sees, and nothing it does could change what they see (docs/LOOP.md §2a):
 - a group may run step ``s`` only if every resident behind it, at step ``c < s`` on tile ``p``,
   could not have come near any member by then: one tile a step, so for every ``u`` in
   ``[c, s]`` the member's tile at ``u`` lies more than ``vision + MARGIN + (u - c)`` tiles from
-  ``p``, and the two are not linked. The same bound keeps a resident ahead out of sight of
-  those behind, whose events (its own and its object's) it has moved on the map;
+  ``p`` in a straight line, or more than ``u - c + MARGIN`` steps' walk from ``p`` into that
+  tile's arena (a persona sees only its own arena, and walls make the walk longer than the
+  line), and the two are not linked. The same bound keeps a resident ahead out of sight of
+  those behind, whose events (its own and its object's, both on its tile) it has moved on the map;
 - the one read that reaches beyond sight, whether a target tile is ``occupied``
   (``reverie/persona/execute.py``), is answered from the residents' positions at the asking
   step; a resident behind that could stand on that tile by then is waited for;
@@ -44,6 +46,7 @@ from reverie.clock import format_time
 from reverie.simulation import checkpoint
 from reverie.simulation.concurrency import joined
 from reverie.simulation.group_step import group_step, partners
+from reverie.world.arena_walks import ArenaWalks
 
 # Tiles added to the vision radius: a step's own move and the last step's object tile stay clear too.
 MARGIN = 2
@@ -73,6 +76,7 @@ class RunAhead:
         self.ended_early = False
         self.context = contextvars.copy_context()
         self._views: dict[tuple, frozenset] = {}
+        self.walks = ArenaWalks(sim.maze)
 
     # -- the loop ---------------------------------------------------------------------------
     def run(
@@ -208,18 +212,23 @@ class RunAhead:
                 behind = self.clock[other]
                 if other in group or behind >= step:
                     continue
-                if self._linked(member, other):
-                    return False
-                reach, at = self._reach(member, other), self.pos[other][behind]
-                gap = step - behind
-                far = chebyshev(self.pos[member][step], at)
-                if far > reach + 2 * gap:  # clear whatever the member's path since then
-                    continue
-                if far <= reach + gap:
-                    return False
-                if any(chebyshev(self.pos[member][u], at) <= reach + (u - behind) for u in range(behind, step)):
+                if self._linked(member, other) or self._may_meet(member, step, other, behind):
                     return False
         return True
+
+    def _may_meet(self, member: str, step: int, other: str, behind: int) -> bool:
+        """Whether ``other``, at step ``behind`` on its tile, could by some step ``u`` up to ``step``
+        have walked within sight of the member's tile at ``u``: within ``vision + MARGIN + (u - behind)``
+        tiles of it in a straight line, and into its arena within ``u - behind + MARGIN`` steps."""
+        reach, at = self._reach(member, other), self.pos[other][behind]
+        gap = step - behind
+        if chebyshev(self.pos[member][step], at) > reach + 2 * gap:  # clear whatever the member's path since then
+            return False
+        for u in range(behind, step + 1):
+            tile, walk = self.pos[member][u], u - behind
+            if chebyshev(tile, at) <= reach + walk and self.walks.steps(self.walks.arena_of(tile), at) <= walk + MARGIN:
+                return True
+        return False
 
     # -- a group's step -------------------------------------------------------------------------
     def _run_group(self, step: int, group: list[str]) -> None:

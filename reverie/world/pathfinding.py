@@ -8,6 +8,7 @@ one pass over the grid instead of one full scan per wave.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 
 from reverie.engine_time import timed
 from reverie.world.maze import Maze, Tile
@@ -18,10 +19,14 @@ _BACK = ((0, -1), (-1, 0), (0, 1), (1, 0))
 
 def distances(maze: Maze, start: Tile, stop: Tile | None = None) -> dict[Tile, int]:
     """Steps from ``start`` to every reachable free tile (stops early once ``stop`` is found)."""
+    return distances_from(maze, [start], stop)
+
+
+def distances_from(maze: Maze, starts: Iterable[Tile], stop: Tile | None = None) -> dict[Tile, int]:
+    """Steps from the nearest of ``starts`` to every reachable free tile (stops early once ``stop`` is found)."""
     blocked, width, height = maze.collision, maze.width, maze.height
-    origin: Tile = (start[0], start[1])
-    dist = {origin: 0}
-    queue = deque([origin])
+    dist = {(start[0], start[1]): 0 for start in starts}
+    queue = deque(dist)
     while queue:
         x, y = queue.popleft()
         d = dist[(x, y)] + 1

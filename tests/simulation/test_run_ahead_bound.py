@@ -1,0 +1,79 @@
+"""Who may run ahead: a resident next door behind a wall is as far as its walk into one's arena,
+not as near as the straight line. On the original Smallville and on our town.
+
+The scheduler's decision alone (``RunAhead._may_run``) on a real map, with two residents placed by
+hand; the byte-for-byte runs in test_run_ahead.py show that the files stay the lockstep run's."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from reverie.simulation.run_ahead import MARGIN, RunAhead, chebyshev
+from reverie.world.arena_walks import ArenaWalks
+from reverie.world.maze import Maze
+
+VISION = 4
+
+
+@pytest.fixture(params=["the_ville", "willow_creek"])
+def maze(request, smallville_dir, generated) -> Maze:
+    if request.param == "the_ville":
+        return Maze.load(smallville_dir / "static_dirs" / "assets", "the_ville")
+    return Maze.load(generated[0], "willow_creek")
+
+
+def neighbours_behind_a_wall(maze: Maze) -> tuple[tuple[int, int], tuple[int, int], int]:
+    """A free indoor tile ``a`` and a free tile ``b`` of another arena within sight's straight line
+    of it whose walk into ``a``'s arena is longest: (a, b, that walk)."""
+    walks, best = ArenaWalks(maze), None
+    indoor = [
+        (x, y)
+        for y in range(maze.height)
+        for x in range(maze.width)
+        if not maze.collision[y][x] and walks.arena_of((x, y)).split(":")[2]
+    ]
+    for a in indoor[::5]:  # a sample of the tiles is plenty
+        for b in ((a[0] + dx, a[1]) for dx in range(-VISION, VISION + 1)):
+            if maze.in_bounds(b) and not maze.is_blocked(b) and walks.arena_of(b) != walks.arena_of(a):
+                walk = walks.steps(walks.arena_of(a), b)
+                if walk != float("inf") and (best is None or walk > best[2]):
+                    best = (a, b, int(walk))
+    assert best is not None
+    return best
+
+
+def scheduler(maze: Maze, a, b, ahead: int) -> RunAhead:
+    """Resident A standing on ``a`` from step 0 to ``ahead``, resident B on ``b`` at step 0."""
+    sim = SimpleNamespace(personas={"A": None, "B": None}, maze=maze)
+    run = RunAhead(sim, workers=2)
+    run.clock = {"A": ahead, "B": 0}
+    run.pos = {"A": {u: a for u in range(-1, ahead + 1)}, "B": {-1: b, 0: b}}
+    run._links, run._vision = {"A": set(), "B": set()}, {"A": VISION, "B": VISION}
+    return run
+
+
+def test_a_neighbour_behind_a_wall_is_as_far_as_its_walk(maze):
+    a, b, walk = neighbours_behind_a_wall(maze)
+    assert chebyshev(a, b) <= VISION + MARGIN  # the straight-line bound alone would hold A at B's step
+    assert walk > MARGIN + 1, "no neighbours behind a wall on this map: the test would not see the bound"
+    free = walk - MARGIN - 1  # the last step B cannot have walked into A's arena by
+    assert scheduler(maze, a, b, free)._may_run(["A"], free)
+    assert not scheduler(maze, a, b, free + 1)._may_run(["A"], free + 1)
+
+
+def test_residents_in_one_arena_wait_for_each_other(maze):
+    """Side by side in one room: A may not run even one step ahead of B."""
+    walks = ArenaWalks(maze)
+    a = next(
+        (x, y)
+        for y in range(maze.height)
+        for x in range(maze.width - 1)
+        if not maze.collision[y][x]
+        and not maze.collision[y][x + 1]
+        and walks.arena_of((x, y)) == walks.arena_of((x + 1, y))
+        and walks.arena_of((x, y)).split(":")[2]
+    )
+    b = (a[0] + 1, a[1])
+    assert not scheduler(maze, a, b, 1)._may_run(["A"], 1)
