@@ -22,6 +22,7 @@ SPATIAL_FILE = "spatial_memory.json"
 class SpatialMemory:
     def __init__(self, tree: SpatialTree | None = None):
         self.tree: SpatialTree = tree if tree is not None else {}
+        self._learned: set[tuple[int, int]] = set()  # the map tiles added since this memory was made
 
     @classmethod
     def load(cls, path: str | Path) -> SpatialMemory:
@@ -29,6 +30,13 @@ class SpatialMemory:
 
     def save(self, path: str | Path) -> None:
         write_json_atomic(path, self.tree, indent=2)
+
+    def learn_tile(self, xy: tuple[int, int], tile: dict[str, Any]) -> None:
+        """``add_tile_info`` once per map tile: the map's places never change and the tree never
+        shrinks, so a tile added once adds nothing again."""
+        if xy not in self._learned:
+            self._learned.add(xy)
+            self.add_tile_info(tile)
 
     def add_tile_info(self, tile: dict[str, Any]) -> None:
         """Insert a tile's world -> sector -> arena -> object path; empty names stop the descent."""

@@ -31,7 +31,7 @@ def perceive(persona: Agent, ctx: StepContext) -> Perceived:
     learned = (tuple(here), s.vision_r)
     if persona.learned_from != learned:  # standing still, nothing new to learn of the places
         for tile in maze.get_nearby_tiles(here, s.vision_r):
-            persona.s_mem.add_tile_info(maze.access_tile(tile))
+            persona.s_mem.learn_tile(tile, maze.access_tile(tile))
         persona.learned_from = learned
 
     seen: dict[tuple, float] = {}

@@ -9,6 +9,8 @@ mundane (poignancy 1) instead of being rated by the model, and it does not react
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from reverie.action_text import SleepWords
 from reverie.address import Place
 from reverie.memory.event import Event
@@ -29,6 +31,19 @@ def is_sleep(description: str | None) -> bool:
 def asleep(scratch: Scratch) -> bool:
     """The persona's current action is sleep."""
     return bool(scratch.act_address) and is_sleep(scratch.act_description)
+
+
+def lies_still_until(s: Scratch) -> datetime | None:
+    """Until when a persona stays on its tile whatever happens around it (None: it may move at its
+    next step). While its action says "sleeping" it neither reacts nor may be talked to or waited
+    for (:mod:`reverie.persona.react`); with no path left to walk and a fixed place (not a wander),
+    nothing but the action's end (or a new day) moves it."""
+    if not SleepWords.read(s.act_description).sleeping or s.chatting_with or s.planned_path or not s.act_path_set:
+        return None
+    address = s.address()
+    if not isinstance(address, Place) or address.is_random:
+        return None
+    return s.act_end_time()
 
 
 def sleep_action(persona: Agent, description: str) -> tuple[Place, ActionDetails] | None:

@@ -37,12 +37,15 @@ so the run always goes on.
 from __future__ import annotations
 
 import contextvars
+import math
 import threading
 from collections.abc import Callable, Iterable
-from datetime import timedelta
+from datetime import datetime, time, timedelta
 from typing import Any
 
 from reverie.clock import format_time
+from reverie.persona.sleep import lies_still_until
+from reverie.persona.step import NewDay
 from reverie.simulation import checkpoint
 from reverie.simulation.concurrency import joined
 from reverie.simulation.group_step import group_step, partners
@@ -170,6 +173,7 @@ class RunAhead:
         end = self._limit()
         self._links = {name: partners(self.sim.personas[name].scratch) for name in self.names}
         self._vision = {name: int(self.sim.personas[name].scratch.vision_r) for name in self.names}
+        self._still = {name: self._still_until(name) for name in self.names if name not in self.running}
         by_step: dict[int, list[str]] = {}
         for name in self.names:
             if self.clock[name] < end:
@@ -200,6 +204,21 @@ class RunAhead:
             view = self._views[key] = frozenset(t for t, _ in self.sim.maze.arena_view(*key))
         return self.pos[b][step] in view or self.pos[b].get(step - 1) in view
 
+    def _when(self, step: int) -> datetime:
+        return self.start_time + timedelta(seconds=self.sim.sec_per_step * (step - self.start))
+
+    def _still_until(self, name: str) -> int:
+        """The last step up to which ``name`` (not running) surely stands on its tile: its clock, or,
+        while it lies still (asleep in place), the step its action ends at, within today."""
+        clock, scratch = self.clock[name], self.sim.personas[name].scratch
+        until, now = lies_still_until(scratch), self._when(clock)
+        if until is None or NewDay.between(scratch.curr_time, now) is not NewDay.SAME:
+            return clock
+        midnight = datetime.combine(now.date() + timedelta(days=1), time())
+        seconds = (min(until, midnight) - now).total_seconds()
+        # the first step whose time has reached the action's end (or the next day): it may move there
+        return clock + max(0, math.ceil(seconds / self.sim.sec_per_step))
+
     def _reach(self, a: str, b: str) -> int:
         return max(self._vision[a], self._vision[b]) + MARGIN
 
@@ -218,14 +237,15 @@ class RunAhead:
 
     def _may_meet(self, member: str, step: int, other: str, behind: int) -> bool:
         """Whether ``other``, at step ``behind`` on its tile, could by some step ``u`` up to ``step``
-        have walked within sight of the member's tile at ``u``: within ``vision + MARGIN + (u - behind)``
-        tiles of it in a straight line, and into its arena within ``u - behind + MARGIN`` steps."""
-        reach, at = self._reach(member, other), self.pos[other][behind]
+        have walked within sight of the member's tile at ``u``: within ``vision + MARGIN + walk`` tiles
+        of it in a straight line, and into its arena within ``walk + MARGIN`` steps, where ``walk`` is
+        the steps it may walk by ``u`` (``u - behind``, less those it surely lies still)."""
+        reach, at, still = self._reach(member, other), self.pos[other][behind], self._still.get(other, behind)
         gap = step - behind
         if chebyshev(self.pos[member][step], at) > reach + 2 * gap:  # clear whatever the member's path since then
             return False
         for u in range(behind, step + 1):
-            tile, walk = self.pos[member][u], u - behind
+            tile, walk = self.pos[member][u], max(0, u - still)
             if chebyshev(tile, at) <= reach + walk and self.walks.steps(self.walks.arena_of(tile), at) <= walk + MARGIN:
                 return True
         return False

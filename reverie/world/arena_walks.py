@@ -21,16 +21,12 @@ _NEIGHBOURS = ((0, -1), (-1, 0), (0, 1), (1, 0))
 class ArenaWalks:
     def __init__(self, maze: Maze):
         self.maze = maze
-        self._arena: dict[Tile, str] = {}
         self._tiles: dict[str, list[Tile]] | None = None
         self._steps: dict[str, dict[Tile, int]] = {}
 
     def arena_of(self, tile: Tile) -> str:
-        """The tile's arena address (``world:sector:arena``; outdoors the sector or world part is blank)."""
-        arena = self._arena.get(tile)
-        if arena is None:
-            arena = self._arena[tile] = self.maze.get_tile_path(tile, "arena")
-        return arena
+        """The tile's arena address (``world:sector:arena``; outdoors the sector or arena part is blank)."""
+        return self.maze.arena_of(tile)
 
     def steps(self, arena: str, tile: Tile) -> float:
         """The fewest steps from ``tile`` onto a free tile of ``arena`` (0 on any of its tiles);

@@ -109,13 +109,18 @@ class Maze:
         cache = self.__dict__.setdefault("_arena_views", {})
         key = (tuple(tile), r)
         if key not in cache:
-            arena = self.get_tile_path(tile, "arena")
-            cache[key] = [
-                (t, math.dist(t, tile))
-                for t in self.get_nearby_tiles(tile, r)
-                if self.get_tile_path(t, "arena") == arena
-            ]
+            arena = self.arena_of(tile)
+            cache[key] = [(t, math.dist(t, tile)) for t in self.get_nearby_tiles(tile, r) if self.arena_of(t) == arena]
         return cache[key]
+
+    def arena_of(self, tile: Tile) -> str:
+        """``get_tile_path(tile, "arena")``, worked out once per tile (the map's places never change)."""
+        cache = self.__dict__.setdefault("_arenas", {})
+        key = (int(tile[0]), int(tile[1]))
+        arena = cache.get(key)
+        if arena is None:
+            arena = cache[key] = self.get_tile_path(key, "arena")
+        return arena
 
     # -- events ----------------------------------------------------------------------------
     def add_event_to_tile(self, event: Event, tile: Tile) -> None:

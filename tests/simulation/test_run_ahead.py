@@ -21,6 +21,7 @@ from reverie import PROJECT_ROOT
 from reverie.benchmarks.bench import run_bench
 from reverie.benchmarks.model_server import BenchServer, Delays
 from reverie.config import Scheduler, load_settings
+from reverie.simulation.run_ahead import RunAhead
 
 FAST = Delays(slots=16, base_s=0.0, prefill_tok_per_s=1e12, decode_tok_per_s=1e12)
 
@@ -117,6 +118,16 @@ def test_out_of_order_writes_the_lockstep_runs_files(base_settings, server, tmp_
         return ok
 
     monkeypatch.setattr(group_step, "may_finish", counted)
+    still: list[str] = []  # residents behind that the scheduler knew to lie still past their clock (asleep)
+    still_until = RunAhead._still_until
+
+    def lying(self, name: str) -> int:
+        until = still_until(self, name)
+        if until > self.clock[name]:
+            still.append(name)
+        return until
+
+    monkeypatch.setattr(RunAhead, "_still_until", lying)
     if town == "party":
         (settings, fork), start = party_town(tmp_path), "08:00"
     else:
@@ -132,9 +143,11 @@ def test_out_of_order_writes_the_lockstep_runs_files(base_settings, server, tmp_
     print(f"{fork}: lockstep {lock_s:.0f} s, out of order {time.perf_counter() - started - lock_s:.0f} s")
     print(f"{len(early)} own parts of a step ran beside their group's, {len(set(early))} residents")
     print(f"{len(beside)} second parts started beside an earlier member's, {len(set(beside))} residents")
+    print(f"{len(still)} times a resident behind lay still past its clock, {len(set(still))} residents")
     try:
         assert early, "no member started its own part early: the test would not see it go wrong"
         assert beside, "no second part started beside an earlier member's: the test would not see it go wrong"
+        assert still or town == "party", "nobody lay asleep behind: the test would not see the sleepers' bound go wrong"
         compare(lock_dir, lock, ahead_dir, ahead, minutes, waiting=town == "n25")
     finally:
         for sim_dir in (lock_dir, ahead_dir):

@@ -6,10 +6,13 @@ hand; the byte-for-byte runs in test_run_ahead.py show that the files stay the l
 
 from __future__ import annotations
 
+from datetime import datetime
 from types import SimpleNamespace
 
 import pytest
 
+from reverie.memory.scratch import Scratch
+from reverie.persona.sleep import lies_still_until
 from reverie.simulation.run_ahead import MARGIN, RunAhead, chebyshev
 from reverie.world.arena_walks import ArenaWalks
 from reverie.world.maze import Maze
@@ -50,7 +53,7 @@ def scheduler(maze: Maze, a, b, ahead: int) -> RunAhead:
     run = RunAhead(sim, workers=2)
     run.clock = {"A": ahead, "B": 0}
     run.pos = {"A": {u: a for u in range(-1, ahead + 1)}, "B": {-1: b, 0: b}}
-    run._links, run._vision = {"A": set(), "B": set()}, {"A": VISION, "B": VISION}
+    run._links, run._vision, run._still = {"A": set(), "B": set()}, {"A": VISION, "B": VISION}, {}
     return run
 
 
@@ -77,3 +80,46 @@ def test_residents_in_one_arena_wait_for_each_other(maze):
     )
     b = (a[0] + 1, a[1])
     assert not scheduler(maze, a, b, 1)._may_run(["A"], 1)
+
+
+def sleeper(**changes) -> Scratch:
+    """Asleep in bed since 22:00 for 9 hours (until 07:00), the path walked."""
+    s = Scratch(
+        name="B",
+        curr_time=datetime(2023, 2, 13, 6, 0),
+        act_address="the Ville:B's house:bedroom:bed",
+        act_start_time=datetime(2023, 2, 12, 22, 0),
+        act_duration=9 * 60,
+        act_description="sleeping",
+        act_path_set=True,
+    )
+    for key, value in changes.items():
+        setattr(s, key, value)
+    return s
+
+
+def test_a_sleeper_lies_still_until_its_sleep_ends():
+    assert lies_still_until(sleeper()) == datetime(2023, 2, 13, 7, 0)
+    assert lies_still_until(sleeper(planned_path=[(1, 2)])) is None  # still walking to bed
+    assert lies_still_until(sleeper(act_description="reading in bed")) is None  # awake: may react
+    assert lies_still_until(sleeper(act_address="the Ville:park:garden:<random>")) is None  # a wander moves
+    assert lies_still_until(sleeper(chatting_with="A")) is None
+
+
+def test_a_sleeper_next_door_lets_a_resident_run_on_until_it_wakes(maze):
+    """B sleeps from step 0 until 06:10 (60 steps of 10 s after 06:00): A may run as far ahead as
+    B's sleep plus its walk; once B may have woken and walked into A's arena, A waits."""
+    a, b, walk = neighbours_behind_a_wall(maze)
+    run = scheduler(maze, a, b, 0)
+    run.sim.sec_per_step, run.start, run.start_time = 10, 0, datetime(2023, 2, 13, 6, 0)
+    run.sim.personas = {"A": None, "B": SimpleNamespace(scratch=sleeper(act_duration=8 * 60 + 10))}
+    woken = 60  # the first step whose time is 06:10
+    assert run._still_until("B") == woken
+    free = woken + walk - MARGIN - 1
+    for ahead, may in ((free, True), (free + 1, False)):
+        run.clock["A"], run.pos["A"] = ahead, {u: a for u in range(-1, ahead + 1)}
+        run._still = {"B": run._still_until("B")}
+        assert run._may_run(["A"], ahead) is may
+    awake = sleeper(act_description="lying awake in bed")
+    run.sim.personas["B"] = SimpleNamespace(scratch=awake)
+    assert run._still_until("B") == 0
