@@ -192,8 +192,8 @@ def main(args: argparse.Namespace, settings: Settings) -> int:
         ask = DayAsk(
             args.base,
             sim_code,
-            left,
-            args.evaluate_every,
+            hours=left,
+            evaluate_every=args.evaluate_every,
             pairs=args.pairs,
             max_wall_s=day_options.max_wall_s(args),
             history=history,

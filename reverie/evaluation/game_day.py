@@ -146,8 +146,8 @@ def main(argv: list[str] | None = None) -> int:
         ask = DayAsk(
             args.base,
             sim_code,
-            args.hours,
-            args.evaluate_every,
+            hours=args.hours,
+            evaluate_every=args.evaluate_every,
             start=args.start,
             pairs=args.pairs,
             max_wall_s=day_options.max_wall_s(args),

@@ -112,7 +112,6 @@ def remember_event(persona: Agent, llm: LanguageModel, event: Event, desc: str):
                 summary,
                 lambda: chat_poignancy(llm, persona_name=s.name, identity=persona.identity(), description=summary),
             )
-        # The same event remembered as a chat: the conversation's summary and transcript.
         chat = persona.a_mem.add(
             replace(
                 memory,
