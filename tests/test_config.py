@@ -45,23 +45,6 @@ def test_the_simulation_debug_log_is_not_djangos_debug(write_config):
     assert settings.debug is False and settings.frontend.debug is True
 
 
-@pytest.mark.parametrize(
-    "text, where",
-    [
-        ("[simulation]\nautosave_every = true\n", "[simulation] autosave_every"),
-        ('debug = "yes"\n', "debug"),
-        ("[frontend]\ndebug = 1\n", "[frontend] debug"),
-        ("[repair]\ngrammar = 0\n", "[repair] grammar"),
-        ("[models.cheap]\nn_ctx = 2048.0\n", "[models.cheap] n_ctx"),
-        ("[models.cheap]\ntemperature = true\n", "[models.cheap] temperature"),
-        ('[models.cheap]\ntemperature = "0.5"\n', "[models.cheap] temperature"),
-    ],
-)
-def test_types_are_strict(write_config, text, where):
-    message = error_of(write_config(text))
-    assert f"{where}:" in message and "(got " in message
-
-
 def test_the_environment_variable_selects_the_file(write_config, monkeypatch):
     path = write_config("debug = true\n", name="other.toml")
     monkeypatch.setenv("REVERIE_CONFIG", str(path))
@@ -71,19 +54,31 @@ def test_the_environment_variable_selects_the_file(write_config, monkeypatch):
 @pytest.mark.parametrize(
     "text, expected",
     [
-        ("[models.strong]\nnctx = 4096\n", "[models.strong] nctx: unknown key"),
-        ('[repair]\nmax_attempts = "three"\n', "[repair] max_attempts: Input should be a valid integer"),
-        ("[repair]\nmax_attempts = 0\n", "[repair] max_attempts: Input should be greater than or equal to 1"),
-        ('[backend]\nkind = "ollama"\n', "[backend] kind: Input should be 'llama_cpp' or 'openai'"),
-        ('[simulation]\nscheduler = "fast"\n', "[simulation] scheduler: Input should be 'lockstep' or 'out_of_order'"),
-        ("[models.strong]\npath = 'models/zephyr.gguf'\n", "[models.strong] path: no such file"),
-        ("[embeddings]\nmodel = 'nowhere'\n", "[embeddings] model: no such folder"),
-        ("[repair\nstrict = true\n", "not valid TOML"),
+        ("[simulation]\nautosave_every = true\n", ["[simulation] autosave_every:", "(got "]),
+        ('debug = "yes"\n', ["debug:", "(got "]),
+        ("[frontend]\ndebug = 1\n", ["[frontend] debug:", "(got "]),
+        ("[repair]\ngrammar = 0\n", ["[repair] grammar:", "(got "]),
+        ("[models.cheap]\nn_ctx = 2048.0\n", ["[models.cheap] n_ctx:", "(got "]),
+        ("[models.cheap]\ntemperature = true\n", ["[models.cheap] temperature:", "(got "]),
+        ('[models.cheap]\ntemperature = "0.5"\n', ["[models.cheap] temperature:", "(got "]),
+        ("[models.strong]\nnctx = 4096\n", ["[models.strong] nctx: unknown key"]),
+        ('[repair]\nmax_attempts = "three"\n', ["[repair] max_attempts: Input should be a valid integer"]),
+        ("[repair]\nmax_attempts = 0\n", ["[repair] max_attempts: Input should be greater than or equal to 1"]),
+        ('[backend]\nkind = "ollama"\n', ["[backend] kind: Input should be 'llama_cpp' or 'openai'"]),
+        (
+            '[simulation]\nscheduler = "fast"\n',
+            ["[simulation] scheduler: Input should be 'lockstep' or 'out_of_order'"],
+        ),
+        ("[models.strong]\npath = 'models/zephyr.gguf'\n", ["[models.strong] path: no such file"]),
+        ("[embeddings]\nmodel = 'nowhere'\n", ["[embeddings] model: no such folder"]),
+        ("[repair\nstrict = true\n", ["not valid TOML"]),
     ],
 )
 def test_bad_values_give_one_line(write_config, text, expected):
+    """Types are strict: a value of the wrong type is named with what was given ("(got ..."); any
+    other bad value, with what is wrong with it."""
     message = error_of(write_config(text))
-    assert expected in message
+    assert [part for part in expected if part not in message] == []
 
 
 def test_missing_model_file_says_what_to_do(write_config):

@@ -22,6 +22,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from reverie.benchmarks.bench_figures import engine_line
@@ -95,6 +96,18 @@ def forget_slots(url: str, slots: int) -> bool:
         return False
 
 
+def at_once(work: Callable[[int], object], n: int) -> float:
+    """``work(0)`` … ``work(n - 1)``, each on its own thread, all started together; the wall
+    seconds until the last is done."""
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(n)]
+    started = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return time.perf_counter() - started
+
+
 def machine_rates(url: str, model: str, slots: int, *, prompt_words: int = 300, reply_tokens: int = 48) -> dict:
     """llama-server's prefill tokens/s (one long uncached prompt) and decode tokens/s with
     ``slots`` replies generated together (its ``timings``)."""
@@ -126,13 +139,7 @@ def machine_rates(url: str, model: str, slots: int, *, prompt_words: int = 300, 
         answer = httpx.post(f"{base}/chat/completions", json=ask, timeout=300).json()
         done.append(int((answer.get("usage") or {}).get("completion_tokens") or 0))
 
-    threads = [threading.Thread(target=one, args=(i,)) for i in range(slots)]
-    started = time.perf_counter()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    wall = time.perf_counter() - started
+    wall = at_once(one, slots)
     return {"prefill_tok_per_s": prefill, "batched_decode_tok_per_s": sum(done) / wall if wall else 0.0}
 
 

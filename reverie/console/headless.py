@@ -13,6 +13,7 @@ from pathlib import Path
 from reverie.console.run_summary import print_summary
 from reverie.console.runner import DISCLAIMER, debug_log, generated_name, llm_calls, require_positive, run_steps
 from reverie.errors import UserError
+from reverie.evaluation import day_options
 from reverie.simulation.fast_forward import parse_hhmm
 from reverie.simulation.stop_signals import deferred
 
@@ -48,10 +49,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="one structured call per action, per day's schedule and per conversation ([simulation] packed_actions)",
     )
-    parser.add_argument(
-        "--force-seed-plan",
-        action="store_true",
-        help="code puts each seed's event (the party) into its persona's plan, for models too small "
+    day_options.add_force_seed_plan(
+        parser,
+        "code puts each seed's event (the party) into its persona's plan, for models too small "
         "to plan it from the identity ([simulation] force_seed_plan)",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")

@@ -1,5 +1,5 @@
-"""The command-line options ``game_day`` and ``experiment`` share, each added with its command's
-own help, and the values the two read from them alike."""
+"""The command-line options ``game_day`` and ``experiment`` share (``run`` too, where it takes the
+same), each added with its command's own help, and the values the two read from them alike."""
 
 from __future__ import annotations
 

@@ -39,18 +39,21 @@ OnHour = Callable[[Any, dict], None]
 
 @dataclass(frozen=True)
 class DayAsk:
-    """What a caller asks of a day (``run_day``'s arguments, as they are given)."""
+    """What a caller asks of a day (:func:`run_day`): fork ``base`` as ``sim_code`` and run it
+    ``hours`` game hours, from ``start`` ("HH:MM"; default: the base's clock)."""
 
     base: str
     sim_code: str
     hours: int
     evaluate_every: int  # interview every N game hours; 0: only at the end; -1: never
     start: str | None = None
-    pairs: int | None = None
-    max_wall_s: float | None = None
+    pairs: int | None = None  # interview only this many pairs, drawn at random (default: all)
+    max_wall_s: float | None = None  # stop after the hour in which the wall time reaches this budget
+    # Whispers loaded first (as `call -- load history` does): a CSV, "base" for the base's own
+    # (:func:`base_history`), None for none; their calls are not the day's.
     history: Path | str | None = "base"
-    evaluate_start: bool = False
-    seeds: Path | None = None
+    evaluate_start: bool = False  # interview everyone before the first hour too (the paper's "before")
+    seeds: Path | None = None  # a seeds file the fork takes in place of the base's
 
     def evaluation_due(self, hour: int, *, stopped: bool) -> bool:
         """Everyone is interviewed every ``evaluate_every`` game hours (``hour`` counts from 0) and
@@ -120,32 +123,18 @@ class DayProgress:
 
 def run_day(
     settings: Settings,
+    ask: DayAsk,
     *,
-    base: str,
-    sim_code: str,
-    hours: int,
-    evaluate_every: int,
     say: Say = print,
     llm: LanguageModel | None = None,
-    start: str | None = None,
-    pairs: int | None = None,
-    max_wall_s: float | None = None,
-    history: Path | str | None = "base",
-    evaluate_start: bool = False,
     previous: dict | None = None,
     on_hour: OnHour | None = None,
-    seeds: Path | None = None,
 ) -> dict:
-    """Fork ``base`` and run it ``hours`` game hours. ``history``: a CSV of whispers loaded
-    first (as `call -- load history` does), "base" for the base's own (:func:`base_history`),
-    None for none; its calls are not the day's. ``evaluate_start``: interview everyone
-    before the first hour too (the "before" of the paper's figures). ``previous``: the report
-    of an earlier run of ``sim_code`` to go on from (its last checkpoint): ``hours`` more game
-    hours are run and added to its rows; no history and no start evaluation then. ``on_hour(sim,
+    """Fork ``ask.base`` and run it ``ask.hours`` game hours. ``previous``: the report of an
+    earlier run of ``ask.sim_code`` to go on from (its last checkpoint): ``hours`` more game hours
+    are run and added to its rows; no history and no start evaluation then. ``on_hour(sim,
     progress)``: called after every game hour (and its evaluation) with ``{"hours": rows so far,
-    "history": ...}``, the form ``previous`` takes (a caller keeps it to resume from). ``seeds``: a
-    seeds file the fork takes in place of the base's."""
-    ask = DayAsk(base, sim_code, hours, evaluate_every, start, pairs, max_wall_s, history, evaluate_start, seeds)
+    "history": ...}``, the form ``previous`` takes (a caller keeps it to resume from)."""
     resumed = previous is not None
     progress = DayProgress.resume(previous, ask, settings) if previous is not None else DayProgress.fresh(ask, settings)
     day = Day(settings, open_run(settings, ask, llm, resume=resumed), ask, progress, len(progress.hours), say)

@@ -158,7 +158,7 @@ def build_report(
 
 
 def main(args: argparse.Namespace, settings: Settings) -> int:
-    from reverie.evaluation.game_day import HourKeeper, run_day
+    from reverie.evaluation.game_day import DayAsk, HourKeeper, run_day
 
     if args.hours < 1:
         raise UserError("--hours must be at least 1")
@@ -189,20 +189,18 @@ def main(args: argparse.Namespace, settings: Settings) -> int:
 
     if left > 0:
         print(f"experiment {sim_code}: {args.hours} game hours asked, {done} done, running {left}")
-        run_day(
-            settings,
-            base=args.base,
-            sim_code=sim_code,
+        ask = DayAsk(
+            args.base,
+            sim_code,
             hours=left,
             evaluate_every=args.evaluate_every,
             pairs=args.pairs,
+            max_wall_s=day_options.max_wall_s(args),
             history=history,
             evaluate_start=previous is None,
-            previous=previous,
-            max_wall_s=day_options.max_wall_s(args),
-            on_hour=keeper,
             seeds=seeds,
         )
+        run_day(settings, ask, previous=previous, on_hour=keeper)
     report = build_report(
         sim_dir,
         sim_code=sim_code,

@@ -44,12 +44,21 @@ from reverie.evaluation.day_figures import (
     run_lines,
     waiting_s,
 )
-from reverie.evaluation.day_run import HourKeeper, run_day
+from reverie.evaluation.day_run import DayAsk, HourKeeper, run_day
 from reverie.jsonio import read_json, write_json_atomic
 from reverie.sim_layout import GAME_DAY_PROGRESS
 
 # The day's run and its figures live in day_run and day_figures; callers read these names from here.
-__all__ = ["HourKeeper", "awake_agent_hours_in_day", "day_summary", "hour_row", "run_day", "run_lines", "waiting_s"]
+__all__ = [
+    "DayAsk",
+    "HourKeeper",
+    "awake_agent_hours_in_day",
+    "day_summary",
+    "hour_row",
+    "run_day",
+    "run_lines",
+    "waiting_s",
+]
 
 SCRIPTED_N_CTX = 1 << 16
 
@@ -134,20 +143,18 @@ def main(argv: list[str] | None = None) -> int:
         history = day_options.history_of(args)
         keep = HourKeeper(progress_path, progress=previous)
         before = keep.hours
-        report = run_day(
-            settings,
-            base=args.base,
-            sim_code=sim_code,
+        ask = DayAsk(
+            args.base,
+            sim_code,
             hours=args.hours,
             evaluate_every=args.evaluate_every,
             start=args.start,
             pairs=args.pairs,
+            max_wall_s=day_options.max_wall_s(args),
             history=history,
             evaluate_start=args.evaluate_start,
-            previous=previous,
-            max_wall_s=day_options.max_wall_s(args),
-            on_hour=keep,
         )
+        report = run_day(settings, ask, previous=previous, on_hour=keep)
     except UserError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code

@@ -24,7 +24,7 @@ import json
 import sys
 import threading
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypedDict, Unpack, cast
 
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import BaseMessage
@@ -45,12 +45,22 @@ from reverie.llm.server_errors import BackendLost
 from reverie.llm.structured import StructuredChain, StructuredOutputError
 from reverie.llm.task import Choices, Task, TaskRegistry, given_values
 
-__all__ = ["LLM", "CassetteMiss", "LanguageModel", "StructuredOutputError"]
+__all__ = ["LLM", "CassetteMiss", "LanguageModel", "RunFiles", "StructuredOutputError"]
+
+
+class RunFiles(TypedDict, total=False):
+    """Where an :class:`LLM` keeps a run's files (each optional): the ledger of its calls, the
+    calls kept whole, and a cassette to record every reply to or to replay them from."""
+
+    ledger_path: Path | None
+    trace_path: Path | None
+    record: Path | None
+    replay: Path | None
 
 
 class LLM(LanguageModel):
     """The facade cognition uses. ``tasks``: the prompts it can ask (``reverie.tasks.registry``);
-    ``chat_models`` (tests): ``{"strong": m, "cheap": m}``."""
+    ``chat_models`` (tests): ``{"strong": m, "cheap": m}``; ``files``: :class:`RunFiles`."""
 
     def __init__(
         self,
@@ -58,15 +68,16 @@ class LLM(LanguageModel):
         *,
         tasks: TaskRegistry,
         chat_models: dict[str, BaseChatModel] | None = None,
-        ledger_path: Path | None = None,
-        record: Path | None = None,
-        replay: Path | None = None,
-        trace_path: Path | None = None,
+        **files: Unpack[RunFiles],
     ):
+        # An unknown keyword fails as it would on a signature written out (mypy checks typed callers).
+        for name in files.keys() - RunFiles.__annotations__.keys():
+            raise TypeError(f"LLM() got an unexpected keyword argument {name!r}")
+        record, replay, trace_path = files.get("record"), files.get("replay"), files.get("trace_path")
         if record and replay:
             raise ValueError("record and replay cannot both be set")
         self.settings, self.tasks = settings, tasks
-        self.ledger = Ledger(ledger_path)
+        self.ledger = Ledger(files.get("ledger_path"))
         self._ledger_handler = LedgerCallback(self.ledger)
         # Each call kept whole (with [trace] calls = true and a path): see reverie.llm.call_trace.
         self.trace = (
@@ -96,19 +107,10 @@ class LLM(LanguageModel):
         )
 
     @classmethod
-    def from_settings(
-        cls,
-        settings: Settings,
-        *,
-        tasks: TaskRegistry,
-        ledger_path: Path | None = None,
-        record: Path | None = None,
-        replay: Path | None = None,
-        trace_path: Path | None = None,
-    ) -> LLM:
+    def from_settings(cls, settings: Settings, *, tasks: TaskRegistry, **files: Unpack[RunFiles]) -> LLM:
         """Models are loaded by :meth:`check_backend` at a run's start, or by the first call that
         needs one (never when replaying)."""
-        return cls(settings, tasks=tasks, ledger_path=ledger_path, record=record, replay=replay, trace_path=trace_path)
+        return cls(settings, tasks=tasks, **files)
 
     def _model(self, role: str) -> BaseChatModel:
         with self._models_lock:

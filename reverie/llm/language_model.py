@@ -43,7 +43,10 @@ class LanguageModel(Protocol):
         choices: Choices | None = None,
         persona: str | None = None,
         config: RunnableConfig | None = None,
-    ) -> ReplyT: ...
+    ) -> ReplyT:
+        """The task's reply (its fail-safe when the model never gets it right); ``persona``:
+        whose ask it is; ``config`` (callbacks, tags, metadata) reaches every model call. The
+        interface gives only the typed forms: each answerer writes its own ``ask``."""
 
     @overload
     def ask(
@@ -55,19 +58,6 @@ class LanguageModel(Protocol):
         persona: str | None = None,
         config: RunnableConfig | None = None,
     ) -> BaseModel: ...
-
-    def ask(
-        self,
-        task: Any,
-        inputs: Any,
-        *,
-        choices: Choices | None = None,
-        persona: str | None = None,
-        config: RunnableConfig | None = None,
-    ) -> Any:
-        """The task's reply (its fail-safe when the model never gets it right); ``persona``:
-        whose ask it is; ``config`` (callbacks, tags, metadata) reaches every model call."""
-        ...
 
     @property
     def backend_lost(self) -> BackendLost | None:

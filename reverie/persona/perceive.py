@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from reverie.action_text import is_decomposed, subtask
@@ -86,14 +87,23 @@ def remember_event(persona: Agent, llm: LanguageModel, event: Event, desc: str):
     keywords = {event.subject.split(":")[-1], event.object.split(":")[-1]}
     key = _key(desc)
     known = MUNDANE if not _needs_rating(persona, event) else known_today(persona, key)
+    memory = NewMemory(
+        kind=NodeKind.EVENT,
+        created=s.curr_time,
+        event=event,
+        description=desc,
+        keywords=keywords,
+        poignancy=PROVISIONAL if known is None else known,
+        embedding_key=key,
+        filling=[],
+    )
 
-    filling = []
     if event.subject == s.name and event.is_chat:
         # The persona's own conversation: keep the transcript as a chat memory first.
         summary = s.act_description or "a conversation"
         deferred = persona.options.defer_ratings
         if deferred:  # it takes the score of its event, which says the same ("X is conversing about ...")
-            chat_score = PROVISIONAL if known is None else known
+            chat_score = memory.poignancy
         else:
             chat_score = rated(
                 persona,
@@ -103,12 +113,10 @@ def remember_event(persona: Agent, llm: LanguageModel, event: Event, desc: str):
                 lambda: chat_poignancy(llm, persona_name=s.name, identity=persona.identity(), description=summary),
             )
         chat = persona.a_mem.add(
-            NewMemory(
+            replace(
+                memory,
                 kind=NodeKind.CHAT,
-                created=s.curr_time,
-                event=event,
                 description=summary,
-                keywords=keywords,
                 poignancy=chat_score,
                 embedding_key=summary,
                 filling=list(s.chat or []),
@@ -116,20 +124,9 @@ def remember_event(persona: Agent, llm: LanguageModel, event: Event, desc: str):
         )
         if deferred and known is None:
             wait_for_rating(persona, chat, key)
-        filling = [chat.node_id]
+        memory = replace(memory, filling=[chat.node_id])
 
-    node = persona.a_mem.add(
-        NewMemory(
-            kind=NodeKind.EVENT,
-            created=s.curr_time,
-            event=event,
-            description=desc,
-            keywords=keywords,
-            poignancy=PROVISIONAL if known is None else known,
-            embedding_key=key,
-            filling=filling,
-        )
-    )
+    node = persona.a_mem.add(memory)
     if known is None:
         wait_for_rating(persona, node, key)
     else:

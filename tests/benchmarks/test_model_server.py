@@ -3,12 +3,12 @@ modelled delays, at most ``slots`` calls at once, and its accounting of calls in
 
 from __future__ import annotations
 
-import threading
 import time
 
 import httpx
 import pytest
 
+from reverie.benchmarks.bench_server import at_once
 from reverie.benchmarks.model_server import (
     BenchServer,
     Delays,
@@ -41,13 +41,7 @@ def test_n_calls_at_once_keep_at_most_slots_in_flight(slots, calls):
     with BenchServer(Delays(slots=slots, base_s=hold, prefill_tok_per_s=1e12, decode_tok_per_s=1e12)) as server:
         ask(server.url)  # warm: the prompt store loads on the first call
         assert reset_stats(server.url)
-        threads = [threading.Thread(target=ask, args=(server.url,)) for _ in range(calls)]
-        started = time.perf_counter()
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        elapsed = time.perf_counter() - started
+        elapsed = at_once(lambda _i: ask(server.url), calls)
         stats = server_stats(server.url)
     rounds = -(-calls // slots)  # the server answers `slots` at a time, the rest queue
     assert stats["calls"] == calls and stats["peak_in_flight"] == min(slots, calls)

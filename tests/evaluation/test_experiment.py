@@ -166,9 +166,9 @@ def test_a_resumed_experiment_reports_the_hours_before_and_after_and_keeps_each_
         def save(self):
             saved.append(json.loads((sim_dir / EXPERIMENT_PROGRESS).read_text())["hours"])
 
-    def run_day(settings, *, previous, hours, on_hour, **_):
+    def run_day(settings, ask, *, previous, on_hour, **_):
         progress = dict(previous)
-        for hour in range(hours):
+        for hour in range(ask.hours):
             progress = {**progress, "hours": [*progress["hours"], {"hour": 8 + hour}]}
             on_hour(Sim(), progress)
         return progress

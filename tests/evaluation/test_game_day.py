@@ -22,13 +22,12 @@ def _line(prompt, tokens=(100, 10), latency=0.5, fallback=False):
     }
 
 
-def quiet_day(settings, *, hours: int = 1, **day) -> dict:
+def quiet_day(settings, *, hours: int = 1, start: str | None = None, **day) -> dict:
     """``run_day`` on the quick base's fork "day", saying nothing and interviewing no one."""
-    from reverie.evaluation.game_day import run_day
+    from reverie.evaluation.game_day import DayAsk, run_day
 
-    return run_day(
-        settings, base="quick_base", sim_code="day", hours=hours, evaluate_every=-1, say=lambda _l: None, **day
-    )
+    ask = DayAsk("quick_base", "day", hours, -1, start=start)
+    return run_day(settings, ask, say=lambda _l: None, **day)
 
 
 def test_interviews_are_left_out_of_the_runs_figures(tmp_path):
@@ -106,7 +105,7 @@ def test_a_wall_budget_stops_after_the_hour_it_runs_out_in_and_keeps_that_hours_
     from reverie.config import load_settings
     from reverie.llm import LLM
     from reverie.llm.fake_model import FakeChatModel
-    from reverie.evaluation.game_day import run_day
+    from reverie.evaluation.game_day import DayAsk, run_day
     from reverie.tasks.registry import product_tasks
     from tests.fuzz.test_fuzz_runs import town
 
@@ -121,18 +120,8 @@ def test_a_wall_budget_stops_after_the_hour_it_runs_out_in_and_keeps_that_hours_
     )
     shutil.rmtree(settings.paths.storage / "day")  # the ledger's folder: the fork makes it again
     said: list[str] = []
-    report = run_day(
-        settings,
-        base="quick_base",
-        sim_code="day",
-        hours=3,
-        evaluate_every=0,
-        say=said.append,
-        llm=llm,
-        start="07:00",
-        max_wall_s=0.0,
-        evaluate_start=True,
-    )
+    ask = DayAsk("quick_base", "day", hours=3, evaluate_every=0, start="07:00", max_wall_s=0.0, evaluate_start=True)
+    report = run_day(settings, ask, say=said.append, llm=llm)
     assert [row["hour"] for row in report["hours"]] == [7] and report["hours"][0]["steps"] == 6
     assert report["stopped"].startswith("stopped after 1 of 3 game hours") and report["stopped"] in said
     assert report["day"]["game_hours_run"] == 1 and report["day"]["extrapolated"]

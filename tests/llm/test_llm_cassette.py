@@ -74,3 +74,14 @@ def test_a_call_cut_to_the_context_window_replays_from_its_untrimmed_conversatio
     player = LLM.from_settings(settings, tasks=TASKS, replay=tape)
     assert player.ask(TASK, INPUTS, choices=CHOICES) == recorded
     assert player.ledger.last["attempts"] == 2 and player._models is None
+
+
+@pytest.mark.parametrize("files", [{"record": "a.jsonl", "replay": "b.jsonl"}, {"ledger": "calls.jsonl"}])
+def test_a_run_files_mistake_stops_before_anything_is_written(settings, files, tmp_path):
+    """Both ends of a cassette at once, or a keyword the run's files do not have (``ledger`` for
+    ``ledger_path``), stop the constructor with the mistake named."""
+    given = {key: tmp_path / "run" / name for key, name in files.items()}
+    with pytest.raises((ValueError, TypeError)) as info:
+        LLM.from_settings(settings, tasks=TASKS, **given)
+    assert ("cannot both be set" if "replay" in files else "'ledger'") in str(info.value)
+    assert not (tmp_path / "run").exists()

@@ -30,19 +30,10 @@ def seeded_town(root: Path, base: str, seeds: list[dict]) -> tuple[Settings, Sim
 def quiet_day(settings: Settings, base: str, sim_code: str, *, hours: int, start: str, **day) -> None:
     """``run_day`` of ``base`` forked as ``sim_code`` from ``start``: no whispers loaded, nobody
     interviewed, nothing said."""
-    from reverie.evaluation.game_day import run_day
+    from reverie.evaluation.game_day import DayAsk, run_day
 
-    run_day(
-        settings,
-        base=base,
-        sim_code=sim_code,
-        hours=hours,
-        evaluate_every=-1,
-        say=lambda _l: None,
-        start=start,
-        history=None,
-        **day,
-    )
+    ask = DayAsk(base, sim_code, hours, evaluate_every=-1, start=start, history=None)
+    run_day(settings, ask, say=lambda _l: None, **day)
 
 
 def cafe_visitors(sim, storage: SimStorage, window: tuple) -> dict[str, int]:
