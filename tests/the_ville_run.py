@@ -52,6 +52,13 @@ def reverie_argv(config: Path, *args: str) -> list[str]:
     return [sys.executable, "-m", "reverie", "--config", str(config), *args]
 
 
+def replayed_server(base: str, sim: str, cassette: Path, *commands: str) -> list[str]:
+    """The arguments ``server --fork BASE --sim SIM --replay CASSETTE``, then ``--command C`` for
+    each of ``commands`` (what the server's prompt reads, in order)."""
+    typed = [arg for command in commands for arg in ("--command", command)]
+    return ["server", "--fork", base, "--sim", sim, "--replay", str(cassette), *typed]
+
+
 def reverie_cmd(config: Path, *args: str, **kwargs) -> subprocess.CompletedProcess:
     """``python -m reverie --config CONFIG ARGS...`` in a child process."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}

@@ -17,6 +17,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from reverie.jsonio import write_json_atomic
 from tests.frontend import synthetic
+from tests.the_ville_run import replayed_server
 
 pytestmark = pytest.mark.slow
 
@@ -95,22 +96,7 @@ def test_live_page_with_the_simulation_server(
     log_path = world / "backend.log"
     with log_path.open("w") as log:
         backend = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "reverie",
-                "server",
-                "--fork",
-                base,
-                "--sim",
-                "live_e2e",
-                "--replay",
-                str(cassette),
-                "--command",
-                "run 3",
-                "--command",
-                "fin",
-            ],
+            [sys.executable, "-m", "reverie", *replayed_server(base, "live_e2e", cassette, "run 3", "fin")],
             cwd=PROJECT_ROOT,
             env=env,
             stdin=subprocess.DEVNULL,

@@ -19,7 +19,7 @@ from reverie import PROJECT_ROOT
 from reverie.memory import PersonaMemory
 from reverie.world.maze import Maze
 
-from tests.the_ville_run import BASE, NAMES, STEPS, make_village, reverie_argv, reverie_cmd
+from tests.the_ville_run import BASE, NAMES, STEPS, make_village, replayed_server, reverie_argv, reverie_cmd
 
 # The recorded run loads the bundled model: about half an hour on 2 busy cores.
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(5400)]
@@ -121,19 +121,9 @@ def test_fin_then_fork_the_saved_simulation(recorded):
     config, storage, cassette, _ = recorded
     proc = reverie_cmd(
         config,
-        "server",
-        "--fork",
-        BASE,
-        "--sim",
-        "part1",
+        *replayed_server(BASE, "part1", cassette, "run 3", "fin"),
         "--overwrite",
         "--headless",
-        "--replay",
-        str(cassette),
-        "--command",
-        "run 3",
-        "--command",
-        "fin",
         input="",
         timeout=1200,
     )
