@@ -20,6 +20,18 @@ def isabella(base_personas) -> Scratch:
     return scratch
 
 
+def _action(**changed) -> NewAction:
+    """Isabella drinking coffee at the cafe for 5 minutes, with ``changed`` fields."""
+    fields = dict(
+        address="the Ville:Hobbs Cafe:cafe:cafe customer seating",
+        duration=5,
+        description="drinking coffee",
+        pronunciatio="☕",
+        event=["Isabella Rodriguez", "drink", "coffee"],
+    )
+    return NewAction(**{**fields, **changed})
+
+
 def test_identity_has_eight_lines(isabella):
     lines = isabella.identity().split("\n")
     assert [line.split(":")[0] for line in lines] == [
@@ -55,18 +67,7 @@ def test_action_finishes_for_any_step_length(isabella, sec_per_step):
     """The original compared HH:MM:SS exactly, so steps that skip the end second never finished."""
     start = datetime(2023, 2, 13, 8, 0, 3)  # seconds -> the action starts at the next whole minute
     isabella.curr_time = start
-    isabella.add_new_action(
-        NewAction(
-            address="the Ville:Hobbs Cafe:cafe:cafe customer seating",
-            duration=5,
-            description="drinking coffee",
-            pronunciatio="☕",
-            event=["Isabella Rodriguez", "drink", "coffee"],
-            obj_description="cup is being used",
-            obj_pronunciatio="☕",
-            obj_event=["cup", "is", "used"],
-        )
-    )
+    isabella.add_new_action(_action(duration=5))
     assert isabella.act_start_time == start and not isabella.act_path_set
     end = datetime(2023, 2, 13, 8, 6, 0)
     now, finished_at = start, None
@@ -81,11 +82,9 @@ def test_action_finishes_for_any_step_length(isabella, sec_per_step):
 def test_chat_end_and_no_action(isabella):
     assert isabella.act_check_finished()  # no act_address yet
     isabella.add_new_action(
-        NewAction(
+        _action(
             address="<persona> Klaus Mueller",
-            duration=10,
             description="chatting with Klaus",
-            pronunciatio="💬",
             event=["Isabella Rodriguez", "chat with", "Klaus Mueller"],
             chatting_with="Klaus Mueller",
             chat=[["Isabella Rodriguez", "Hi"]],
