@@ -1,13 +1,16 @@
 """The plan of Willow Creek, the default world: a character grid plus named places.
 
 Each building is drawn as text (legend in ``reverie.worldgen.legend``) and stamped onto the
-map; sectors and arenas are rectangles. Editing this file and running
+map; sectors and arenas are rectangles. The houses are built here from one template; the
+buildings drawn whole are data (``buildings_willow_creek.toml``). Editing either and running
 ``python -m reverie.worldgen.generate`` rebuilds every world file.
 """
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 WIDTH, HEIGHT = 60, 45
@@ -25,6 +28,22 @@ class Building:
     roof: str = "red"
     # Per-building names for legend objects, e.g. {"T": "office desk"}.
     names: dict[str, str] = field(default_factory=dict)
+
+
+def read_buildings(path: Path) -> dict[str, Building]:
+    """The buildings a TOML file draws whole (its ``[[building]]`` tables), by sector."""
+    with path.open("rb") as fh:
+        records = tomllib.load(fh)["building"]
+    return {
+        r["sector"]: Building(
+            r["sector"],
+            r["plan"].splitlines(),
+            {arena: [(x0, y0, x1, y1) for x0, y0, x1, y1 in rects] for arena, rects in r["arenas"].items()},
+            r["roof"],
+            r.get("names", {}),
+        )
+        for r in records
+    }
 
 
 def _house(sector: str, room: str, rows_5_to_9: list[str], roof: str, names: dict[str, str] | None = None) -> Building:
@@ -80,64 +99,10 @@ IRIS_HOUSE = _house(
     roof="green",
 )
 
-TOWN_HALL = Building(
-    "Willow Creek Town Hall",
-    [
-        "#############",
-        "#ff.SS.#ww.P#",
-        "#...uu.#uu..#",
-        "#......#.cc.#",
-        "#TT.TT.#cNNc#",
-        "#c..c..#cNNc#",
-        "#......o.cc.#",
-        "#TT.TT.#....#",
-        "#c..c..#...P#",
-        "#......#....#",
-        "#P.....#P..P#",
-        "###D#########",
-    ],
-    {"office": [(1, 1, 6, 10)], "meeting room": [(8, 1, 11, 10)]},
-    roof="slate",
-    names={"T": "office desk"},
-)
-
-CAFE = Building(
-    "Willow Bean Cafe",
-    [
-        "##############",
-        "#FOK#.MM.SS.P#",
-        "#uuu#.uubbbb.#",
-        "#...o..QQQQQ.#",
-        "#.C.#..uuuuu.#",
-        "#####........#",
-        "#.cGc..cGc..P#",
-        "#............#",
-        "#.cGc..cGc...#",
-        "#P...........#",
-        "#####D########",
-    ],
-    {"cafe": [(5, 1, 12, 9), (1, 6, 4, 9)], "cafe kitchen": [(1, 1, 3, 4)]},
-    roof="orange",
-)
-
-SHOP = Building(
-    "Creek Corner Shop",
-    [
-        "##########",
-        "#VVVV#JJJ#",
-        "#uuuu#uuu#",
-        "#....o...#",
-        "#.VV.#####",
-        "#.uu.....#",
-        "#....bb..#",
-        "#.VV.ZZ..#",
-        "#.uu.uu..#",
-        "#P.......#",
-        "####D#####",
-    ],
-    {"shop": [(1, 1, 4, 4), (1, 5, 8, 9)], "storeroom": [(6, 1, 8, 3)]},
-    roof="purple",
-)
+DRAWN = read_buildings(Path(__file__).with_name("buildings_willow_creek.toml"))
+TOWN_HALL = DRAWN["Willow Creek Town Hall"]
+CAFE = DRAWN["Willow Bean Cafe"]
+SHOP = DRAWN["Creek Corner Shop"]
 
 # (building, x, y of its top-left corner)
 BUILDINGS = [

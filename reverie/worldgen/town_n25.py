@@ -79,47 +79,8 @@ def apartment_block(rooms: list[str]) -> Building:
     return Building(APARTMENTS, rows, arenas, roof="slate")
 
 
-SCHOOL = Building(
-    "Willow Creek School",
-    [
-        "##############",
-        "#ww..ww.#SS.P#",
-        "#uu..uu.#uu..#",
-        "#.......#....#",
-        "#TT.TT..#.TT.#",
-        "#c..c...o.c..#",
-        "#TT.TT..#....#",
-        "#c..c...#...P#",
-        "#TT.TT..#....#",
-        "#c..c...#P..P#",
-        "#.......#....#",
-        "#####D########",
-    ],
-    {"classroom": [(1, 1, 7, 10)], "teachers' room": [(9, 1, 12, 10)]},
-    roof="blue",
-    names={"T": "school desk"},
-)
-
-LIBRARY = Building(
-    "Willow Creek Library",
-    [
-        "############",
-        "#SSSS.SSSS.#",
-        "#uuuu.uuuu.#",
-        "#..........#",
-        "#.cYYc.cYYc#",
-        "#..........#",
-        "#.cYYc.cYYc#",
-        "#..........#",
-        "#bbb......P#",
-        "#ZZZ.......#",
-        "#P.........#",
-        "#####D######",
-    ],
-    {"reading room": [(1, 1, 10, 10)]},
-    roof="green",
-    names={"Y": "reading table", "Z": "library front desk"},
-)
+SCHOOL = town.DRAWN["Willow Creek School"]
+LIBRARY = town.DRAWN["Willow Creek Library"]
 
 HOUSES = (
     family_house("Hale family's house", "Milo Hale's room", "orange"),
