@@ -22,6 +22,7 @@ import tempfile
 import time
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from reverie.benchmarks.bench_figures import compare, engine_line, figures, load_report, row, totals
 from reverie.benchmarks.model_server import reset_stats, server_stats, stats_line
@@ -43,6 +44,25 @@ DAY_PLANNING = frozenset(
     }
 )
 REPORT_VERSION = 1
+
+
+# A --server comparison (bench_server.py) and what shapes it: flag -> argparse keywords.
+_SERVER_OPTIONS: dict[str, dict[str, Any]] = {
+    "--server": dict(
+        metavar="URL",
+        help="run the same game time twice against this OpenAI-compatible server: "
+        "lock-step (parallel_slots = 1) and --slots, side by side (see bench_server.py)",
+    ),
+    "--slots": dict(type=int, default=4, help="with --server: parallel_slots of the second run (default 4)"),
+    "--out-of-order": dict(
+        action="store_true",
+        help="with --server: both runs on --slots, the lockstep and the out-of-order scheduler ([simulation] scheduler)",
+    ),
+    "--pinning": dict(
+        action="store_true",
+        help="with --server: a third run without slot pinning ([backend] slot_pinning), to compare cache hit rates",
+    ),
+}
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -69,26 +89,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--replay", type=Path, metavar="FILE", help="answer from FILE (no model: engine overhead only)"
     )
     parser.add_argument("--keep", action="store_true", help="keep the temporary simulation and print where it is")
-    parser.add_argument(
-        "--server",
-        metavar="URL",
-        help="run the same game time twice against this OpenAI-compatible "
-        "server: lock-step (parallel_slots = 1) and --slots, side by side (see bench_server.py)",
-    )
-    parser.add_argument(
-        "--slots", type=int, default=4, help="with --server: parallel_slots of the second run (default 4)"
-    )
-    parser.add_argument(
-        "--out-of-order",
-        action="store_true",
-        help="with --server: both runs on --slots, the "
-        "lockstep and the out-of-order scheduler ([simulation] scheduler)",
-    )
-    parser.add_argument(
-        "--pinning",
-        action="store_true",
-        help="with --server: a third run without slot pinning ([backend] slot_pinning), to compare cache hit rates",
-    )
+    for flag, options in _SERVER_OPTIONS.items():
+        parser.add_argument(flag, **options)
     modes = parser.add_subparsers(dest="bench_mode", metavar="compare")
     cmp = modes.add_parser("compare", help="print two reports side by side with the ratios B/A")
     cmp.add_argument(

@@ -16,7 +16,6 @@ from __future__ import annotations
 import ssl
 import threading
 import time
-from collections.abc import Iterable
 from typing import Any
 
 import httpcore
@@ -66,24 +65,18 @@ class _Backend(httpcore.NetworkBackend):
     def __init__(self, backend: httpcore.NetworkBackend):
         self._backend = backend
 
+    # Only the timeout is the deadline's: httpcore's other connection options pass through as given.
     def connect_tcp(
-        self,
-        host: str,
-        port: int,
-        timeout: float | None = None,
-        local_address: str | None = None,
-        socket_options: Iterable[Any] | None = None,
+        self, host: str, port: int, timeout: float | None = None, *args: Any, **kwargs: Any
     ) -> httpcore.NetworkStream:
-        return _Stream(
-            self._backend.connect_tcp(
-                host, port, _left(timeout, httpcore.ConnectTimeout), local_address, socket_options
-            )
-        )
+        return _Stream(self._backend.connect_tcp(host, port, _left(timeout, httpcore.ConnectTimeout), *args, **kwargs))
 
     def connect_unix_socket(
-        self, path: str, timeout: float | None = None, socket_options: Iterable[Any] | None = None
+        self, path: str, timeout: float | None = None, *args: Any, **kwargs: Any
     ) -> httpcore.NetworkStream:
-        return _Stream(self._backend.connect_unix_socket(path, _left(timeout, httpcore.ConnectTimeout), socket_options))
+        return _Stream(
+            self._backend.connect_unix_socket(path, _left(timeout, httpcore.ConnectTimeout), *args, **kwargs)
+        )
 
     def sleep(self, seconds: float) -> None:
         self._backend.sleep(seconds)

@@ -74,11 +74,13 @@ class Persona:
         cls,
         name: str,
         folder: Path,
+        options: CognitionOptions = CognitionOptions(),
         *,
         embedder: Embedder | None = None,
         index: VectorIndex | None = None,
-        options: CognitionOptions = CognitionOptions(),
     ) -> Persona:
+        """The persona whose memory is in ``folder`` (the constructor's order: name, memory, options);
+        ``embedder`` and ``index``: where that memory's vectors come from and go."""
         return cls(name, PersonaMemory.load(folder, embedder=embedder, index=index), options)
 
     def save(self, folder: Path) -> None:

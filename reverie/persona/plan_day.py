@@ -15,7 +15,7 @@ from reverie.persona.seeded_status import keep_seeded
 from reverie.persona.step import NewDay
 from reverie.tasks import identity
 from reverie.tasks.daily_plan import daily_plan
-from reverie.tasks.hourly_schedule import hourly_schedule
+from reverie.tasks.hourly_schedule import DayToPlan, hourly_schedule
 from reverie.tasks.hourly_schedule_packed import packed_hourly_schedule
 from reverie.tasks.plan_check import bed_hour_of
 from reverie.tasks.wake_up_hour import wake_up_hour
@@ -35,11 +35,11 @@ def plan_new_day(persona: Agent, new_day: NewDay, llm: LanguageModel) -> None:
     )
     # A new daily requirement every day, not day one's again (docs/FIDELITY.md).
     s.set_daily_req(daily_plan(llm, **day, lifestyle=s.lifestyle))
-    about = dict(day, daily_plan=s.daily_req, bed_hour=bed_hour_of(s.lifestyle))
+    about = DayToPlan(**day, daily_plan=s.daily_req, bed_hour=bed_hour_of(s.lifestyle))
     if persona.options.packed_actions:
-        schedule = packed_hourly_schedule(llm, **about)
+        schedule = packed_hourly_schedule(llm, about)
     else:
-        schedule = hourly_schedule(llm, **about, max_passes=persona.options.schedule_passes)
+        schedule = hourly_schedule(llm, about, max_passes=persona.options.schedule_passes)
     s.set_schedule((activity, int(minutes)) for activity, minutes in schedule)
     add_to_day(persona, persona.seeds.events)
 

@@ -115,6 +115,7 @@ def eval_days(llm: LanguageModel, n: int | None = None) -> list:
     from reverie.tasks.clock import hour_of
     from reverie.tasks.daily_plan import DAILY_PLAN, daily_plan
     from reverie.tasks.day_coherence import day_coherence
+    from reverie.tasks.hourly_schedule import DayToPlan
     from reverie.tasks.hourly_schedule_packed import packed_hourly_schedule
     from reverie.tasks.plan_check import bed_hour_of
 
@@ -133,12 +134,14 @@ def eval_days(llm: LanguageModel, n: int | None = None) -> list:
         )
         hourly = packed_hourly_schedule(
             llm,
-            identity=inputs.identity,
-            first_name=name,
-            date=inputs.date,
-            daily_plan=plan,
-            wake_up_hour=wake,
-            bed_hour=bed,
+            DayToPlan(
+                identity=inputs.identity,
+                first_name=name,
+                date=inputs.date,
+                daily_plan=plan,
+                wake_up_hour=wake,
+                bed_hour=bed,
+            ),
         )
         days.append(day_coherence(name, plan, hourly, bed_hour=bed))
     return days

@@ -19,6 +19,7 @@ failed call continues the day instead of putting the persona to sleep ("asleep")
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from pydantic import Field
@@ -43,6 +44,24 @@ _TIME_PHRASE = re.compile(
     r"\s*\b(?:at|from|until|till|to|around|by)?\s*\d{1,2}(?::\d\d)?\s*(?:am|pm)\b(?:\s*(?:to|until|-)\s*\d{1,2}(?::\d\d)?\s*(?:am|pm))?",
     re.IGNORECASE,
 )
+
+
+@dataclass(frozen=True)
+class DayToPlan:
+    """The day whose hours are asked for (here and in packed mode): whose it is, its date, its
+    broad plan and its bounds."""
+
+    identity: str
+    first_name: str
+    date: str
+    daily_plan: list[str]
+    wake_up_hour: int
+    bed_hour: int | None = None  # the lifestyle's bedtime, when it names one
+    persona: str | None = None  # whose calls these are in the ledger (default: ``first_name``)
+
+    @property
+    def asker(self) -> str:
+        return self.persona or self.first_name
 
 
 def strip_subject(text: str, first_name: str) -> str:
@@ -192,31 +211,19 @@ def format_prior(activities: list[str]) -> str:
     return "\n".join(lines)
 
 
-def hourly_activity(
-    llm: LanguageModel,
-    *,
-    identity: str,
-    first_name: str,
-    date: str,
-    daily_plan: list[str],
-    prior_activities: list[str],
-    hour: int,
-    persona: str | None = None,
-    wake_up_hour: int | None = None,
-    bed_hour: int | None = None,
-) -> str:
+def hourly_activity(llm: LanguageModel, day: DayToPlan, *, prior_activities: list[str], hour: int) -> str:
     """The activity for ``hour`` (0..23), given the activities of hours 0..hour-1."""
     inputs = HourlyInputs(
-        identity=identity,
-        first_name=first_name,
-        date=date,
-        daily_plan=format_plan(daily_plan),
+        identity=day.identity,
+        first_name=day.first_name,
+        date=day.date,
+        daily_plan=format_plan(day.daily_plan),
         prior_schedule=format_prior(prior_activities),
         hour=format_hour(hour),
-        wake_up_time="" if wake_up_hour is None else format_hour(wake_up_hour),
-        bed_time="" if bed_hour is None else format_hour(bed_hour),
+        wake_up_time=format_hour(day.wake_up_hour),
+        bed_time="" if day.bed_hour is None else format_hour(day.bed_hour),
     )
-    return llm.ask(HOURLY_SCHEDULE, inputs, persona=persona or first_name).activity
+    return llm.ask(HOURLY_SCHEDULE, inputs, persona=day.asker).activity
 
 
 def merge_hours(activities: list[str]) -> list[tuple[str, int]]:
@@ -231,22 +238,12 @@ def merge_hours(activities: list[str]) -> list[tuple[str, int]]:
 
 
 def hourly_schedule(
-    llm: LanguageModel,
-    *,
-    identity: str,
-    first_name: str,
-    date: str,
-    daily_plan: list[str],
-    wake_up_hour: int,
-    persona: str | None = None,
-    max_passes: int = 3,
-    min_distinct: int = 5,
-    bed_hour: int | None = None,
+    llm: LanguageModel, day: DayToPlan, *, max_passes: int = 3, min_distinct: int = 5
 ) -> list[tuple[str, int]]:
     """The whole day as ``[(activity, minutes), ...]`` summing to 1440 (``f_daily_schedule``).
 
-    Hours before ``wake_up_hour`` and from ``bed_hour`` on (when it falls after waking) are sleeping."""
-    awake = awake_hours(wake_up_hour, bed_hour)
+    Hours before the wake-up hour and from the bed hour on (when it falls after waking) are sleeping."""
+    awake = awake_hours(day.wake_up_hour, day.bed_hour)
     activities: list[str] = []
     for _ in range(max(1, max_passes)):
         activities = []
@@ -254,20 +251,7 @@ def hourly_schedule(
             if hour not in awake:
                 activities.append(SLEEPING)
                 continue
-            activities.append(
-                hourly_activity(
-                    llm,
-                    identity=identity,
-                    first_name=first_name,
-                    date=date,
-                    daily_plan=daily_plan,
-                    prior_activities=activities,
-                    hour=hour,
-                    persona=persona,
-                    wake_up_hour=wake_up_hour,
-                    bed_hour=bed_hour,
-                )
-            )
+            activities.append(hourly_activity(llm, day, prior_activities=activities, hour=hour))
         if len(set(activities)) >= min_distinct:
             break
     return merge_hours(activities)

@@ -38,6 +38,7 @@ from reverie.tasks.day_rules import (
 from reverie.tasks.hourly_schedule import (
     FILLER,
     SLEEPING,
+    DayToPlan,
     check_activity,
     fallback_activity,
     format_plan,
@@ -222,33 +223,23 @@ def fail_safe(inputs: DayScheduleInputs, choices: Choices) -> DayScheduleReply:
 HOURLY_SCHEDULE_PACKED = Task("hourly_schedule_packed", DayScheduleInputs, DayScheduleReply, fail_safe)
 
 
-def packed_hourly_schedule(
-    llm: LanguageModel,
-    *,
-    identity: str,
-    first_name: str,
-    date: str,
-    daily_plan: list[str],
-    wake_up_hour: int,
-    persona: str | None = None,
-    bed_hour: int | None = None,
-) -> list[tuple[str, int]]:
+def packed_hourly_schedule(llm: LanguageModel, day: DayToPlan) -> list[tuple[str, int]]:
     """The whole day as ``[(activity, minutes), ...]`` summing to 1440, from one call."""
-    wake = max(0, min(int(wake_up_hour), HOURS_IN_DAY))
-    awake = awake_hours(wake, bed_hour) if wake < HOURS_IN_DAY else range(0)
+    wake = max(0, min(int(day.wake_up_hour), HOURS_IN_DAY))
+    awake = awake_hours(wake, day.bed_hour) if wake < HOURS_IN_DAY else range(0)
     labels = [format_hour(hour) for hour in awake]
     if not labels:
         return [(SLEEPING, HOURS_IN_DAY * 60)]
     inputs = DayScheduleInputs(
-        identity=identity,
-        first_name=first_name,
-        date=date,
-        daily_plan=format_plan(daily_plan),
+        identity=day.identity,
+        first_name=day.first_name,
+        date=day.date,
+        daily_plan=format_plan(day.daily_plan),
         wake_up_hour=labels[0],
         hours=", ".join(labels),
         count=len(labels),
-        bed_time="" if bed_hour is None else format_hour(bed_hour),
+        bed_time="" if day.bed_hour is None else format_hour(day.bed_hour),
     )
     # The grammar writes exactly one activity per waking hour (a small model stops short of 16).
-    day = llm.ask(HOURLY_SCHEDULE_PACKED, inputs, choices={"hours": labels}, persona=persona or first_name).activities
-    return merge_hours([SLEEPING] * wake + list(day) + [SLEEPING] * (HOURS_IN_DAY - awake.stop))
+    hours = llm.ask(HOURLY_SCHEDULE_PACKED, inputs, choices={"hours": labels}, persona=day.asker).activities
+    return merge_hours([SLEEPING] * wake + list(hours) + [SLEEPING] * (HOURS_IN_DAY - awake.stop))

@@ -8,7 +8,7 @@ from pydantic import ValidationError
 
 from reverie.tasks.daily_plan import DailyPlanReply, with_wake_and_bed
 from reverie.tasks.day_rules import clock_minute, is_bed, meridiem_fixed, plan_order_problem, without_clock
-from reverie.tasks.hourly_schedule import HourlyActivityReply, hourly_schedule
+from reverie.tasks.hourly_schedule import DayToPlan, HourlyActivityReply, hourly_schedule
 from reverie.tasks.hourly_schedule_packed import packed_hourly_schedule
 from reverie.tasks.daily_plan import DAILY_PLAN
 from reverie.tasks.hourly_schedule import HOURLY_SCHEDULE
@@ -173,12 +173,13 @@ def test_sleeping_in_the_afternoon_is_sent_back_but_not_at_night():
 
 from tests.tasks.planning_support import scripted_llm  # noqa: E402
 
-ABOUT = dict(
+ABOUT = DayToPlan(
     identity="Name: Nora Lee",
     first_name="Nora",
     date="Monday",
     daily_plan=["wake up at 6:00 am", "go to bed"],
     wake_up_hour=6,
+    bed_hour=22,
     persona="Nora Lee",
 )
 
@@ -186,7 +187,7 @@ ABOUT = dict(
 def test_hours_from_bedtime_on_are_sleeping_without_a_call():
     """Scripted: every awake hour answers "working"; hours 22 and 23 must not be asked."""
     llm, model = scripted_llm(*['{"activity": "working"}'] * 40)
-    schedule = hourly_schedule(llm, **ABOUT, max_passes=1, bed_hour=22)
+    schedule = hourly_schedule(llm, ABOUT, max_passes=1)
     assert schedule == [("sleeping", 360), ("working", 960), ("sleeping", 120)]
     assert len(model.calls) == 16
 
@@ -194,7 +195,7 @@ def test_hours_from_bedtime_on_are_sleeping_without_a_call():
 def test_packed_day_asks_only_for_the_waking_hours():
     """Scripted: one reply with 16 activities for 6:00 am to 9:00 pm."""
     llm, model = scripted_llm('{"activities": [' + ", ".join(['"working"'] * 16) + "]}")
-    schedule = packed_hourly_schedule(llm, **ABOUT, bed_hour=22)
+    schedule = packed_hourly_schedule(llm, ABOUT)
     # 16 hours of "working": code breaks it every 4 hours (day coherence) without asking again.
     assert schedule[0] == ("sleeping", 360) and schedule[-1] == ("sleeping", 120)
     assert sum(m for _, m in schedule) == 24 * 60
@@ -337,7 +338,7 @@ def test_a_packed_hour_that_is_only_a_clock_time_goes_on_with_the_hour_before():
     ]
     day = ['"reading"', '"2:00 pm"', '"walking"'] + ['"painting"'] * 3 + ['"9:00 am"'] + ['"cooking"'] * 9
     llm, model = scripted_llm('{"activities": [' + ", ".join(day) + "]}")
-    schedule = packed_hourly_schedule(llm, **ABOUT, bed_hour=22)
+    schedule = packed_hourly_schedule(llm, ABOUT)
     assert len(model.calls) == 1
     assert schedule[1:5] == [("reading", 120), ("walking", 60), ("painting", 240), ("cooking", 240)]
 

@@ -90,7 +90,7 @@ def test_fail_safe_otherwise_continues_the_previous_hour_never_sleeps():
 
 from tests.tasks.planning_support import last_user_text, scripted_llm  # noqa: E402
 
-from reverie.tasks.hourly_schedule import hourly_activity, hourly_schedule  # noqa: E402
+from reverie.tasks.hourly_schedule import DayToPlan, hourly_activity, hourly_schedule  # noqa: E402
 
 KW = dict(identity="Name: Isabella Rodriguez", first_name="Isabella", date="Monday February 13", daily_plan=PLAN)
 
@@ -99,7 +99,7 @@ def test_function_strips_the_name_and_shows_the_hours_so_far():
     """Scripted reply "Isabella is opening the cafe." -> "opening the cafe"."""
     llm, model = scripted_llm('{"activity": "Isabella is opening the cafe."}')
     prior = ["sleeping"] * 6 + ["waking up"] * 2
-    assert hourly_activity(llm, **KW, prior_activities=prior, hour=8) == "opening the cafe"
+    assert hourly_activity(llm, DayToPlan(**KW, wake_up_hour=6), prior_activities=prior, hour=8) == "opening the cafe"
     text = last_user_text(model)
     assert "12:00 am to 5:00 am: sleeping\n6:00 am to 7:00 am: waking up" in text
     assert text.rstrip().endswith("What is Isabella doing at 8:00 am? Answer with the JSON object.")
@@ -110,7 +110,7 @@ def test_whole_day_sleeps_without_calls_until_waking_and_sums_to_a_day():
     acts = ["waking up", "opening the cafe", "serving customers", "eating lunch", "closing the cafe"]
     replies = [f'{{"activity": "{acts[min(i // 4, 4)]}"}}' for i in range(18)]
     llm, model = scripted_llm(*replies)
-    day = hourly_schedule(llm, **KW, wake_up_hour=6)
+    day = hourly_schedule(llm, DayToPlan(**KW, wake_up_hour=6))
     assert len(model.calls) == 18
     assert day[0] == ("sleeping", 360)
     assert sum(minutes for _, minutes in day) == 1440
@@ -120,7 +120,7 @@ def test_whole_day_sleeps_without_calls_until_waking_and_sums_to_a_day():
 def test_whole_day_is_redone_when_too_uniform_but_keeps_sleeping_hours():
     """Scripted: the same activity every hour -> 3 passes of 16 calls each (hours 0-7 never asked)."""
     llm, model = scripted_llm('{"activity": "working"}')
-    day = hourly_schedule(llm, **KW, wake_up_hour=8)
+    day = hourly_schedule(llm, DayToPlan(**KW, wake_up_hour=8))
     assert len(model.calls) == 3 * 16
     assert day == [("sleeping", 480), ("working", 960)]
 

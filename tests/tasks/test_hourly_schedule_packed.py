@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from datetime import datetime
 
 from tests.tasks.planning_support import scripted_llm
@@ -19,6 +20,7 @@ from reverie.persona.options import CognitionOptions
 from reverie.persona.persona import Persona
 from reverie.persona.plan_day import plan_new_day
 from reverie.persona.step import NewDay
+from reverie.tasks.hourly_schedule import DayToPlan
 from reverie.tasks.hourly_schedule_packed import packed_hourly_schedule
 
 SERVING = ["serving customers"] * 4
@@ -32,17 +34,13 @@ DAY = (
     + ["reading", "going to bed"]
 )
 
+NORA = DayToPlan(identity="Name: Nora", first_name="Nora", date="Monday February 13", daily_plan=[], wake_up_hour=7)
+
 
 def test_one_call_gives_the_whole_day_in_minutes():
     llm, model = scripted_llm(json.dumps({"activities": DAY[:17]}))
     schedule = packed_hourly_schedule(
-        llm,
-        identity="Name: Nora",
-        first_name="Nora",
-        date="Monday February 13",
-        daily_plan=["open the cafe at 8:00 am"],
-        wake_up_hour=7,
-        persona="Nora Bennett",
+        llm, replace(NORA, daily_plan=["open the cafe at 8:00 am"], persona="Nora Bennett")
     )
     assert len(model.calls) == 1
     assert schedule[0] == ("sleeping", 7 * 60) and sum(m for _, m in schedule) == 24 * 60
@@ -54,9 +52,7 @@ def test_one_activity_all_day_gets_breaks_from_code_without_asking_again():
     # Scripted fake model: the reply decides the day; code only breaks the run of one activity.
     day = ["waking up", "eating breakfast", "opening the cafe"] + ["serving customers"] * 14
     llm, model = scripted_llm(json.dumps({"activities": day}))
-    schedule = packed_hourly_schedule(
-        llm, identity="Name: Nora", first_name="Nora", date="Monday February 13", daily_plan=[], wake_up_hour=7
-    )
+    schedule = packed_hourly_schedule(llm, NORA)
     assert len(model.calls) == 1
     assert [a for a, _ in schedule][:4] == ["sleeping", "waking up", "eating breakfast", "opening the cafe"]
     runs = [m for a, m in schedule if a == "serving customers"]
@@ -70,9 +66,7 @@ def test_the_plans_list_numbers_copied_into_the_hours_are_dropped_so_the_same_ac
     activity in as many blocks (each decomposed on its own). Scripted fake model."""
     numbered = [f"{n}. {activity}" for n, activity in enumerate(DAY[:17], 1)]
     llm, model = scripted_llm(json.dumps({"activities": numbered}))
-    schedule = packed_hourly_schedule(
-        llm, identity="Name: Nora", first_name="Nora", date="Monday February 13", daily_plan=[], wake_up_hour=7
-    )
+    schedule = packed_hourly_schedule(llm, NORA)
     assert len(model.calls) == 1
     assert [a for a, _ in schedule][:4] == ["sleeping", "waking up", "eating breakfast", "opening the cafe"]
     assert [m for a, m in schedule if a == "serving customers"] == [240, 240, 240]
@@ -80,9 +74,7 @@ def test_the_plans_list_numbers_copied_into_the_hours_are_dropped_so_the_same_ac
 
 def test_too_few_hours_are_sent_back_with_the_count():
     llm, model = scripted_llm(json.dumps({"activities": DAY[:3]}), json.dumps({"activities": DAY[:17]}))
-    schedule = packed_hourly_schedule(
-        llm, identity="Name: Nora", first_name="Nora", date="Monday February 13", daily_plan=[], wake_up_hour=7
-    )
+    schedule = packed_hourly_schedule(llm, NORA)
     assert len(model.calls) == 2 and "give exactly 17 activities" in str(model.calls[1][0][-1].content)
     assert sum(m for _, m in schedule) == 24 * 60
 

@@ -20,7 +20,7 @@ from reverie.tasks.decide_reaction import decide_to_react, decide_to_talk
 from reverie.tasks.event_triple import act_obj_event_triple, event_triple
 from reverie.prompt_tools.evaluate import read_ledger
 from reverie.prompt_tools.fixtures import load_fixture
-from reverie.tasks.hourly_schedule import hourly_activity
+from reverie.tasks.hourly_schedule import DayToPlan, hourly_activity
 from reverie.tasks.identity import revise_identity
 from reverie.tasks.new_decomp_schedule import new_decomp_schedule
 from reverie.tasks.object_state import act_obj_desc
@@ -57,15 +57,10 @@ def test_day_planning_gives_hours_plans_and_the_models_own_activity_and_steps(ll
         llm, identity=identity, lifestyle=lifestyle, date="Monday February 13", first_name="Klaus", wake_up_hour=hour
     )
     assert 4 <= len(plan) <= 8 and all(isinstance(item, str) and item for item in plan)
-    activity = hourly_activity(
-        llm,
-        identity=identity,
-        first_name="Klaus",
-        date="Monday February 13",
-        daily_plan=plan,
-        prior_activities=["sleeping"] * 7 + ["waking up"],
-        hour=8,
+    day = DayToPlan(
+        identity=identity, first_name="Klaus", date="Monday February 13", daily_plan=plan, wake_up_hour=hour
     )
+    activity = hourly_activity(llm, day, prior_activities=["sleeping"] * 7 + ["waking up"], hour=8)
     assert isinstance(activity, str) and activity and answered(llm, "hourly_schedule")
     task = "working on his research paper"
     steps = task_decomp(
