@@ -80,6 +80,7 @@ class RunAhead:
         self.context = contextvars.copy_context()
         self._views: dict[tuple, frozenset] = {}
         self.walks = ArenaWalks(sim.maze)
+        self._met: dict[tuple[str, int, str, int, int], bool] = {}  # _may_meet's answers
 
     # -- the loop ---------------------------------------------------------------------------
     def run(
@@ -174,6 +175,8 @@ class RunAhead:
         self._links = {name: partners(self.sim.personas[name].scratch) for name in self.names}
         self._vision = {name: int(self.sim.personas[name].scratch.vision_r) for name in self.names}
         self._still = {name: self._still_until(name) for name in self.names if name not in self.running}
+        if len(self._met) > 200_000:  # the answers of steps long passed
+            self._met.clear()
         by_step: dict[int, list[str]] = {}
         for name in self.names:
             if self.clock[name] < end:
@@ -240,12 +243,28 @@ class RunAhead:
         have walked within sight of the member's tile at ``u``: within ``vision + MARGIN + walk`` tiles
         of it in a straight line, and into its arena within ``walk + MARGIN`` steps, where ``walk`` is
         the steps it may walk by ``u`` (``u - behind``, less those it surely lies still)."""
-        reach, at, still = self._reach(member, other), self.pos[other][behind], self._still.get(other, behind)
+        still = self._still.get(other, behind)
+        # The answer depends only on these: the member's tiles up to ``step`` and the other's at
+        # ``behind`` are fixed once known, so it is worked out once while nobody moves.
+        key = (member, step, other, behind, still)
+        met = self._met.get(key)
+        if met is None:
+            met = self._met[key] = self._could_meet(member, step, other, behind, still)
+        return met
+
+    def _could_meet(self, member: str, step: int, other: str, behind: int, still: int) -> bool:
+        reach, at = self._reach(member, other), self.pos[other][behind]
         gap = step - behind
         if chebyshev(self.pos[member][step], at) > reach + 2 * gap:  # clear whatever the member's path since then
             return False
-        for u in range(behind, step + 1):
+        last = None
+        for u in range(
+            step, behind - 1, -1
+        ):  # latest first: on a tile held for several steps, its latest has the longest walk
             tile, walk = self.pos[member][u], max(0, u - still)
+            if tile == last:
+                continue
+            last = tile
             if chebyshev(tile, at) <= reach + walk and self.walks.steps(self.walks.arena_of(tile), at) <= walk + MARGIN:
                 return True
         return False

@@ -47,8 +47,9 @@ def test_n_calls_at_once_keep_at_most_slots_in_flight(slots, calls):
     assert stats["calls"] == calls and stats["peak_in_flight"] == min(slots, calls)
     assert stats["model_s"] == pytest.approx(calls * hold, rel=0.01)
     assert elapsed >= rounds * hold
-    # in flight, weighted by time: calls x hold (a sleep runs a little over) over the wall time since the reset
-    assert stats["mean_in_flight"] == pytest.approx(calls * hold / stats["wall_s"], rel=0.1)
+    # in flight, weighted by time: calls x hold over the wall time since the reset (a sleep runs over on a
+    # loaded machine, so a fifth either way; counting calls alone, or time alone, is off by far more)
+    assert stats["mean_in_flight"] == pytest.approx(calls * hold / stats["wall_s"], rel=0.2)
     assert stats["mean_in_flight"] <= min(slots, calls)
     # requests reach a slot a few ms apart (each is parsed and answered by rule first)
     assert calls / rounds * 0.8 <= stats["mean_in_flight_while_busy"] <= min(slots, calls)
