@@ -37,23 +37,84 @@ def write_config(tmp_path):
     return _write
 
 
+# The session's real-model runs, by the fixture that returns them: (start(root), finish(root, started)).
+# Each starts in the background once the selected tests are known, if one of them needs it.
+def _start_the_ville(root: Path):
+    from tests.the_ville_run import start_recording_the_ville
+
+    return start_recording_the_ville(root, SMALLVILLE)
+
+
+def _finish_the_ville(root: Path, started):
+    from tests.the_ville_run import finish_recording_the_ville
+
+    return finish_recording_the_ville(root, started)
+
+
+def _start_readme(root: Path):
+    from tests.willow_run import start_the_readme_first_command
+
+    return start_the_readme_first_command(root)
+
+
+def _finish_readme(root: Path, started):
+    from tests.willow_run import finish_the_readme_first_command
+
+    return finish_the_readme_first_command(root, started)
+
+
+SESSION_RUNS = {
+    "the_ville_recording": (_start_the_ville, _finish_the_ville),
+    "readme_first_run": (_start_readme, _finish_readme),
+}
+_STARTED = pytest.StashKey[dict[str, tuple[Path, object]]]()
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start the session runs the selected tests will ask for: their model generates on half the
+    cores, so the tests before them run meanwhile instead of waiting for them later."""
+    started = session.config.stash.setdefault(_STARTED, {})
+    if session.config.option.collectonly:
+        return
+    wanted = {name for item in session.items for name in getattr(item, "fixturenames", ())}
+    factory = session.config._tmp_path_factory  # type: ignore[attr-defined]  # tmp_path_factory's own
+    for name, (start, _) in SESSION_RUNS.items():
+        if name in wanted and name not in started and (name != "the_ville_recording" or SMALLVILLE.is_dir()):
+            root = factory.mktemp(name)
+            started[name] = (root, start(root))
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Stop a session run that no test collected (the session ended first)."""
+    for _, run in session.config.stash.get(_STARTED, {}).values():
+        if run is not None:
+            run.stop()
+
+
+def _session_run(name: str, request: pytest.FixtureRequest, tmp_path_factory):
+    """The run ``name`` started at collection (started now if it was not), once it has ended."""
+    start, finish = SESSION_RUNS[name]
+    started = request.config.stash.setdefault(_STARTED, {})
+    if name not in started:
+        root = tmp_path_factory.mktemp(name)
+        started[name] = (root, start(root))
+    root, run = started[name]
+    return finish(root, run)
+
+
 @pytest.fixture(scope="session")
-def the_ville_recording(tmp_path_factory, smallville_dir):
+def the_ville_recording(request, tmp_path_factory, smallville_dir):
     """One real run of the original 3-agent base with the bundled model, recorded once per
     session: (config, storage, cassette, seconds). See tests/the_ville_run.py."""
-    from tests.the_ville_run import record_the_ville
-
-    return record_the_ville(tmp_path_factory.mktemp("the_ville_recording"), smallville_dir)
+    return _session_run("the_ville_recording", request, tmp_path_factory)
 
 
 @pytest.fixture(scope="session")
-def readme_first_run(tmp_path_factory):
+def readme_first_run(request, tmp_path_factory):
     """The README's first command on the bundled model, run once per session (a
     tests.willow_run.FirstRun): the first-run test checks its morning, the capture test reads
     its trace."""
-    from tests.willow_run import run_the_readme_first_command
-
-    return run_the_readme_first_command(tmp_path_factory.mktemp("readme_first_run"))
+    return _session_run("readme_first_run", request, tmp_path_factory)
 
 
 @pytest.fixture(scope="session")
