@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 
 import pytest
 
 from reverie import PROJECT_ROOT
+from tests.background_run import RunQueue
 
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -67,39 +69,42 @@ SESSION_RUNS = {
     "the_ville_recording": (_start_the_ville, _finish_the_ville),
     "readme_first_run": (_start_readme, _finish_readme),
 }
-_STARTED = pytest.StashKey[dict[str, tuple[Path, object]]]()
+_QUEUE = pytest.StashKey[tuple[dict[str, Path], RunQueue]]()
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Start the session runs the selected tests will ask for: their model generates on half the
-    cores, so the tests before them run meanwhile instead of waiting for them later."""
-    started = session.config.stash.setdefault(_STARTED, {})
+    """Start the session runs the selected tests will ask for, one at a time, in the order they
+    are first needed: their model generates on half the cores, so the tests before them run
+    meanwhile instead of waiting for them later."""
     if session.config.option.collectonly:
         return
-    wanted = {name for item in session.items for name in getattr(item, "fixturenames", ())}
+    first_use: dict[str, int] = {}
+    for index, item in enumerate(session.items):
+        for name in SESSION_RUNS:
+            if name in getattr(item, "fixturenames", ()):
+                first_use.setdefault(name, index)
+    if not SMALLVILLE.is_dir():  # the fixture fails on it, naming where the data is expected
+        first_use.pop("the_ville_recording", None)
     factory = session.config._tmp_path_factory  # type: ignore[attr-defined]  # tmp_path_factory's own
-    for name, (start, _) in SESSION_RUNS.items():
-        if name in wanted and name not in started and (name != "the_ville_recording" or SMALLVILLE.is_dir()):
-            root = factory.mktemp(name)
-            started[name] = (root, start(root))
+    roots = {name: factory.mktemp(name) for name in sorted(first_use, key=first_use.__getitem__)}
+    starts = {name: functools.partial(SESSION_RUNS[name][0], root) for name, root in roots.items()}
+    session.config.stash[_QUEUE] = (roots, RunQueue(starts))
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    """Stop a session run that no test collected (the session ended first)."""
-    for _, run in session.config.stash.get(_STARTED, {}).values():
-        if run is not None:
-            run.stop()
+    """Stop the session runs still going (the session ended before a test collected them)."""
+    if _QUEUE in session.config.stash:
+        session.config.stash[_QUEUE][1].stop()
 
 
 def _session_run(name: str, request: pytest.FixtureRequest, tmp_path_factory):
-    """The run ``name`` started at collection (started now if it was not), once it has ended."""
+    """The run ``name`` (started at collection, or now if it was not), once it has ended."""
     start, finish = SESSION_RUNS[name]
-    started = request.config.stash.setdefault(_STARTED, {})
-    if name not in started:
-        root = tmp_path_factory.mktemp(name)
-        started[name] = (root, start(root))
-    root, run = started[name]
-    return finish(root, run)
+    roots, queue = request.config.stash.get(_QUEUE, ({}, None))
+    if queue is not None and name in queue:
+        return finish(roots[name], queue.run(name))
+    root = tmp_path_factory.mktemp(name)
+    return finish(root, start(root))
 
 
 @pytest.fixture(scope="session")
