@@ -1,8 +1,9 @@
 """The original release's 3-agent base in a temporary village, and one real recorded run of it.
 
 `make_village` links the original data (never copied) into a folder with its own config;
-`record_the_ville` runs it with the bundled model and records every reply to a cassette,
-once per test session (fixture `the_ville_recording` in tests/conftest.py). Tests that need
+`start_recording_the_ville` runs it with the bundled model and records every reply to a
+cassette, once per test session (fixture `the_ville_recording` in tests/conftest.py, started
+in the background when the session begins). Tests that need
 whole runs of the_ville but are about something else (resume, replay, the live page)
 replay that cassette: the same decisions, without paying for the model again.
 """
@@ -12,10 +13,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from reverie import PROJECT_ROOT
+from tests.background_run import BackgroundRun
 
 BASE = "base_the_ville_isabella_maria_klaus"
 NAMES = ["Isabella Rodriguez", "Maria Lopez", "Klaus Mueller"]
@@ -23,6 +24,7 @@ STEPS = 30
 # To re-run only the replaying tests, point this at the folder of an earlier recording
 # (the one holding village/ and calls.cassette.jsonl).
 REUSE = "REVERIE_TEST_RECORDING"
+CASSETTE = "calls.cassette.jsonl"
 
 
 def make_village(root: Path, smallville: Path, *, autosave_every: int = 5) -> Path:
@@ -72,19 +74,32 @@ def reverie_cmd(config: Path, *args: str, **kwargs) -> subprocess.CompletedProce
     )
 
 
-def record_the_ville(root: Path, smallville: Path) -> tuple[Path, Path, Path, float | None]:
-    """``STEPS`` headless steps (simulation ``rec``) with the bundled model, recorded:
-    (config, storage, cassette, seconds)."""
+def start_recording_the_ville(root: Path, smallville: Path) -> BackgroundRun | None:
+    """``STEPS`` headless steps (simulation ``rec``) with the bundled model, recorded, started
+    under ``root`` (None when ``$REVERIE_TEST_RECORDING`` names an earlier recording)."""
     if os.environ.get(REUSE):
-        reuse = Path(os.environ[REUSE])
-        return reuse / "village" / "config.toml", reuse / "village" / "storage", reuse / "calls.cassette.jsonl", None
+        return None
     config = make_village(root / "village", smallville)
-    cassette = root / "calls.cassette.jsonl"
-    started = time.monotonic()
-    proc = reverie_cmd(
-        config, "run", "--sim", "rec", "--steps", str(STEPS), "--record", str(cassette), "--no-progress", timeout=5000
+    return BackgroundRun(
+        reverie_argv(
+            config, "run", "--sim", "rec", "--steps", str(STEPS), "--record", str(root / CASSETTE), "--no-progress"
+        ),
+        root / "output",
+        timeout=5000,
+        cwd=PROJECT_ROOT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
-    seconds = time.monotonic() - started
+
+
+def finish_recording_the_ville(root: Path, started: BackgroundRun | None) -> tuple[Path, Path, Path, float | None]:
+    """The recording ``start_recording_the_ville(root, ...)`` started, once it has ended:
+    (config, storage, cassette, seconds)."""
+    if started is None:
+        reuse = Path(os.environ[REUSE])
+        return reuse / "village" / "config.toml", reuse / "village" / "storage", reuse / CASSETTE, None
+    proc = started.result()
     assert proc.returncode == 0, proc.stderr[-3000:]
+    seconds = started.seconds
+    assert seconds is not None
     print(f"\n{STEPS} steps with the bundled model: {seconds:.0f} s ({seconds / STEPS:.1f} s/step)")
-    return config, root / "village" / "storage", cassette, seconds
+    return root / "village" / "config.toml", root / "village" / "storage", root / CASSETTE, seconds

@@ -1,7 +1,7 @@
 """A storage folder that links the shipped Willow Creek base (never copied) and a config for it;
 and the README's first command run there once per test session (fixture ``readme_first_run``
-in tests/conftest.py): the morning the first-run test checks and the real trace the capture
-test reads."""
+in tests/conftest.py, started in the background when the session begins): the morning the
+first-run test checks and the real trace the capture test reads."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reverie import PROJECT_ROOT
+from tests.background_run import BackgroundRun
 
 BASE = "base_willow_creek"
 SHIPPED = PROJECT_ROOT / "environment" / "frontend_server" / "storage" / BASE
@@ -50,16 +51,22 @@ class FirstRun:
     run: subprocess.CompletedProcess
 
 
-def run_the_readme_first_command(root: Path) -> FirstRun:
-    """The README's `run` part exactly as written there, in a Willow Creek village under ``root``."""
+def start_the_readme_first_command(root: Path) -> BackgroundRun:
+    """The README's `run` part exactly as written there, started in a Willow Creek village under ``root``."""
     config = willow_config(root)
-    storage = root / "storage"
-    run = subprocess.run(
+    return BackgroundRun(
         [sys.executable, "-m", "reverie", "--config", str(config), *readme_run_args()],
-        cwd=PROJECT_ROOT,
-        capture_output=True,
-        text=True,
+        root / "output",
         timeout=3500,
+        cwd=PROJECT_ROOT,
     )
+
+
+def finish_the_readme_first_command(root: Path, started: BackgroundRun) -> FirstRun:
+    """The run ``start_the_readme_first_command(root)`` started, once it has ended."""
+    run = started.result()
+    storage = root / "storage"
     sims = [p for p in storage.iterdir() if p.name != BASE]
-    return FirstRun(config, storage, sims[0] if len(sims) == 1 else storage / "(no single simulation)", run)
+    return FirstRun(
+        root / "config.toml", storage, sims[0] if len(sims) == 1 else storage / "(no single simulation)", run
+    )
