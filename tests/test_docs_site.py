@@ -327,6 +327,12 @@ def test_mkdocs_build_strict_has_no_broken_link_and_no_page_outside_the_nav(tmp_
     # Offline: no web fonts or scripts from elsewhere.
     index = (site / "index.html").read_text(encoding="utf-8")
     assert "fonts.googleapis.com" not in index and not re.search(r"<script[^>]+src=\"https?://", index)
+    # Nor anything Material's script would fetch on demand: its ResizeObserver polyfill is the site's own copy.
+    cdn = re.compile(r"https?://(unpkg\.com|cdn\.jsdelivr\.net|cdnjs\.cloudflare\.com|fonts\.g(oogleapis|static)\.com)")
+    for built in site.rglob("*"):
+        if built.suffix in (".html", ".js", ".css", ".map"):
+            assert not cdn.search(built.read_text(encoding="utf-8", errors="replace")), built.relative_to(site)
+    assert "ResizeObserver" in (site / "assets" / "javascripts" / "resize-observer-polyfill.js").read_text()
 
 
 def test_links_written_as_repository_paths_point_at_their_pages():

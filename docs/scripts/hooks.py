@@ -7,6 +7,11 @@ that work both in the repository and in the site.
 - Search works when the built site is opened from disk: Material's offline plugin needs the
   iframe-worker shim, which comes from npm with the web server's packages (`bash .ci/setup`) and
   is served from the site itself, never from a CDN (without it, search needs `mkdocs serve`).
+- Material's script would fetch two more from unpkg.com when a page needs them: the
+  ResizeObserver polyfill (a browser without ResizeObserver) and mermaid (a diagram). The
+  polyfill comes from npm too and is served from the site; mermaid is not served, as no page
+  can hold a diagram (superfences has no mermaid fence). The built script names both by the
+  site's own address, so nothing is ever fetched from elsewhere.
 - A relative link is written as a path in the repository, from the file that holds it
   (``../models/README.md#model-servers`` in docs/SPEED.md). The site points it at that file's
   page; a link to a repository file that is not a page (a source file, a folder) keeps its text
@@ -44,8 +49,16 @@ _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 
 _origin: dict[str, str] = {}
 
-SHIM = ROOT / "environment" / "frontend_server" / "node_modules" / "iframe-worker" / "shim" / "index.js"
+NODE_MODULES = ROOT / "environment" / "frontend_server" / "node_modules"
+SHIM = NODE_MODULES / "iframe-worker" / "shim" / "index.js"
 SHIM_URI = "assets/javascripts/iframe-worker-shim.js"
+POLYFILL = NODE_MODULES / "resize-observer-polyfill" / "dist" / "ResizeObserver.js"
+POLYFILL_URI = "assets/javascripts/resize-observer-polyfill.js"
+# The CDN addresses in Material's script -> where the site serves them (its base: __md_scope).
+LOCAL_COPIES = {
+    "https://unpkg.com/resize-observer-polyfill": POLYFILL_URI,
+    "https://unpkg.com/mermaid@11/dist/mermaid.min.js": "assets/javascripts/mermaid.min.js",
+}
 
 
 def on_config(config):
@@ -62,8 +75,9 @@ def on_files(files, config):
     for src_uri, text in reference.pages().items():
         files.append(File.generated(config, src_uri, content=text))
         _origin[src_uri] = f"docs/{src_uri}"
-    if SHIM.is_file():
-        files.append(File.generated(config, SHIM_URI, abs_src_path=str(SHIM)))
+    for source, uri in ((SHIM, SHIM_URI), (POLYFILL, POLYFILL_URI)):
+        if source.is_file():
+            files.append(File.generated(config, uri, abs_src_path=str(source)))
     for repo_path, src_uri in INCLUDED.items():
         files.append(File.generated(config, src_uri, content=(ROOT / repo_path).read_text(encoding="utf-8")))
         _origin[src_uri] = repo_path
@@ -94,6 +108,7 @@ def rewrite_links(markdown: str, origin: str, page_uri: str) -> str:
         if _FENCE.match(line.lstrip()):
             fenced = not fenced
         if not fenced:
+
             def fix(match: re.Match) -> str:
                 target = match["target"]
                 if _SCHEME.match(target) or target.startswith("#"):
@@ -102,6 +117,7 @@ def rewrite_links(markdown: str, origin: str, page_uri: str) -> str:
                 if new is None:
                     return match["text"]
                 return f"{match[1]}({new}{match['title'] or ''})"
+
             line = _LINK.sub(fix, line)
         out.append(line)
     return "".join(out)
@@ -110,3 +126,13 @@ def rewrite_links(markdown: str, origin: str, page_uri: str) -> str:
 def on_page_markdown(markdown, page, config, files):
     uri = page.file.src_uri
     return rewrite_links(markdown, _origin.get(uri, f"docs/{uri}"), uri)
+
+
+def on_post_build(config):
+    """Material's script (and its source map) name the site's own copies, not the CDN's."""
+    for script in (Path(config.site_dir) / "assets" / "javascripts").glob("bundle.*.js*"):
+        text = script.read_text(encoding="utf-8")
+        for cdn, uri in LOCAL_COPIES.items():
+            local = uri if script.suffix == ".map" else f'new URL("{uri}",__md_scope).href'
+            text = text.replace(cdn if script.suffix == ".map" else f'"{cdn}"', local)
+        script.write_text(text, encoding="utf-8")
