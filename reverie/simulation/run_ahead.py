@@ -258,14 +258,16 @@ class RunAhead:
         if chebyshev(self.pos[member][step], at) > reach + 2 * gap:  # clear whatever the member's path since then
             return False
         last = None
-        for u in range(
-            step, behind - 1, -1
-        ):  # latest first: on a tile held for several steps, its latest has the longest walk
+        # Latest first: on a tile held for several steps, its latest step has the longest walk.
+        for u in range(step, behind - 1, -1):
             tile, walk = self.pos[member][u], max(0, u - still)
             if tile == last:
                 continue
             last = tile
-            if chebyshev(tile, at) <= reach + walk and self.walks.steps(self.walks.arena_of(tile), at) <= walk + MARGIN:
+            if (
+                chebyshev(tile, at) <= reach + walk
+                and self.walks.steps(self.sim.maze.arena_of(tile), at) <= walk + MARGIN
+            ):
                 return True
         return False
 

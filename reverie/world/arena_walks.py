@@ -12,10 +12,7 @@ from __future__ import annotations
 import math
 
 from reverie.world.maze import Maze, Tile
-from reverie.world.pathfinding import distances_from
-
-# Four neighbours: a step from a blocked tile (where a resident may start) goes to one of them.
-_NEIGHBOURS = ((0, -1), (-1, 0), (0, 1), (1, 0))
+from reverie.world.pathfinding import NEIGHBOURS, distances_from
 
 
 class ArenaWalks:
@@ -24,15 +21,11 @@ class ArenaWalks:
         self._tiles: dict[str, list[Tile]] | None = None
         self._steps: dict[str, dict[Tile, int]] = {}
 
-    def arena_of(self, tile: Tile) -> str:
-        """The tile's arena address (``world:sector:arena``; outdoors the sector or arena part is blank)."""
-        return self.maze.arena_of(tile)
-
     def steps(self, arena: str, tile: Tile) -> float:
         """The fewest steps from ``tile`` onto a free tile of ``arena`` (0 on any of its tiles);
         ``math.inf`` where no walk leads there."""
         tile = (int(tile[0]), int(tile[1]))
-        if self.arena_of(tile) == arena:
+        if self.maze.arena_of(tile) == arena:
             return 0
         field = self._steps.get(arena)
         if field is None:
@@ -40,7 +33,7 @@ class ArenaWalks:
         if tile in field:
             return field[tile]
         # A walk that starts on a blocked tile (a resident may stand on one) first steps onto a free neighbour.
-        near = [field[n] for n in ((tile[0] + dx, tile[1] + dy) for dx, dy in _NEIGHBOURS) if n in field]
+        near = [field[n] for n in ((tile[0] + dx, tile[1] + dy) for dx, dy in NEIGHBOURS) if n in field]
         return min(near) + 1 if near else math.inf
 
     def _free_tiles(self) -> dict[str, list[Tile]]:
@@ -50,5 +43,5 @@ class ArenaWalks:
             for y in range(self.maze.height):
                 for x in range(self.maze.width):
                     if not self.maze.collision[y][x]:
-                        self._tiles.setdefault(self.arena_of((x, y)), []).append((x, y))
+                        self._tiles.setdefault(self.maze.arena_of((x, y)), []).append((x, y))
         return self._tiles

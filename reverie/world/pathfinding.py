@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from reverie.engine_time import timed
 from reverie.world.maze import Maze, Tile
 
-# Back-tracking preference of the original: up, left, down, right.
-_BACK = ((0, -1), (-1, 0), (0, 1), (1, 0))
+# The 4 neighbours a resident steps to, in the original's back-tracking preference: up, left, down, right.
+NEIGHBOURS = ((0, -1), (-1, 0), (0, 1), (1, 0))
 
 
 def distances(maze: Maze, start: Tile, stop: Tile | None = None) -> dict[Tile, int]:
@@ -30,7 +30,7 @@ def distances_from(maze: Maze, starts: Iterable[Tile], stop: Tile | None = None)
     while queue:
         x, y = queue.popleft()
         d = dist[(x, y)] + 1
-        for dx, dy in _BACK:
+        for dx, dy in NEIGHBOURS:
             nx, ny = x + dx, y + dy
             if 0 <= nx < width and 0 <= ny < height and not blocked[ny][nx] and (nx, ny) not in dist:
                 dist[(nx, ny)] = d
@@ -57,7 +57,7 @@ def _find_path(maze: Maze, start: Tile, end: Tile) -> list[Tile]:
     x, y = end
     k = dist[end]
     while k > 0:
-        for dx, dy in _BACK:
+        for dx, dy in NEIGHBOURS:
             step = (x + dx, y + dy)
             if dist.get(step) == k - 1:
                 x, y = step

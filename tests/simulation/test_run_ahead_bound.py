@@ -35,12 +35,12 @@ def neighbours_behind_a_wall(maze: Maze) -> tuple[tuple[int, int], tuple[int, in
         (x, y)
         for y in range(maze.height)
         for x in range(maze.width)
-        if not maze.collision[y][x] and walks.arena_of((x, y)).split(":")[2]
+        if not maze.collision[y][x] and maze.arena_of((x, y)).split(":")[2]
     ]
     for a in indoor[::5]:  # a sample of the tiles is plenty
         for b in ((a[0] + dx, a[1]) for dx in range(-VISION, VISION + 1)):
-            if maze.in_bounds(b) and not maze.is_blocked(b) and walks.arena_of(b) != walks.arena_of(a):
-                walk = walks.steps(walks.arena_of(a), b)
+            if maze.in_bounds(b) and not maze.is_blocked(b) and maze.arena_of(b) != maze.arena_of(a):
+                walk = walks.steps(maze.arena_of(a), b)
                 if walk != float("inf") and (best is None or walk > best[2]):
                     best = (a, b, int(walk))
     assert best is not None
@@ -68,15 +68,14 @@ def test_a_neighbour_behind_a_wall_is_as_far_as_its_walk(maze):
 
 def test_residents_in_one_arena_wait_for_each_other(maze):
     """Side by side in one room: A may not run even one step ahead of B."""
-    walks = ArenaWalks(maze)
     a = next(
         (x, y)
         for y in range(maze.height)
         for x in range(maze.width - 1)
         if not maze.collision[y][x]
         and not maze.collision[y][x + 1]
-        and walks.arena_of((x, y)) == walks.arena_of((x + 1, y))
-        and walks.arena_of((x, y)).split(":")[2]
+        and maze.arena_of((x, y)) == maze.arena_of((x + 1, y))
+        and maze.arena_of((x, y)).split(":")[2]
     )
     b = (a[0] + 1, a[1])
     assert not scheduler(maze, a, b, 1)._may_run(["A"], 1)

@@ -32,7 +32,7 @@ def test_steps_are_the_shortest_walk_into_the_arena(maze):
     arenas: dict[str, set] = {}
     for y in range(maze.height):
         for x in range(maze.width):
-            arenas.setdefault(walks.arena_of((x, y)), set()).add((x, y))
+            arenas.setdefault(maze.arena_of((x, y)), set()).add((x, y))
     indoor = sorted(a for a in arenas if a.split(":")[2])
     blocked = [(x, y) for y in range(maze.height) for x in range(maze.width) if maze.collision[y][x]]
     for arena in rng.sample(indoor, 6):
@@ -45,18 +45,18 @@ def test_a_wall_makes_the_walk_longer_than_the_line(maze):
     tiles of each other lies more than 15 steps apart."""
     walks = ArenaWalks(maze)
     found = False
-    for (x, y), arena in ((t, walks.arena_of(t)) for t in _free_indoor(maze, walks)):
+    for (x, y), arena in ((t, maze.arena_of(t)) for t in _free_indoor(maze)):
         if (x + y) % 7:
             continue  # a sample of the tiles is plenty
         for other in ((x + dx, y) for dx in range(-6, 7)):
-            if maze.in_bounds(other) and _indoor(walks.arena_of(other)) and walks.arena_of(other) != arena:
+            if maze.in_bounds(other) and _indoor(maze.arena_of(other)) and maze.arena_of(other) != arena:
                 found = found or walks.steps(arena, other) > 15
     assert found
 
 
 def test_a_walled_in_arena_cannot_be_walked_into(maze):
     walks = ArenaWalks(maze)
-    start = next(iter(_free_indoor(maze, walks)))
+    start = next(iter(_free_indoor(maze)))
     assert walks.steps("no such world:nowhere:void", start) == math.inf
 
 
@@ -64,8 +64,8 @@ def _indoor(arena: str) -> bool:
     return bool(arena.split(":")[2])
 
 
-def _free_indoor(maze: Maze, walks: ArenaWalks):
+def _free_indoor(maze: Maze):
     for y in range(maze.height):
         for x in range(maze.width):
-            if not maze.collision[y][x] and _indoor(walks.arena_of((x, y))):
+            if not maze.collision[y][x] and _indoor(maze.arena_of((x, y))):
                 yield (x, y)
