@@ -97,7 +97,7 @@ def party_town(root: Path):
     return load_settings(config), "party_base"
 
 
-@pytest.mark.parametrize("town,minutes", [("party", 120), pytest.param("n25", 30, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("town,minutes", [("party", 120), pytest.param("n25", 120, marks=pytest.mark.slow)])
 def test_out_of_order_writes_the_lockstep_runs_files(base_settings, server, tmp_path, town, minutes, monkeypatch):
     """3 residents gathering for a party from 08:00 (conversations), and our 25 from 07:00 (conversations
     and waiting)."""
