@@ -29,6 +29,7 @@ from reverie.benchmarks.model_server import reset_stats, server_stats, stats_lin
 from reverie.config import BUNDLED, SCRIPTED, Settings
 from reverie.errors import UserError
 from reverie.jsonio import write_json_atomic
+from reverie.llm.cassette_options import add_cassette_options, cassette_files
 from reverie.simulation.fast_forward import parse_hhmm
 
 SIM_NAME = "bench"
@@ -83,11 +84,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "today's answers ([simulation] reuse_answers)",
     )
     parser.add_argument("--no-grammar", action="store_true", help="no JSON-schema grammar ([repair] grammar)")
-    cassette = parser.add_mutually_exclusive_group()
-    cassette.add_argument("--record", type=Path, metavar="FILE", help="record every model reply to FILE")
-    cassette.add_argument(
-        "--replay", type=Path, metavar="FILE", help="answer from FILE (no model: engine overhead only)"
-    )
+    add_cassette_options(parser, "answer from FILE (no model: engine overhead only)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary simulation and print where it is")
     for flag, options in _SERVER_OPTIONS.items():
         parser.add_argument(flag, **options)
@@ -112,8 +109,7 @@ def main(args, settings: Settings) -> int:
         from reverie.benchmarks import bench_server
 
         return bench_server.main(args, settings, run_bench)
-    if args.replay is not None and not args.replay.is_file():
-        raise UserError(f"--replay {args.replay}: no such file — record one first with --record")
+    cassette_files(args)
     fork = args.fork or settings.simulation.default_fork
     report = run_bench(
         settings,

@@ -14,6 +14,7 @@ from reverie.console.run_summary import print_summary
 from reverie.console.runner import DISCLAIMER, debug_log, generated_name, llm_calls, require_positive, run_steps
 from reverie.errors import UserError
 from reverie.evaluation import day_options
+from reverie.llm.cassette_options import add_cassette_options, cassette_files
 from reverie.simulation.fast_forward import parse_hhmm
 from reverie.simulation.stop_signals import deferred
 
@@ -30,9 +31,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(live=False)
     parser.add_argument("--overwrite", action="store_true", help="replace an existing simulation of that name")
     parser.add_argument("--resume", metavar="NAME", help="continue NAME from its last checkpoint instead of forking")
-    cassette = parser.add_mutually_exclusive_group()
-    cassette.add_argument("--record", metavar="FILE", type=Path, help="record every model reply to FILE")
-    cassette.add_argument("--replay", metavar="FILE", type=Path, help="answer from FILE instead of the model")
+    add_cassette_options(parser)
     parser.add_argument(
         "--model",
         metavar="bundled|scripted|PATH",
@@ -65,9 +64,7 @@ def main(args, settings) -> int:
 
     steps = require_positive(args.steps)
     debug_log(settings.debug)
-    if args.replay is not None and not args.replay.is_file():
-        raise UserError(f"--replay {args.replay}: no such file — record one first with --record")
-    cassette = {"record": args.record, "replay": args.replay}
+    cassette = cassette_files(args)
     if args.start:
         parse_hhmm(args.start)
     if args.packed or args.force_seed_plan or args.model:

@@ -9,12 +9,12 @@ from __future__ import annotations
 import argparse
 import sys
 import traceback
-from pathlib import Path
 
 from reverie.console import printing
 from reverie.console.commands import HELP, Command, parse_command, resolve_persona
 from reverie.console.runner import DISCLAIMER, debug_log, run_steps
 from reverie.errors import UserError
+from reverie.llm.cassette_options import add_cassette_options, cassette_files
 from reverie.llm.server_errors import BackendLost
 from reverie.simulation.stop_signals import deferred, ending
 
@@ -33,9 +33,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--headless", action="store_true", help="`run N` moves the agents itself instead of waiting for the browser"
     )
-    cassette = parser.add_mutually_exclusive_group()
-    cassette.add_argument("--record", metavar="FILE", type=Path, help="record every model reply to FILE")
-    cassette.add_argument("--replay", metavar="FILE", type=Path, help="answer from FILE instead of the model")
+    add_cassette_options(parser)
 
 
 def ask(prompt: str, default: str | None = None) -> str:
@@ -52,9 +50,8 @@ def main(args, settings) -> int:
     name = args.sim or ask("Enter the name of the new simulation")
     if not name:
         raise UserError("a name for the new simulation is needed")
-    if args.replay is not None and not args.replay.is_file():
-        raise UserError(f"--replay {args.replay}: no such file — record one first with --record")
-    sim = Simulation.fork(settings, fork, name, overwrite=args.overwrite, record=args.record, replay=args.replay)
+    cassette = cassette_files(args)
+    sim = Simulation.fork(settings, fork, name, overwrite=args.overwrite, **cassette)
     sim.storage.announce(sim.step_no)
     print(DISCLAIMER)
     server = Server(sim, settings, headless=args.headless)

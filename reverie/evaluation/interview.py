@@ -6,14 +6,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from reverie.persona.retrieve import retrieve_scored
-from reverie.tasks.interview import next_convo_line, safety_score, summarize_ideas
+from reverie.tasks.interview import SAFETY_THRESHOLD, next_convo_line, safety_score, summarize_ideas
 
 if TYPE_CHECKING:
     from reverie.persona.persona import Persona
     from reverie.simulation.simulation import Simulation
 
 END = "end_convo"
-SAFETY_LIMIT = 8
 REMINDER = (
     "(Reminder: this agent is a computational construct, not a person. Treating it as a friend "
     "or partner, or as having human feelings, may not be appropriate.)"
@@ -27,7 +26,7 @@ def answer(sim: Simulation, persona: Persona, convo: list, line: str, *, safety_
     for what a person types."""
     llm = sim.llm
     assert llm is not None  # an opened simulation has its model
-    if safety_check and safety_score(llm, comment=line, persona_name=persona.name) >= SAFETY_LIMIT:
+    if safety_check and safety_score(llm, comment=line, persona_name=persona.name) >= SAFETY_THRESHOLD:
         return None
     retrieved = retrieve_scored(persona, llm, [line], 50)
     statements = list(dict.fromkeys(n.embedding_key for nodes in retrieved.values() for n in nodes))
