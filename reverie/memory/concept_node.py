@@ -33,11 +33,19 @@ def _parse(text: str | None) -> datetime | None:
     return datetime.strptime(text, NODE_TIME_FMT) if text else None
 
 
+def _created(node_id: str, text: str | None) -> datetime:
+    """A node's creation time, which every node has (recency and the day's memories read it)."""
+    when = _parse(text)
+    if when is None:
+        raise ValueError(f"{node_id}: no 'created' time")
+    return when
+
+
 def _format(when: datetime | None) -> str | None:
     return when.strftime(NODE_TIME_FMT) if when else None
 
 
-def normalise_filling(filling: Any) -> list:
+def normalise_filling(filling: Any) -> list[Any]:
     """The list a node's ``filling`` means; the original files also hold null and bare ids.
 
     One thought in a shipped file has the bare string ``"node_1"`` instead of ``["node_1"]``.
@@ -65,7 +73,7 @@ class ConceptNode:
     embedding_key: str
     poignancy: int
     keywords: set[str]
-    filling: list = field(default_factory=list)
+    filling: list[Any] = field(default_factory=list)
     last_accessed: datetime | None = None
 
     def __post_init__(self) -> None:
@@ -81,7 +89,7 @@ class ConceptNode:
         return [f for f in self.filling if isinstance(f, str)]
 
     # -- nodes.json ------------------------------------------------------------------
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "node_count": self.node_count,
             "type_count": self.type_count,
@@ -100,7 +108,7 @@ class ConceptNode:
         }
 
     @classmethod
-    def from_json(cls, node_id: str, data: dict) -> ConceptNode:
+    def from_json(cls, node_id: str, data: dict[str, Any]) -> ConceptNode:
         node_type = data.get("type", NodeKind.EVENT.value)
         if node_type not in tuple(NodeKind):
             raise ValueError(f"{node_id}: unknown node type {node_type!r}")
@@ -110,7 +118,7 @@ class ConceptNode:
             type_count=int(data.get("type_count", 0)),
             type=NodeKind(node_type),
             depth=int(data.get("depth") or 0),
-            created=_parse(data["created"]),
+            created=_created(node_id, data.get("created")),
             expiration=_parse(data.get("expiration")),
             subject=data.get("subject") or "",
             predicate=data.get("predicate") or "",

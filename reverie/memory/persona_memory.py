@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reverie.errors import UserError
 from reverie.memory.associative import AssociativeMemory
@@ -25,6 +26,10 @@ from reverie.memory.retrieval import RetrievalWeights, retrieve
 from reverie.memory.scratch import SCRATCH_FILE, Scratch
 from reverie.memory.spatial import SPATIAL_FILE, SpatialMemory
 from reverie.memory.unrated import UNRATED_FILE, Unrated
+
+if TYPE_CHECKING:
+    from reverie.memory.embedder import Embedder
+    from reverie.memory.vector_index import VectorIndex
 
 ASSOCIATIVE_DIR = "associative_memory"
 
@@ -38,7 +43,9 @@ class PersonaMemory:
     unrated: Unrated = field(default_factory=Unrated)
 
     @classmethod
-    def load(cls, folder: str | Path, *, embedder=None, index=None) -> PersonaMemory:
+    def load(
+        cls, folder: str | Path, *, embedder: Embedder | None = None, index: VectorIndex | None = None
+    ) -> PersonaMemory:
         """Read a ``bootstrap_memory`` folder; ``index`` (a VectorIndex) receives every node's vector."""
         folder = Path(folder)
         if not (folder / SCRATCH_FILE).is_file():
@@ -46,7 +53,9 @@ class PersonaMemory:
         scratch = Scratch.load(folder / SCRATCH_FILE)
         spatial_path = folder / SPATIAL_FILE
         spatial = SpatialMemory.load(spatial_path) if spatial_path.is_file() else SpatialMemory()
-        vectors = index.persona(scratch.name) if index is not None else None
+        if index is not None and not scratch.name:
+            raise UserError(f"'{folder / SCRATCH_FILE}' has no name: its vectors are kept under the persona's name")
+        vectors = index.persona(scratch.name) if index is not None and scratch.name else None
         associative = AssociativeMemory.load(folder / ASSOCIATIVE_DIR, embedder=embedder, vectors=vectors)
         return cls(
             scratch, spatial, associative, DayCache.load(folder / DAY_CACHE_FILE), Unrated.load(folder / UNRATED_FILE)

@@ -9,15 +9,19 @@ the focal point's embedding, asked of the persona's Chroma collection.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from reverie.memory.associative import AssociativeMemory
 from reverie.memory.concept_node import ConceptNode
 from reverie.memory.vector_index import ChromaLost
+
+if TYPE_CHECKING:
+    from reverie.memory.scratch import Scratch
 
 GLOBAL_WEIGHTS = (0.5, 3.0, 2.0)  # recency, relevance, importance
 
@@ -30,7 +34,7 @@ class RetrievalWeights:
     recency_decay: float = 0.99
 
     @classmethod
-    def from_scratch(cls, scratch) -> RetrievalWeights:
+    def from_scratch(cls, scratch: Scratch) -> RetrievalWeights:
         return cls(scratch.recency_w, scratch.relevance_w, scratch.importance_w, scratch.recency_decay)
 
 
@@ -47,7 +51,7 @@ def normalise(values: list[float]) -> list[float]:
 def candidates(memory: AssociativeMemory) -> list[ConceptNode]:
     """Events and thoughts that are not idle, most recently accessed first."""
     nodes = [n for n in memory.seq_event + memory.seq_thought if not n.spo().is_idle]
-    return sorted(nodes, key=lambda n: n.last_accessed, reverse=True)
+    return sorted(nodes, key=lambda n: n.last_accessed or n.created, reverse=True)  # set at creation
 
 
 def recency_scores(nodes: list[ConceptNode], decay: float) -> list[float]:
@@ -62,9 +66,9 @@ def recency_scores(nodes: list[ConceptNode], decay: float) -> list[float]:
 
 
 def cosine(a: Sequence[float], b: Sequence[float]) -> float:
-    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
-    denom = np.linalg.norm(a) * np.linalg.norm(b)
-    return float(a @ b / denom) if denom else 0.0
+    u, v = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    denom = np.linalg.norm(u) * np.linalg.norm(v)
+    return float(u @ v / denom) if denom else 0.0
 
 
 def relevance_scores(memory: AssociativeMemory, nodes: list[ConceptNode], query: Sequence[float]) -> list[float]:
@@ -93,13 +97,15 @@ def retrieve(
     focal_points = list(focal_points)
     if not focal_points:
         return {}
+    if memory.embedder is None:
+        raise RuntimeError("this memory has no embedder to embed the focal points")
     queries = dict(zip(focal_points, memory.embedder.embed(focal_points)))
     return retrieve_by_vectors(memory, queries, n, now=now, weights=weights)
 
 
 def retrieve_by_vectors(
     memory: AssociativeMemory,
-    queries: dict[str, Sequence[float]],
+    queries: Mapping[str, Sequence[float]],
     n: int = 30,
     *,
     now: datetime | None,

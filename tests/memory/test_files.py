@@ -262,3 +262,22 @@ def test_missing_scratch_is_a_user_error(tmp_path):
 
     with pytest.raises(UserError, match="has no scratch.json"):
         PersonaMemory.load(tmp_path)
+
+
+def test_a_node_without_its_created_time_is_named(tmp_path):
+    """Every node has a creation time (recency reads it): a file without one fails at load, naming the node."""
+    nodes = quirky_nodes()
+    nodes["node_3"]["created"] = None
+    (tmp_path / "nodes.json").write_text(json.dumps(nodes))
+    with pytest.raises(ValueError) as failed:
+        AssociativeMemory.load(tmp_path)
+    assert str(failed.value) == "node_3: no 'created' time"
+
+
+def test_a_scratch_without_a_name_is_a_user_error_when_its_vectors_are_kept(tmp_path, index):
+    from reverie.errors import UserError
+
+    (tmp_path / "scratch.json").write_text("{}")
+    with pytest.raises(UserError) as failed:
+        PersonaMemory.load(tmp_path, index=index)
+    assert "scratch.json' has no name" in str(failed.value)
