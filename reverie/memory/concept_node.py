@@ -29,6 +29,9 @@ def node_number(node_id: str) -> int:
     return int(str(node_id).rsplit("_", 1)[-1])
 
 
+NodeJson = dict[str, Any]  # one node of nodes.json, keyed as the original writes it
+
+
 def _parse(text: str | None) -> datetime | None:
     return datetime.strptime(text, NODE_TIME_FMT) if text else None
 
@@ -89,7 +92,7 @@ class ConceptNode:
         return [f for f in self.filling if isinstance(f, str)]
 
     # -- nodes.json ------------------------------------------------------------------
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> NodeJson:
         return {
             "node_count": self.node_count,
             "type_count": self.type_count,
@@ -108,7 +111,7 @@ class ConceptNode:
         }
 
     @classmethod
-    def from_json(cls, node_id: str, data: dict[str, Any]) -> ConceptNode:
+    def from_json(cls, node_id: str, data: NodeJson) -> ConceptNode:
         node_type = data.get("type", NodeKind.EVENT.value)
         if node_type not in tuple(NodeKind):
             raise ValueError(f"{node_id}: unknown node type {node_type!r}")
