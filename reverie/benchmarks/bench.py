@@ -109,7 +109,7 @@ def main(args, settings: Settings) -> int:
         from reverie.benchmarks import bench_server
 
         return bench_server.main(args, settings, run_bench)
-    cassette_files(args)
+    cassette = cassette_files(args)
     fork = args.fork or settings.simulation.default_fork
     report = run_bench(
         settings,
@@ -120,8 +120,7 @@ def main(args, settings: Settings) -> int:
         packed=args.packed,
         cache=not args.no_cache,
         grammar=not args.no_grammar,
-        record=args.record,
-        replay=args.replay,
+        **cassette,
         keep=args.keep,
         progress=True,
     )

@@ -53,9 +53,11 @@ class PersonaMemory:
         scratch = Scratch.load(folder / SCRATCH_FILE)
         spatial_path = folder / SPATIAL_FILE
         spatial = SpatialMemory.load(spatial_path) if spatial_path.is_file() else SpatialMemory()
-        if index is not None and not scratch.name:
-            raise UserError(f"'{folder / SCRATCH_FILE}' has no name: its vectors are kept under the persona's name")
-        vectors = index.persona(scratch.name) if index is not None and scratch.name else None
+        vectors = None
+        if index is not None:
+            if not scratch.name:
+                raise UserError(f"'{folder / SCRATCH_FILE}' has no name: its vectors are kept under the persona's name")
+            vectors = index.persona(scratch.name)
         associative = AssociativeMemory.load(folder / ASSOCIATIVE_DIR, embedder=embedder, vectors=vectors)
         return cls(
             scratch, spatial, associative, DayCache.load(folder / DAY_CACHE_FILE), Unrated.load(folder / UNRATED_FILE)

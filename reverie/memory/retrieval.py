@@ -51,7 +51,8 @@ def normalise(values: list[float]) -> list[float]:
 def candidates(memory: AssociativeMemory) -> list[ConceptNode]:
     """Events and thoughts that are not idle, most recently accessed first."""
     nodes = [n for n in memory.seq_event + memory.seq_thought if not n.spo().is_idle]
-    return sorted(nodes, key=lambda n: n.last_accessed or n.created, reverse=True)  # set at creation
+    # A node's last access starts as its creation time (ConceptNode.__post_init__), so it is never None here.
+    return sorted(nodes, key=lambda n: n.last_accessed or n.created, reverse=True)
 
 
 def recency_scores(nodes: list[ConceptNode], decay: float) -> list[float]:
