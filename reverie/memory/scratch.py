@@ -6,7 +6,7 @@ Field names and the file layout are the original's. Times are datetimes in memor
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -47,7 +47,7 @@ class NewAction:
     obj_pronunciatio: str | None = None
     obj_event: Event = NO_EVENT
     chatting_with: str | None = None
-    chat: list | None = None
+    chat: list[list[str]] | None = None
     chatting_with_buffer: dict[str, int] | None = None
     chatting_end_time: datetime | None = None
     start_time: datetime | None = None  # None: now
@@ -100,7 +100,7 @@ class Scratch:
     act_obj_pronunciatio: str | None = None
     act_obj_event: Event = NO_EVENT
     chatting_with: str | None = None
-    chat: list | None = None  # [[speaker, utterance], ...]
+    chat: list[list[str]] | None = None  # [[speaker, utterance], ...]
     chatting_with_buffer: dict[str, int] = field(default_factory=dict)
     chatting_end_time: datetime | None = None
     act_path_set: bool = False
@@ -116,7 +116,7 @@ class Scratch:
 
     # -- file --------------------------------------------------------------------------
     @classmethod
-    def from_json(cls, data: dict) -> Scratch:
+    def from_json(cls, data: dict[str, Any]) -> Scratch:
         known = {f.name for f in fields(cls)}
         values = {key: value for key, value in data.items() if key in known}
         # Each time is read on its own, whatever the others hold (docs/FIDELITY.md).
@@ -128,7 +128,7 @@ class Scratch:
         values["planned_path"] = values.get("planned_path") or []
         return cls(**values)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for f in fields(self):
             value = getattr(self, f.name)
@@ -176,7 +176,10 @@ class Scratch:
 
     # -- the day's schedule ----------------------------------------------------------------
     def _minutes_today(self, advance: int) -> int:
-        return self.curr_time.hour * 60 + self.curr_time.minute + advance
+        now = self.curr_time
+        if now is None:
+            raise ValueError(f"scratch of {self.name}: no curr_time to read the day's schedule at")
+        return now.hour * 60 + now.minute + advance
 
     def get_f_daily_schedule_index(self, advance: int = 0) -> int:
         """Index of the block of ``f_daily_schedule`` running ``advance`` minutes from now."""
@@ -201,12 +204,12 @@ class Scratch:
         """The day's broad plan (``daily_req``)."""
         self.daily_req = list(plan)
 
-    def set_schedule(self, schedule: Iterable, hourly: Iterable | None = None) -> None:
+    def set_schedule(self, schedule: Iterable[Sequence[Any]], hourly: Iterable[Sequence[Any]] | None = None) -> None:
         """A new day's schedule; the undecomposed hourly one is ``hourly``, else the same blocks."""
         self.f_daily_schedule = plan_items(schedule)
         self.f_daily_schedule_hourly_org = plan_items(self.f_daily_schedule if hourly is None else hourly)
 
-    def replace_schedule(self, start: int, end: int, items: Iterable) -> None:
+    def replace_schedule(self, start: int, end: int, items: Iterable[Sequence[Any]]) -> None:
         """``f_daily_schedule[start:end]`` becomes ``items`` (a decomposition, a re-plan, the day's end)."""
         self.f_daily_schedule[start:end] = plan_items(items)
 
@@ -244,8 +247,8 @@ class Scratch:
         self.planned_path = list(path)
         self.act_path_set = True
 
-    def next_tile(self) -> Tile:
-        """The next tile of the planned path (taken off it), or the current tile."""
+    def next_tile(self) -> Tile | None:
+        """The next tile of the planned path (taken off it), or the current tile (None: not placed yet)."""
         return self.planned_path.pop(0) if self.planned_path else self.curr_tile
 
     # -- the current action ----------------------------------------------------------------
@@ -315,13 +318,13 @@ class Scratch:
             f"Duration in minutes (e.g., x min): {self.act_duration} min\n"
         )
 
-    def curr_event(self) -> tuple:
+    def curr_event(self) -> tuple[str | None, ...]:
         """(subject, predicate, object, description) of the persona's own event on its tile."""
         if not self.act_address:
             return (self.name, None, None, None)
         return (*self.act_event, self.act_description)
 
-    def curr_obj_event(self) -> tuple:
+    def curr_obj_event(self) -> tuple[str | None, ...]:
         """(object address, predicate, object, description) of the object being used."""
         if not self.act_address:
             return ("", None, None, None)

@@ -14,11 +14,22 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from reverie.engine_time import timed
 from reverie.errors import UserError
+
+if TYPE_CHECKING:
+    from chromadb.config import Settings as ChromaSettings
+
+    from reverie.config import Settings
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+# Chroma's metadata: a node's scalar fields (str/int/float/bool) by name.
+Metadata = dict[str, Any]
 
 _SLUG = re.compile(r"[^a-z0-9]+")
 _UPSERT_BATCH = 1000
@@ -31,15 +42,15 @@ def collection_name(persona: str, prefix: str = "") -> str:
     return f"{slug}-{digest}"
 
 
-def _chroma_settings():
+def _chroma_settings() -> ChromaSettings:
     from chromadb.config import Settings as ChromaSettings
 
     return ChromaSettings(anonymized_telemetry=False, allow_reset=False)
 
 
-def _clean_metadata(metadata: dict | None) -> dict:
+def _clean_metadata(metadata: Metadata | None) -> Metadata:
     """Chroma metadata values must be str/int/float/bool; drop the rest."""
-    out = {}
+    out: Metadata = {}
     for key, value in (metadata or {}).items():
         if isinstance(value, (str, int, float, bool)):
             out[key] = value
@@ -59,13 +70,14 @@ def _connection_failure(exc: BaseException) -> bool:
 class PersonaVectors:
     """One persona's collection: node id -> vector (+ metadata, document = embedding key)."""
 
-    def __init__(self, client, name: str, metadata: dict, index: VectorIndex | None = None):
+    # The Chroma client and collection are Any: chromadb's own types are not analysed here.
+    def __init__(self, client: Any, name: str, metadata: Metadata, index: VectorIndex | None = None):
         self._client = client
         self._metadata = metadata
         self._index = index
-        self.collection = self._guarded(self._open, name)
+        self.collection: Any = self._guarded(self._open, name)
 
-    def _guarded(self, call, *args, **kwargs):
+    def _guarded(self, call: Callable[_P, _R], *args: _P.args, **kwargs: _P.kwargs) -> _R:
         """``call(...)``; a Chroma server that does not answer becomes :class:`ChromaLost`."""
         try:
             with timed("chroma"):
@@ -75,7 +87,7 @@ class PersonaVectors:
                 raise
             raise self._index.went_away(exc) from None
 
-    def _open(self, name: str):
+    def _open(self, name: str) -> Any:
         return self._client.get_or_create_collection(name=name, embedding_function=None, metadata=self._metadata)
 
     def reset(self) -> None:
@@ -86,24 +98,28 @@ class PersonaVectors:
 
     @property
     def name(self) -> str:
-        return self.collection.name
+        return str(self.collection.name)
 
     def count(self) -> int:
-        return self._guarded(self.collection.count)
+        return int(self._guarded(self.collection.count))
 
     def upsert(
-        self, node_id: str, vector: Sequence[float], metadata: dict | None = None, document: str | None = None
+        self, node_id: str, vector: Sequence[float], metadata: Metadata | None = None, document: str | None = None
     ) -> None:
         self.upsert_many([node_id], [vector], [metadata], [document])
 
     def upsert_many(
-        self, ids: list[str], vectors: list, metadatas: list | None = None, documents: list | None = None
+        self,
+        ids: list[str],
+        vectors: Sequence[Sequence[float]],
+        metadatas: Sequence[Metadata | None] | None = None,
+        documents: Sequence[str | None] | None = None,
     ) -> None:
         metadatas = metadatas or [None] * len(ids)
         documents = documents or [None] * len(ids)
         for start in range(0, len(ids), _UPSERT_BATCH):
             end = start + _UPSERT_BATCH
-            kwargs = {
+            kwargs: dict[str, Any] = {
                 "ids": list(ids[start:end]),
                 "embeddings": [list(map(float, v)) for v in vectors[start:end]],
             }
@@ -145,7 +161,11 @@ class PersonaVectors:
         n = min(n, len(ids) if ids is not None else self.count())
         if n <= 0:
             return {}
-        kwargs = {"query_embeddings": [list(map(float, vector))], "n_results": n, "include": ["distances"]}
+        kwargs: dict[str, Any] = {
+            "query_embeddings": [list(map(float, vector))],
+            "n_results": n,
+            "include": ["distances"],
+        }
         if ids is not None:
             kwargs["ids"] = ids
         result = self._guarded(self.collection.query, **kwargs)
@@ -156,7 +176,7 @@ class PersonaVectors:
 class VectorIndex:
     """Chroma store of one simulation; ``persona(name)`` gives that persona's collection."""
 
-    def __init__(self, settings, sim_dir: str | Path | None = None, *, sim_code: str | None = None):
+    def __init__(self, settings: Settings, sim_dir: str | Path | None = None, *, sim_code: str | None = None):
         chroma = settings.chroma
         self.mode = chroma.mode
         self.sim_code = sim_code or (Path(sim_dir).name if sim_dir else "")
@@ -164,7 +184,7 @@ class VectorIndex:
         self.lost: ChromaLost | None = None  # set once the server stopped answering
         self._where = f"{chroma.host}:{chroma.port}"
         if self.mode == "server":
-            self.path = None
+            self.path: Path | None = None
             self._prefix = self.sim_code
             self.client = self._connect_server(chroma.host, chroma.port)
         else:
@@ -178,7 +198,7 @@ class VectorIndex:
             self.client = self._open_persistent(path)
 
     @staticmethod
-    def _open_persistent(path: Path):
+    def _open_persistent(path: Path) -> Any:
         import chromadb
 
         hint = "set [chroma] persistent to a writable folder"
@@ -198,7 +218,7 @@ class VectorIndex:
             ) from None
 
     @staticmethod
-    def _connect_server(host: str, port: int):
+    def _connect_server(host: str, port: int) -> Any:
         import chromadb
 
         try:

@@ -15,6 +15,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from reverie.address import Address
+from reverie.memory.associative import Relevant
 from reverie.memory.concept_node import ConceptNode
 from reverie.memory.scratch import Tile
 from reverie.persona.agent import Agent
@@ -52,7 +53,7 @@ class Perceived:
 class Retrieved:
     """Retrieve: for each newly perceived event's description, ``{curr_event, events, thoughts}``."""
 
-    by_event: dict[str, dict]
+    by_event: dict[str, Relevant]
 
 
 @dataclass(frozen=True)

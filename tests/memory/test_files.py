@@ -281,3 +281,31 @@ def test_a_scratch_without_a_name_is_a_user_error_when_its_vectors_are_kept(tmp_
     with pytest.raises(UserError) as failed:
         PersonaMemory.load(tmp_path, index=index)
     assert "scratch.json' has no name" in str(failed.value)
+
+
+def test_a_new_memory_without_a_whole_triple_is_refused_and_nothing_is_stored():
+    """A node's subject, predicate and object are texts (retrieval looks them up as keywords): a
+    memory missing one fails at ``add``, naming the memory, and the stream stays as it was."""
+    mem = AssociativeMemory()
+    with pytest.raises(ValueError) as failed:
+        _remember(
+            mem,
+            NodeKind.EVENT,
+            ("Klaus Mueller", None, None),
+            "Klaus Mueller",
+            keywords=[],
+            poignancy=1,
+            embedding=[1.0],
+        )
+    assert "'Klaus Mueller'" in str(failed.value) and "whole triple" in str(failed.value)
+    assert mem.nodes() == [] and mem.embeddings == {}
+
+
+def test_a_scratch_without_its_time_says_so_when_the_schedule_is_read(base_personas):
+    """The schedule's index is read at the persona's own time: a scratch that has none fails
+    with a line naming the persona, not with an attribute error from inside."""
+    scratch = Scratch.from_json(read(base_personas["Maria Lopez"] / "scratch.json"))
+    assert scratch.curr_time is None
+    with pytest.raises(ValueError) as failed:
+        scratch.get_f_daily_schedule_index()
+    assert str(failed.value) == "scratch of Maria Lopez: no curr_time to read the day's schedule at"
