@@ -26,7 +26,7 @@ import contextvars
 import copy
 import random
 from collections.abc import Callable, Collection
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -98,8 +98,10 @@ def group_step(
     occupied: Callable[[tuple[int, int]], bool],
     halted: Callable[[], bool],
     moved: dict[str, dict],
+    pool: Executor,
 ) -> None:
-    """Run ``group`` (persona order) at ``step``, filling ``moved`` with each member's movement entry."""
+    """Run ``group`` (persona order) at ``step``, filling ``moved`` with each member's movement entry.
+    The members' parts run on ``pool``, which has a thread for every part that may run at once."""
     personas = sim.personas
     if len(group) == 1:
         if not halted():
@@ -130,15 +132,15 @@ def group_step(
         seen = {**personas, **{n: views[n] for n in after if n in views}}
         entries[name] = sim.movement_entry(name, personas[name].finish_move(started[name], seen))
 
-    with ThreadPoolExecutor(max_workers=len(group), thread_name_prefix=f"own-{step}") as pool:
-        running: dict[Future, tuple[str, str]] = {}
+    running: dict[Future, tuple[str, str]] = {}
+    failed: dict[str, BaseException] = {}
 
-        def submit(part: str, name: str) -> None:
-            work = start if part == "start" else finish
-            running[pool.submit(contextvars.copy_context().run, work, name)] = (part, name)
+    def submit(part: str, name: str) -> None:
+        work = start if part == "start" else finish
+        running[pool.submit(contextvars.copy_context().run, work, name)] = (part, name)
 
-        to_start, to_finish = list(group), list(group)
-        failed: dict[str, BaseException] = {}
+    to_start, to_finish = list(group), list(group)
+    try:
         while to_finish and not failed and not halted():
             for name in [n for n in to_start if may_start(n, group, alone=n in early, reach=reach, done=done)]:
                 to_start.remove(name)
@@ -158,10 +160,11 @@ def group_step(
                     reach[name] = reaches(personas[name], started[name], group)
                 else:
                     done.add(name)
+    finally:  # no part of this step outlives it, whatever ended the loop
         wait(running)
-        for future, (_, name) in running.items():
-            if (error := future.exception()) is not None:
-                failed[name] = error
+    for future, (_, name) in running.items():
+        if (error := future.exception()) is not None:
+            failed[name] = error
     if failed:  # the first in persona order, as the step loop raises it
         raise next(failed[name] for name in group if name in failed)
     for name in group:  # in persona order, up to the first member not done (a halted step)

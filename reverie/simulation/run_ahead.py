@@ -40,6 +40,7 @@ import contextvars
 import math
 import threading
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, time, timedelta
 from typing import Any
 
@@ -105,17 +106,17 @@ class RunAhead:
             before = sim.personas[name].scratch.curr_tile  # where its events are until its step starts
             self.pos[name] = {start: tile, start - 1: tuple(before) if before else tile}
         written = start
+        # Threads kept for the whole run: a thread started for each group's step cost the loop a
+        # thread's start while it held the lock. Each resident is in at most one running group and
+        # one running part, so a thread per resident in each pool is never short.
+        groups = ThreadPoolExecutor(max_workers=len(self.names), thread_name_prefix="run-ahead")
+        self.parts = ThreadPoolExecutor(max_workers=len(self.names), thread_name_prefix="own-part")
         try:
             while True:
                 with self.cond:
                     for group in self._ready_groups():
                         self.running.update(group)
-                        threading.Thread(
-                            target=self._run_group,
-                            args=(self.clock[group[0]], group),
-                            name=f"run-ahead-{group[0]}",
-                            daemon=True,
-                        ).start()
+                        groups.submit(self._run_group, self.clock[group[0]], group)
                     complete = self._complete_steps(written)
                     if not complete:
                         if not self.running:
@@ -137,6 +138,9 @@ class RunAhead:
                 self.stop = self.start - 1  # no group starts any more
             self._torn()
             raise
+        finally:  # the groups still thinking end at their next stage: they see the run halted
+            groups.shutdown(wait=False)
+            self.parts.shutdown(wait=False)
         if self.failure is not None:
             self._torn()
             raise self.failure
@@ -277,9 +281,10 @@ class RunAhead:
         try:
             with self.turns:
                 self.context.copy().run(self._think, step, group, moved)
-                if step + 1 in self.saves and len(moved) == len(group):  # they pass a checkpoint's step
-                    staging = checkpoint.staging_for(self.sim.storage, step + 1)
-                    checkpoint.stage(self.sim.storage, {n: self.sim.personas[n] for n in group}, staging)
+            # Files only, so the turn is free for a group that asks the model meanwhile.
+            if step + 1 in self.saves and len(moved) == len(group):  # they pass a checkpoint's step
+                staging = checkpoint.staging_for(self.sim.storage, step + 1)
+                checkpoint.stage(self.sim.storage, {n: self.sim.personas[n] for n in group}, staging)
         except BaseException as exc:  # handed to the loop's thread
             with self.cond:
                 if self.stop is None or step < self.stop:  # the earliest failed step wins, as in the step loop
@@ -304,10 +309,20 @@ class RunAhead:
         sim.place(group, {name: self.pos[name][step] for name in group})
 
         def halted() -> bool:
-            with self.cond:
-                return self._halted(step)
+            # Read without the lock, which the loop holds while it picks groups: a halt can land just
+            # after any check, locked or not, and ``stop`` is one attribute, set under the lock.
+            return self._halted(step)
 
-        group_step(sim, group, step, when, occupied=lambda tile: self._occupied(tile, step), halted=halted, moved=moved)
+        group_step(
+            sim,
+            group,
+            step,
+            when,
+            occupied=lambda tile: self._occupied(tile, step),
+            halted=halted,
+            moved=moved,
+            pool=self.parts,
+        )
 
     def _occupied(self, tile: Tile, step: int) -> bool:
         """Whether a resident stands on ``tile`` at ``step``; waits for one behind that could be there."""

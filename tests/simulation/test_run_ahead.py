@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import threading
 import time
 from pathlib import Path
 
@@ -137,6 +138,9 @@ def test_out_of_order_writes_the_lockstep_runs_files(base_settings, server, tmp_
         settings, server.url, fork=fork, scheduler=Scheduler.LOCKSTEP, slots=1, minutes=minutes, start=start
     )
     lock_s = time.perf_counter() - started
+    threads: list[str] = []  # the names of the threads started during the out-of-order run
+    start_thread = threading.Thread.start
+    monkeypatch.setattr(threading.Thread, "start", lambda thread: threads.append(thread.name) or start_thread(thread))
     ahead_dir, ahead = run(
         settings, server.url, fork=fork, scheduler=Scheduler.OUT_OF_ORDER, slots=16, minutes=minutes, start=start
     )
@@ -144,7 +148,12 @@ def test_out_of_order_writes_the_lockstep_runs_files(base_settings, server, tmp_
     print(f"{len(early)} own parts of a step ran beside their group's, {len(set(early))} residents")
     print(f"{len(beside)} second parts started beside an earlier member's, {len(set(beside))} residents")
     print(f"{len(still)} times a resident behind lay still past its clock, {len(set(still))} residents")
+    scheduler_threads = [name for name in threads if name.startswith(("run-ahead", "own-"))]
+    print(f"{len(scheduler_threads)} threads started for groups' steps and members' parts")
     try:
+        # Kept for the run, at most one per resident in each pool; not one for every group's step.
+        residents = len([p for p in (ahead_dir / "personas").iterdir() if p.is_dir()])
+        assert 0 < len(scheduler_threads) <= 2 * residents, scheduler_threads[: 2 * residents + 1]
         assert early, "no member started its own part early: the test would not see it go wrong"
         assert beside, "no second part started beside an earlier member's: the test would not see it go wrong"
         assert still or town == "party", "nobody lay asleep behind: the test would not see the sleepers' bound go wrong"
