@@ -32,7 +32,7 @@ EMPTY_TEXT = "this is blank"
 # The most vectors the text cache keeps (the least recently used go first).
 CACHED_TEXTS = 20_000
 
-# The loaded SentenceTransformer models by folder (Any: sentence-transformers is not analysed here).
+# The loaded SentenceTransformer models by folder (typed Any: the engine calls only encode and the dimension).
 _MODELS: dict[str, Any] = {}
 _MODELS_LOCK = threading.Lock()
 

@@ -70,7 +70,7 @@ def _connection_failure(exc: BaseException) -> bool:
 class PersonaVectors:
     """One persona's collection: node id -> vector (+ metadata, document = embedding key)."""
 
-    # The Chroma client and collection are Any: chromadb's own types are not analysed here.
+    # The Chroma client and collection are typed Any: chromadb's request types are not carried into the engine.
     def __init__(self, client: Any, name: str, metadata: Metadata, index: VectorIndex | None = None):
         self._client = client
         self._metadata = metadata
