@@ -6,9 +6,11 @@ which are part of those prompts):
 - ``poignancy``: how poignant an event or chat description felt (``"event:<text>"``);
 - ``actions``: for an action description, where it happened and how it looked (emoji,
   event triples, the object's state). An entry also records the places its answer was chosen
-  from (:func:`answer_places`): when the persona has learned a place among them since, the
-  location prompts would see other choices, so the entry is stale; a place learned elsewhere
-  leaves it as good as it was.
+  from (:func:`answer_places`), in the tree the caller passes: the places as the location
+  prompts show them (the persona's own, ``reverie.persona.location.places_shown``). When the
+  persona has learned a place among them since, the prompts would see other choices, so the
+  entry is stale; a place learned elsewhere, or one the prompts do not show, leaves it as good
+  as it was.
 
 The cache is saved beside the persona's memory (``bootstrap_memory/day_cache.json``), so a
 resumed run asks the model exactly what the uninterrupted run would have.

@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from reverie.address import Place, random_spot
+from reverie.memory.spatial import SpatialTree
 from reverie.persona.agent import Agent
 from reverie.tasks.action_location import action_arena, action_object, action_sector
+from reverie.tasks.action_packed import allowed_places
 
 if TYPE_CHECKING:
     from reverie.llm.language_model import LanguageModel
@@ -18,6 +20,14 @@ def whereabouts(persona: Agent, maze: Maze) -> tuple[dict, str, str]:
     here = maze.access_tile(persona.scratch.curr_tile)
     living = Place(persona.scratch.living_area or "").parts
     return here, here["world"], living[1] if len(living) > 1 else here["sector"]
+
+
+def places_shown(persona: Agent) -> SpatialTree:
+    """The persona's known places as the location prompts show them: other people's houses and
+    rooms left out. Today's answers are judged stale by these (``reverie.memory.day_cache``), so
+    learning someone else's house, which changes no prompt, does not ask the same question again."""
+    name = persona.scratch.name
+    return {world: allowed_places(sectors, name) for world, sectors in persona.s_mem.tree.items()}
 
 
 def choose_address(persona: Agent, maze: Maze, description: str, llm: LanguageModel) -> Place:

@@ -9,7 +9,7 @@ from reverie.address import Place
 from reverie.memory.event import Event
 from reverie.persona.action_details import ActionDetails
 from reverie.persona.agent import Agent
-from reverie.persona.location import whereabouts
+from reverie.persona.location import places_shown, whereabouts
 from reverie.tasks.action_packed import PackedAction, PlaceTree, Standpoint, packed_action
 from reverie.tasks.actions_packed import actions_packed
 
@@ -61,7 +61,7 @@ def answer_ahead(persona: Agent, maze: Maze, descriptions: list[str], llm: Langu
     call's answer is kept; each action finds its answer there when it starts. Subtasks the call
     did not answer validly are left out (each asks ``action_packed`` when it starts)."""
     found = actions_packed(llm, _standpoint(persona, maze), descriptions)
-    cache = persona.memory.todays_answers()
+    cache, shown = persona.memory.todays_answers(), places_shown(persona)
     for description, p in found.items():
         address, details = _as_details(p)
-        cache.remember_action(description, persona.s_mem.tree, address.text, asdict(details))
+        cache.remember_action(description, shown, address.text, asdict(details))

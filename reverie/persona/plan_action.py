@@ -13,7 +13,7 @@ from reverie.memory.scratch import NewAction
 from reverie.persona.action_details import ActionDetails, describe_action
 from reverie.persona.agent import Agent
 from reverie.persona.events import event_action
-from reverie.persona.location import choose_address
+from reverie.persona.location import choose_address, places_shown
 from reverie.persona.packed_action import answer_ahead, packed_address_and_details
 from reverie.persona.sleep import sleep_action
 from reverie.tasks.clock import format_minute
@@ -136,7 +136,7 @@ def answered_without_model(persona: Agent, maze: Maze, description: str) -> tupl
     if planned and planned[0].text in maze.address_tiles:
         return planned
     cache = persona.memory.todays_answers()
-    hit = cache.action(description, persona.s_mem.tree) if persona.options.reuse_answers else None
+    hit = cache.action(description, places_shown(persona)) if persona.options.reuse_answers else None
     if hit and (hit["address"] in maze.address_tiles or Place(hit["address"]).is_random):
         return Place(hit["address"]), ActionDetails(**hit["details"])
     return None
@@ -155,5 +155,5 @@ def address_and_details(
     else:
         address = choose_address(persona, maze, description, llm)
         details = describe_action(persona, description, address, llm)
-    cache.remember_action(description, persona.s_mem.tree, address.text, asdict(details))
+    cache.remember_action(description, places_shown(persona), address.text, asdict(details))
     return address, details

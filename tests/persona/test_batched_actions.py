@@ -18,6 +18,7 @@ from reverie.config import Settings
 from reverie.llm import LLM
 from reverie.llm.fake_model import FakeCall, FakeChatModel
 from reverie.memory.schedule import PlanItem
+from reverie.persona.location import places_shown
 from reverie.persona.options import CognitionOptions
 from reverie.persona.persona import Persona
 from reverie.persona.plan_action import address_and_details, answer_together, decompose
@@ -94,7 +95,7 @@ def remember(persona: Persona, description: str, place: tuple[str, str, str]) ->
     world_name = persona.scratch.living_area.split(":")[0]
     persona.memory.todays_answers().remember_action(
         description,
-        persona.s_mem.tree,
+        places_shown(persona),
         f"{world_name}:{':'.join(place)}",
         {
             "pronunciatio": "🧽",
@@ -127,7 +128,7 @@ def test_one_call_answers_every_subtask_and_the_actions_then_ask_nothing(world, 
     for step in STEPS:
         assert step in batch.user_text
 
-    cache, digest = nora.memory.todays_answers(), nora.s_mem.tree
+    cache, digest = nora.memory.todays_answers(), places_shown(nora)
     world_name = nora.scratch.living_area.split(":")[0]
     for description, (sector, arena, obj), step in zip(descriptions(), chosen, STEPS):
         hit = cache.action(description, digest)
@@ -159,7 +160,7 @@ def test_a_failed_batch_caches_nothing_and_each_action_asks_on_its_own(world, no
     decompose_and_start(nora, maze, llm)
     lines = read_ledger(tmp_path / "ledger.jsonl")
     assert [line["prompt"] for line in lines] == ["task_decomp", "actions_packed"] and lines[-1]["fallback"]
-    digest = nora.s_mem.tree
+    digest = places_shown(nora)
     assert all(nora.memory.todays_answers().action(d, digest) is None for d in descriptions())
 
     for description in descriptions():
@@ -182,7 +183,7 @@ def test_an_answer_whose_place_is_wrong_is_not_cached_and_its_action_asks_on_its
     assert [line["prompt"] for line in lines] == ["task_decomp", "actions_packed"]
     assert not lines[-1]["fallback"] and lines[-1]["attempts"] == 1  # the three good answers are kept
 
-    cache, digest = nora.memory.todays_answers(), nora.s_mem.tree
+    cache, digest = nora.memory.todays_answers(), places_shown(nora)
     kept = [d for d in descriptions() if cache.action(d, digest) is not None]
     assert kept == [descriptions()[0], descriptions()[2], descriptions()[3]]
 
@@ -206,14 +207,14 @@ def test_a_reply_with_no_usable_answer_goes_back_to_the_model_with_what_is_wrong
     batch_calls = [c for c in model.calls if c.prompt == "actions_packed"]
     assert len(batch_calls) == 2
     assert f"object {elsewhere[2]!r} is not in {good[1]}" in batch_calls[1].user_text
-    digest = nora.s_mem.tree
+    digest = places_shown(nora)
     assert all(nora.memory.todays_answers().action(d, digest) is not None for d in descriptions())
 
 
 def test_a_subtask_answered_today_is_not_asked_again_and_the_rest_are_asked_when_the_next_starts(world, nora, tmp_path):
     _settings, maze = world
     place = home_places(nora)[0]
-    cache, digest = nora.memory.todays_answers(), nora.s_mem.tree
+    cache, digest = nora.memory.todays_answers(), places_shown(nora)
     first = descriptions()[0]
     remember(nora, first, place)
     model = town_model(lambda call: {"actions": [answer(*place, step) for step in STEPS[1:]]})

@@ -86,6 +86,26 @@ def test_the_same_action_is_asked_once_a_day_while_the_places_it_was_chosen_from
     assert asks(llm) > n, "a new day: new answers"
 
 
+def test_someone_elses_house_or_room_learned_asks_nothing_again(world, nora):
+    """The location prompts leave other people's houses and rooms out, so learning one changes
+    no question: the day's answer stands. A public place learned in the same spots does not."""
+    _settings, maze = world
+    llm, _model = scripted_llm("no idea")
+    first = address_and_details(nora, maze, "reading a novel", llm)
+    n = asks(llm)
+    world_name, place = next(iter(nora.s_mem.tree)), first[0].text.split(":")
+    sectors = nora.s_mem.tree[world_name]
+
+    sectors["Someone else's house"] = {"kitchen": ["stove"]}
+    sectors[place[1]]["Someone Else's room"] = ["bed"]
+    assert address_and_details(nora, maze, "reading a novel", llm) == first
+    assert asks(llm) == n, "another person's house and room are not among the choices: no new ask"
+
+    sectors[place[1]]["a hall just found"] = ["bench"]
+    address_and_details(nora, maze, "reading a novel", llm)
+    assert asks(llm) > n, "a public arena learned in the answer's own sector: the location is asked again"
+
+
 def test_a_repeated_perception_is_rated_once_and_nothing_is_rated_in_sleep(world, nora):
     _settings, maze = world
     llm, _model = scripted_llm("no idea")
