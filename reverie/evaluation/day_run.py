@@ -172,6 +172,7 @@ class Day:
     seen: int = 0  # the run's ledger lines already counted in an hour's row
     day_from: int = 0  # the first ledger line of the day's own calls (the history's come first)
     stopped: str | None = None  # why the day stopped before the hours asked: the wall budget ran out
+    on_bench_server: bool | None = None  # whether the backend is the bench server (None: not asked yet)
     started: float = field(default_factory=time.perf_counter)
 
     def load_history(self) -> None:
@@ -231,7 +232,7 @@ class Day:
 
         backend = self.settings.backend
         clock_hour = self.sim.curr_time.hour
-        on_bench_server = backend.kind == "openai" and reset_stats(backend.base_url)
+        on_bench_server = self.reset_bench_server()
         started, parts_before = time.perf_counter(), engine_time.totals()
         done = self.sim.run(3600 // self.sim.sec_per_step, headless=True, on_step=count)
         wall = time.perf_counter() - started
@@ -249,6 +250,15 @@ class Day:
             row["bench_server"] = served
         self.seen = len(lines)
         return row, served
+
+    def reset_bench_server(self) -> bool:
+        """Start the bench server's figures afresh for the hour. Whether the backend is the bench
+        server is asked at the first hour only: another server is not sent a reset every hour."""
+        backend = self.settings.backend
+        if self.on_bench_server is False or backend.kind != "openai":
+            return False
+        self.on_bench_server = reset_stats(backend.base_url)
+        return self.on_bench_server
 
     def check_budget(self, hour: int) -> None:
         """Stop after this hour when the wall budget has run out and hours are left."""

@@ -44,6 +44,7 @@ class ServerChatModel(ChatOpenAI):
 
     exact_above: int = 1 << 30  # estimates above this many tokens are checked with the server's tokenizer
     _tokenize_url: Any = None  # the server's tokenize endpoint once found ("" when it has none)
+    _tokenize_client: Any = None  # one client for every count: a client's set-up (TLS context) is not cheap
 
     def count_prompt_tokens(self, messages: list[BaseMessage]) -> int:
         """A safe estimate (the server renders its own template, which we do not see); near
@@ -68,9 +69,10 @@ class ServerChatModel(ChatOpenAI):
         )
         for url in filter(None, candidates):
             body = {"content": text, "input": text, "prompt": text, "model": self.model_name}
+            if self._tokenize_client is None:
+                self._tokenize_client = deadline_client(10.0, base)
             try:
-                with deadline_client(10.0, url) as client:
-                    reply = client.post(url, json=body)
+                reply = self._tokenize_client.post(url, json=body)
                 tokens = reply.json().get("tokens") if reply.status_code == 200 else None
             except (httpx.HTTPError, ValueError, AttributeError):
                 tokens = None

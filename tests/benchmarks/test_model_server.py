@@ -17,6 +17,9 @@ from reverie.benchmarks.model_server import (
     server_stats,
     stats_line,
 )
+from reverie.config import Settings
+from reverie.evaluation.day_run import Day
+from tests.loopback_server import QuietHandler, serving
 
 
 def ask(url: str, content: str = "Say something.") -> dict:
@@ -83,3 +86,31 @@ def test_a_prompt_of_ours_gets_the_scripted_models_answer_and_usage():
 def test_what_is_not_a_bench_server_gives_no_figures():
     assert server_stats("http://127.0.0.1:9/v1") is None
     assert reset_stats("http://127.0.0.1:9/v1") is False
+
+
+def test_a_day_resets_the_bench_servers_figures_each_hour_and_asks_another_server_once():
+    """``game_day`` starts the bench server's figures afresh every hour; a server that is not the
+    bench server (here a loopback fake answering 404 to everything) is asked once, not every hour."""
+    asked: list[str] = []
+
+    class NotABenchServer(QuietHandler):
+        def do_POST(self):
+            asked.append(self.path)
+            self.send_json(404, {})
+
+    def day_on(url: str) -> Day:
+        settings = Settings()
+        settings.backend.kind, settings.backend.base_url = "openai", url
+        return Day(settings=settings, sim=None, ask=None, progress=None, hours_before=0)  # type: ignore[arg-type]
+
+    with serving(NotABenchServer) as url:
+        day = day_on(url)
+        assert [day.reset_bench_server() for _hour in range(3)] == [False, False, False]
+    assert asked == ["/bench/reset"]
+
+    with BenchServer(Delays(slots=1, base_s=0.0)) as server:
+        day = day_on(server.url)
+        ask(server.url)
+        assert day.reset_bench_server() and server_stats(server.url)["calls"] == 0
+        ask(server.url)
+        assert day.reset_bench_server() and server_stats(server.url)["calls"] == 0

@@ -20,13 +20,14 @@ def tokenizer_server():
     asked: list[dict] = []
 
     class Handler(QuietHandler):
+        protocol_version = "HTTP/1.1"  # keep-alive: a client that keeps its connection asks on it again
+
         def do_POST(self):
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             if self.path != "/tokenize":
-                self.send_response(404)
-                self.end_headers()
+                self.send_json(404, {})
                 return
-            asked.append(body)
+            asked.append({**body, "from_port": self.client_address[1]})
             self.send_json(200, {"tokens": list(range(len(body["content"].split())))})
 
     with serving(Handler) as url:
@@ -54,3 +55,13 @@ def test_near_the_window_the_server_counts_its_own_tokens(tokenizer_server):
     counted = model.count_prompt_tokens([SystemMessage(content="Rate it."), HumanMessage(content=text)])
     assert len(asked) == 1 and asked[0]["content"].endswith("memory ")
     assert counted == 2002 + 16  # the server's tokens, plus the markup of two messages
+
+
+def test_the_counts_of_a_run_share_one_connection(tokenizer_server):
+    """Each count near the window's edge goes out on the model's one client, not on a new client
+    (and a new connection) per prompt."""
+    base_url, asked = tokenizer_server
+    model = server_model(base_url)
+    for words in (1500, 1800, 2100):
+        model.count_prompt_tokens([HumanMessage(content="memory " * words)])
+    assert len(asked) == 3 and len({a["from_port"] for a in asked}) == 1
