@@ -73,6 +73,9 @@ class RunAhead:
         self.cond = threading.Condition()
         self.clock: dict[str, int] = {}
         self.pos: dict[str, dict[int, Tile]] = {}
+        # Each resident's tiles as runs [first step, last step, tile], in step order: a tile held for
+        # many steps (a sleeper, a desk) is one run, so a check over a gap of steps walks its runs.
+        self.runs: dict[str, list[list[Any]]] = {}
         self.moves: dict[int, dict[str, dict]] = {}
         self.running: set[str] = set()
         self.failure: BaseException | None = None  # the error of the first step that failed
@@ -104,7 +107,9 @@ class RunAhead:
             self.clock[name] = start
             tile = (int(env[name]["x"]), int(env[name]["y"]))
             before = sim.personas[name].scratch.curr_tile  # where its events are until its step starts
-            self.pos[name] = {start: tile, start - 1: tuple(before) if before else tile}
+            self.pos[name], self.runs[name] = {}, []
+            self._place_at(name, start - 1, (int(before[0]), int(before[1])) if before else tile)
+            self._place_at(name, start, tile)
         written = start
         # Threads kept for the whole run: a thread started for each group's step cost the loop a
         # thread's start while it held the lock. Each resident is in at most one running group and
@@ -261,13 +266,14 @@ class RunAhead:
         gap = step - behind
         if chebyshev(self.pos[member][step], at) > reach + 2 * gap:  # clear whatever the member's path since then
             return False
-        last = None
-        # Latest first: on a tile held for several steps, its latest step has the longest walk.
-        for u in range(step, behind - 1, -1):
-            tile, walk = self.pos[member][u], max(0, u - still)
-            if tile == last:
+        # Latest first, a run of steps on one tile at a time: its latest step in [behind, step] has
+        # the longest walk, and a longer walk only comes nearer, so that step decides for the run.
+        for first, last, tile in reversed(self.runs[member]):
+            if last < behind:
+                break
+            if first > step:
                 continue
-            last = tile
+            walk = max(0, min(last, step) - still)
             if (
                 chebyshev(tile, at) <= reach + walk
                 and self.walks.steps(self.sim.maze.arena_of(tile), at) <= walk + MARGIN
@@ -293,10 +299,19 @@ class RunAhead:
             with self.cond:
                 for name, entry in moved.items():
                     self.moves.setdefault(step, {})[name] = entry
-                    self.pos[name][step + 1] = (entry["movement"][0], entry["movement"][1])
+                    self._place_at(name, step + 1, (entry["movement"][0], entry["movement"][1]))
                     self.clock[name] = step + 1
                 self.running.difference_update(group)
                 self.cond.notify_all()
+
+    def _place_at(self, name: str, step: int, tile: Tile) -> None:
+        """``name`` stands on ``tile`` at ``step``, the step after its last known one."""
+        self.pos[name][step] = tile
+        runs = self.runs[name]
+        if runs and runs[-1][2] == tile:
+            runs[-1][1] = step
+        else:
+            runs.append([step, step, tile])
 
     def _halted(self, step: int) -> bool:
         return self.stop is not None and step >= self.stop

@@ -6,6 +6,7 @@ hand; the byte-for-byte runs in test_run_ahead.py show that the files stay the l
 
 from __future__ import annotations
 
+import random
 from datetime import datetime
 from types import SimpleNamespace
 
@@ -52,9 +53,17 @@ def scheduler(maze: Maze, a, b, ahead: int) -> RunAhead:
     sim = SimpleNamespace(personas={"A": None, "B": None}, maze=maze)
     run = RunAhead(sim, workers=2)
     run.clock = {"A": ahead, "B": 0}
-    run.pos = {"A": {u: a for u in range(-1, ahead + 1)}, "B": {-1: b, 0: b}}
+    stand(run, "A", a, ahead)
+    stand(run, "B", b, 0)
     run._links, run._vision, run._still = {"A": set(), "B": set()}, {"A": VISION, "B": VISION}, {}
     return run
+
+
+def stand(run: RunAhead, name: str, tile, until: int) -> None:
+    """``name`` on ``tile`` from step -1 to ``until``, as the scheduler records a step's tiles."""
+    run.pos[name], run.runs[name] = {}, []
+    for u in range(-1, until + 1):
+        run._place_at(name, u, tile)
 
 
 def test_a_neighbour_behind_a_wall_is_as_far_as_its_walk(maze):
@@ -116,9 +125,50 @@ def test_a_sleeper_next_door_lets_a_resident_run_on_until_it_wakes(maze):
     assert run._still_until("B") == woken
     free = woken + walk - MARGIN - 1
     for ahead, may in ((free, True), (free + 1, False)):
-        run.clock["A"], run.pos["A"] = ahead, {u: a for u in range(-1, ahead + 1)}
+        run.clock["A"] = ahead
+        stand(run, "A", a, ahead)
         run._still = {"B": run._still_until("B")}
         assert run._may_run(["A"], ahead) is may
     awake = sleeper(act_description="lying awake in bed")
     run.sim.personas["B"] = SimpleNamespace(scratch=awake)
     assert run._still_until("B") == 0
+
+
+def test_a_walkers_runs_of_tiles_decide_as_each_of_its_steps_would(maze):
+    """The bound reads a resident's tiles as runs (one tile held for several steps is checked once,
+    at its latest step). On a seeded random walk with pauses, near and far from B, every answer is
+    the one the bound's definition gives step by step: some step ``u`` in ``[behind, step]`` whose
+    tile is within ``reach + walk`` in a straight line and ``walk + MARGIN`` steps into its arena."""
+    rng = random.Random(7)
+    free = [(x, y) for y in range(maze.height) for x in range(maze.width) if not maze.is_blocked((x, y))]
+    a, b = rng.choice(free), rng.choice(free)
+    path, tile = [], a
+    while len(path) < 120:
+        step = rng.choice([(0, 0)] * 3 + [(1, 0), (-1, 0), (0, 1), (0, -1)])  # pauses make runs
+        nxt = (tile[0] + step[0], tile[1] + step[1])
+        if maze.in_bounds(nxt) and not maze.is_blocked(nxt):
+            tile = nxt
+        path.append(tile)
+    run = scheduler(maze, path[0], b, 0)
+    stand(run, "B", b, len(path))
+    run.pos["A"], run.runs["A"] = {}, []
+    for u, t in enumerate([path[0], *path], start=-1):
+        run._place_at("A", u, t)
+
+    def by_steps(step: int, behind: int, still: int) -> bool:
+        reach = VISION + MARGIN
+        return any(
+            chebyshev(run.pos["A"][u], b) <= reach + max(0, u - still)
+            and run.walks.steps(maze.arena_of(run.pos["A"][u]), b) <= max(0, u - still) + MARGIN
+            for u in range(behind, step + 1)
+        )
+
+    answers = set()
+    for _ in range(400):
+        behind = rng.randrange(0, 100)
+        step = rng.randrange(behind + 1, 120)
+        still = rng.choice([behind, behind + rng.randrange(0, 40)])
+        expected = by_steps(step, behind, still)
+        assert run._could_meet("A", step, "B", behind, still) is expected, (step, behind, still)
+        answers.add(expected)
+    assert answers == {True, False}, "the walk never came near B, or never left it: the test would see nothing"
