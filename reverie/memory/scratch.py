@@ -152,6 +152,35 @@ class Scratch:
     def save(self, path: str | Path) -> None:
         write_json_atomic(path, self.to_json(), indent=2)
 
+    # -- what cognition needs set --------------------------------------------------------
+    def missing(self, key: str) -> ValueError:
+        """The error for ``key``, a field cognition needs that this scratch has not set."""
+        return ValueError(f"scratch of {self.name or 'an unnamed persona'}: no {key}")
+
+    def persona_name(self) -> str:
+        """``name`` (a simulation refuses a scratch.json without one)."""
+        if self.name is None:
+            raise self.missing("name")
+        return self.name
+
+    def now(self) -> datetime:
+        """``curr_time`` (each step sets it before its stages run)."""
+        if self.curr_time is None:
+            raise self.missing("curr_time")
+        return self.curr_time
+
+    def here(self) -> Tile:
+        """``curr_tile`` (each step sets it before its stages run)."""
+        if self.curr_tile is None:
+            raise self.missing("curr_tile")
+        return self.curr_tile
+
+    def chat_partner(self) -> str:
+        """``chatting_with``, for a persona in a conversation."""
+        if self.chatting_with is None:
+            raise self.missing("chatting_with")
+        return self.chatting_with
+
     # -- identity ------------------------------------------------------------------------
     def curr_date_str(self) -> str:
         """ "Monday February 13"."""
@@ -247,9 +276,9 @@ class Scratch:
         self.planned_path = list(path)
         self.act_path_set = True
 
-    def next_tile(self) -> Tile | None:
-        """The next tile of the planned path (taken off it), or the current tile (None: not placed yet)."""
-        return self.planned_path.pop(0) if self.planned_path else self.curr_tile
+    def next_tile(self) -> Tile:
+        """The next tile of the planned path (taken off it), or the current tile."""
+        return self.planned_path.pop(0) if self.planned_path else self.here()
 
     # -- the current action ----------------------------------------------------------------
     def add_new_action(self, action: NewAction) -> None:

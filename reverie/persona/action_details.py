@@ -40,19 +40,17 @@ def describe_action(persona: Agent, description: str, address: Place, llm: Langu
     used = bool(obj) and not address.is_random
 
     def object_details() -> tuple[str, str, Event]:
-        obj_desc = act_obj_desc(llm, object_name=obj, name=s.name, action_description=description)
-        obj_emoji, obj_triple = side_by_side(
-            llm,
-            [
-                lambda: pronunciatio(llm, action_description=obj_desc, persona=s.name),
-                lambda: act_obj_event_triple(llm, object_name=obj, object_description=obj_desc, persona=s.name),
-            ],
-        )
+        obj_desc = act_obj_desc(llm, object_name=obj, name=s.persona_name(), action_description=description)
+        obj_asks: list[Callable[[], Any]] = [
+            lambda: pronunciatio(llm, action_description=obj_desc, persona=s.name),
+            lambda: act_obj_event_triple(llm, object_name=obj, object_description=obj_desc, persona=s.name),
+        ]
+        obj_emoji, obj_triple = side_by_side(llm, obj_asks)
         return obj_desc, obj_emoji, Event(*obj_triple)
 
     asks: list[Callable[[], Any]] = [
         lambda: pronunciatio(llm, action_description=description, persona=s.name),
-        lambda: event_triple(llm, name=s.name, action_description=description),
+        lambda: event_triple(llm, name=s.persona_name(), action_description=description),
     ]
     emoji, triple, *of_object = side_by_side(llm, asks + ([object_details] if used else []))
     event = Event(*triple)

@@ -44,7 +44,7 @@ def past_context(speaker: Agent, listener: Agent) -> str:
     last = speaker.a_mem.get_last_chat(listener.name)
     if last is None:
         return ""
-    minutes = int((speaker.scratch.curr_time - last.created).total_seconds() // 60)
+    minutes = int((speaker.scratch.now() - last.created).total_seconds() // 60)
     if minutes > RECENT_CHAT_MINUTES:
         return ""
     return (
@@ -54,7 +54,7 @@ def past_context(speaker: Agent, listener: Agent) -> str:
 
 
 def location_of(persona: Agent, maze: Maze) -> str:
-    tile = maze.access_tile(persona.scratch.curr_tile)
+    tile = maze.access_tile(persona.scratch.here())
     return f"{tile['arena'] or 'outside'} in {tile['sector'] or tile['world']}"
 
 

@@ -30,22 +30,23 @@ def todays(events: Iterable[PlannedEvent], scratch: Scratch) -> list[PlannedEven
 def splice(schedule: list[PlanItem], event: PlannedEvent) -> list[PlanItem]:
     """The schedule (plan items from midnight) with ``event`` put in its time window;
     the blocks it overlaps are cut around it."""
-    out, t = [], 0
+    out: list[tuple[str, int]] = []
+    t = 0
     placed = False
     for activity, minutes in schedule:
         start, end = t, t + int(minutes)
         t = end
         if start < event.start:
-            out.append([activity, min(end, event.start) - start])
+            out.append((activity, min(end, event.start) - start))
         if not placed and end > event.start:
-            out.append([event.activity, event.end - event.start])
+            out.append((event.activity, event.end - event.start))
             placed = True
         if end > event.end:
-            out.append([activity, end - max(start, event.end)])
+            out.append((activity, end - max(start, event.end)))
     if not placed:
         if t < event.start:
-            out.append(["sleeping", event.start - t])
-        out.append([event.activity, event.end - event.start])
+            out.append(("sleeping", event.start - t))
+        out.append((event.activity, event.end - event.start))
     return [PlanItem(a, m) for a, m in out if m > 0]
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from reverie.address import Address, PersonaAt, Place, WaitingAt, movement_text
@@ -26,7 +26,7 @@ def execute(persona: Agent, ctx: StepContext) -> Moved:
     if not s.act_path_set:
         targets = target_tiles(persona, ctx, plan_address)
         taken = ctx.occupied or (lambda tile: occupied(ctx.maze, tile, ctx.personas))
-        s.set_path(shortest_path_to_any(ctx.maze, s.curr_tile, targets, taken, ctx.rng))
+        s.set_path(shortest_path_to_any(ctx.maze, s.here(), targets, taken, ctx.rng))
 
     next_tile = s.next_tile()
     return Moved(next_tile, s.act_pronunciatio, movement_text(s.act_description, s.act_address))
@@ -34,16 +34,16 @@ def execute(persona: Agent, ctx: StepContext) -> Moved:
 
 def target_tiles(persona: Agent, ctx: StepContext, address: Address) -> list[Tile]:
     s, maze = persona.scratch, ctx.maze
-    here = s.curr_tile
+    here = s.here()
     if isinstance(address, PersonaAt):
         other = ctx.personas.get(address.name)
         if other is None:
             return [here]
-        path = find_path(maze, here, other.scratch.curr_tile)
+        path = find_path(maze, here, other.scratch.here())  # find_path's tiles are tuples already
         if len(path) <= 2:
-            return [tuple(path[0]) if path else here]
+            return [path[0] if path else here]
         # Both partners walk toward the middle of the path between them.
-        mid_a, mid_b = tuple(path[len(path) // 2]), tuple(path[len(path) // 2 + 1])
+        mid_a, mid_b = path[len(path) // 2], path[len(path) // 2 + 1]
         return [min((mid_a, mid_b), key=lambda t: len(find_path(maze, here, t)) or 10**9)]
     if isinstance(address, WaitingAt):
         return [address.tile or here]
@@ -65,7 +65,7 @@ def known_tiles(maze: Maze, address: str, living_area: str | None) -> set:
     return set()
 
 
-def occupied(maze: Maze, tile: Tile, personas: dict) -> bool:
+def occupied(maze: Maze, tile: Tile, personas: Mapping[str, Agent]) -> bool:
     x, y = tile
     return any(event[0] in personas for event in maze.tiles[y][x]["events"])
 
@@ -84,4 +84,4 @@ def shortest_path_to_any(
         path = find_path(maze, start, target)
         if path and (best is None or len(path) < len(best)):
             best = path
-    return [tuple(t) for t in (best or [])[1:]]
+    return (best or [])[1:]  # find_path's tiles are tuples

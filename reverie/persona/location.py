@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 def whereabouts(persona: Agent, maze: Maze) -> tuple[dict, str, str]:
     """The persona's tile, its world, and its home sector (the current one when it has no home)."""
-    here = maze.access_tile(persona.scratch.curr_tile)
+    here = maze.access_tile(persona.scratch.here())
     living = Place(persona.scratch.living_area or "").parts
     return here, here["world"], living[1] if len(living) > 1 else here["sector"]
 
@@ -26,8 +26,8 @@ def places_shown(persona: Agent) -> SpatialTree:
     """The persona's known places as the location prompts show them: other people's houses and
     rooms left out. Today's answers are judged stale by these (``reverie.memory.day_cache``), so
     learning someone else's house, which changes no prompt, does not ask the same question again."""
-    name = persona.scratch.name
-    return {world: allowed_places(sectors, name) for world, sectors in persona.s_mem.tree.items()}
+    s = persona.scratch  # the name is read for each world: no places known needs no name
+    return {world: allowed_places(sectors, s.persona_name()) for world, sectors in persona.s_mem.tree.items()}
 
 
 def choose_address(persona: Agent, maze: Maze, description: str, llm: LanguageModel) -> Place:
@@ -37,7 +37,7 @@ def choose_address(persona: Agent, maze: Maze, description: str, llm: LanguageMo
     sector = (
         action_sector(
             llm,
-            name=s.name,
+            name=s.persona_name(),
             action_description=description,
             living_sector=living_sector,
             living_arenas=places.arenas(f"{world}:{living_sector}"),
@@ -49,7 +49,7 @@ def choose_address(persona: Agent, maze: Maze, description: str, llm: LanguageMo
         or living_sector
     )
     arenas = places.arenas(f"{world}:{sector}")
-    arena = action_arena(llm, name=s.name, action_description=description, sector=sector, arenas=arenas)
+    arena = action_arena(llm, name=s.persona_name(), action_description=description, sector=sector, arenas=arenas)
     if not arena:
         # No arena known in that sector: fall back to the persona's home area.
         return Place(random_spot(s.living_area) if s.living_area else random_spot(f"{world}:{sector}"))

@@ -38,7 +38,7 @@ def _standpoint(persona: Agent, maze: Maze) -> Standpoint:
     s = persona.scratch
     here, world, living_sector = whereabouts(persona, maze)
     return Standpoint(
-        name=s.name,
+        name=s.persona_name(),
         world=world,
         living_sector=living_sector,
         current_sector=here["sector"],

@@ -19,6 +19,7 @@ from reverie.tasks.poignancy import chat_poignancy
 
 if TYPE_CHECKING:
     from reverie.llm.language_model import LanguageModel
+    from reverie.memory.concept_node import ConceptNode
 
 
 MUNDANE = 1
@@ -28,7 +29,7 @@ def perceive(persona: Agent, ctx: StepContext) -> Perceived:
     """Update spatial memory, then return the newly stored event nodes (max ``att_bandwidth``);
     their poignancy is asked when due (``reverie/persona/ratings.py``)."""
     s, maze, llm = persona.scratch, ctx.maze, ctx.llm
-    here = s.curr_tile
+    here = s.here()
     learned = (tuple(here), s.vision_r)
     if persona.learned_from != learned:  # standing still, nothing new to learn of the places
         for tile in maze.get_nearby_tiles(here, s.vision_r):
@@ -76,7 +77,7 @@ def _needs_rating(persona: Agent, event: Event) -> bool:
     return not (event.is_idle or asleep(persona.scratch))
 
 
-def remember_event(persona: Agent, llm: LanguageModel, event: Event, desc: str):
+def remember_event(persona: Agent, llm: LanguageModel, event: Event, desc: str) -> ConceptNode:
     """Store a perceived event. Its poignancy is mundane in sleep or for an idle thing, today's
     score for a text rated today, else asked later with other new memories (``ratings``).
 
@@ -84,12 +85,14 @@ def remember_event(persona: Agent, llm: LanguageModel, event: Event, desc: str):
     prompt of its own (``chat_poignancy``, kept with ``defer_ratings = false``); deferred, it waits
     with its event and takes the event's score, one text in the list (docs/FIDELITY.md)."""
     s = persona.scratch
+    if event.subject is None or event.object is None:
+        raise ValueError(f"{s.name} perceived {tuple(event)}: no subject or object to remember it by")
     keywords = {event.subject.split(":")[-1], event.object.split(":")[-1]}
     key = _key(desc)
     known = MUNDANE if not _needs_rating(persona, event) else known_today(persona, key)
     memory = NewMemory(
         kind=NodeKind.EVENT,
-        created=s.curr_time,
+        created=s.now(),
         event=event,
         description=desc,
         keywords=keywords,
@@ -110,7 +113,9 @@ def remember_event(persona: Agent, llm: LanguageModel, event: Event, desc: str):
                 llm,
                 "chat",
                 summary,
-                lambda: chat_poignancy(llm, persona_name=s.name, identity=persona.identity(), description=summary),
+                lambda: chat_poignancy(
+                    llm, persona_name=s.persona_name(), identity=persona.identity(), description=summary
+                ),
             )
         chat = persona.a_mem.add(
             replace(

@@ -50,12 +50,15 @@ def decompose(persona: Agent, index: int, llm: LanguageModel) -> None:
     for name, dur in s.f_daily_schedule[index : index + 3]:
         blocks.append((t, t + dur, name))
         t += dur
-    context = describe_schedule(s.curr_time.strftime("%B %d, %Y"), s.name, blocks)
+    context = describe_schedule(s.now().strftime("%B %d, %Y"), s.persona_name(), blocks)
+    first_name = s.first_name
+    if first_name is None:
+        raise s.missing("first_name")
     steps = task_decomp(
         llm,
         identity=s.identity(),
         schedule_context=context,
-        first_name=s.first_name,
+        first_name=first_name,
         task=task,
         time_range=f"{format_minute(start)} ~ {format_minute(start + minutes)}",
         duration=minutes,
@@ -95,7 +98,7 @@ def determine_action(persona: Agent, maze: Maze, llm: LanguageModel) -> None:
         decompose(persona, i, llm)
         i60 = s.get_f_daily_schedule_index(60)
         decompose(persona, i60 + 1, llm)
-    if i60 < len(s.f_daily_schedule) and s.curr_time.hour < 23:
+    if i60 < len(s.f_daily_schedule) and s.now().hour < 23:
         decompose(persona, i60, llm)
 
     # Sleep fills the day only where minutes are missing (docs/FIDELITY.md).
@@ -108,7 +111,7 @@ def determine_action(persona: Agent, maze: Maze, llm: LanguageModel) -> None:
     description, minutes = s.f_daily_schedule[i]
     block_end = s.schedule_start_minutes(i) + minutes
     # The action lasts until its schedule block ends (started mid-block, it does not overrun).
-    duration = max(1, round(block_end - minutes_of_day(ceil_minute(s.curr_time))))
+    duration = max(1, round(block_end - minutes_of_day(ceil_minute(s.now()))))
 
     answer_together(persona, maze, i, llm)
     address, details = address_and_details(persona, maze, description, llm)

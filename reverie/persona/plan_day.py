@@ -27,15 +27,36 @@ if TYPE_CHECKING:
 def plan_new_day(persona: Agent, new_day: NewDay, llm: LanguageModel) -> None:
     """Wake-up hour, the day's broad plan, the hourly schedule, and a plan thought."""
     s = persona.scratch
-    wake = wake_up_hour(llm, identity=s.identity(), lifestyle=s.lifestyle, first_name=s.first_name, persona=s.name)
+    lifestyle, first_name = s.lifestyle, s.first_name
+    if lifestyle is None:
+        raise s.missing("lifestyle")
+    if first_name is None:
+        raise s.missing("first_name")
+    wake = wake_up_hour(llm, identity=s.identity(), lifestyle=lifestyle, first_name=first_name, persona=s.name)
     if new_day is not NewDay.FIRST:
         revise_identity(persona, llm, wake)
-    day = dict(
-        identity=s.identity(), first_name=s.first_name, date=s.curr_date_str(), wake_up_hour=wake, persona=s.name
-    )
+    identity_text, date = s.identity(), s.curr_date_str()
     # A new daily requirement every day, not day one's again (docs/FIDELITY.md).
-    s.set_daily_req(daily_plan(llm, **day, lifestyle=s.lifestyle))
-    about = DayToPlan(**day, daily_plan=s.daily_req, bed_hour=bed_hour_of(s.lifestyle))
+    s.set_daily_req(
+        daily_plan(
+            llm,
+            identity=identity_text,
+            first_name=first_name,
+            date=date,
+            wake_up_hour=wake,
+            persona=s.name,
+            lifestyle=lifestyle,
+        )
+    )
+    about = DayToPlan(
+        identity=identity_text,
+        first_name=first_name,
+        date=date,
+        wake_up_hour=wake,
+        persona=s.name,
+        daily_plan=s.daily_req,
+        bed_hour=bed_hour_of(lifestyle),
+    )
     if persona.options.packed_actions:
         schedule = packed_hourly_schedule(llm, about)
     else:
@@ -45,11 +66,12 @@ def plan_new_day(persona: Agent, new_day: NewDay, llm: LanguageModel) -> None:
 
     day = s.curr_date_str()
     thought = f"This is {s.name}'s plan for {day}: " + ", ".join(s.daily_req) + "."
+    now = s.now()
     persona.a_mem.add(
         NewMemory(
             kind=NodeKind.THOUGHT,
-            created=s.curr_time,
-            expiration=s.curr_time + timedelta(days=30),
+            created=now,
+            expiration=now + timedelta(days=30),
             event=Event(s.name, "plan", day),
             description=thought,
             keywords={"plan"},
@@ -69,11 +91,11 @@ def revise_identity(persona: Agent, llm: LanguageModel, wake: int) -> None:
     memories = [(node.created, node.embedding_key) for nodes in retrieved.values() for node in nodes]
     currently, daily_plan_req = identity.revise_identity(
         llm,
-        name=s.name,
+        name=s.persona_name(),
         identity=s.identity(),
         currently=s.currently or "",
         statements=identity.format_statements(memories),
         date=s.curr_date_str(),
         wake_up_hour=wake,
     )
-    s.set_identity(keep_seeded(currently, persona.seeds.status, s.curr_time), daily_plan_req)
+    s.set_identity(keep_seeded(currently, persona.seeds.status, s.now()), daily_plan_req)

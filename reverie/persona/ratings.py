@@ -67,7 +67,7 @@ def reflection_reachable(persona: Agent) -> bool:
     return (
         bool(stored)
         and s.importance_trigger_curr - MAX_SCORE * len(stored) <= 0
-        and s.curr_time - min(stored) >= REFLECTION_WAIT
+        and s.now() - min(stored) >= REFLECTION_WAIT
     )
 
 
@@ -91,9 +91,11 @@ def rate_waiting(persona: Agent, llm: LanguageModel) -> None:
     texts = list(dict.fromkeys(text for _node, text in nodes))
     s = persona.scratch
     if len(texts) == 1:
-        scores = [event_poignancy(llm, persona_name=s.name, identity=persona.identity(), description=texts[0])]
+        scores = [
+            event_poignancy(llm, persona_name=s.persona_name(), identity=persona.identity(), description=texts[0])
+        ]
     else:
-        scores = events_poignancy(llm, persona_name=s.name, identity=persona.identity(), descriptions=texts)
+        scores = events_poignancy(llm, persona_name=s.persona_name(), identity=persona.identity(), descriptions=texts)
     by_text = {text: int(score) for text, score in zip(texts, scores)}
     table = persona.memory.todays_answers().poignancy
     for node, text in nodes:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Collection
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from itertools import accumulate
@@ -47,7 +47,7 @@ def _awake_and_busy(a: Agent, b: Agent) -> bool:
         return False
     if SleepWords.read(sa.act_description).sleeping or SleepWords.read(sb.act_description).sleeping:
         return False
-    return sa.curr_time.hour != 23
+    return sa.now().hour != 23
 
 
 def open_to_talk(o: Scratch, now: datetime) -> bool:
@@ -61,7 +61,7 @@ def open_to_talk(o: Scratch, now: datetime) -> bool:
 
 def lets_talk(persona: Agent, other: Agent, focused: dict, llm: LanguageModel) -> bool:
     s, o = persona.scratch, other.scratch
-    if not open_to_talk(o, s.curr_time) or not _awake_and_busy(persona, other):
+    if not open_to_talk(o, s.now()) or not _awake_and_busy(persona, other):
         return False
     if isinstance(o.address(), WaitingAt) or s.chatting_with or o.chatting_with:
         return False
@@ -78,10 +78,15 @@ def lets_react(persona: Agent, other: Agent, focused: dict, llm: LanguageModel) 
         return None
     if not reaction_inputs.decide_to_react(persona, other, focused, llm):
         return None
-    return WaitUntil(ceil_minute(o.act_start_time) + timedelta(minutes=o.act_duration) - timedelta(minutes=1))
+    start, duration = o.act_start_time, o.act_duration
+    if start is None:
+        raise o.missing("act_start_time")
+    if duration is None:
+        raise o.missing("act_duration")
+    return WaitUntil(ceil_minute(start) + timedelta(minutes=duration) - timedelta(minutes=1))
 
 
-def should_react(persona: Agent, focused: dict, personas: dict[str, Agent], llm: LanguageModel) -> Reaction | None:
+def should_react(persona: Agent, focused: dict, personas: Mapping[str, Agent], llm: LanguageModel) -> Reaction | None:
     s = persona.scratch
     if s.chatting_with or isinstance(s.address(), WaitingAt):
         return None
@@ -101,9 +106,9 @@ def chat_react(maze: Maze, persona: Agent, other: Agent, llm: LanguageModel) -> 
     summary = (
         conversing_about(topic)
         if topic
-        else summarize_conversation(llm, utterances=[tuple(x) for x in convo], persona_name=persona.name)
+        else summarize_conversation(llm, utterances=[(who, line) for who, line in convo], persona_name=persona.name)
     )
-    end = ceil_minute(other.scratch.curr_time) + timedelta(minutes=minutes)
+    end = ceil_minute(other.scratch.now()) + timedelta(minutes=minutes)
     for me, you in ((persona, other), (other, persona)):
         create_react(
             me,
@@ -124,9 +129,12 @@ def chat_react(maze: Maze, persona: Agent, other: Agent, llm: LanguageModel) -> 
 
 def wait_react(persona: Agent, reaction: WaitUntil, llm: LanguageModel) -> None:
     s = persona.scratch
+    if s.act_description is None:
+        raise s.missing("act_description")
     doing = subtask(s.act_description)
     end = reaction.until
-    now_min = s.curr_time.hour * 60 + s.curr_time.minute
+    now = s.now()
+    now_min = now.hour * 60 + now.minute
     minutes = max(1, end.hour * 60 + end.minute - now_min + 1)
     create_react(
         persona,
@@ -161,7 +169,7 @@ def replanned(
         return resumed_schedule(main_act_dur=main, truncated_act_dur=done, start_minute=start, end_minute=end)
     return new_decomp_schedule(
         llm,
-        name=persona.scratch.name,
+        name=persona.scratch.persona_name(),
         main_act_dur=main,
         truncated_act_dur=done,
         start_minute=start,
@@ -174,7 +182,7 @@ def replanned(
 class Planned(NamedTuple):
     """One item of the day's schedule, where it stands in it."""
 
-    index: int  # its place in ``f_daily_schedule``
+    position: int  # its place in ``f_daily_schedule`` (not ``index``: a tuple's method has that name)
     start: int  # the minute of the day it starts
     activity: str
     minutes: int
@@ -193,12 +201,12 @@ class Interrupted:
 
     @property
     def first(self) -> int:
-        return self.items[0].index
+        return self.items[0].position
 
     @property
     def stop(self) -> int:
         """The index after the last item replaced."""
-        return self.items[-1].index + 1
+        return self.items[-1].position + 1
 
     @property
     def start(self) -> int:
@@ -223,7 +231,7 @@ class Interrupted:
         return done
 
 
-def planned(schedule: list[tuple[str, int]]) -> list[Planned]:
+def planned(schedule: Sequence[tuple[str, int]]) -> list[Planned]:
     """The schedule's items with their places and start minutes."""
     starts = accumulate((minutes for _activity, minutes in schedule), initial=0)
     return [
@@ -244,7 +252,8 @@ def create_react(persona: Agent, action: NewAction, llm: LanguageModel) -> None:
     s = persona.scratch
     window = interrupted(s) if s.f_daily_schedule_hourly_org and s.f_daily_schedule else None
     if window is not None:
-        now = s.curr_time.hour * 60 + s.curr_time.minute
+        clock = s.now()
+        now = clock.hour * 60 + clock.minute
         inserted, minutes = action.description, action.duration
         new = replanned(
             persona,

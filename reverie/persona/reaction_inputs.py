@@ -41,10 +41,10 @@ def meeting(persona: Agent, other: Agent, focused: dict, *, with_place: bool = F
     """``persona`` noticing ``other`` now, each described by their own status, waiting or not
     (docs/FIDELITY.md)."""
     return Meeting(
-        init_name=persona.scratch.name,
+        init_name=persona.scratch.persona_name(),
         target_name=other.name,
         context=context_of(focused),
-        now=persona.scratch.curr_time.strftime("%B %d, %Y, %H:%M:%S %p"),
+        now=persona.scratch.now().strftime("%B %d, %Y, %H:%M:%S %p"),
         init_status=status(persona, with_place=with_place),
         target_status=status(other, with_place=with_place),
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from functools import partial
 from typing import TYPE_CHECKING
 
 from reverie.llm.side_by_side import side_by_side
@@ -34,7 +35,7 @@ def reflect(persona: Agent, ctx: StepContext) -> Reflected:
         s.reset_importance()
     on_chat = chat_ends_this_step(s, ctx.previous_time)
     if on_chat:
-        reflect_on_chat(persona, ctx.llm, ctx.personas.get(s.chatting_with))
+        reflect_on_chat(persona, ctx.llm, ctx.personas.get(s.chat_partner()))
     return Reflected(on_memories, on_chat)
 
 
@@ -51,11 +52,11 @@ def run_reflect(persona: Agent, llm: LanguageModel) -> None:
     s, a_mem = persona.scratch, persona.a_mem
     recent = sorted(
         (n for n in a_mem.seq_event + a_mem.seq_thought if not n.spo().is_idle),
-        key=lambda n: n.last_accessed,
+        key=lambda n: n.last_accessed or n.created,  # set to created when not given
         reverse=True,
     )
     statements = list(dict.fromkeys(n.embedding_key for n in recent[: max(s.importance_ele_n, 1)]))
-    questions = focal_points(llm, persona_name=s.name, statements=statements, n=3)
+    questions = focal_points(llm, persona_name=s.persona_name(), statements=statements, n=3)
     if persona.options.packed_actions:
         # One insights call for the three questions' memories together (docs/FIDELITY.md).
         retrieved = retrieve_scored(persona, llm, questions, PACKED_PER_QUESTION)
@@ -64,9 +65,7 @@ def run_reflect(persona: Agent, llm: LanguageModel) -> None:
         groups = list(retrieve_scored(persona, llm, questions, 30).values())
     # Each question's insights need only its memories: asked together, used in the questions' order.
     shown = [node_ids_by_text(nodes) for nodes in groups]
-    answers = side_by_side(
-        llm, [(lambda texts=list(by_text): reflection_insights(persona, llm, texts)) for by_text in shown]
-    )
+    answers = side_by_side(llm, [partial(reflection_insights, persona, llm, list(by_text)) for by_text in shown])
     thoughts = []
     for by_text, answer in zip(shown, answers):
         texts = list(by_text)
@@ -88,7 +87,7 @@ def reflection_insights(
     """Up to five ``(insight, [statement indices], triple)`` from ``texts``: packed mode's reply
     carries each insight's triple (None: it failed its checks, the single fail-safe's, asked no
     more); the faithful mode's none (asked when the thought is stored)."""
-    name = persona.scratch.name
+    name = persona.scratch.persona_name()
     if persona.options.packed_actions:
         return insights_packed(llm, persona_name=name, statements=texts, n=5)
     return [(insight, evidence, None) for insight, evidence in insights(llm, persona_name=name, statements=texts, n=5)]
@@ -106,11 +105,13 @@ def node_ids_by_text(nodes: list[ConceptNode]) -> dict[str, list[str]]:
 
 def chat_ends_this_step(s: Scratch, previous_time: datetime | None) -> bool:
     """True on the last step before the conversation's end time."""
-    if not s.chatting_end_time or not s.chatting_with:
+    end = s.chatting_end_time
+    if not end or not s.chatting_with:
         return False
+    now = s.now()
     # The end falls within this step, whatever the step's length (docs/FIDELITY.md).
-    step = (s.curr_time - previous_time) if previous_time and s.curr_time > previous_time else timedelta(seconds=10)
-    return s.curr_time < s.chatting_end_time <= s.curr_time + step
+    step = (now - previous_time) if previous_time and now > previous_time else timedelta(seconds=10)
+    return now < end <= now + step
 
 
 def reflect_on_chat(persona: Agent, llm: LanguageModel, partner_agent: Agent | None = None) -> None:
@@ -118,19 +119,20 @@ def reflect_on_chat(persona: Agent, llm: LanguageModel, partner_agent: Agent | N
     participant whose step comes first asks for both participants' notes in one call and leaves
     the partner's with ``partner_agent`` (docs/FIDELITY.md); the partner's step takes them."""
     s = persona.scratch
-    partner = s.chatting_with
-    utterances = [tuple(x) for x in (s.chat or [])]
+    partner = s.chat_partner()
+    utterances = [(speaker, line) for speaker, line in (s.chat or [])]
     last = persona.a_mem.get_last_chat(partner)
     evidence = [last.node_id] if last else []
     if persona.options.packed_actions:
         notes = persona.chat_notes.pop(partner, None)
         if notes is None or notes.conversation != transcript(utterances):
-            notes, theirs = convo_thoughts(llm, persona_name=s.name, partner_name=partner, utterances=utterances)
-            if partner_agent is not None and partner_agent.scratch.chatting_with == s.name:
-                partner_agent.chat_notes[s.name] = theirs
+            name = s.persona_name()
+            notes, theirs = convo_thoughts(llm, persona_name=name, partner_name=partner, utterances=utterances)
+            if partner_agent is not None and partner_agent.scratch.chatting_with == name:
+                partner_agent.chat_notes[name] = theirs
         plan, memo, triples = notes.plan, notes.memo, notes.triples
     else:
-        plan, memo = thought_and_memo(llm, persona_name=s.name, partner_name=partner, utterances=utterances)
+        plan, memo = thought_and_memo(llm, persona_name=s.persona_name(), partner_name=partner, utterances=utterances)
         triples = (None, None)
     # The memo is already a full sentence naming the persona; the two are rated in one call.
     asked = persona.options.packed_actions
@@ -138,7 +140,7 @@ def reflect_on_chat(persona: Agent, llm: LanguageModel, partner_agent: Agent | N
         persona,
         llm,
         [
-            NewThought(planning_thought(s.name, plan), evidence, triple=triples[0], triple_asked=asked),
+            NewThought(planning_thought(s.persona_name(), plan), evidence, triple=triples[0], triple_asked=asked),
             NewThought(memo, evidence, triple=triples[1], triple_asked=asked),
         ],
     )

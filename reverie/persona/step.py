@@ -8,7 +8,7 @@ stages after it (``ctx.result(Perceived)``)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import Enum
@@ -104,7 +104,7 @@ class StepContext:
     maze: Maze
     llm: LanguageModel
     rng: random.Random
-    personas: dict[str, Agent] = field(default_factory=dict)  # by name, the persona itself included
+    personas: Mapping[str, Agent] = field(default_factory=dict)  # by name, the persona itself included
     new_day: NewDay = NewDay.SAME
     previous_time: datetime | None = None  # the persona's clock before this step
     # Whether a persona stands on a tile at this step; None: read from the maze. A scheduler

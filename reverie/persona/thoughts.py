@@ -22,8 +22,10 @@ predicate is mostly "is".
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import partial
 from typing import TYPE_CHECKING, NamedTuple
 
 from reverie.llm.side_by_side import side_by_side
@@ -84,14 +86,14 @@ def store_thoughts(
 ) -> list[ConceptNode]:
     """Thought nodes for ``thoughts`` with their ``triples`` (asked before): no model call, so a
     caller can ask everything first and store it all or nothing (a history load)."""
-    now = now or persona.scratch.curr_time
     nodes = []
     for thought, triple in zip(thoughts, triples):
+        created = now or persona.scratch.now()  # read here: storing no thought needs no time
         node = persona.a_mem.add(
             NewMemory(
                 kind=NodeKind.THOUGHT,
-                created=now,
-                expiration=now + THOUGHT_LIFETIME,
+                created=created,
+                expiration=created + THOUGHT_LIFETIME,
                 event=triple.event,
                 description=thought.text,
                 keywords=triple.keywords(),
@@ -112,17 +114,17 @@ class ThoughtTriple(NamedTuple):
     def keywords(self) -> set[str]:
         """The words keyword retrieval finds the thought by: its subject, predicate and object, the
         fail-safe's without its predicate (see the module's docstring)."""
-        if self.fail_safe:
-            return {self.event.subject, self.event.object}
-        return set(self.event)
+        words = (self.event.subject, self.event.object) if self.fail_safe else tuple(self.event)
+        # A triple with a None in it is refused by AssociativeMemory.add, so leaving it out changes no node.
+        return {word for word in words if word is not None}
 
 
 def triples_of(persona: Agent, llm: LanguageModel, thoughts: list[NewThought]) -> list[ThoughtTriple]:
     """Each thought's triple, in order (see the module's docstring for what is asked)."""
-    name = persona.scratch.name
+    s = persona.scratch  # its name is read where a call or a triple needs it
     if not persona.options.packed_actions:  # one call a thought, asked together (none needs another's)
-        asks = [
-            (lambda text=thought.text: thought_triple(llm, name=name, thought=text))
+        asks: list[Callable[[], tuple[str, str, str]]] = [
+            partial(thought_triple, llm, name=s.persona_name(), thought=thought.text)
             for thought in thoughts
             if not thought.triple  # the same test as the line below, so each answer meets its thought
         ]
@@ -130,23 +132,23 @@ def triples_of(persona: Agent, llm: LanguageModel, thoughts: list[NewThought]) -
         return [ThoughtTriple(Event(*(thought.triple or next(asked)))) for thought in thoughts]
     unasked = [thought.triple is None and not thought.triple_asked for thought in thoughts]
     texts = [thought.text for thought, ask in zip(thoughts, unasked) if ask]
-    together = len({statement_of(name, text) for text in texts}) > 1
-    answered = iter(thought_triples(llm, name=name, thoughts=texts) if together else [])
+    together = len({statement_of(s.persona_name(), text) for text in texts}) > 1
+    answered = iter(thought_triples(llm, name=s.persona_name(), thoughts=texts) if together else [])
     triples = []
     for thought, ask in zip(thoughts, unasked):
         if thought.triple is not None:
             triples.append(ThoughtTriple(Event(*thought.triple)))
         elif ask and not together:
-            triples.append(ThoughtTriple(Event(*thought_triple(llm, name=name, thought=thought.text))))
+            triples.append(ThoughtTriple(Event(*thought_triple(llm, name=s.persona_name(), thought=thought.text))))
         else:
             triple = next(answered) if ask else None
             if triple is None:
                 log.info(
                     "%s's thought %r: the fail-safe triple (its one ask gave none that passed the checks)",
-                    name,
+                    s.name,
                     thought.text[:80],
                 )
-                triples.append(ThoughtTriple(Event(*thought_fail_safe(name, thought.text)), fail_safe=True))
+                triples.append(ThoughtTriple(Event(*thought_fail_safe(s.persona_name(), thought.text)), fail_safe=True))
             else:
                 triples.append(ThoughtTriple(Event(*triple)))
     return triples

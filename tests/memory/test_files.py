@@ -309,3 +309,31 @@ def test_a_scratch_without_its_time_says_so_when_the_schedule_is_read(base_perso
     with pytest.raises(ValueError) as failed:
         scratch.get_f_daily_schedule_index()
     assert str(failed.value) == "scratch of Maria Lopez: no curr_time to read the day's schedule at"
+
+
+def test_a_scratch_names_the_persona_and_the_field_cognition_finds_unset():
+    """Cognition reads the name, clock, tile and chat partner through the scratch: one that is
+    unset fails with a line naming the persona and the field, not with an error from deeper in."""
+    scratch = Scratch(name="Maria Lopez")
+    for read, key in (
+        (scratch.now, "curr_time"),
+        (scratch.here, "curr_tile"),
+        (scratch.next_tile, "curr_tile"),
+        (scratch.chat_partner, "chatting_with"),
+    ):
+        with pytest.raises(ValueError) as failed:
+            read()
+        assert str(failed.value) == f"scratch of Maria Lopez: no {key}"
+    with pytest.raises(ValueError) as failed:
+        Scratch(curr_time=datetime(2023, 2, 13, 9, 0)).persona_name()
+    assert str(failed.value) == "scratch of an unnamed persona: no name"
+    now = datetime(2023, 2, 13, 9, 0)
+    placed = Scratch(name="Maria Lopez", curr_time=now, curr_tile=[3, 4], chatting_with="Klaus Mueller")
+    assert (placed.persona_name(), placed.now(), placed.here(), placed.chat_partner()) == (
+        "Maria Lopez",
+        now,
+        (3, 4),
+        "Klaus Mueller",
+    )
+    placed.set_path([(3, 5)])
+    assert placed.next_tile() == (3, 5) and placed.next_tile() == (3, 4)  # the path, then where it stands

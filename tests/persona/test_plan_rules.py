@@ -3,14 +3,19 @@
 from datetime import datetime, timedelta
 from types import SimpleNamespace
 
+import pytest
+
 from reverie.address import PersonaAt, WaitingAt
 from reverie.memory import Scratch
 from reverie.memory.event import NO_EVENT, Event
 from reverie.memory.scratch import NewAction
-from reverie.persona.plan_action import should_decompose
+from reverie.persona.perceive import remember_event
+from reverie.persona.plan_action import decompose, should_decompose
+from reverie.persona.plan_day import plan_new_day
 from reverie.persona.react import create_react, reaction_window, should_react, wait_react
 from reverie.persona.reactions import WaitUntil
 from reverie.persona.reflect import chat_ends_this_step
+from reverie.persona.step import NewDay
 
 
 def test_sleep_is_not_decomposed_but_short_bed_tasks_are():
@@ -134,3 +139,24 @@ def test_the_focus_is_another_persona_first_known_by_the_town_s_personas_not_by_
     }
     personas = {"Maria Lopez": maria, "Klaus Mueller": object()}
     assert all(choose_retrieved(maria, seen, random.Random(seed), personas) is seen["klaus"] for seed in range(20))
+
+
+def test_a_scratch_without_what_cognition_needs_fails_naming_the_persona_and_the_field():
+    """Each fails before any model call, with one line instead of an error from inside."""
+    now = datetime(2023, 2, 13, 9, 30)
+
+    def fails(call, *args):
+        with pytest.raises(ValueError) as failed:
+            call(*args)
+        return str(failed.value)
+
+    maria = SimpleNamespace(name="Maria Lopez", scratch=Scratch(name="Maria Lopez", first_name="Maria", curr_time=now))
+    assert fails(plan_new_day, maria, NewDay.FIRST, None) == "scratch of Maria Lopez: no lifestyle"
+    maria.scratch.lifestyle, maria.scratch.first_name = "early riser", None
+    assert fails(plan_new_day, maria, NewDay.FIRST, None) == "scratch of Maria Lopez: no first_name"
+    maria.scratch.set_schedule([["sleeping", 540], ["work on the paper", 180], ["read", 720]])
+    assert fails(decompose, maria, 1, None) == "scratch of Maria Lopez: no first_name"
+    assert fails(wait_react, maria, WaitUntil(now), None) == "scratch of Maria Lopez: no act_description"
+    assert fails(remember_event, maria, None, Event("bed", "is", None), "bed is") == (
+        "Maria Lopez perceived ('bed', 'is', None): no subject or object to remember it by"
+    )
