@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from reverie.action_text import subtask
 from reverie.address import Address, parse_address
@@ -18,6 +18,8 @@ from reverie.clock import DAY_FMT, ceil_minute, format_time, parse_time
 from reverie.jsonio import read_json, write_json_atomic
 from reverie.memory.event import NO_EVENT, Event
 from reverie.memory.schedule import PlanItem, index_at, plan_items, schedule_lines, start_minutes
+
+T = TypeVar("T")
 
 Tile = tuple[int, int]
 TIME_KEYS = ("curr_time", "act_start_time", "chatting_end_time")
@@ -159,27 +161,24 @@ class Scratch:
 
     def persona_name(self) -> str:
         """``name`` (a simulation refuses a scratch.json without one)."""
-        if self.name is None:
-            raise self.missing("name")
-        return self.name
+        return self._set("name", self.name)
 
     def now(self) -> datetime:
         """``curr_time`` (each step sets it before its stages run)."""
-        if self.curr_time is None:
-            raise self.missing("curr_time")
-        return self.curr_time
+        return self._set("curr_time", self.curr_time)
 
     def here(self) -> Tile:
         """``curr_tile`` (each step sets it before its stages run)."""
-        if self.curr_tile is None:
-            raise self.missing("curr_tile")
-        return self.curr_tile
+        return self._set("curr_tile", self.curr_tile)
 
     def chat_partner(self) -> str:
         """``chatting_with``, for a persona in a conversation."""
-        if self.chatting_with is None:
-            raise self.missing("chatting_with")
-        return self.chatting_with
+        return self._set("chatting_with", self.chatting_with)
+
+    def _set(self, key: str, value: T | None) -> T:
+        if value is None:
+            raise self.missing(key)
+        return value
 
     # -- identity ------------------------------------------------------------------------
     def curr_date_str(self) -> str:
