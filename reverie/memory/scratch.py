@@ -161,21 +161,21 @@ class Scratch:
 
     def persona_name(self) -> str:
         """``name`` (a simulation refuses a scratch.json without one)."""
-        return self._set("name", self.name)
+        return self._required("name", self.name)
 
     def now(self) -> datetime:
         """``curr_time`` (each step sets it before its stages run)."""
-        return self._set("curr_time", self.curr_time)
+        return self._required("curr_time", self.curr_time)
 
     def here(self) -> Tile:
         """``curr_tile`` (each step sets it before its stages run)."""
-        return self._set("curr_tile", self.curr_tile)
+        return self._required("curr_tile", self.curr_tile)
 
     def chat_partner(self) -> str:
         """``chatting_with``, for a persona in a conversation."""
-        return self._set("chatting_with", self.chatting_with)
+        return self._required("chatting_with", self.chatting_with)
 
-    def _set(self, key: str, value: T | None) -> T:
+    def _required(self, key: str, value: T | None) -> T:
         if value is None:
             raise self.missing(key)
         return value

@@ -41,6 +41,7 @@ import math
 import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from typing import Any
 
@@ -58,6 +59,15 @@ MARGIN = 2
 Tile = tuple[int, int]
 
 
+@dataclass(slots=True)
+class TileRun:
+    """Steps ``first`` to ``last`` of one resident, all on ``tile``."""
+
+    first: int
+    last: int
+    tile: Tile
+
+
 def chebyshev(a: Tile, b: Tile) -> int:
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
@@ -73,9 +83,9 @@ class RunAhead:
         self.cond = threading.Condition()
         self.clock: dict[str, int] = {}
         self.pos: dict[str, dict[int, Tile]] = {}
-        # Each resident's tiles as runs [first step, last step, tile], in step order: a tile held for
-        # many steps (a sleeper, a desk) is one run, so a check over a gap of steps walks its runs.
-        self.runs: dict[str, list[list[Any]]] = {}
+        # Each resident's tiles as runs, in step order: a tile held for many steps (a sleeper, a
+        # desk) is one run, so a check over a gap of steps walks its runs.
+        self.runs: dict[str, list[TileRun]] = {}
         self.moves: dict[int, dict[str, dict]] = {}
         self.running: set[str] = set()
         self.failure: BaseException | None = None  # the error of the first step that failed
@@ -268,15 +278,15 @@ class RunAhead:
             return False
         # Latest first, a run of steps on one tile at a time: its latest step in [behind, step] has
         # the longest walk, and a longer walk only comes nearer, so that step decides for the run.
-        for first, last, tile in reversed(self.runs[member]):
-            if last < behind:
+        for run in reversed(self.runs[member]):
+            if run.last < behind:
                 break
-            if first > step:
+            if run.first > step:
                 continue
-            walk = max(0, min(last, step) - still)
+            walk = max(0, min(run.last, step) - still)
             if (
-                chebyshev(tile, at) <= reach + walk
-                and self.walks.steps(self.sim.maze.arena_of(tile), at) <= walk + MARGIN
+                chebyshev(run.tile, at) <= reach + walk
+                and self.walks.steps(self.sim.maze.arena_of(run.tile), at) <= walk + MARGIN
             ):
                 return True
         return False
@@ -308,10 +318,10 @@ class RunAhead:
         """``name`` stands on ``tile`` at ``step``, the step after its last known one."""
         self.pos[name][step] = tile
         runs = self.runs[name]
-        if runs and runs[-1][2] == tile:
-            runs[-1][1] = step
+        if runs and runs[-1].tile == tile:
+            runs[-1].last = step
         else:
-            runs.append([step, step, tile])
+            runs.append(TileRun(step, step, tile))
 
     def _halted(self, step: int) -> bool:
         return self.stop is not None and step >= self.stop
